@@ -1,0 +1,234 @@
+/* engine.h - the analysis engine: what ibscope concludes across packets.
+ *
+ * Fed decoded packets in capture order, it tracks RDMA CM connections (by
+ * LocalCommID and node, and by tuple), the source ports they hold against
+ * the port pool, MAD transactions and ClassPortInfo redirect chains, and
+ * returns each frame's findings.  Both the offline analyzer and the
+ * Wireshark plugin drive this one engine, so they cannot disagree.
+ *
+ * Memory: state grows with open connections and pending transactions, never
+ * with capture length; caps in the config evict the oldest entries and the
+ * evictions are counted.  Per-packet cost is O(1) (hash tables).
+ */
+#ifndef IBSCOPE_ENGINE_H
+#define IBSCOPE_ENGINE_H
+
+#include "packet.h"
+
+/* The fixed vocabulary of finding kinds, shared with the plugin's expert
+ * infos (ibscope.expert.<name>) and the reports. */
+enum ib_finding_kind {
+    IB_FIND_RETRANSMISSION,
+    IB_FIND_PORT_REUSED,
+    IB_FIND_DUPLICATE_TUPLE,
+    IB_FIND_POOL_HIGH,
+    IB_FIND_REDIRECT,
+    IB_FIND_REDIRECT_FOLLOWED,
+    IB_FIND_REDIRECT_LOOP,
+    IB_FIND_REDIRECT_GID_ONLY,
+    IB_FIND_REDIRECT_BAD_TARGET,
+    IB_FIND_REDIRECT_KEY_MISMATCH,
+    IB_FIND_REDIRECT_NOT_FOLLOWED,
+    IB_FIND_ADDRESSING,
+    IB_FIND_MALFORMED,
+    IB_FIND_COUNT
+};
+
+const char *ib_finding_kind_name(enum ib_finding_kind kind);
+/* Looks a name up; IB_FIND_COUNT when there is none. */
+enum ib_finding_kind ib_finding_kind_by_name(const char *name);
+enum ib_severity ib_finding_kind_severity(enum ib_finding_kind kind);
+enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind);
+
+/* A frame: which capture (0-based index of the input file), which frame of
+ * it (1-based, as Wireshark numbers them) and when (ns since the epoch).
+ * frame == 0 means "none". */
+struct ib_frame_ref {
+    uint32_t capture;
+    uint64_t frame;
+    int64_t time_ns;
+};
+
+#define IB_FINDING_MESSAGE_MAX 160
+
+struct ib_finding {
+    enum ib_finding_kind kind;
+    enum ib_severity severity;
+    uint16_t rule;                /* enum ib_diag_id for addressing and malformed */
+    struct ib_frame_ref at;
+    struct ib_frame_ref related;  /* frame == 0 when none applies */
+    char message[IB_FINDING_MESSAGE_MAX];
+};
+
+#define IB_FRAME_FINDINGS_MAX 24
+
+/* What the engine says about one frame. */
+struct ib_frame_analysis {
+    unsigned count;
+    unsigned dropped; /* findings past IB_FRAME_FINDINGS_MAX */
+    struct ib_finding findings[IB_FRAME_FINDINGS_MAX];
+
+    /* For the plugin's ibscope.analysis.* fields. */
+    struct ib_frame_ref retransmission_of;
+    struct ib_frame_ref port_reused_from;
+    struct ib_frame_ref duplicate_tuple_of;
+    struct ib_frame_ref redirected_by;         /* the redirecting response */
+    struct ib_frame_ref redirect_target_frame; /* on a redirect: the follow-up */
+    struct ib_frame_ref redirect_loop_to;
+    bool has_ports;                /* a REQ with an IP CM tuple */
+    uint32_t ports_in_use;         /* this source, legacy model, after the REQ */
+    uint32_t tuple_ports_in_use;   /* this source and destination (4-tuple model) */
+    double pool_utilization;       /* ports_in_use / pool size, percent */
+    bool has_redirect_depth;
+    uint32_t redirect_depth;       /* hops so far in this chain */
+};
+
+struct ib_engine_config {
+    uint16_t pool_low;            /* default 32768 */
+    uint16_t pool_high;           /* default 60999 */
+    unsigned threshold_pct;       /* pool_high finding at this utilization, default 90 */
+    size_t max_connections;       /* tracked CM connections, default 1 << 20 */
+    size_t max_transactions;      /* pending MAD transactions, default 1 << 18 */
+    size_t max_chains;            /* redirect chains kept for the report, default 10000 */
+    size_t max_sources;           /* (source IP, port space) entries, default 65536 */
+    bool enabled[IB_FIND_COUNT];  /* switch each kind off (plugin preferences) */
+};
+
+void ib_engine_config_init(struct ib_engine_config *cfg);
+
+struct ib_engine;
+
+/* NULL when out of memory. */
+struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg);
+void ib_engine_free(struct ib_engine *e);
+
+/* Feeds one frame in capture order.  pkt is NULL for a frame that carries no
+ * InfiniBand packet.  out is filled (count 0 when nothing was found). */
+void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at,
+                    const struct ib_packet *pkt, struct ib_frame_analysis *out);
+
+/* For ib_parse_opts.is_mad_qp: whether a redirect named this QP at dst. */
+bool ib_engine_is_mad_qp(void *engine, const struct ib_endpoint *dst,
+                         uint32_t qp);
+
+/* ---- Summary, valid at any time, final after the last feed. ---- */
+
+#define IB_REJ_REASON_MAX 64
+
+struct ib_latency {
+    uint64_t count;
+    int64_t min_ns, median_ns, max_ns; /* REQ to RTU */
+};
+
+struct ib_connection_stats {
+    uint64_t requests;        /* REQs that start a connection (retransmissions excluded) */
+    uint64_t established;     /* RTU seen */
+    uint64_t rejected;
+    uint64_t closed;          /* DREQ or DREP seen */
+    uint64_t retransmissions;
+    uint64_t sidr_requests;
+    uint64_t sidr_replies;
+    uint64_t reject_reasons[IB_REJ_REASON_MAX]; /* index = reason; >= 63 in 63 */
+    struct ib_latency setup;  /* REQ -> RTU */
+    struct ib_latency req_rep; /* REQ -> REP */
+};
+
+struct ib_source_stats {
+    uint16_t port_space;
+    uint8_t ip_version;
+    uint8_t ip[16];
+    uint64_t connections;         /* REQs from this source */
+    uint32_t ports_in_use;        /* now, legacy model */
+    uint32_t peak_ports_in_use;
+    struct ib_frame_ref peak_at;
+    uint32_t peak_ports_per_destination; /* 4-tuple model */
+    struct ib_frame_ref peak_per_destination_at;
+    uint8_t peak_dst_ip[16];
+    uint16_t peak_dst_port;
+    double pool_utilization;      /* peak legacy / pool size, percent */
+    bool exhausted;               /* legacy model reached the pool size */
+    bool exhausted_per_destination;
+    uint64_t ports_outside_pool;  /* REQs whose source port is not in the pool */
+};
+
+#define IB_CHAIN_HOPS_MAX 16
+
+struct ib_redirect_hop {
+    uint16_t lid;
+    uint8_t gid[16];
+    uint32_t qp;
+    uint32_t qkey;
+    uint16_t pkey;
+    struct ib_frame_ref frame; /* the redirecting response */
+};
+
+struct ib_redirect_chain {
+    struct ib_endpoint requester;
+    uint8_t mgmt_class;
+    struct ib_endpoint origin;
+    uint32_t origin_qp;
+    struct ib_frame_ref first_request;
+    unsigned hop_count;
+    unsigned hops_dropped;        /* past IB_CHAIN_HOPS_MAX */
+    struct ib_redirect_hop hops[IB_CHAIN_HOPS_MAX];
+    struct ib_frame_ref final_answer; /* frame 0 while none */
+    bool loop;
+    bool followed;
+};
+
+struct ib_engine_stats {
+    uint64_t frames;
+    uint64_t ib_frames;
+    uint64_t findings[IB_FIND_COUNT];
+    uint64_t addressing[IB_DIAG_COUNT]; /* by rule */
+    uint64_t connections_evicted;
+    uint64_t transactions_evicted;
+    uint64_t chains_dropped;
+    uint64_t sources_dropped;
+};
+
+const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e);
+const struct ib_connection_stats *ib_engine_connections(const struct ib_engine *e);
+size_t ib_engine_source_count(const struct ib_engine *e);
+const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i);
+size_t ib_engine_chain_count(const struct ib_engine *e);
+const struct ib_redirect_chain *ib_engine_chain(const struct ib_engine *e, size_t i);
+const struct ib_engine_config *ib_engine_get_config(const struct ib_engine *e);
+
+/* ---- Connection records, for --connections. ---- */
+
+enum ib_conn_state {
+    IB_CONN_REQ_SENT,    /* REQ seen, no answer yet */
+    IB_CONN_REPLIED,     /* REP seen */
+    IB_CONN_ESTABLISHED, /* RTU seen */
+    IB_CONN_REJECTED,
+    IB_CONN_CLOSING,     /* DREQ seen */
+    IB_CONN_CLOSED,      /* DREP seen */
+    IB_CONN_SIDR,        /* a SIDR_REQ/SIDR_REP exchange */
+};
+const char *ib_conn_state_name(enum ib_conn_state state);
+
+struct ib_connection_record {
+    bool has_tuple;
+    struct ib_tuple tuple;
+    uint64_t service_id;
+    uint32_t local_comm_id;   /* the active side's */
+    uint32_t remote_comm_id;  /* the passive side's, from REP/REJ */
+    struct ib_endpoint active, passive;
+    enum ib_conn_state state;
+    uint16_t reject_reason;
+    unsigned retransmissions;
+    struct ib_frame_ref req, mra, rep, rtu, dreq, drep, rej;
+    bool evicted;             /* pushed out by the cap before it ended */
+};
+
+/* Called once for every connection when it ends (DREP, REJ), when it is
+ * evicted, and for those still open at ib_engine_finish(). */
+typedef void (*ib_connection_sink)(void *ctx, const struct ib_connection_record *rec);
+void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink,
+                                   void *ctx);
+
+/* The capture is over: reports the connections still open to the sink. */
+void ib_engine_finish(struct ib_engine *e);
+
+#endif

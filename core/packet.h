@@ -1,0 +1,150 @@
+/* packet.h - one captured frame decoded as an InfiniBand packet.
+ *
+ * ib_parse_frame() is the entry point the analyzer uses: given a capture's
+ * link type and a frame it finds where the InfiniBand packet starts
+ * (link.c), then decodes LRH/GRH/BTH/DETH, the MAD and its class data, and
+ * checks the addressing rules.  ib_parse_at() is the entry point for a caller
+ * that already knows where the packet starts (the Wireshark plugin).
+ *
+ * Contract: never allocates, never reads outside [frame, frame + caplen),
+ * and fills a complete struct ib_packet whatever the input; problems become
+ * diagnostics in pkt->diags.  All offsets stored are from the frame's start.
+ */
+#ifndef IBSCOPE_PACKET_H
+#define IBSCOPE_PACKET_H
+
+#include "cm.h"
+#include "diag.h"
+#include "headers.h"
+#include "mad.h"
+
+/* pcap link types ibscope reads. */
+enum ib_linktype {
+    IB_DLT_EN10MB = 1,
+    IB_DLT_LINUX_SLL = 113,
+    IB_DLT_USER0 = 147,
+    IB_DLT_ERF = 197,
+    IB_DLT_INFINIBAND = 247,
+    IB_DLT_LINUX_SLL2 = 276,
+};
+
+#define IB_ERF_TYPE_INFINIBAND 21
+#define IB_ERF_TYPE_INFINIBAND_LINK 25
+#define IB_ETHERTYPE_ROCEV1 0x8915
+#define IB_ROCEV2_UDP_PORT 4791
+
+/* How the InfiniBand packet was carried, and so which header comes first. */
+enum ib_encap {
+    IB_ENCAP_NONE,   /* no InfiniBand packet in the frame */
+    IB_ENCAP_NATIVE, /* LRH first: link types 247, 147, ERF type 21 */
+    IB_ENCAP_ROCEV1, /* GRH first, Ethernet type 0x8915 */
+    IB_ENCAP_ROCEV2, /* BTH first, UDP */
+};
+
+enum ib_frame_result {
+    IB_FRAME_NOT_IB,      /* a frame of a supported link type, not InfiniBand */
+    IB_FRAME_IB,          /* decoded (maybe partly: see the diagnostics) */
+    IB_FRAME_LINK_RECORD, /* ERF type 25 InfiniBand link record: skipped */
+    IB_FRAME_BAD_LINKTYPE,
+};
+
+/* An end point as the network sees it: a LID for native IB, a GID when
+ * a GRH is present; on RoCE the IP address in GID form (IPv4 mapped as
+ * ::ffff:a.b.c.d, as RoCE GIDs are).  lid is 0 when unknown. */
+struct ib_endpoint {
+    uint16_t lid;
+    bool has_gid;
+    uint8_t gid[16];
+};
+
+enum ib_present {
+    IB_HAS_LRH = 1u << 0,
+    IB_HAS_GRH = 1u << 1,
+    IB_HAS_BTH = 1u << 2,
+    IB_HAS_DETH = 1u << 3,
+    IB_HAS_MAD = 1u << 4,
+    IB_HAS_CPI = 1u << 5,  /* ClassPortInfo attribute in a MAD's data */
+    IB_HAS_CM = 1u << 6,
+    IB_HAS_ICRC = 1u << 7,
+    IB_HAS_VCRC = 1u << 8,
+};
+
+/* Frame offsets of each layer found (valid when its IB_HAS_ bit is set). */
+struct ib_layer_offsets {
+    uint32_t ib;      /* first InfiniBand header */
+    uint32_t lrh, grh, bth, deth, mad, cpi;
+    uint32_t payload; /* first byte after the transport headers */
+};
+
+struct ib_packet {
+    enum ib_encap encap;
+    uint32_t linktype;
+    uint32_t caplen;
+    uint32_t wirelen;
+    uint8_t vlan_count;   /* 802.1Q/802.1ad tags skipped */
+    uint16_t vlan_id[2];
+    uint8_t ip_version;   /* RoCEv2: 4 or 6 */
+    uint16_t udp_sport;
+    uint16_t udp_dport;
+    uint32_t ib_len;      /* bytes of the IB packet, LRH/GRH/BTH through ICRC */
+    uint32_t payload_len; /* bytes from offsets.payload to the ICRC */
+    uint32_t present;     /* enum ib_present bits */
+    struct ib_layer_offsets off;
+    struct ib_endpoint src, dst;
+    struct ib_lrh lrh;
+    struct ib_grh grh;
+    struct ib_bth bth;
+    struct ib_deth deth;
+    struct ib_mad mad;
+    struct ib_cpi cpi;
+    struct ib_cm cm;
+    struct ib_diag_list diags;
+};
+
+struct ib_parse_opts {
+    uint16_t rocev2_port; /* UDP destination port of RoCEv2, default 4791 */
+    /* Optional: answers whether QP qp at dst is a redirect target that
+     * carries MADs (beyond QP0 and QP1).  May be NULL. */
+    bool (*is_mad_qp)(void *ctx, const struct ib_endpoint *dst, uint32_t qp);
+    void *ctx;
+};
+
+void ib_parse_opts_init(struct ib_parse_opts *opts);
+
+enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts,
+                                    uint32_t linktype, const uint8_t *frame,
+                                    size_t caplen, size_t wirelen,
+                                    struct ib_packet *out);
+
+/* Decodes an IB packet that starts at frame + ib_off and is carried as
+ * encap.  ib_len is how many bytes the carrier says it has (UDP payload for
+ * RoCEv2, Ethernet payload for RoCEv1, the rest of the frame for native);
+ * it is clipped to the frame.  src/dst in out are kept when already set
+ * (RoCEv2 IP addresses). */
+void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap,
+                 const uint8_t *frame, size_t caplen, size_t ib_off,
+                 size_t ib_len, struct ib_packet *out);
+
+static inline bool ib_packet_has(const struct ib_packet *p, uint32_t bits)
+{
+    return (p->present & bits) == bits;
+}
+
+/* GID helpers (IBA Vol. 1 §4.1.1). */
+enum ib_gid_scope {
+    IB_GID_RESERVED,   /* :: */
+    IB_GID_LOOPBACK,   /* ::1 */
+    IB_GID_LINK_LOCAL, /* fe80::/64 */
+    IB_GID_SITE_LOCAL, /* fec0::/10 */
+    IB_GID_MULTICAST,  /* ff00::/8 */
+    IB_GID_GLOBAL,
+};
+enum ib_gid_scope ib_gid_scope(const uint8_t gid[16]);
+const char *ib_gid_scope_name(enum ib_gid_scope scope);
+void ib_format_gid(const uint8_t gid[16], char *buf, size_t size);
+
+enum ib_lid_type { IB_LIDT_RESERVED, IB_LIDT_UNICAST, IB_LIDT_MULTICAST, IB_LIDT_PERMISSIVE };
+enum ib_lid_type ib_lid_type(uint16_t lid);
+const char *ib_lid_type_name(enum ib_lid_type type);
+
+#endif
