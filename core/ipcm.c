@@ -1,0 +1,82 @@
+/* ipcm.c - RDMA IP CM Service ID and private-data header (IBA Annex A11), and the tuple. */
+#include "ipcm.h"
+
+#include <stdio.h>
+
+void ib_parse_service_id(uint64_t raw, struct ib_service_id *out)
+{
+    out->raw = raw;
+    out->ip_cm = (raw & IB_IPCM_SID_MASK) == IB_IPCM_SID_PREFIX;
+    out->port_space = out->ip_cm ? (uint16_t)(raw >> 16) : 0;
+    out->dport = out->ip_cm ? (uint16_t)raw : 0;
+}
+
+bool ib_parse_ipcm(struct ib_span s, struct ib_ipcm *out)
+{
+    if (!ib_span_has(s, 0, IB_IPCM_HEADER_SIZE))
+        return false;
+    out->majv = ib_rd8(s, 0) >> 4;
+    out->minv = ib_rd8(s, 0) & 0x0F;
+    out->ipv = ib_rd8(s, 1) >> 4;
+    out->reserved = ib_rd8(s, 1) & 0x0F;
+    out->src_port = ib_rd16(s, 2);
+    ib_rdbytes(s, 4, out->src_ip, 16);
+    ib_rdbytes(s, 20, out->dst_ip, 16);
+    out->valid = out->majv == 0 && (out->ipv == 4 || out->ipv == 6);
+    return true;
+}
+
+bool ib_tuple_make(const struct ib_service_id *sid, const struct ib_ipcm *ipcm,
+                   struct ib_tuple *out)
+{
+    if (!sid->ip_cm || !ipcm->valid)
+        return false;
+    *out = (struct ib_tuple){ 0 };
+    out->port_space = sid->port_space;
+    out->ip_version = ipcm->ipv;
+    for (int i = 0; i < 16; i++) {
+        out->src_ip[i] = ipcm->src_ip[i];
+        out->dst_ip[i] = ipcm->dst_ip[i];
+    }
+    out->src_port = ipcm->src_port;
+    out->dst_port = sid->dport;
+    return true;
+}
+
+void ib_format_ip(uint8_t ip_version, const uint8_t ip[16], char *buf, size_t size)
+{
+    if (ip_version == 4) {
+        snprintf(buf, size, "%u.%u.%u.%u", ip[12], ip[13], ip[14], ip[15]);
+        return;
+    }
+    /* RFC 5952: lower case, longest run of two or more zero groups as "::". */
+    uint16_t g[8];
+    for (int i = 0; i < 8; i++)
+        g[i] = (uint16_t)(ip[2 * i] << 8 | ip[2 * i + 1]);
+    int best = -1, best_len = 1;
+    for (int i = 0; i < 8;) {
+        int j = i;
+        while (j < 8 && g[j] == 0)
+            j++;
+        if (j - i > best_len) {
+            best = i;
+            best_len = j - i;
+        }
+        i = j > i ? j : i + 1;
+    }
+    size_t n = 0;
+    if (size)
+        buf[0] = '\0';
+    for (int i = 0; i < 8 && n < size; i++) {
+        if (i == best) {
+            n += (size_t)snprintf(buf + n, size - n, "::");
+            i += best_len - 1;
+            continue;
+        }
+        int colon = i > 0 && i != best + best_len;
+        n += (size_t)snprintf(buf + n, size - n, "%s%x", colon ? ":" : "", g[i]);
+    }
+    /* IPv4-mapped addresses read better with the dotted tail. */
+    if (best == 0 && best_len == 5 && g[5] == 0xFFFF)
+        snprintf(buf, size, "::ffff:%u.%u.%u.%u", ip[12], ip[13], ip[14], ip[15]);
+}

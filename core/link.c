@@ -1,0 +1,253 @@
+/* link.c - capture front ends: find the InfiniBand packet inside a frame of each link type.
+ *
+ * ERF type 21 and link types 247/147 carry the packet from its LRH; Ethernet
+ * (also behind Linux cooked headers) carries RoCEv1 under ethertype 0x8915
+ * (from the GRH) and RoCEv2 in UDP to port 4791 (from the BTH).
+ */
+#include "packet.h"
+
+#include <string.h>
+
+#define ETH_HEADER 14
+#define ETHERTYPE_IPV4 0x0800
+#define ETHERTYPE_IPV6 0x86DD
+#define ETHERTYPE_VLAN 0x8100
+#define ETHERTYPE_QINQ 0x88A8
+#define ETHERTYPE_QINQ_OLD 0x9100
+#define IPPROTO_UDP_ 17
+#define UDP_HEADER 8
+#define ERF_HEADER 16
+
+void ib_parse_opts_init(struct ib_parse_opts *opts)
+{
+    *opts = (struct ib_parse_opts){ .rocev2_port = IB_ROCEV2_UDP_PORT };
+}
+
+/* Maps an IPv4 address to its RoCE GID form ::ffff:a.b.c.d. */
+static void endpoint_from_ipv4(struct ib_endpoint *ep, struct ib_span s, size_t off)
+{
+    memset(ep, 0, sizeof *ep);
+    ep->has_gid = true;
+    ep->gid[10] = ep->gid[11] = 0xFF;
+    ib_rdbytes(s, off, ep->gid + 12, 4);
+}
+
+static void endpoint_from_ipv6(struct ib_endpoint *ep, struct ib_span s, size_t off)
+{
+    memset(ep, 0, sizeof *ep);
+    ep->has_gid = true;
+    ib_rdbytes(s, off, ep->gid, 16);
+}
+
+/* UDP at udp_off, ip_payload bytes long according to the IP header. */
+static enum ib_frame_result parse_udp(const struct ib_parse_opts *opts, struct ib_span f,
+                                      size_t udp_off, size_t ip_payload, struct ib_packet *p)
+{
+    if (!ib_span_has(f, udp_off, UDP_HEADER)) {
+        /* Only a port we cannot see could make this RoCE: not ours to flag. */
+        return IB_FRAME_NOT_IB;
+    }
+    p->udp_sport = ib_rd16(f, udp_off);
+    p->udp_dport = ib_rd16(f, udp_off + 2);
+    if (p->udp_dport != opts->rocev2_port)
+        return IB_FRAME_NOT_IB;
+    size_t udp_len = ib_rd16(f, udp_off + 4);
+    if (udp_len < UDP_HEADER || udp_len > ip_payload) {
+        ib_diag_add(&p->diags, IB_DIAG_UDP_LEN_MISMATCH, udp_off + 4, 2);
+        udp_len = ip_payload >= UDP_HEADER ? ip_payload : UDP_HEADER;
+    }
+    ib_parse_at(opts, IB_ENCAP_ROCEV2, f.data, f.len, udp_off + UDP_HEADER, udp_len - UDP_HEADER,
+                p);
+    return IB_FRAME_IB;
+}
+
+static enum ib_frame_result parse_ipv4(const struct ib_parse_opts *opts, struct ib_span f,
+                                       size_t off, struct ib_packet *p)
+{
+    if (!ib_span_has(f, off, 20))
+        return IB_FRAME_NOT_IB;
+    uint8_t vihl = ib_rd8(f, off);
+    size_t ihl = (size_t)(vihl & 0x0F) * 4;
+    if (vihl >> 4 != 4)
+        return IB_FRAME_NOT_IB;
+    if (ib_rd8(f, off + 9) != IPPROTO_UDP_)
+        return IB_FRAME_NOT_IB;
+    if ((ib_rd16(f, off + 6) & 0x1FFF) != 0)
+        return IB_FRAME_NOT_IB; /* a later fragment: no UDP header here */
+    if (ihl < 20) {
+        /* Decide whether it was meant for RoCE before complaining. */
+        if (ib_rd16(f, off + 22) != opts->rocev2_port)
+            return IB_FRAME_NOT_IB;
+        ib_diag_add(&p->diags, IB_DIAG_IPV4_BAD_IHL, off, 1);
+        p->encap = IB_ENCAP_ROCEV2;
+        p->ip_version = 4;
+        return IB_FRAME_IB;
+    }
+    size_t total = ib_rd16(f, off + 2);
+    size_t present = f.len - off;
+    p->ip_version = 4;
+    endpoint_from_ipv4(&p->src, f, off + 12);
+    endpoint_from_ipv4(&p->dst, f, off + 16);
+    if (total < ihl || total > present) {
+        if (ib_rd16(f, off + ihl + 2) == opts->rocev2_port &&
+            !(total > present && p->caplen < p->wirelen))
+            ib_diag_add(&p->diags, IB_DIAG_IP_LEN_MISMATCH, off + 2, 2);
+        total = total < ihl ? present : total;
+    }
+    return parse_udp(opts, f, off + ihl, total - ihl, p);
+}
+
+static enum ib_frame_result parse_ipv6(const struct ib_parse_opts *opts, struct ib_span f,
+                                       size_t off, struct ib_packet *p)
+{
+    if (!ib_span_has(f, off, 40) || ib_rd8(f, off) >> 4 != 6)
+        return IB_FRAME_NOT_IB;
+    size_t payload = ib_rd16(f, off + 4);
+    uint8_t next = ib_rd8(f, off + 6);
+    size_t at = off + 40;
+    p->ip_version = 6;
+    endpoint_from_ipv6(&p->src, f, off + 8);
+    endpoint_from_ipv6(&p->dst, f, off + 24);
+    /* Skip hop-by-hop, routing and destination options headers. */
+    for (int hops = 0; hops < 8 && (next == 0 || next == 43 || next == 60); hops++) {
+        if (!ib_span_has(f, at, 8))
+            return IB_FRAME_NOT_IB;
+        size_t len = ((size_t)ib_rd8(f, at + 1) + 1) * 8;
+        next = ib_rd8(f, at);
+        at += len;
+        if (payload < len)
+            return IB_FRAME_NOT_IB;
+        payload -= len;
+    }
+    if (next != IPPROTO_UDP_)
+        return IB_FRAME_NOT_IB;
+    size_t present = f.len > at ? f.len - at : 0;
+    if (payload > present) {
+        if (ib_rd16(f, at + 2) == opts->rocev2_port && p->caplen >= p->wirelen)
+            ib_diag_add(&p->diags, IB_DIAG_IP_LEN_MISMATCH, off + 4, 2);
+    }
+    return parse_udp(opts, f, at, payload, p);
+}
+
+/* Ethernet payload from off on, of the given ethertype (VLAN tags still to skip). */
+static enum ib_frame_result parse_ethertype(const struct ib_parse_opts *opts, struct ib_span f,
+                                            size_t off, uint16_t type, struct ib_packet *p)
+{
+    while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
+        if (!ib_span_has(f, off, 4))
+            return IB_FRAME_NOT_IB;
+        if (p->vlan_count < 2)
+            p->vlan_id[p->vlan_count] = ib_rd16(f, off) & 0x0FFF;
+        if (p->vlan_count < UINT8_MAX)
+            p->vlan_count++;
+        type = ib_rd16(f, off + 2);
+        off += 4;
+    }
+    switch (type) {
+    case IB_ETHERTYPE_ROCEV1:
+        ib_parse_at(opts, IB_ENCAP_ROCEV1, f.data, f.len, off, f.len - off, p);
+        return IB_FRAME_IB;
+    case ETHERTYPE_IPV4:
+        return parse_ipv4(opts, f, off, p);
+    case ETHERTYPE_IPV6:
+        return parse_ipv6(opts, f, off, p);
+    default:
+        return IB_FRAME_NOT_IB;
+    }
+}
+
+static enum ib_frame_result parse_erf(const struct ib_parse_opts *opts, struct ib_span f,
+                                      struct ib_packet *p)
+{
+    if (!ib_span_has(f, 0, ERF_HEADER)) {
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_LINK, 0, f.len);
+        p->encap = IB_ENCAP_NATIVE;
+        return IB_FRAME_IB;
+    }
+    uint8_t type = ib_rd8(f, 8);
+    size_t rlen = ib_rd16(f, 10);
+    size_t wlen = ib_rd16(f, 14);
+    size_t off = ERF_HEADER;
+    /* Extension headers: 8 bytes each, bit 7 of the first byte says another follows. */
+    for (bool more = (type & 0x80) != 0; more; off += 8) {
+        if (!ib_span_has(f, off, 8)) {
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_LINK, off, f.len - off);
+            p->encap = IB_ENCAP_NATIVE;
+            return IB_FRAME_IB;
+        }
+        more = (ib_rd8(f, off) & 0x80) != 0;
+    }
+    switch (type & 0x7F) {
+    case IB_ERF_TYPE_INFINIBAND:
+        break;
+    case IB_ERF_TYPE_INFINIBAND_LINK:
+        return IB_FRAME_LINK_RECORD;
+    default:
+        return IB_FRAME_NOT_IB;
+    }
+    size_t len = f.len - off;
+    if (rlen < off) {
+        ib_diag_add(&p->diags, IB_DIAG_ERF_BAD_RLEN, 10, 2);
+    } else if (rlen - off < len) {
+        len = rlen - off; /* bytes past rlen belong to no record */
+    }
+    if (wlen < len)
+        len = wlen; /* record padding */
+    ib_parse_at(opts, IB_ENCAP_NATIVE, f.data, off + len, off, len, p);
+    return IB_FRAME_IB;
+}
+
+enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t linktype,
+                                    const uint8_t *frame, size_t caplen, size_t wirelen,
+                                    struct ib_packet *p)
+{
+    struct ib_parse_opts defaults;
+    if (!opts) {
+        ib_parse_opts_init(&defaults);
+        opts = &defaults;
+    }
+    memset(p, 0, sizeof *p);
+    struct ib_span f = ib_span_make(frame, caplen);
+    p->linktype = linktype;
+    p->caplen = caplen > UINT32_MAX ? UINT32_MAX : (uint32_t)caplen;
+    p->wirelen = wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)wirelen;
+    if (wirelen > caplen)
+        ib_diag_add(&p->diags, IB_DIAG_SNAPLEN, caplen, 0);
+
+    enum ib_frame_result r;
+    switch (linktype) {
+    case IB_DLT_INFINIBAND:
+    case IB_DLT_USER0:
+        ib_parse_at(opts, IB_ENCAP_NATIVE, f.data, f.len, 0, f.len, p);
+        return IB_FRAME_IB;
+    case IB_DLT_ERF:
+        r = parse_erf(opts, f, p);
+        break;
+    case IB_DLT_EN10MB:
+        if (!ib_span_has(f, 0, ETH_HEADER))
+            return IB_FRAME_NOT_IB;
+        r = parse_ethertype(opts, f, ETH_HEADER, ib_rd16(f, 12), p);
+        break;
+    case IB_DLT_LINUX_SLL:
+        if (!ib_span_has(f, 0, 16))
+            return IB_FRAME_NOT_IB;
+        r = parse_ethertype(opts, f, 16, ib_rd16(f, 14), p);
+        break;
+    case IB_DLT_LINUX_SLL2:
+        if (!ib_span_has(f, 0, 20))
+            return IB_FRAME_NOT_IB;
+        r = parse_ethertype(opts, f, 20, ib_rd16(f, 0), p);
+        break;
+    default:
+        return IB_FRAME_BAD_LINKTYPE;
+    }
+    if (r != IB_FRAME_IB) {
+        /* Keep a clean slate: the frame says nothing about InfiniBand. */
+        uint32_t lt = p->linktype, cl = p->caplen, wl = p->wirelen;
+        memset(p, 0, sizeof *p);
+        p->linktype = lt;
+        p->caplen = cl;
+        p->wirelen = wl;
+    }
+    return r;
+}

@@ -1,0 +1,236 @@
+/* packet.c - decode one InfiniBand packet from its first header: lengths, headers, MAD, class data.
+ *
+ * The length of the packet comes from the header that states it: LRH PktLen
+ * (native), GRH PayLen (RoCEv1) or the UDP length (RoCEv2).  From that we
+ * work out whether the ICRC (and, native, the VCRC) were captured, so that
+ * the payload ends where the sender's payload ended.
+ */
+#include "addressing.h"
+#include "packet.h"
+
+#include <string.h>
+
+/* Bytes of the packet from its first header through the ICRC, and which
+ * CRCs are in the frame.  *cut is set when the frame holds less than that. */
+static size_t native_length(struct ib_packet *p, size_t avail, bool *cut)
+{
+    size_t stated = (size_t)p->lrh.pktlen * 4;
+    *cut = false;
+    if (stated < IB_LRH_SIZE + IB_ICRC_SIZE) {
+        ib_diag_add(&p->diags, IB_DIAG_PKTLEN_MISMATCH, p->off.lrh + 4, 2);
+        return avail;
+    }
+    if (avail >= stated) {
+        p->present |= IB_HAS_ICRC;
+        if (avail >= stated + IB_VCRC_SIZE)
+            p->present |= IB_HAS_VCRC;
+        return stated;
+    }
+    if (avail == stated - IB_ICRC_SIZE)
+        return stated; /* captured without CRCs: nothing missing but the ICRC */
+    *cut = true;
+    if (p->wirelen <= p->caplen)
+        ib_diag_add(&p->diags, IB_DIAG_PKTLEN_MISMATCH, p->off.lrh + 4, 2);
+    return avail;
+}
+
+static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, size_t at,
+                            size_t limit, bool cut, struct ib_packet *p);
+static void parse_mad(const struct ib_parse_opts *opts, struct ib_span f, struct ib_packet *p);
+
+void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const uint8_t *frame,
+                 size_t caplen, size_t ib_off, size_t ib_len, struct ib_packet *p)
+{
+    struct ib_parse_opts defaults;
+    if (!opts) {
+        ib_parse_opts_init(&defaults);
+        opts = &defaults;
+    }
+    struct ib_span f = ib_span_make(frame, caplen);
+    size_t avail = ib_off <= f.len ? f.len - ib_off : 0;
+    bool carrier_cut = ib_len > avail;
+    if (carrier_cut) {
+        ib_len = avail;
+        /* The carrier promised more than the frame holds. */
+        if (encap == IB_ENCAP_ROCEV2 && p->wirelen <= p->caplen &&
+            !ib_diag_has(&p->diags, IB_DIAG_IP_LEN_MISMATCH) &&
+            !ib_diag_has(&p->diags, IB_DIAG_UDP_LEN_MISMATCH))
+            ib_diag_add(&p->diags, IB_DIAG_UDP_LEN_MISMATCH, ib_off, 0);
+    }
+    p->encap = encap;
+    p->off.ib = (uint32_t)ib_off;
+    struct ib_span ib = ib_span_make(f.data + (ib_off <= f.len ? ib_off : f.len), ib_len);
+    size_t at = ib_off;  /* next header, frame offset */
+    size_t total;        /* packet bytes through the ICRC, as far as captured */
+    bool cut = carrier_cut;
+    bool bth_next = false;
+
+    switch (encap) {
+    case IB_ENCAP_NATIVE:
+        p->off.lrh = (uint32_t)at;
+        if (!ib_parse_lrh(ib, &p->lrh)) {
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_LRH, at, ib_len);
+            return;
+        }
+        p->present |= IB_HAS_LRH;
+        p->src.lid = p->lrh.slid;
+        p->dst.lid = p->lrh.dlid;
+        total = native_length(p, ib_len, &cut);
+        at += IB_LRH_SIZE;
+        if (p->lrh.lnh == IB_LNH_GRH) {
+            p->off.grh = (uint32_t)at;
+            if (!ib_parse_grh(ib_span_from(ib, IB_LRH_SIZE), &p->grh)) {
+                ib_diag_add(&p->diags, IB_DIAG_TRUNC_GRH, at, ib_len - IB_LRH_SIZE);
+                goto done;
+            }
+            p->present |= IB_HAS_GRH;
+            size_t stated = (size_t)p->lrh.pktlen * 4;
+            if (stated >= IB_LRH_SIZE + IB_GRH_SIZE &&
+                p->grh.paylen != stated - IB_LRH_SIZE - IB_GRH_SIZE)
+                ib_diag_add(&p->diags, IB_DIAG_PAYLEN_MISMATCH, at + 4, 2);
+            at += IB_GRH_SIZE;
+            bth_next = p->grh.nxthdr == IB_GRH_NXTHDR_BTH;
+        } else {
+            bth_next = p->lrh.lnh == IB_LNH_BTH;
+        }
+        break;
+    case IB_ENCAP_ROCEV1:
+        p->off.grh = (uint32_t)at;
+        if (!ib_parse_grh(ib, &p->grh)) {
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_GRH, at, ib_len);
+            return;
+        }
+        p->present |= IB_HAS_GRH;
+        total = IB_GRH_SIZE + (size_t)p->grh.paylen;
+        if (ib_len >= total) {
+            p->present |= IB_HAS_ICRC; /* what follows is Ethernet padding or FCS */
+        } else {
+            cut = true;
+            total = ib_len;
+            if (p->wirelen <= p->caplen)
+                ib_diag_add(&p->diags, IB_DIAG_PAYLEN_MISMATCH, at + 4, 2);
+        }
+        at += IB_GRH_SIZE;
+        bth_next = p->grh.nxthdr == IB_GRH_NXTHDR_BTH;
+        break;
+    case IB_ENCAP_ROCEV2:
+        total = ib_len;
+        if (!cut)
+            p->present |= IB_HAS_ICRC;
+        bth_next = true;
+        break;
+    default:
+        return;
+    }
+
+    if (ib_packet_has(p, IB_HAS_GRH)) {
+        p->src.has_gid = p->dst.has_gid = true;
+        memcpy(p->src.gid, p->grh.sgid, 16);
+        memcpy(p->dst.gid, p->grh.dgid, 16);
+    }
+    p->ib_len = (uint32_t)total;
+    if (bth_next) {
+        size_t end = ib_off + total;
+        if (ib_packet_has(p, IB_HAS_ICRC) && total >= IB_ICRC_SIZE)
+            end -= IB_ICRC_SIZE;
+        parse_transport(opts, f, at, end, cut, p);
+    }
+done:
+    ib_check_addressing(p);
+}
+
+/* BTH, extended transport headers, then the MAD when this is management traffic. */
+static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, size_t at,
+                            size_t limit, bool cut, struct ib_packet *p)
+{
+    struct ib_span t = ib_span_head(f, limit); /* nothing past the ICRC */
+    p->off.bth = (uint32_t)at;
+    if (!ib_parse_bth(ib_span_from(t, at), &p->bth)) {
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_BTH, at, limit > at ? limit - at : 0);
+        return;
+    }
+    p->present |= IB_HAS_BTH;
+    at += IB_BTH_SIZE;
+    int ext = ib_opcode_ext_header_len(p->bth.opcode);
+    if (ext < 0)
+        return; /* an opcode whose headers we do not know: stop at the BTH */
+    if (ib_opcode_has_deth(p->bth.opcode)) {
+        p->off.deth = (uint32_t)at;
+        if (!ib_parse_deth(ib_span_from(t, at), &p->deth)) {
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_DETH, at, limit > at ? limit - at : 0);
+            return;
+        }
+        p->present |= IB_HAS_DETH;
+    }
+    if (!ib_span_has(t, at, (size_t)ext)) {
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_BTH, at, limit > at ? limit - at : 0);
+        return;
+    }
+    at += (size_t)ext;
+    p->off.payload = (uint32_t)at;
+    size_t payload = limit - at;
+    if (!cut) {
+        if (p->bth.padcnt > payload)
+            ib_diag_add(&p->diags, IB_DIAG_BAD_PADCNT, p->off.bth + 1, 1);
+        else
+            payload -= p->bth.padcnt;
+    }
+    p->payload_len = (uint32_t)payload;
+
+    if (!ib_packet_has(p, IB_HAS_DETH))
+        return;
+    /* Management traffic: QP0/QP1, or a QP that a redirect named. */
+    uint32_t dqp = p->bth.destqp, sqp = p->deth.srcqp;
+    bool mad = dqp <= IB_QP1 || sqp <= IB_QP1 ||
+               (opts->is_mad_qp && opts->is_mad_qp(opts->ctx, &p->dst, dqp));
+    if (mad)
+        parse_mad(opts, ib_span_head(t, at + payload), p);
+}
+
+static void parse_mad(const struct ib_parse_opts *opts, struct ib_span f, struct ib_packet *p)
+{
+    (void)opts;
+    size_t at = p->off.payload;
+    struct ib_span m = ib_span_from(f, at);
+    p->off.mad = (uint32_t)at;
+    if (!ib_parse_mad_header(m, &p->mad)) {
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_MAD, at, m.len);
+        return;
+    }
+    p->present |= IB_HAS_MAD;
+    if (m.len < IB_MAD_SIZE)
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_MAD, at, m.len);
+    m = ib_span_head(m, IB_MAD_SIZE);
+
+    if (p->mad.mgmt_class == IB_CLASS_CM) {
+        if (!ib_parse_cm(m, p->mad.attr_id, &p->cm)) {
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_CLASS_DATA, at + IB_MAD_HEADER_SIZE,
+                        m.len - IB_MAD_HEADER_SIZE);
+            return;
+        }
+        p->present |= IB_HAS_CM;
+        const struct ib_cm *cm = &p->cm;
+        bool ipcm_missing = cm->sid.ip_cm && !cm->has_ipcm &&
+                            (cm->attr == IB_CM_REQ || cm->attr == IB_CM_SIDR_REQ);
+        bool cpi_missing = (cm->attr == IB_CM_REJ && cm->u.rej.ari_has_cpi && !cm->has_cpi) ||
+                           (cm->attr == IB_CM_SIDR_REP && cm->u.sidr_rep.info_has_cpi &&
+                            !cm->has_cpi);
+        if (ipcm_missing || cpi_missing)
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_CLASS_DATA, at + cm->private_offset,
+                        cm->private_len);
+        if (cm->has_cpi) {
+            p->cpi = cm->cpi;
+            p->off.cpi = (uint32_t)(at + cm->cpi_offset);
+            p->present |= IB_HAS_CPI;
+        }
+    }
+    if (p->mad.attr_id == IB_ATTR_CLASS_PORT_INFO && !ib_mad_class_is_smp(p->mad.mgmt_class)) {
+        size_t data = p->mad.data_offset;
+        p->off.cpi = (uint32_t)(at + data);
+        if (ib_parse_cpi(ib_span_from(m, data), &p->cpi))
+            p->present |= IB_HAS_CPI;
+        else
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_CLASS_DATA, at + data,
+                        m.len > data ? m.len - data : 0);
+    }
+}
