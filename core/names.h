@@ -1,0 +1,29 @@
+/* names.h - value strings: the words for numbers that both the plugin and the reports print. */
+#ifndef IBSCOPE_NAMES_H
+#define IBSCOPE_NAMES_H
+
+#include <stdint.h>
+
+struct ib_value_name {
+    uint32_t value;
+    const char *name;
+};
+
+/* Tables end with {0, NULL}; the plugin turns them into value_strings. */
+extern const struct ib_value_name ib_mgmt_class_names[];
+extern const struct ib_value_name ib_method_names[];
+extern const struct ib_value_name ib_cm_attr_names[];
+extern const struct ib_value_name ib_rej_reason_names[];
+extern const struct ib_value_name ib_port_space_names[];
+extern const struct ib_value_name ib_sidr_status_names[];
+extern const struct ib_value_name ib_opcode_names[];
+extern const struct ib_value_name ib_lnh_names[];
+
+/* The name of value in table, or NULL. */
+const char *ib_name_lookup(const struct ib_value_name *table, uint32_t value);
+/* The name of a MAD attribute of a class (CM, SA, PerfMgt, SMP, common). */
+const char *ib_attr_name(uint8_t mgmt_class, uint16_t attr_id);
+/* A short class name; "vendor" for the vendor ranges, "class 0xNN" never: NULL when unknown. */
+const char *ib_mgmt_class_name(uint8_t mgmt_class);
+
+#endif
