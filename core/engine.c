@@ -1,0 +1,275 @@
+/* engine.c - the engine's entry points: setup, per-frame dispatch, summary.
+ *
+ * Findings of one frame come in this fixed order:
+ *   1. addressing and malformed, in the order of the packet's diagnostics;
+ *   2. CM: retransmission, or else duplicate_tuple, port_reused, pool_high;
+ *      then redirect findings of the CM (REJ 24/25, SIDR_REP 4, a REQ that
+ *      follows one);
+ *   3. other MADs: on a request redirect_followed, redirect_key_mismatch or
+ *      redirect_not_followed; on a response redirect, redirect_gid_only,
+ *      redirect_bad_target, redirect_loop.
+ */
+#include "engine_priv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const kind_names[IB_FIND_COUNT] = {
+    [IB_FIND_RETRANSMISSION] = "retransmission",
+    [IB_FIND_PORT_REUSED] = "port_reused",
+    [IB_FIND_DUPLICATE_TUPLE] = "duplicate_tuple",
+    [IB_FIND_POOL_HIGH] = "pool_high",
+    [IB_FIND_REDIRECT] = "redirect",
+    [IB_FIND_REDIRECT_FOLLOWED] = "redirect_followed",
+    [IB_FIND_REDIRECT_LOOP] = "redirect_loop",
+    [IB_FIND_REDIRECT_GID_ONLY] = "redirect_gid_only",
+    [IB_FIND_REDIRECT_BAD_TARGET] = "redirect_bad_target",
+    [IB_FIND_REDIRECT_KEY_MISMATCH] = "redirect_key_mismatch",
+    [IB_FIND_REDIRECT_NOT_FOLLOWED] = "redirect_not_followed",
+    [IB_FIND_ADDRESSING] = "addressing",
+    [IB_FIND_MALFORMED] = "malformed",
+};
+
+/* addressing and malformed findings take their diagnostic's severity;
+ * these are the kinds' defaults. */
+static const enum ib_severity kind_severity[IB_FIND_COUNT] = {
+    [IB_FIND_RETRANSMISSION] = IB_SEV_NOTE,
+    [IB_FIND_PORT_REUSED] = IB_SEV_NOTE,
+    [IB_FIND_DUPLICATE_TUPLE] = IB_SEV_WARN,
+    [IB_FIND_POOL_HIGH] = IB_SEV_WARN,
+    [IB_FIND_REDIRECT] = IB_SEV_NOTE,
+    [IB_FIND_REDIRECT_FOLLOWED] = IB_SEV_CHAT,
+    [IB_FIND_REDIRECT_LOOP] = IB_SEV_WARN,
+    [IB_FIND_REDIRECT_GID_ONLY] = IB_SEV_NOTE,
+    [IB_FIND_REDIRECT_BAD_TARGET] = IB_SEV_WARN,
+    [IB_FIND_REDIRECT_KEY_MISMATCH] = IB_SEV_WARN,
+    [IB_FIND_REDIRECT_NOT_FOLLOWED] = IB_SEV_WARN,
+    [IB_FIND_ADDRESSING] = IB_SEV_WARN,
+    [IB_FIND_MALFORMED] = IB_SEV_ERROR,
+};
+
+const char *ib_finding_kind_name(enum ib_finding_kind kind)
+{
+    return (unsigned)kind < IB_FIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+enum ib_finding_kind ib_finding_kind_by_name(const char *name)
+{
+    for (unsigned i = 0; i < IB_FIND_COUNT; i++)
+        if (name && strcmp(kind_names[i], name) == 0)
+            return (enum ib_finding_kind)i;
+    return IB_FIND_COUNT;
+}
+
+enum ib_severity ib_finding_kind_severity(enum ib_finding_kind kind)
+{
+    return (unsigned)kind < IB_FIND_COUNT ? kind_severity[kind] : IB_SEV_ERROR;
+}
+
+enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind)
+{
+    switch (kind) {
+    case IB_FIND_ADDRESSING: return IB_GROUP_PROTOCOL;
+    case IB_FIND_MALFORMED: return IB_GROUP_MALFORMED;
+    default: return IB_GROUP_SEQUENCE;
+    }
+}
+
+const char *ib_conn_state_name(enum ib_conn_state state)
+{
+    switch (state) {
+    case IB_CONN_REQ_SENT: return "req_sent";
+    case IB_CONN_REPLIED: return "replied";
+    case IB_CONN_ESTABLISHED: return "established";
+    case IB_CONN_REJECTED: return "rejected";
+    case IB_CONN_CLOSING: return "closing";
+    case IB_CONN_CLOSED: return "closed";
+    case IB_CONN_SIDR: return "sidr";
+    }
+    return "unknown";
+}
+
+void ib_engine_config_init(struct ib_engine_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->pool_low = 32768;
+    cfg->pool_high = 60999;
+    cfg->threshold_pct = 90;
+    cfg->max_connections = (size_t)1 << 20;
+    cfg->max_transactions = (size_t)1 << 18;
+    cfg->max_chains = 10000;
+    cfg->max_sources = 65536;
+    for (unsigned i = 0; i < IB_FIND_COUNT; i++)
+        cfg->enabled[i] = true;
+}
+
+struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
+{
+    struct ib_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    if (cfg)
+        e->cfg = *cfg;
+    else
+        ib_engine_config_init(&e->cfg);
+    if (e->cfg.pool_high < e->cfg.pool_low) {
+        uint16_t t = e->cfg.pool_low;
+        e->cfg.pool_low = e->cfg.pool_high;
+        e->cfg.pool_high = t;
+    }
+    if (e->cfg.threshold_pct > 100)
+        e->cfg.threshold_pct = 100;
+    e->pool_size = (uint32_t)e->cfg.pool_high - e->cfg.pool_low + 1;
+    /* ceil(threshold% of the pool), at least one port */
+    uint64_t th = ((uint64_t)e->pool_size * e->cfg.threshold_pct + 99) / 100;
+    e->threshold_ports = th ? (uint32_t)th : 1;
+    bool ok = eng_cm_init(e);
+    ok = eng_mad_init(e) && ok;
+    if (!ok) {
+        ib_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void ib_engine_free(struct ib_engine *e)
+{
+    if (!e)
+        return;
+    eng_cm_destroy(e);
+    eng_mad_destroy(e);
+    free(e);
+}
+
+void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink, void *ctx)
+{
+    e->sink = sink;
+    e->sink_ctx = ctx;
+}
+
+void ib_engine_finish(struct ib_engine *e)
+{
+    if (e->finished)
+        return;
+    e->finished = true;
+    eng_cm_finish(e);
+}
+
+static struct ib_finding *add_finding(struct ib_engine *e, enum ib_finding_kind kind)
+{
+    if (!e->cfg.enabled[kind])
+        return NULL;
+    e->stats.findings[kind]++;
+    struct ib_frame_analysis *out = e->out;
+    if (out->count >= IB_FRAME_FINDINGS_MAX) {
+        out->dropped++;
+        return NULL;
+    }
+    struct ib_finding *f = &out->findings[out->count++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->severity = kind_severity[kind];
+    f->at = e->at;
+    return f;
+}
+
+struct ib_finding *eng_emit(struct ib_engine *e, enum ib_finding_kind kind,
+                            struct ib_frame_ref related, const char *fmt, ...)
+{
+    struct ib_finding *f = add_finding(e, kind);
+    if (!f)
+        return NULL;
+    f->related = related;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+    return f;
+}
+
+/* Core diagnostics as findings: addressing rules as addressing, decoding
+ * errors as malformed; notes and warnings about content stay in the tree. */
+static void diag_findings(struct ib_engine *e, const struct ib_packet *p)
+{
+    for (unsigned i = 0; i < p->diags.count && i < IB_DIAG_MAX; i++) {
+        uint16_t id = p->diags.items[i].id;
+        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)id);
+        enum ib_finding_kind kind;
+        if (info->addressing)
+            kind = IB_FIND_ADDRESSING;
+        else if (info->severity == IB_SEV_ERROR)
+            kind = IB_FIND_MALFORMED;
+        else
+            continue;
+        if (kind == IB_FIND_ADDRESSING && id < IB_DIAG_COUNT)
+            e->stats.addressing[id]++;
+        struct ib_finding *f = add_finding(e, kind);
+        if (!f)
+            continue;
+        f->severity = info->severity;
+        f->rule = id;
+        snprintf(f->message, sizeof f->message, "%s (%s)", info->text, info->name);
+    }
+}
+
+void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
+                    struct ib_frame_analysis *out)
+{
+    memset(out, 0, sizeof *out);
+    e->stats.frames++;
+    if (!pkt)
+        return;
+    e->stats.ib_frames++;
+    e->at = at;
+    e->out = out;
+    diag_findings(e, pkt);
+    if (ib_packet_has(pkt, IB_HAS_MAD)) {
+        if (pkt->mad.mgmt_class == IB_CLASS_CM && ib_packet_has(pkt, IB_HAS_CM) &&
+            pkt->cm.attr != IB_CM_CLASS_PORT_INFO)
+            eng_cm_feed(e, pkt);
+        else
+            eng_mad_feed(e, pkt);
+    }
+    e->out = NULL;
+}
+
+/* ---- summary ---- */
+
+const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e)
+{
+    return &e->stats;
+}
+
+static void latency_fill(struct ib_latency *out, struct eng_latency *l)
+{
+    out->count = l->count;
+    out->min_ns = l->count ? l->min : 0;
+    out->max_ns = l->count ? l->max : 0;
+    out->median_ns = eng_latency_median(l);
+}
+
+const struct ib_connection_stats *ib_engine_connections(const struct ib_engine *e)
+{
+    /* The medians are computed on demand; the engine object itself is never
+     * const (ib_engine_new allocates it), so updating it here is sound. */
+    struct ib_engine *m = (struct ib_engine *)(uintptr_t)e;
+    latency_fill(&m->conn.setup, &m->lat_setup);
+    latency_fill(&m->conn.req_rep, &m->lat_req_rep);
+    return &e->conn;
+}
+
+size_t ib_engine_source_count(const struct ib_engine *e)
+{
+    return e->cm.source_count;
+}
+
+const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i)
+{
+    return eng_cm_source(e, i);
+}
+
+const struct ib_engine_config *ib_engine_get_config(const struct ib_engine *e)
+{
+    return &e->cfg;
+}

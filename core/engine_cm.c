@@ -1,0 +1,721 @@
+/* engine_cm.c - CM connections by comm ID and tuple, and the ports they hold.
+ *
+ * A connection is keyed by (active node, its LocalCommID); every later
+ * message of the exchange names that ID either as its LocalCommID (sent by
+ * the active side) or as its RemoteCommID (sent by the passive side, to the
+ * active node), so one index serves REQ through DREP from either side.
+ * Ports: per (source IP, port space) the distinct source ports held by open
+ * connections (legacy model), and per (source, dst IP, dst port) the same
+ * (4-tuple model); each held (source, port) and each (tuple) keeps the open
+ * connections holding it in REQ order, which gives the "latest holder" links.
+ */
+#include "engine_priv.h"
+#include "engine_text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct eng_source {
+    struct ib_source_stats st;
+    uint64_t hash;
+    bool pool_high_armed;
+};
+
+/* A source port held by open connections of one source. */
+struct eng_port {
+    struct eng_source *src;
+    uint16_t port;
+    uint64_t hash;
+    uint32_t holders;
+    struct el_link conns;
+};
+
+/* One destination (IP, port) of one source. */
+struct eng_dest {
+    struct eng_source *src;
+    uint8_t ip[16];
+    uint16_t port;
+    uint64_t hash;
+    uint32_t ports; /* distinct source ports held towards it */
+};
+
+/* One full tuple: a destination and a source port. */
+struct eng_tuple {
+    struct eng_dest *dest;
+    uint16_t src_port;
+    uint64_t hash;
+    uint32_t holders;
+    struct el_link conns;
+};
+
+struct conn_key {
+    struct eng_node node;
+    uint32_t comm_id;
+    uint32_t sidr;
+};
+
+struct eng_conn {
+    struct ib_connection_record rec;
+    struct conn_key key;
+    uint64_t hash;
+    struct el_link age;
+    struct el_link port_link, tuple_link;
+    struct eng_port *port;
+    struct eng_tuple *tuple;
+    bool answered;     /* REP, REJ or SIDR_REP seen */
+    bool has_remote;   /* rec.remote_comm_id known */
+    bool counted_closed;
+    uint32_t req_qp;   /* DestQP of the REQ */
+};
+
+/* ---- keys ---- */
+
+static struct conn_key conn_key_make(const struct ib_endpoint *node, uint32_t comm_id, bool sidr)
+{
+    struct conn_key k;
+    memset(&k, 0, sizeof k);
+    k.node = eng_node_of(node);
+    k.comm_id = comm_id;
+    k.sidr = sidr;
+    return k;
+}
+
+static bool conn_eq(const void *item, const void *key)
+{
+    const struct conn_key *a = &((const struct eng_conn *)item)->key, *b = key;
+    return a->comm_id == b->comm_id && a->sidr == b->sidr && eng_node_eq(&a->node, &b->node);
+}
+
+struct source_key {
+    uint16_t port_space;
+    uint8_t ip_version;
+    uint8_t pad;
+    uint8_t ip[16];
+};
+
+static bool source_eq(const void *item, const void *key)
+{
+    const struct ib_source_stats *s = &((const struct eng_source *)item)->st;
+    const struct source_key *k = key;
+    return s->port_space == k->port_space && s->ip_version == k->ip_version &&
+           memcmp(s->ip, k->ip, 16) == 0;
+}
+
+struct port_key {
+    const struct eng_source *src;
+    uint64_t port;
+};
+
+static bool port_eq(const void *item, const void *key)
+{
+    const struct eng_port *p = item;
+    const struct port_key *k = key;
+    return p->src == k->src && p->port == k->port;
+}
+
+struct dest_key {
+    const struct eng_source *src;
+    uint8_t ip[16];
+    uint64_t port;
+};
+
+static bool dest_eq(const void *item, const void *key)
+{
+    const struct eng_dest *d = item;
+    const struct dest_key *k = key;
+    return d->src == k->src && d->port == k->port && memcmp(d->ip, k->ip, 16) == 0;
+}
+
+struct tuple_key {
+    const struct eng_dest *dest;
+    uint64_t port;
+};
+
+static bool tuple_eq(const void *item, const void *key)
+{
+    const struct eng_tuple *t = item;
+    const struct tuple_key *k = key;
+    return t->dest == k->dest && t->src_port == k->port;
+}
+
+/* ---- setup ---- */
+
+bool eng_cm_init(struct ib_engine *e)
+{
+    struct eng_cm *cm = &e->cm;
+    ep_init(&cm->conn_pool, sizeof(struct eng_conn));
+    ep_init(&cm->source_pool, sizeof(struct eng_source));
+    ep_init(&cm->port_pool, sizeof(struct eng_port));
+    ep_init(&cm->dest_pool, sizeof(struct eng_dest));
+    ep_init(&cm->tuple_pool, sizeof(struct eng_tuple));
+    el_init(&cm->age);
+    return et_init(&cm->conns, 1024) && et_init(&cm->sources, 64) &&
+           et_init(&cm->ports, 1024) && et_init(&cm->dests, 256) && et_init(&cm->tuples, 1024);
+}
+
+void eng_cm_destroy(struct ib_engine *e)
+{
+    struct eng_cm *cm = &e->cm;
+    et_destroy(&cm->conns);
+    et_destroy(&cm->sources);
+    et_destroy(&cm->ports);
+    et_destroy(&cm->dests);
+    et_destroy(&cm->tuples);
+    ep_destroy(&cm->conn_pool);
+    ep_destroy(&cm->source_pool);
+    ep_destroy(&cm->port_pool);
+    ep_destroy(&cm->dest_pool);
+    ep_destroy(&cm->tuple_pool);
+    free(cm->source_list);
+    cm->source_list = NULL;
+}
+
+const struct ib_source_stats *eng_cm_source(const struct ib_engine *e, size_t i)
+{
+    return i < e->cm.source_count ? &e->cm.source_list[i]->st : NULL;
+}
+
+/* ---- ports ---- */
+
+static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple *t)
+{
+    struct eng_cm *cm = &e->cm;
+    struct source_key k;
+    memset(&k, 0, sizeof k);
+    k.port_space = t->port_space;
+    k.ip_version = t->ip_version;
+    memcpy(k.ip, t->src_ip, 16);
+    uint64_t h = et_hash(&k, sizeof k);
+    struct eng_source *s = et_find(&cm->sources, h, source_eq, &k);
+    if (s)
+        return s;
+    if (cm->source_count >= e->cfg.max_sources) {
+        e->stats.sources_dropped++;
+        return NULL;
+    }
+    if (cm->source_count == cm->source_cap) {
+        size_t cap = cm->source_cap ? cm->source_cap * 2 : 64;
+        struct eng_source **l = realloc(cm->source_list, cap * sizeof *l);
+        if (!l)
+            return NULL;
+        cm->source_list = l;
+        cm->source_cap = cap;
+    }
+    s = ep_alloc(&cm->source_pool);
+    if (!s)
+        return NULL;
+    if (!et_insert(&cm->sources, h, s)) {
+        ep_release(&cm->source_pool, s);
+        return NULL;
+    }
+    s->hash = h;
+    s->st.port_space = t->port_space;
+    s->st.ip_version = t->ip_version;
+    memcpy(s->st.ip, t->src_ip, 16);
+    s->pool_high_armed = true;
+    cm->source_list[cm->source_count++] = s;
+    return s;
+}
+
+static struct eng_port *port_get(struct ib_engine *e, struct eng_source *src, uint16_t port)
+{
+    struct port_key k;
+    memset(&k, 0, sizeof k);
+    k.src = src;
+    k.port = port;
+    uint64_t h = et_hash(&k, sizeof k);
+    struct eng_port *p = et_find(&e->cm.ports, h, port_eq, &k);
+    if (p)
+        return p;
+    p = ep_alloc(&e->cm.port_pool);
+    if (!p)
+        return NULL;
+    if (!et_insert(&e->cm.ports, h, p)) {
+        ep_release(&e->cm.port_pool, p);
+        return NULL;
+    }
+    p->src = src;
+    p->port = port;
+    p->hash = h;
+    el_init(&p->conns);
+    return p;
+}
+
+static struct eng_dest *dest_get(struct ib_engine *e, struct eng_source *src,
+                                 const struct ib_tuple *t)
+{
+    struct dest_key k;
+    memset(&k, 0, sizeof k);
+    k.src = src;
+    memcpy(k.ip, t->dst_ip, 16);
+    k.port = t->dst_port;
+    uint64_t h = et_hash(&k, sizeof k);
+    struct eng_dest *d = et_find(&e->cm.dests, h, dest_eq, &k);
+    if (d)
+        return d;
+    d = ep_alloc(&e->cm.dest_pool);
+    if (!d)
+        return NULL;
+    if (!et_insert(&e->cm.dests, h, d)) {
+        ep_release(&e->cm.dest_pool, d);
+        return NULL;
+    }
+    d->src = src;
+    memcpy(d->ip, t->dst_ip, 16);
+    d->port = t->dst_port;
+    d->hash = h;
+    return d;
+}
+
+static struct eng_tuple *tuple_get(struct ib_engine *e, struct eng_dest *d, uint16_t src_port)
+{
+    struct tuple_key k;
+    memset(&k, 0, sizeof k);
+    k.dest = d;
+    k.port = src_port;
+    uint64_t h = et_hash(&k, sizeof k);
+    struct eng_tuple *t = et_find(&e->cm.tuples, h, tuple_eq, &k);
+    if (t)
+        return t;
+    t = ep_alloc(&e->cm.tuple_pool);
+    if (!t)
+        return NULL;
+    if (!et_insert(&e->cm.tuples, h, t)) {
+        ep_release(&e->cm.tuple_pool, t);
+        return NULL;
+    }
+    t->dest = d;
+    t->src_port = src_port;
+    t->hash = h;
+    el_init(&t->conns);
+    return t;
+}
+
+static void dest_put(struct ib_engine *e, struct eng_dest *d)
+{
+    if (d->ports)
+        return;
+    et_remove(&e->cm.dests, d->hash, d);
+    ep_release(&e->cm.dest_pool, d);
+}
+
+static void fill_port_analysis(struct ib_engine *e, const struct eng_conn *c)
+{
+    if (!c->port || !c->tuple)
+        return;
+    struct ib_frame_analysis *out = e->out;
+    out->has_ports = true;
+    out->ports_in_use = c->port->src->st.ports_in_use;
+    out->tuple_ports_in_use = c->tuple->dest->ports;
+    out->pool_utilization = 100.0 * out->ports_in_use / e->pool_size;
+}
+
+/* The REQ of c takes its source port: findings, counts and peaks. */
+static void ports_take(struct ib_engine *e, struct eng_conn *c)
+{
+    const struct ib_tuple *t = &c->rec.tuple;
+    struct eng_source *src = source_get(e, t);
+    if (!src)
+        return;
+    src->st.connections++;
+    if (t->src_port < e->cfg.pool_low || t->src_port > e->cfg.pool_high)
+        src->st.ports_outside_pool++;
+    struct eng_dest *d = dest_get(e, src, t);
+    struct eng_tuple *tu = d ? tuple_get(e, d, t->src_port) : NULL;
+    struct eng_port *po = tu ? port_get(e, src, t->src_port) : NULL;
+    if (!po) {
+        /* Out of memory: leave no half-built entries behind. */
+        if (tu && !tu->holders) {
+            et_remove(&e->cm.tuples, tu->hash, tu);
+            ep_release(&e->cm.tuple_pool, tu);
+        }
+        if (d)
+            dest_put(e, d);
+        return;
+    }
+    char ps_buf[8], a[ENG_ADDR_MAX + 8], b[ENG_ADDR_MAX + 8];
+    const char *ps = eng_port_space_name(t->port_space, ps_buf);
+
+    if (tu->holders) {
+        const struct eng_conn *o = EL_ENTRY(tu->conns.prev, struct eng_conn, tuple_link);
+        eng_fmt_ip_port(t->ip_version, t->src_ip, t->src_port, a, sizeof a);
+        eng_fmt_ip_port(t->ip_version, t->dst_ip, t->dst_port, b, sizeof b);
+        if (eng_emit(e, IB_FIND_DUPLICATE_TUPLE, o->rec.req,
+                     "%s %s -> %s already open under LocalCommID 0x%08x (REQ frame %llu)", ps, a,
+                     b, o->rec.local_comm_id, (unsigned long long)o->rec.req.frame))
+            e->out->duplicate_tuple_of = o->rec.req;
+    }
+    if (po->holders > tu->holders) {
+        /* Latest holder of the port with another tuple; at most
+         * tu->holders same-tuple holders are skipped on the way. */
+        const struct el_link *l = po->conns.prev;
+        const struct eng_conn *o = EL_ENTRY(l, struct eng_conn, port_link);
+        while (o->tuple == tu) {
+            l = l->prev;
+            o = EL_ENTRY(l, struct eng_conn, port_link);
+        }
+        eng_fmt_ip(t->ip_version, t->src_ip, a, sizeof a);
+        eng_fmt_ip_port(t->ip_version, t->dst_ip, t->dst_port, b, sizeof b);
+        if (eng_emit(e, IB_FIND_PORT_REUSED, o->rec.req,
+                     "source port %u of %s (%s port space) reused for %s while held by the "
+                     "connection of frame %llu",
+                     t->src_port, a, ps, b, (unsigned long long)o->rec.req.frame))
+            e->out->port_reused_from = o->rec.req;
+    }
+
+    c->port = po;
+    c->tuple = tu;
+    el_append(&po->conns, &c->port_link);
+    el_append(&tu->conns, &c->tuple_link);
+    if (po->holders++ == 0)
+        src->st.ports_in_use++;
+    if (tu->holders++ == 0)
+        d->ports++;
+
+    if (src->st.ports_in_use > src->st.peak_ports_in_use) {
+        src->st.peak_ports_in_use = src->st.ports_in_use;
+        src->st.peak_at = e->at;
+        src->st.pool_utilization = 100.0 * src->st.peak_ports_in_use / e->pool_size;
+        if (src->st.peak_ports_in_use >= e->pool_size)
+            src->st.exhausted = true;
+    }
+    if (d->ports > src->st.peak_ports_per_destination) {
+        src->st.peak_ports_per_destination = d->ports;
+        src->st.peak_per_destination_at = e->at;
+        memcpy(src->st.peak_dst_ip, d->ip, 16);
+        src->st.peak_dst_port = d->port;
+        if (d->ports >= e->pool_size)
+            src->st.exhausted_per_destination = true;
+    }
+    if (src->pool_high_armed && src->st.ports_in_use >= e->threshold_ports) {
+        src->pool_high_armed = false;
+        eng_fmt_ip(t->ip_version, t->src_ip, a, sizeof a);
+        struct ib_frame_ref none = { 0, 0, 0 };
+        eng_emit(e, IB_FIND_POOL_HIGH, none,
+                 "ports in use by %s (%s) reached %.1f%% of the pool (%u of %u)", a, ps,
+                 100.0 * src->st.ports_in_use / e->pool_size, src->st.ports_in_use,
+                 e->pool_size);
+    }
+    fill_port_analysis(e, c);
+}
+
+static void ports_release(struct ib_engine *e, struct eng_conn *c)
+{
+    struct eng_port *po = c->port;
+    struct eng_tuple *tu = c->tuple;
+    if (!po)
+        return;
+    el_unlink(&c->port_link);
+    el_unlink(&c->tuple_link);
+    c->port = NULL;
+    c->tuple = NULL;
+    struct eng_source *src = po->src;
+    if (--po->holders == 0) {
+        src->st.ports_in_use--;
+        et_remove(&e->cm.ports, po->hash, po);
+        ep_release(&e->cm.port_pool, po);
+        if (src->st.ports_in_use < e->threshold_ports)
+            src->pool_high_armed = true;
+    }
+    if (--tu->holders == 0) {
+        struct eng_dest *d = tu->dest;
+        d->ports--;
+        et_remove(&e->cm.tuples, tu->hash, tu);
+        ep_release(&e->cm.tuple_pool, tu);
+        dest_put(e, d);
+    }
+}
+
+/* ---- connections ---- */
+
+/* The connection is over (or evicted, or superseded): report and free it. */
+static void conn_end(struct ib_engine *e, struct eng_conn *c, bool evicted)
+{
+    ports_release(e, c);
+    c->rec.evicted = evicted;
+    if (e->sink)
+        e->sink(e->sink_ctx, &c->rec);
+    et_remove(&e->cm.conns, c->hash, c);
+    el_unlink(&c->age);
+    e->cm.conn_count--;
+    ep_release(&e->cm.conn_pool, c);
+}
+
+static struct eng_conn *conn_new(struct ib_engine *e, const struct conn_key *k, uint64_t h)
+{
+    struct eng_cm *cm = &e->cm;
+    while (cm->conn_count > 0 && cm->conn_count >= e->cfg.max_connections) {
+        e->stats.connections_evicted++;
+        conn_end(e, EL_ENTRY(cm->age.next, struct eng_conn, age), true);
+    }
+    struct eng_conn *c = ep_alloc(&cm->conn_pool);
+    if (!c)
+        return NULL;
+    if (!et_insert(&cm->conns, h, c)) {
+        ep_release(&cm->conn_pool, c);
+        return NULL;
+    }
+    c->key = *k;
+    c->hash = h;
+    el_init(&c->port_link);
+    el_init(&c->tuple_link);
+    el_append(&cm->age, &c->age);
+    cm->conn_count++;
+    return c;
+}
+
+static struct eng_conn *conn_find(struct ib_engine *e, const struct ib_endpoint *node,
+                                  uint32_t comm_id, bool sidr)
+{
+    struct conn_key k = conn_key_make(node, comm_id, sidr);
+    return et_find(&e->cm.conns, et_hash(&k, sizeof k), conn_eq, &k);
+}
+
+/* A message after the REQ: sent by the active side it names the connection
+ * by (source, LocalCommID), sent by the passive side by (destination,
+ * RemoteCommID).  from_passive says which reading to try first; a match
+ * whose other comm ID contradicts what we know is skipped. */
+static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *p,
+                                   bool from_passive, bool *sent_by_passive)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        bool passive = (pass == 0) == from_passive;
+        struct eng_conn *c;
+        if (passive) {
+            c = conn_find(e, &p->dst, p->cm.remote_comm_id, false);
+            if (c && c->has_remote && p->cm.local_comm_id != c->rec.remote_comm_id)
+                c = NULL;
+        } else {
+            c = conn_find(e, &p->src, p->cm.local_comm_id, false);
+            if (c && c->has_remote && p->cm.remote_comm_id != c->rec.remote_comm_id)
+                c = NULL;
+        }
+        if (c) {
+            *sent_by_passive = passive;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static bool tuple_of(const struct ib_packet *p, struct ib_tuple *t)
+{
+    const struct ib_cm *cm = &p->cm;
+    if (!cm->has_service_id || !cm->sid.ip_cm || !cm->has_ipcm || !cm->ipcm.valid)
+        return false;
+    memset(t, 0, sizeof *t);
+    t->port_space = cm->sid.port_space;
+    t->ip_version = cm->ipcm.ipv;
+    memcpy(t->src_ip, cm->ipcm.src_ip, 16);
+    t->src_port = cm->ipcm.src_port;
+    memcpy(t->dst_ip, cm->ipcm.dst_ip, 16);
+    t->dst_port = cm->sid.dport;
+    return true;
+}
+
+static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr)
+{
+    struct conn_key k = conn_key_make(&p->src, p->cm.local_comm_id, sidr);
+    uint64_t h = et_hash(&k, sizeof k);
+    struct eng_conn *c = et_find(&e->cm.conns, h, conn_eq, &k);
+    if (c && !c->answered) {
+        c->rec.retransmissions++;
+        e->conn.retransmissions++;
+        if (eng_emit(e, IB_FIND_RETRANSMISSION, c->rec.req,
+                     "%s retransmitted (%s 0x%08x, first sent in frame %llu)",
+                     sidr ? "SIDR_REQ" : "REQ", sidr ? "RequestID" : "LocalCommID",
+                     p->cm.local_comm_id, (unsigned long long)c->rec.req.frame))
+            e->out->retransmission_of = c->rec.req;
+        fill_port_analysis(e, c);
+        return;
+    }
+    if (c)
+        conn_end(e, c, false); /* the same ID again after an answer: a new attempt */
+    if (sidr)
+        e->conn.sidr_requests++;
+    else
+        e->conn.requests++;
+    c = conn_new(e, &k, h);
+    if (!c)
+        return;
+    struct ib_connection_record *r = &c->rec;
+    r->has_tuple = tuple_of(p, &r->tuple);
+    r->service_id = p->cm.has_service_id ? p->cm.sid.raw
+                    : sidr                ? p->cm.u.sidr_req.service_id
+                                          : p->cm.u.req.service_id;
+    r->local_comm_id = p->cm.local_comm_id;
+    r->active = p->src;
+    r->passive = p->dst;
+    r->state = sidr ? IB_CONN_SIDR : IB_CONN_REQ_SENT;
+    r->req = e->at;
+    c->req_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+    if (!sidr && r->has_tuple)
+        ports_take(e, c);
+}
+
+static void set_remote(struct eng_conn *c, uint32_t id)
+{
+    if (!c->has_remote) {
+        c->has_remote = true;
+        c->rec.remote_comm_id = id;
+    }
+}
+
+static void cm_redirect(struct ib_engine *e, const struct ib_packet *p, const struct eng_conn *c,
+                        const char *what)
+{
+    struct eng_redirect_src rs;
+    memset(&rs, 0, sizeof rs);
+    rs.requester = &p->dst;
+    rs.mgmt_class = 0x07;
+    rs.agent = &p->src;
+    rs.agent_qp = c ? c->req_qp : ib_packet_has(p, IB_HAS_DETH) ? p->deth.srcqp : 1;
+    if (c)
+        rs.request = c->rec.req;
+    rs.what = what;
+    eng_mad_redirect(e, &rs, &p->cm.cpi);
+}
+
+static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
+{
+    const struct ib_cm *cm = &p->cm;
+    bool by_passive = false;
+    bool prefer_passive = cm->attr == IB_CM_REP ||
+                          (cm->attr == IB_CM_REJ && cm->u.rej.msg_rejected != 1) ||
+                          (cm->attr == IB_CM_MRA && cm->u.mra.msg_mraed == 0);
+    struct eng_conn *c = conn_match(e, p, prefer_passive, &by_passive);
+    struct ib_connection_record *r = c ? &c->rec : NULL;
+
+    switch (cm->attr) {
+    case IB_CM_MRA:
+        if (!c)
+            return;
+        if (by_passive)
+            set_remote(c, cm->local_comm_id);
+        if (!r->mra.frame)
+            r->mra = e->at;
+        return;
+    case IB_CM_REP:
+        eng_mad_answer(e, p, 0x07);
+        if (!c || r->rep.frame)
+            return;
+        set_remote(c, cm->local_comm_id);
+        c->answered = true;
+        r->rep = e->at;
+        if (r->state == IB_CONN_REQ_SENT)
+            r->state = IB_CONN_REPLIED;
+        eng_latency_add(&e->lat_req_rep, e->at.time_ns - r->req.time_ns);
+        return;
+    case IB_CM_RTU:
+        if (!c || r->rtu.frame)
+            return;
+        r->rtu = e->at;
+        if (r->state == IB_CONN_REPLIED || r->state == IB_CONN_REQ_SENT)
+            r->state = IB_CONN_ESTABLISHED;
+        e->conn.established++;
+        eng_latency_add(&e->lat_setup, e->at.time_ns - r->req.time_ns);
+        return;
+    case IB_CM_REJ: {
+        bool redirect = (cm->u.rej.reason == IB_CM_REJ_PORT_CM_REDIRECT ||
+                         cm->u.rej.reason == IB_CM_REJ_PORT_REDIRECT) &&
+                        cm->has_cpi;
+        if (redirect) {
+            char what[24];
+            snprintf(what, sizeof what, "CM REJ %u", cm->u.rej.reason);
+            cm_redirect(e, p, c, what);
+        } else {
+            eng_mad_answer(e, p, 0x07);
+        }
+        if (!c)
+            return;
+        if (by_passive)
+            set_remote(c, cm->local_comm_id);
+        r->rej = e->at;
+        r->state = IB_CONN_REJECTED;
+        r->reject_reason = cm->u.rej.reason;
+        e->conn.rejected++;
+        e->conn.reject_reasons[cm->u.rej.reason < IB_REJ_REASON_MAX ? cm->u.rej.reason
+                                                                    : IB_REJ_REASON_MAX - 1]++;
+        conn_end(e, c, false);
+        return;
+    }
+    case IB_CM_DREQ:
+        if (!c)
+            return;
+        if (!r->dreq.frame)
+            r->dreq = e->at;
+        if (r->state != IB_CONN_CLOSED)
+            r->state = IB_CONN_CLOSING;
+        if (!c->counted_closed) {
+            c->counted_closed = true;
+            e->conn.closed++;
+        }
+        return;
+    case IB_CM_DREP:
+        if (!c)
+            return;
+        r->drep = e->at;
+        r->state = IB_CONN_CLOSED;
+        if (!c->counted_closed) {
+            c->counted_closed = true;
+            e->conn.closed++;
+        }
+        conn_end(e, c, false);
+        return;
+    default:
+        return;
+    }
+}
+
+static void cm_sidr_reply(struct ib_engine *e, const struct ib_packet *p)
+{
+    const struct ib_cm *cm = &p->cm;
+    e->conn.sidr_replies++;
+    struct eng_conn *c = conn_find(e, &p->dst, cm->local_comm_id, true);
+    if (cm->u.sidr_rep.status == IB_CM_SIDR_STATUS_REDIRECT && cm->has_cpi)
+        cm_redirect(e, p, c, "CM SIDR_REP");
+    else
+        eng_mad_answer(e, p, 0x07);
+    if (!c)
+        return;
+    c->answered = true;
+    c->rec.rep = e->at;
+    conn_end(e, c, false);
+}
+
+void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p)
+{
+    switch (p->cm.attr) {
+    case IB_CM_REQ:
+        cm_request(e, p, false);
+        eng_mad_follow(e, p, 0x07);
+        break;
+    case IB_CM_SIDR_REQ:
+        cm_request(e, p, true);
+        eng_mad_follow(e, p, 0x07);
+        break;
+    case IB_CM_SIDR_REP:
+        cm_sidr_reply(e, p);
+        break;
+    case IB_CM_MRA:
+    case IB_CM_REJ:
+    case IB_CM_REP:
+    case IB_CM_RTU:
+    case IB_CM_DREQ:
+    case IB_CM_DREP:
+        cm_reply(e, p);
+        break;
+    default:
+        break; /* LAP/APR change paths, not the connection's life */
+    }
+}
+
+void eng_cm_finish(struct ib_engine *e)
+{
+    /* Report in REQ order; the connections stay so the summary still
+     * shows the ports in use at the end of the capture. */
+    if (!e->sink)
+        return;
+    for (struct el_link *l = e->cm.age.next; l != &e->cm.age; l = l->next)
+        e->sink(e->sink_ctx, &EL_ENTRY(l, struct eng_conn, age)->rec);
+}

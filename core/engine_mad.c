@@ -1,0 +1,554 @@
+/* engine_mad.c - MAD transactions and ClassPortInfo redirect chains.
+ *
+ * A transaction is a request (R bit clear; not Send, which expects no
+ * answer) keyed by (requester node, class, TID) until its response (R bit
+ * set, or TrapRepress for a Trap) arrives at the requester.  A redirecting
+ * response adds a hop to the chain of (requester, class); the requester's
+ * next request of that class shows whether it followed.  CM redirects (REJ
+ * 24/25, SIDR_REP 4) come in through eng_mad_redirect() from engine_cm.c.
+ */
+#include "engine_priv.h"
+#include "engine_text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Answered transactions kept to recognise repeated responses. */
+#define ENG_ANSWERED_KEEP 4096
+/* (node, QP) redirect targets remembered for ib_engine_is_mad_qp(). */
+#define ENG_MADQP_MAX 4096
+
+struct txn_key {
+    struct eng_node req;
+    uint32_t cls;
+    uint64_t tid;
+};
+
+struct eng_txn {
+    struct txn_key key;
+    uint64_t hash;
+    struct el_link age; /* on the pending or the answered list */
+    bool answered;
+    struct ib_frame_ref req;
+    struct ib_endpoint dst;
+    uint32_t dst_qp;
+};
+
+struct chain_key {
+    struct eng_node req;
+    uint32_t cls;
+};
+
+struct eng_chain {
+    struct ib_redirect_chain pub;
+    struct chain_key key;
+    uint64_t hash;
+    bool awaiting;              /* the latest redirect is not followed yet */
+    bool not_followed_reported; /* once per redirect */
+    struct ib_redirect_hop last; /* the latest target (kept past IB_CHAIN_HOPS_MAX) */
+    struct ib_endpoint agent;   /* who issued the latest redirect */
+    uint32_t agent_qp;
+};
+
+struct madqp_key {
+    struct eng_node node;
+    uint32_t qp;
+};
+
+struct eng_madqp {
+    struct madqp_key key;
+    uint64_t hash;
+    struct el_link age;
+};
+
+static bool txn_eq(const void *item, const void *key)
+{
+    const struct txn_key *a = &((const struct eng_txn *)item)->key, *b = key;
+    return a->tid == b->tid && a->cls == b->cls && eng_node_eq(&a->req, &b->req);
+}
+
+static bool chain_eq(const void *item, const void *key)
+{
+    const struct chain_key *a = &((const struct eng_chain *)item)->key, *b = key;
+    return a->cls == b->cls && eng_node_eq(&a->req, &b->req);
+}
+
+static bool madqp_eq(const void *item, const void *key)
+{
+    const struct madqp_key *a = &((const struct eng_madqp *)item)->key, *b = key;
+    return a->qp == b->qp && eng_node_eq(&a->node, &b->node);
+}
+
+bool eng_mad_init(struct ib_engine *e)
+{
+    struct eng_mad *m = &e->mad;
+    ep_init(&m->txn_pool, sizeof(struct eng_txn));
+    ep_init(&m->chain_pool, sizeof(struct eng_chain));
+    ep_init(&m->madqp_pool, sizeof(struct eng_madqp));
+    el_init(&m->pending);
+    el_init(&m->answered);
+    el_init(&m->madqp_age);
+    return et_init(&m->txns, 1024) && et_init(&m->chains, 64) && et_init(&m->madqps, 64);
+}
+
+void eng_mad_destroy(struct ib_engine *e)
+{
+    struct eng_mad *m = &e->mad;
+    et_destroy(&m->txns);
+    et_destroy(&m->chains);
+    et_destroy(&m->madqps);
+    ep_destroy(&m->txn_pool);
+    ep_destroy(&m->chain_pool);
+    ep_destroy(&m->madqp_pool);
+    free(m->chain_list);
+    m->chain_list = NULL;
+}
+
+/* ---- endpoints and targets ---- */
+
+static bool ep_same(const struct ib_endpoint *a, const struct ib_endpoint *b)
+{
+    if (a->lid && b->lid)
+        return a->lid == b->lid;
+    if (a->has_gid && b->has_gid)
+        return memcmp(a->gid, b->gid, 16) == 0;
+    return false;
+}
+
+static struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *h)
+{
+    struct ib_endpoint ep;
+    memset(&ep, 0, sizeof ep);
+    ep.lid = h->lid;
+    ep.has_gid = !eng_gid_is_zero(h->gid);
+    memcpy(ep.gid, h->gid, 16);
+    return ep;
+}
+
+static bool hop_is(const struct ib_redirect_hop *h, const struct ib_endpoint *ep, uint32_t qp)
+{
+    struct ib_endpoint t = hop_endpoint(h);
+    return h->qp == qp && ep_same(&t, ep);
+}
+
+static void fmt_target(const struct ib_redirect_hop *h, char *buf, size_t size)
+{
+    int n;
+    if (h->lid || eng_gid_is_zero(h->gid)) {
+        n = snprintf(buf, size, "LID %u", h->lid);
+    } else {
+        char g[ENG_ADDR_MAX];
+        eng_fmt_gid(h->gid, g, sizeof g);
+        n = snprintf(buf, size, "GID %s", g);
+    }
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, " QP 0x%06x", h->qp);
+}
+
+static void fmt_endpoint(const struct ib_endpoint *ep, uint32_t qp, char *buf, size_t size)
+{
+    if (ep->lid || !ep->has_gid) {
+        snprintf(buf, size, "LID %u QP 0x%06x", ep->lid, qp);
+    } else {
+        char g[ENG_ADDR_MAX];
+        eng_fmt_gid(ep->gid, g, sizeof g);
+        snprintf(buf, size, "GID %s QP 0x%06x", g, qp);
+    }
+}
+
+/* ---- redirect targets that carry MADs ---- */
+
+static void madqp_add_node(struct ib_engine *e, const struct eng_node *n, uint32_t qp)
+{
+    struct eng_mad *m = &e->mad;
+    struct madqp_key k;
+    memset(&k, 0, sizeof k);
+    k.node = *n;
+    k.qp = qp;
+    uint64_t h = et_hash(&k, sizeof k);
+    if (et_find(&m->madqps, h, madqp_eq, &k))
+        return;
+    if (m->madqp_count >= ENG_MADQP_MAX) {
+        struct eng_madqp *old = EL_ENTRY(m->madqp_age.next, struct eng_madqp, age);
+        et_remove(&m->madqps, old->hash, old);
+        el_unlink(&old->age);
+        ep_release(&m->madqp_pool, old);
+        m->madqp_count--;
+    }
+    struct eng_madqp *q = ep_alloc(&m->madqp_pool);
+    if (!q)
+        return;
+    if (!et_insert(&m->madqps, h, q)) {
+        ep_release(&m->madqp_pool, q);
+        return;
+    }
+    q->key = k;
+    q->hash = h;
+    el_append(&m->madqp_age, &q->age);
+    m->madqp_count++;
+}
+
+static void madqp_add(struct ib_engine *e, const struct ib_redirect_hop *h)
+{
+    struct ib_endpoint ep;
+    memset(&ep, 0, sizeof ep);
+    if (h->lid) {
+        ep.lid = h->lid;
+        struct eng_node n = eng_node_of(&ep);
+        madqp_add_node(e, &n, h->qp);
+    }
+    if (!eng_gid_is_zero(h->gid)) {
+        ep.lid = 0;
+        ep.has_gid = true;
+        memcpy(ep.gid, h->gid, 16);
+        struct eng_node n = eng_node_of(&ep);
+        madqp_add_node(e, &n, h->qp);
+    }
+}
+
+static bool madqp_has(const struct ib_engine *e, const struct eng_node *n, uint32_t qp)
+{
+    struct madqp_key k;
+    memset(&k, 0, sizeof k);
+    k.node = *n;
+    k.qp = qp;
+    return et_find(&e->mad.madqps, et_hash(&k, sizeof k), madqp_eq, &k) != NULL;
+}
+
+bool ib_engine_is_mad_qp(void *engine, const struct ib_endpoint *dst, uint32_t qp)
+{
+    const struct ib_engine *e = engine;
+    if (!e || !dst)
+        return false;
+    struct ib_endpoint ep;
+    memset(&ep, 0, sizeof ep);
+    if (dst->lid) {
+        ep.lid = dst->lid;
+        struct eng_node n = eng_node_of(&ep);
+        if (madqp_has(e, &n, qp))
+            return true;
+    }
+    if (dst->has_gid) {
+        ep.lid = 0;
+        ep.has_gid = true;
+        memcpy(ep.gid, dst->gid, 16);
+        struct eng_node n = eng_node_of(&ep);
+        if (madqp_has(e, &n, qp))
+            return true;
+    }
+    return false;
+}
+
+/* ---- chains ---- */
+
+static struct chain_key chain_key_make(const struct ib_endpoint *requester, uint8_t cls)
+{
+    struct chain_key k;
+    memset(&k, 0, sizeof k);
+    k.req = eng_node_of(requester);
+    k.cls = cls;
+    return k;
+}
+
+static struct eng_chain *chain_find(struct ib_engine *e, const struct ib_endpoint *requester,
+                                    uint8_t cls)
+{
+    struct chain_key k = chain_key_make(requester, cls);
+    return et_find(&e->mad.chains, et_hash(&k, sizeof k), chain_eq, &k);
+}
+
+static struct eng_chain *chain_new(struct ib_engine *e, const struct eng_redirect_src *src)
+{
+    struct eng_mad *m = &e->mad;
+    if (m->chain_count >= e->cfg.max_chains) {
+        e->stats.chains_dropped++;
+        return NULL;
+    }
+    if (m->chain_count == m->chain_cap) {
+        size_t cap = m->chain_cap ? m->chain_cap * 2 : 16;
+        struct ib_redirect_chain **l = realloc(m->chain_list, cap * sizeof *l);
+        if (!l)
+            return NULL;
+        m->chain_list = l;
+        m->chain_cap = cap;
+    }
+    struct eng_chain *c = ep_alloc(&m->chain_pool);
+    if (!c)
+        return NULL;
+    c->key = chain_key_make(src->requester, src->mgmt_class);
+    c->hash = et_hash(&c->key, sizeof c->key);
+    if (!et_insert(&m->chains, c->hash, c)) {
+        ep_release(&m->chain_pool, c);
+        return NULL;
+    }
+    c->pub.requester = *src->requester;
+    c->pub.mgmt_class = src->mgmt_class;
+    c->pub.origin = *src->agent;
+    c->pub.origin_qp = src->agent_qp;
+    c->pub.first_request = src->request;
+    m->chain_list[m->chain_count++] = &c->pub;
+    return c;
+}
+
+/* The frame a new target loops back to: the chain's first request for its
+ * origin, or the redirect that named an earlier hop.  NULL: no loop. */
+static const struct ib_frame_ref *loop_target(const struct eng_chain *c,
+                                              const struct ib_redirect_hop *h)
+{
+    struct ib_endpoint t = hop_endpoint(h);
+    if (h->qp == c->pub.origin_qp && ep_same(&t, &c->pub.origin))
+        return &c->pub.first_request;
+    for (unsigned i = 0; i < c->pub.hop_count; i++)
+        if (hop_is(&c->pub.hops[i], &t, h->qp))
+            return &c->pub.hops[i].frame;
+    return NULL;
+}
+
+void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
+                      const struct ib_cpi *cpi)
+{
+    struct ib_redirect_hop hop;
+    memset(&hop, 0, sizeof hop);
+    hop.lid = cpi->redirect_lid;
+    memcpy(hop.gid, cpi->redirect_gid, 16);
+    hop.qp = cpi->redirect_qp;
+    hop.qkey = cpi->redirect_qkey;
+    hop.pkey = cpi->redirect_pkey;
+    hop.frame = e->at;
+    bool gid_zero = eng_gid_is_zero(hop.gid);
+
+    char cls_buf[16], g[ENG_ADDR_MAX] = "";
+    const char *what = src->what ? src->what : eng_class_name(src->mgmt_class, cls_buf);
+    if (!gid_zero)
+        eng_fmt_gid(hop.gid, g, sizeof g);
+    eng_emit(e, IB_FIND_REDIRECT, src->request,
+             "%s redirect to LID %u%s%s QP 0x%06x Q_Key 0x%08x P_Key 0x%04x SL %u", what, hop.lid,
+             gid_zero ? "" : " GID ", g, hop.qp, hop.qkey, hop.pkey, cpi->redirect_sl);
+    if (hop.lid == 0 && !gid_zero)
+        eng_emit(e, IB_FIND_REDIRECT_GID_ONLY, src->request,
+                 "%s redirect names RedirectLID 0 and GID %s: the requester must resolve a "
+                 "path to it",
+                 what, g);
+    bool no_addr = hop.lid == 0 && gid_zero;
+    bool no_pkey = (hop.pkey & 0x7fff) == 0;
+    if (no_addr || hop.qp == 0 || no_pkey)
+        eng_emit(e, IB_FIND_REDIRECT_BAD_TARGET, src->request,
+                 "%s redirect target is unusable:%s%s%s", what,
+                 no_addr ? " RedirectLID and RedirectGID both 0" : "",
+                 hop.qp == 0 ? " RedirectQP 0" : "", no_pkey ? " RedirectP_Key 0" : "");
+    if (!no_addr && hop.qp > 1)
+        madqp_add(e, &hop);
+
+    struct eng_chain *c = chain_find(e, src->requester, src->mgmt_class);
+    if (!c)
+        c = chain_new(e, src);
+    const struct ib_frame_ref *loop = NULL;
+    struct ib_frame_ref agent_frame = src->request;
+    if (c) {
+        loop = loop_target(c, &hop);
+    } else {
+        /* Untracked (chain cap): a target equal to its agent is still a loop. */
+        struct ib_endpoint t = hop_endpoint(&hop);
+        if (hop.qp == src->agent_qp && ep_same(&t, src->agent))
+            loop = &agent_frame;
+    }
+    if (loop) {
+        char t[96];
+        fmt_target(&hop, t, sizeof t);
+        unsigned len = c ? c->pub.hop_count + c->pub.hops_dropped + 1 : 1;
+        if (eng_emit(e, IB_FIND_REDIRECT_LOOP, *loop,
+                     "%s redirect to %s loops back to the target of frame %llu (%u redirects in "
+                     "the chain)",
+                     what, t, (unsigned long long)loop->frame, len))
+            e->out->redirect_loop_to = *loop;
+        if (c)
+            c->pub.loop = true;
+    }
+    if (!c)
+        return;
+    if (c->pub.hop_count < IB_CHAIN_HOPS_MAX)
+        c->pub.hops[c->pub.hop_count++] = hop;
+    else
+        c->pub.hops_dropped++;
+    c->last = hop;
+    c->awaiting = true;
+    c->not_followed_reported = false;
+    c->agent = *src->agent;
+    c->agent_qp = src->agent_qp;
+    e->out->has_redirect_depth = true;
+    e->out->redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
+}
+
+void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
+{
+    struct eng_chain *c = chain_find(e, &p->src, cls);
+    if (!c || !c->awaiting)
+        return;
+    uint32_t qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+    char cls_buf[16], t[96];
+    const char *name = eng_class_name(cls, cls_buf);
+    const struct ib_redirect_hop *h = &c->last;
+    unsigned depth = c->pub.hop_count + c->pub.hops_dropped;
+    fmt_target(h, t, sizeof t);
+    if (hop_is(h, &p->dst, qp)) {
+        c->awaiting = false;
+        c->pub.followed = true;
+        e->out->redirected_by = h->frame;
+        e->out->has_redirect_depth = true;
+        e->out->redirect_depth = depth;
+        eng_emit(e, IB_FIND_REDIRECT_FOLLOWED, h->frame,
+                 "%s request follows the redirect of frame %llu to %s (hop %u)", name,
+                 (unsigned long long)h->frame.frame, t, depth);
+        bool qkey_bad = ib_packet_has(p, IB_HAS_DETH) && p->deth.qkey != h->qkey;
+        bool pkey_bad =
+            ib_packet_has(p, IB_HAS_BTH) && (p->bth.pkey & 0x7fff) != (h->pkey & 0x7fff);
+        if (qkey_bad || pkey_bad) {
+            char qk[40] = "", pk[40] = "";
+            if (qkey_bad)
+                snprintf(qk, sizeof qk, " Q_Key 0x%08x (not 0x%08x)", p->deth.qkey, h->qkey);
+            if (pkey_bad)
+                snprintf(pk, sizeof pk, " P_Key 0x%04x (not 0x%04x)", p->bth.pkey, h->pkey);
+            eng_emit(e, IB_FIND_REDIRECT_KEY_MISMATCH, h->frame,
+                     "%s request redirected by frame %llu uses%s%s", name,
+                     (unsigned long long)h->frame.frame, qk, pk);
+        }
+        return;
+    }
+    if (c->not_followed_reported)
+        return;
+    if ((qp == c->agent_qp && ep_same(&c->agent, &p->dst)) ||
+        (qp == c->pub.origin_qp && ep_same(&c->pub.origin, &p->dst))) {
+        char o[96];
+        fmt_endpoint(&p->dst, qp, o, sizeof o);
+        c->not_followed_reported = true;
+        eng_emit(e, IB_FIND_REDIRECT_NOT_FOLLOWED, h->frame,
+                 "%s request sent to %s again instead of %s named by the redirect of frame %llu",
+                 name, o, t, (unsigned long long)h->frame.frame);
+    }
+}
+
+void eng_mad_answer(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
+{
+    struct eng_chain *c = chain_find(e, &p->dst, cls);
+    if (!c)
+        return;
+    struct ib_endpoint t = hop_endpoint(&c->last);
+    if (!ep_same(&t, &p->src))
+        return;
+    c->pub.final_answer = e->at;
+    c->awaiting = false;
+    /* The chain is complete: out of the index, kept for the report. */
+    et_remove(&e->mad.chains, c->hash, c);
+}
+
+/* ---- transactions ---- */
+
+static void txn_free(struct ib_engine *e, struct eng_txn *t)
+{
+    et_remove(&e->mad.txns, t->hash, t);
+    el_unlink(&t->age);
+    if (t->answered)
+        e->mad.answered_count--;
+    else
+        e->mad.pending_count--;
+    ep_release(&e->mad.txn_pool, t);
+}
+
+static void txn_request(struct ib_engine *e, const struct ib_packet *p)
+{
+    struct eng_mad *m = &e->mad;
+    struct txn_key k;
+    memset(&k, 0, sizeof k);
+    k.req = eng_node_of(&p->src);
+    k.cls = p->mad.mgmt_class;
+    k.tid = p->mad.tid;
+    uint64_t h = et_hash(&k, sizeof k);
+    struct eng_txn *t = et_find(&m->txns, h, txn_eq, &k);
+    if (t && !t->answered) {
+        /* A retry: keep the first request's frame. */
+        t->dst = p->dst;
+        t->dst_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+        return;
+    }
+    if (t)
+        txn_free(e, t); /* TID reused after its answer: a new transaction */
+    while (m->pending_count > 0 && m->pending_count >= e->cfg.max_transactions) {
+        e->stats.transactions_evicted++;
+        txn_free(e, EL_ENTRY(m->pending.next, struct eng_txn, age));
+    }
+    t = ep_alloc(&m->txn_pool);
+    if (!t)
+        return;
+    if (!et_insert(&m->txns, h, t)) {
+        ep_release(&m->txn_pool, t);
+        return;
+    }
+    t->key = k;
+    t->hash = h;
+    t->req = e->at;
+    t->dst = p->dst;
+    t->dst_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+    el_append(&m->pending, &t->age);
+    m->pending_count++;
+}
+
+static void txn_answered(struct ib_engine *e, struct eng_txn *t)
+{
+    struct eng_mad *m = &e->mad;
+    el_unlink(&t->age);
+    m->pending_count--;
+    t->answered = true;
+    el_append(&m->answered, &t->age);
+    m->answered_count++;
+    size_t keep = e->cfg.max_transactions < ENG_ANSWERED_KEEP ? e->cfg.max_transactions
+                                                              : ENG_ANSWERED_KEEP;
+    while (m->answered_count > keep)
+        txn_free(e, EL_ENTRY(m->answered.next, struct eng_txn, age));
+}
+
+void eng_mad_feed(struct ib_engine *e, const struct ib_packet *p)
+{
+    const struct ib_mad *mad = &p->mad;
+    uint8_t cls = mad->mgmt_class;
+    bool response = mad->response || mad->method == IB_METHOD_TRAP_REPRESS;
+    if (!response) {
+        if (mad->method != IB_METHOD_SEND)
+            txn_request(e, p);
+        eng_mad_follow(e, p, cls);
+        return;
+    }
+    struct txn_key k;
+    memset(&k, 0, sizeof k);
+    k.req = eng_node_of(&p->dst);
+    k.cls = cls;
+    k.tid = mad->tid;
+    struct eng_txn *t = et_find(&e->mad.txns, et_hash(&k, sizeof k), txn_eq, &k);
+    if (t && t->answered)
+        return; /* a repeated response */
+    bool smp = cls == IB_CLASS_SMP_LID || cls == IB_CLASS_SMP_DIRECTED; /* never redirected */
+    if (mad->status_redirect && ib_packet_has(p, IB_HAS_CPI) && !smp) {
+        struct eng_redirect_src rs;
+        memset(&rs, 0, sizeof rs);
+        rs.requester = &p->dst;
+        rs.mgmt_class = cls;
+        rs.agent = t ? &t->dst : &p->src;
+        rs.agent_qp = t ? t->dst_qp : ib_packet_has(p, IB_HAS_DETH) ? p->deth.srcqp : 1;
+        if (t)
+            rs.request = t->req;
+        eng_mad_redirect(e, &rs, &p->cpi);
+    } else if (!mad->status_redirect && !mad->status_busy) {
+        eng_mad_answer(e, p, cls);
+    }
+    if (t)
+        txn_answered(e, t);
+}
+
+size_t ib_engine_chain_count(const struct ib_engine *e)
+{
+    return e->mad.chain_count;
+}
+
+const struct ib_redirect_chain *ib_engine_chain(const struct ib_engine *e, size_t i)
+{
+    return i < e->mad.chain_count ? e->mad.chain_list[i] : NULL;
+}

@@ -1,0 +1,128 @@
+/* engine_priv.h - the engine's state, shared by engine.c, engine_cm.c and
+ * engine_mad.c; not part of the API. */
+#ifndef IBSCOPE_ENGINE_PRIV_H
+#define IBSCOPE_ENGINE_PRIV_H
+
+#include <string.h>
+
+#include "engine.h"
+#include "engine_latency.h"
+#include "engine_table.h"
+
+/* A node as a hash key: its LID when known, else its GID (RoCE: the IP as a
+ * GID), else nothing (kind 0), in which case the comm ID alone identifies. */
+enum { ENG_NODE_NONE, ENG_NODE_LID, ENG_NODE_GID };
+
+struct eng_node {
+    uint8_t kind;
+    uint8_t pad;
+    uint16_t lid;
+    uint8_t gid[16];
+};
+
+static inline struct eng_node eng_node_of(const struct ib_endpoint *ep)
+{
+    struct eng_node n;
+    memset(&n, 0, sizeof n);
+    if (ep->lid) {
+        n.kind = ENG_NODE_LID;
+        n.lid = ep->lid;
+    } else if (ep->has_gid) {
+        n.kind = ENG_NODE_GID;
+        memcpy(n.gid, ep->gid, 16);
+    }
+    return n;
+}
+
+static inline bool eng_node_eq(const struct eng_node *a, const struct eng_node *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+/* ---- connections and ports (engine_cm.c) ---- */
+
+struct eng_source;
+struct eng_conn;
+
+struct eng_cm {
+    struct et_table conns;   /* (active node, LocalCommID, SIDR?) -> eng_conn */
+    struct et_table sources; /* (port space, IP) -> eng_source */
+    struct et_table ports;   /* (source, source port) -> eng_port */
+    struct et_table dests;   /* (source, dst IP, dst port) -> eng_dest */
+    struct et_table tuples;  /* (dest, source port) -> eng_tuple */
+    struct ep_pool conn_pool, source_pool, port_pool, dest_pool, tuple_pool;
+    struct el_link age;      /* open connections, oldest first */
+    size_t conn_count;
+    struct eng_source **source_list; /* first seen first */
+    size_t source_count, source_cap;
+};
+
+bool eng_cm_init(struct ib_engine *e);
+void eng_cm_destroy(struct ib_engine *e);
+void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p);
+void eng_cm_finish(struct ib_engine *e);
+const struct ib_source_stats *eng_cm_source(const struct ib_engine *e, size_t i);
+
+/* ---- MAD transactions and redirects (engine_mad.c) ---- */
+
+struct eng_mad {
+    struct et_table txns;    /* (requester, class, TID) -> eng_txn */
+    struct et_table chains;  /* (requester, class) -> open eng_chain */
+    struct et_table madqps;  /* (node, QP) named by a redirect */
+    struct ep_pool txn_pool, chain_pool, madqp_pool;
+    struct el_link pending;  /* unanswered transactions, oldest first */
+    struct el_link answered; /* answered ones kept to ignore repeats */
+    size_t pending_count, answered_count;
+    struct el_link madqp_age;
+    size_t madqp_count;
+    struct ib_redirect_chain **chain_list; /* for the report */
+    size_t chain_count, chain_cap;
+};
+
+bool eng_mad_init(struct ib_engine *e);
+void eng_mad_destroy(struct ib_engine *e);
+/* A MAD other than a CM connection message. */
+void eng_mad_feed(struct ib_engine *e, const struct ib_packet *p);
+
+/* What the CM tracker tells the redirect tracker. */
+struct eng_redirect_src {
+    const struct ib_endpoint *requester; /* who must follow it */
+    uint8_t mgmt_class;
+    const struct ib_endpoint *agent;     /* who redirected */
+    uint32_t agent_qp;
+    struct ib_frame_ref request;         /* the request redirected, frame 0 unknown */
+    const char *what;                    /* "PerfMgt", "CM REJ 24", ... */
+};
+void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
+                      const struct ib_cpi *cpi);
+/* A request of this class from p->src: does it follow a redirect? */
+void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t mgmt_class);
+/* A non-redirect answer from p->src to p->dst: ends a chain there. */
+void eng_mad_answer(struct ib_engine *e, const struct ib_packet *p, uint8_t mgmt_class);
+
+/* ---- the engine ---- */
+
+struct ib_engine {
+    struct ib_engine_config cfg;
+    struct ib_engine_stats stats;
+    struct ib_connection_stats conn;
+    uint32_t pool_size;       /* pool_high - pool_low + 1 */
+    uint32_t threshold_ports; /* ports in use that trigger pool_high */
+    ib_connection_sink sink;
+    void *sink_ctx;
+    bool finished;
+    struct eng_latency lat_setup, lat_req_rep;
+    struct eng_cm cm;
+    struct eng_mad mad;
+    /* The frame being fed. */
+    struct ib_frame_ref at;
+    struct ib_frame_analysis *out;
+};
+
+/* Adds a finding of this kind to the current frame unless the kind is
+ * switched off; returns it (message already formatted) or NULL. */
+struct ib_finding *eng_emit(struct ib_engine *e, enum ib_finding_kind kind,
+                            struct ib_frame_ref related, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif
