@@ -409,7 +409,8 @@ void ib_field_format(const struct ib_field *f, const struct ib_field_value *v, c
         break;
     default:
         if (f->base == IB_BASE_HEX)
-            snprintf(buf, size, "0x%0*llx", f->member_size * 2, (unsigned long long)v->u);
+            snprintf(buf, size, "0x%0*llx", f->wire_mask ? f->member_size * 2 : f->wire_len * 2,
+                     (unsigned long long)v->u);
         else
             snprintf(buf, size, "%llu", (unsigned long long)v->u);
         break;
