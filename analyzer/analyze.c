@@ -1,0 +1,205 @@
+/* analyze.c - drives reader, parser, engine and renderer over a run. */
+#include "analyze.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture_reader.h"
+#include "packet.h"
+#include "progress.h"
+#include "report_model.h"
+
+struct run {
+    const struct options *opts;
+    const struct report_renderer *renderer;
+    void *rstate;
+    struct report_model model;
+    bool fail_hit;
+};
+
+static void on_connection(void *ctx, const struct ib_connection_record *rec)
+{
+    struct run *r = ctx;
+    r->model.connections_listed++;
+    r->renderer->connection(r->rstate, &r->model, rec);
+}
+
+static void on_findings(struct run *r, const struct ib_frame_analysis *fa)
+{
+    r->model.findings_dropped += fa->dropped;
+    for (unsigned i = 0; i < fa->count && i < IB_FRAME_FINDINGS_MAX; i++) {
+        const struct ib_finding *f = &fa->findings[i];
+        if ((unsigned)f->kind >= IB_FIND_COUNT)
+            continue;
+        r->model.findings[f->kind]++;
+        r->model.findings_total++;
+        r->renderer->finding(r->rstate, &r->model, f);
+    }
+}
+
+static const struct report_renderer *renderer_for(enum report_format f)
+{
+    switch (f) {
+    case FORMAT_JSON: return &report_json;
+    case FORMAT_CSV: return &report_csv;
+    case FORMAT_TEXT:
+    default: return &report_text;
+    }
+}
+
+/* Reads every frame through the engine; counts per capture. */
+static void read_all(struct run *r, struct capture_set *set, struct ib_engine *engine)
+{
+    struct ib_parse_opts popts;
+    struct capture_frame fr;
+    struct progress prog;
+    static struct ib_packet pkt;        /* large; one is enough */
+    static struct ib_frame_analysis fa;
+    ib_parse_opts_init(&popts);
+    popts.is_mad_qp = ib_engine_is_mad_qp;
+    popts.ctx = engine;
+    progress_init(&prog, r->opts->progress);
+    while (capture_set_next(set, &fr)) {
+        struct ib_frame_ref at = { fr.capture, fr.frame, fr.time_ns };
+        enum ib_frame_result res =
+            ib_parse_frame(&popts, (uint32_t)fr.linktype, fr.data, fr.caplen, fr.wirelen, &pkt);
+        if (!r->model.have_time) {
+            r->model.have_time = true;
+            r->model.first_ns = fr.time_ns;
+        }
+        r->model.last_ns = fr.time_ns;
+        r->model.frames++;
+        if (res == IB_FRAME_IB) {
+            r->model.ib_frames++;
+            r->model.captures[fr.capture].ib_frames++;
+        } else if (res == IB_FRAME_LINK_RECORD) {
+            r->model.link_records++;
+        }
+        ib_engine_feed(engine, at, res == IB_FRAME_IB ? &pkt : NULL, &fa);
+        if (fa.count || fa.dropped)
+            on_findings(r, &fa);
+        if ((r->model.frames & 0xFFF) == 0) {
+            uint64_t done, total;
+            capture_set_position(set, &done, &total);
+            progress_update(&prog, r->model.frames, done, total);
+        }
+    }
+    progress_finish(&prog);
+}
+
+/* One line per problem file: "ibscope: FILE: problem".  True if any. */
+static bool report_input_errors(const struct report_model *m)
+{
+    bool any = false;
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct capture_info *c = &m->captures[i].info;
+        if (c->error[0]) {
+            fprintf(stderr, "ibscope: %s: %s\n", c->path, c->error);
+            any = true;
+        }
+        if (c->snaplen_cut) {
+            fprintf(stderr,
+                    "ibscope: %s: %llu frame%s cut by the snaplen (first: frame %llu); "
+                    "analysed what was captured\n",
+                    c->path, (unsigned long long)c->snaplen_cut, c->snaplen_cut == 1 ? "" : "s",
+                    (unsigned long long)c->first_cut);
+            any = true;
+        }
+    }
+    return any;
+}
+
+int analyze_run(const struct options *opts, const char *version)
+{
+    struct run r;
+    memset(&r, 0, sizeof(r));
+    r.opts = opts;
+    r.renderer = renderer_for(opts->format);
+    r.model.opts = opts;
+    r.model.version = version;
+    r.model.capture_count = opts->capture_count;
+
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = opts->pool_low;
+    cfg.pool_high = opts->pool_high;
+    cfg.threshold_pct = opts->threshold_pct;
+
+    struct capture_set *set = capture_set_open(opts->captures, opts->capture_count);
+    r.model.captures = calloc(opts->capture_count, sizeof(*r.model.captures));
+    struct ib_engine *engine = ib_engine_new(&cfg);
+    if (!set || !r.model.captures || !engine) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        capture_set_close(set);
+        free(r.model.captures);
+        if (engine)
+            ib_engine_free(engine);
+        return 2;
+    }
+    r.model.engine = engine;
+
+    /* Nothing opened: no report, only the errors. */
+    bool any_open = false;
+    for (size_t i = 0; i < opts->capture_count; i++)
+        any_open |= capture_set_info(set, i)->opened;
+    if (!any_open) {
+        for (size_t i = 0; i < opts->capture_count; i++)
+            r.model.captures[i].info = *capture_set_info(set, i);
+        report_input_errors(&r.model);
+        capture_set_close(set);
+        ib_engine_free(engine);
+        free(r.model.captures);
+        return 2;
+    }
+
+    FILE *out = stdout;
+    if (opts->output && strcmp(opts->output, "-") != 0) {
+        out = fopen(opts->output, "w");
+        if (!out) {
+            fprintf(stderr, "ibscope: %s: %s\n", opts->output, strerror(errno));
+            capture_set_close(set);
+            ib_engine_free(engine);
+            free(r.model.captures);
+            return 2;
+        }
+    }
+    int status = 0;
+    r.rstate = r.renderer->begin(&r.model, out);
+    if (!r.rstate) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        status = 2;
+    } else {
+        if (opts->connections)
+            ib_engine_set_connection_sink(engine, on_connection, &r);
+        read_all(&r, set, engine);
+        ib_engine_finish(engine);
+        for (size_t i = 0; i < opts->capture_count; i++)
+            r.model.captures[i].info = *capture_set_info(set, i);
+        if (!r.renderer->end(r.rstate, &r.model)) {
+            fprintf(stderr, "ibscope: %s: could not write the report (temporary files?)\n",
+                    opts->output ? opts->output : "standard output");
+            status = 2;
+        }
+    }
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(stderr, "ibscope: %s: write error\n", opts->output ? opts->output : "standard output");
+        status = 2;
+    }
+    if (out != stdout)
+        fclose(out);
+
+    const struct ib_engine_stats *es = ib_engine_stats(engine);
+    for (int k = 0; k < IB_FIND_COUNT; k++)
+        if (opts->fail_on[k] && (es->findings[k] > 0 || r.model.findings[k] > 0))
+            r.fail_hit = true;
+    if (report_input_errors(&r.model))
+        status = 2;
+    else if (status == 0 && r.fail_hit)
+        status = 1;
+
+    capture_set_close(set);
+    ib_engine_free(engine);
+    free(r.model.captures);
+    return status;
+}

@@ -1,0 +1,291 @@
+/* capture_reader.c - libpcap inputs merged by timestamp with a small heap. */
+#include "capture_reader.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "packet.h"
+
+struct input {
+    struct capture_info info;
+    pcap_t *pcap;
+    uint64_t size;           /* regular file size, 0 when unknown */
+    uint64_t done_bytes;     /* bytes consumed when it ended */
+    bool done;
+    struct capture_frame cur; /* the frame waiting in the heap */
+};
+
+struct capture_set {
+    size_t count;
+    struct input *in;
+    size_t heap_len;
+    size_t *heap;            /* indices of inputs with a frame waiting */
+    bool pending;            /* heap[0]'s frame was handed out */
+};
+
+bool capture_linktype_supported(int linktype)
+{
+    switch (linktype) {
+    case IB_DLT_EN10MB:
+    case IB_DLT_LINUX_SLL:
+    case IB_DLT_USER0:
+    case IB_DLT_ERF:
+    case IB_DLT_INFINIBAND:
+    case IB_DLT_LINUX_SLL2:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void set_error(struct input *in, const char *msg)
+{
+    in->info.errors++;
+    if (in->info.error[0] == '\0')
+        snprintf(in->info.error, sizeof(in->info.error), "%s", msg);
+}
+
+/* libpcap's messages are precise but worded for its authors; these are the
+ * common ones put in terms of the file. */
+static void word_pcap_error(struct input *in, const char *msg, bool at_open)
+{
+    char buf[CAPTURE_ERROR_MAX];
+    size_t want = 0, got = 0;
+    unsigned uwant = 0;
+    uint64_t after = in->info.frames;
+    if (strstr(msg, "unknown file format")) {
+        snprintf(buf, sizeof(buf), "not a pcap or pcapng capture (unknown file format)");
+    } else if (sscanf(msg, "truncated dump file; tried to read %zu file header bytes, only got %zu",
+                      &want, &got) == 2 ||
+               sscanf(msg, "truncated pcapng dump file; tried to read %zu file header bytes, only got %zu",
+                      &want, &got) == 2) {
+        if (got == 0)
+            snprintf(buf, sizeof(buf), "empty file");
+        else
+            snprintf(buf, sizeof(buf), "truncated file header (%zu bytes)", got);
+    } else if (sscanf(msg, "truncated dump file; tried to read %zu header bytes, only got %zu",
+                      &want, &got) == 2) {
+        snprintf(buf, sizeof(buf), "truncated record header after frame %" PRIu64, after);
+    } else if (sscanf(msg, "truncated dump file; tried to read %u captured bytes, only got %zu",
+                      &uwant, &got) == 2) {
+        snprintf(buf, sizeof(buf), "truncated record data in frame %" PRIu64 " (%zu of %u bytes)",
+                 after + 1, got, uwant);
+    } else if (strstr(msg, "different from the type of the first interface")) {
+        snprintf(buf, sizeof(buf),
+                 "pcapng interfaces with different link types are not supported "
+                 "(after frame %" PRIu64 "; split the file by interface)", after);
+    } else if (at_open) {
+        snprintf(buf, sizeof(buf), "%s", msg);
+    } else {
+        snprintf(buf, sizeof(buf), "%.160s (after frame %" PRIu64 ")", msg, after);
+    }
+    set_error(in, buf);
+}
+
+static void open_input(struct input *in)
+{
+    char errbuf[PCAP_ERRBUF_SIZE] = "";
+    const char *path = in->info.path;
+    struct stat st;
+    in->info.linktype = -1;
+    if (strcmp(path, "-") != 0) {
+        if (stat(path, &st) != 0) {
+            set_error(in, strerror(errno));
+            return;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            set_error(in, "is a directory");
+            return;
+        }
+        if (S_ISREG(st.st_mode)) {
+            if (st.st_size == 0) {
+                set_error(in, "empty file");
+                return;
+            }
+            in->size = (uint64_t)st.st_size;
+        }
+    }
+    in->pcap = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+    if (!in->pcap) {
+        /* Its message may start with the path; ours names the file anyway. */
+        size_t n = strlen(path);
+        const char *msg = errbuf;
+        if (strncmp(errbuf, path, n) == 0 && errbuf[n] == ':' && errbuf[n + 1] == ' ')
+            msg = errbuf + n + 2;
+        word_pcap_error(in, msg, true);
+        return;
+    }
+    int lt = pcap_datalink(in->pcap);
+    in->info.linktype = lt;
+    if (!capture_linktype_supported(lt)) {
+        const char *name = pcap_datalink_val_to_name(lt);
+        char buf[64];
+        snprintf(buf, sizeof(buf), "%s", name ? name : "unknown");
+        in->info.errors++;
+        snprintf(in->info.error, sizeof(in->info.error),
+                 "unsupported link type %d (%s); ibscope reads 1, 113, 147, 197, 247 and 276",
+                 lt, buf);
+        pcap_close(in->pcap);
+        in->pcap = NULL;
+        return;
+    }
+    in->info.opened = true;
+}
+
+static uint64_t input_position(const struct input *in)
+{
+    if (in->done || !in->pcap)
+        return in->done_bytes;
+    FILE *f = pcap_file(in->pcap);
+    long pos = f ? ftell(f) : -1;
+    return pos > 0 ? (uint64_t)pos : 0;
+}
+
+static void finish_input(struct input *in)
+{
+    if (in->pcap) {
+        in->done_bytes = input_position(in);
+        if (in->size)
+            in->done_bytes = in->size;
+        pcap_close(in->pcap);
+        in->pcap = NULL;
+    }
+    in->done = true;
+}
+
+/* Reads the input's next record into in->cur; false at its end. */
+static bool advance(struct input *in, uint32_t index)
+{
+    struct pcap_pkthdr *hdr;
+    const u_char *data;
+    if (in->done || !in->pcap)
+        return false;
+    int rc = pcap_next_ex(in->pcap, &hdr, &data);
+    if (rc != 1) {
+        if (rc == PCAP_ERROR)
+            word_pcap_error(in, pcap_geterr(in->pcap), false);
+        finish_input(in);
+        return false;
+    }
+    in->info.frames++;
+    if (hdr->caplen < hdr->len) {
+        in->info.errors++;
+        if (in->info.snaplen_cut++ == 0)
+            in->info.first_cut = in->info.frames;
+    }
+    in->cur.capture = index;
+    in->cur.frame = in->info.frames;
+    /* Opened with nanosecond precision: tv_usec holds nanoseconds. */
+    in->cur.time_ns = (int64_t)hdr->ts.tv_sec * 1000000000 + (int64_t)hdr->ts.tv_usec;
+    in->cur.linktype = in->info.linktype;
+    in->cur.data = data;
+    in->cur.caplen = hdr->caplen;
+    in->cur.wirelen = hdr->len;
+    return true;
+}
+
+static bool before(const struct capture_set *s, size_t a, size_t b)
+{
+    const struct capture_frame *x = &s->in[a].cur, *y = &s->in[b].cur;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns;
+    return a < b;
+}
+
+static void sift_down(struct capture_set *s, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->heap_len && before(s, s->heap[l], s->heap[m]))
+            m = l;
+        if (r < s->heap_len && before(s, s->heap[r], s->heap[m]))
+            m = r;
+        if (m == i)
+            return;
+        size_t t = s->heap[i];
+        s->heap[i] = s->heap[m];
+        s->heap[m] = t;
+        i = m;
+    }
+}
+
+struct capture_set *capture_set_open(char *const *paths, size_t count)
+{
+    struct capture_set *s = calloc(1, sizeof(*s));
+    if (!s)
+        return NULL;
+    s->in = calloc(count ? count : 1, sizeof(*s->in));
+    s->heap = calloc(count ? count : 1, sizeof(*s->heap));
+    if (!s->in || !s->heap) {
+        free(s->in);
+        free(s->heap);
+        free(s);
+        return NULL;
+    }
+    s->count = count;
+    for (size_t i = 0; i < count; i++) {
+        s->in[i].info.path = paths[i];
+        open_input(&s->in[i]);
+        if (advance(&s->in[i], (uint32_t)i))
+            s->heap[s->heap_len++] = i;
+    }
+    for (size_t i = s->heap_len / 2; i-- > 0;)
+        sift_down(s, i);
+    return s;
+}
+
+void capture_set_close(struct capture_set *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->count; i++)
+        if (s->in[i].pcap)
+            pcap_close(s->in[i].pcap);
+    free(s->in);
+    free(s->heap);
+    free(s);
+}
+
+/* The frame handed out last stays valid until the next call (libpcap
+ * reuses its buffer), so the input it came from is advanced only then. */
+bool capture_set_next(struct capture_set *s, struct capture_frame *out)
+{
+    if (s->pending) {
+        size_t top = s->heap[0];
+        s->pending = false;
+        if (!advance(&s->in[top], (uint32_t)top))
+            s->heap[0] = s->heap[--s->heap_len];
+        sift_down(s, 0);
+    }
+    if (s->heap_len == 0)
+        return false;
+    *out = s->in[s->heap[0]].cur;
+    s->pending = true;
+    return true;
+}
+
+size_t capture_set_count(const struct capture_set *s)
+{
+    return s->count;
+}
+
+const struct capture_info *capture_set_info(const struct capture_set *s, size_t i)
+{
+    return &s->in[i].info;
+}
+
+void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t *total)
+{
+    *done = 0;
+    *total = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        *total += s->in[i].size;
+        if (s->in[i].size)
+            *done += input_position(&s->in[i]);
+    }
+}

@@ -1,0 +1,62 @@
+/* capture_reader.h - reads one or more pcap/pcapng captures (or standard
+ * input) through libpcap and hands out their frames merged in time order.
+ *
+ * Frames are numbered per file from 1, as Wireshark numbers them.  Problems
+ * never stop the other files: a file that cannot be opened is skipped, a
+ * file that ends in a truncated or garbled record ends there, and frames cut
+ * by the snaplen are still handed out; each problem is counted and the first
+ * one worded as a one-line message ("truncated record header after frame
+ * 12").  libpcap gives one link type per file, so a pcapng file whose
+ * interfaces have different link types is reported as an error at the
+ * first interface that differs (see docs/analyzer.md).
+ */
+#ifndef IBSCOPE_CAPTURE_READER_H
+#define IBSCOPE_CAPTURE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CAPTURE_ERROR_MAX 256
+
+struct capture_info {
+    const char *path;        /* as given; "-" for standard input */
+    bool opened;             /* header read and link type supported */
+    int linktype;            /* -1 when the header could not be read */
+    uint64_t frames;         /* records read */
+    uint64_t errors;         /* problems counted (snaplen cuts included) */
+    uint64_t snaplen_cut;    /* frames shorter than on the wire */
+    uint64_t first_cut;      /* the first such frame */
+    char error[CAPTURE_ERROR_MAX]; /* first problem (not snaplen), "" if none */
+};
+
+struct capture_frame {
+    uint32_t capture;        /* index of the input */
+    uint64_t frame;          /* 1-based within it */
+    int64_t time_ns;
+    int linktype;
+    const uint8_t *data;     /* valid until the next capture_set_next() */
+    uint32_t caplen;
+    uint32_t wirelen;
+};
+
+struct capture_set;
+
+/* Opens every path (failures are recorded in their capture_info); NULL
+ * only when out of memory. */
+struct capture_set *capture_set_open(char *const *paths, size_t count);
+void capture_set_close(struct capture_set *s);
+
+/* The next frame in time order (ties: lower capture index first); false
+ * when every input is exhausted. */
+bool capture_set_next(struct capture_set *s, struct capture_frame *out);
+
+size_t capture_set_count(const struct capture_set *s);
+const struct capture_info *capture_set_info(const struct capture_set *s, size_t i);
+/* Bytes read so far and total bytes of the regular files (for progress). */
+void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t *total);
+
+/* Whether ibscope reads this link type. */
+bool capture_linktype_supported(int linktype);
+
+#endif

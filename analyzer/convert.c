@@ -1,0 +1,150 @@
+/* convert.c - link type 247/147 to ERF type 21 (pcap link type 197).
+ *
+ * Each record gets a 16-byte ERF header (see iba-wire-digest §1): timestamp
+ * as 32.32 fixed-point seconds, little-endian; type 21; flags 0x04 (varying
+ * length record); rlen = 16 + captured bytes and wlen = bytes on the wire,
+ * both big-endian.  The output is a nanosecond pcap whose record timestamps
+ * equal the ERF ones, so Wireshark shows the same times as the original.
+ */
+#include "convert.h"
+
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "packet.h"
+
+#define ERF_HEADER 16
+#define ERF_FLAG_VLEN 0x04
+/* Largest record: rlen and wlen are 16-bit. */
+#define ERF_MAX_RECORD 65535
+
+static int fail(const char *file, const char *msg)
+{
+    fprintf(stderr, "ibscope: %s: %s\n", file, msg);
+    return 2;
+}
+
+static void put_be16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+/* ns since the epoch as ERF's 32.32 fixed point; rounding to nearest keeps
+ * every nanosecond (2^-32 s is finer than 1 ns). */
+static uint64_t erf_timestamp(int64_t sec, int64_t nsec)
+{
+    uint64_t frac = (((uint64_t)nsec << 32) + 500000000u) / 1000000000u;
+    return ((uint64_t)sec << 32) + frac;
+}
+
+int convert_main(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        puts("Usage: ibscope convert IN OUT\n"
+             "Rewrites a capture of link type 247 (INFINIBAND) or 147 (USER0) as link\n"
+             "type 197 (ERF, record type 21) so that Wireshark 4.0 can open it.\n"
+             "IN may be '-' for standard input and OUT '-' for standard output.");
+        return 0;
+    }
+    if (argc != 3) {
+        fprintf(stderr, "ibscope: convert: needs IN and OUT (ibscope convert IN OUT)\n");
+        return 2;
+    }
+    const char *in_path = argv[1], *out_path = argv[2];
+    char errbuf[PCAP_ERRBUF_SIZE] = "";
+    struct stat st;
+    if (strcmp(in_path, "-") != 0) {
+        if (stat(in_path, &st) != 0)
+            return fail(in_path, "No such file or directory");
+        if (S_ISDIR(st.st_mode))
+            return fail(in_path, "is a directory");
+        if (S_ISREG(st.st_mode) && st.st_size == 0)
+            return fail(in_path, "empty file");
+    }
+    pcap_t *in = pcap_open_offline_with_tstamp_precision(in_path, PCAP_TSTAMP_PRECISION_NANO,
+                                                         errbuf);
+    if (!in) {
+        size_t n = strlen(in_path);
+        const char *msg = errbuf;
+        if (strncmp(errbuf, in_path, n) == 0 && errbuf[n] == ':' && errbuf[n + 1] == ' ')
+            msg = errbuf + n + 2;
+        if (strstr(msg, "unknown file format"))
+            msg = "not a pcap or pcapng capture (unknown file format)";
+        return fail(in_path, msg);
+    }
+    int lt = pcap_datalink(in);
+    if (lt != IB_DLT_INFINIBAND && lt != IB_DLT_USER0) {
+        char msg[160];
+        const char *name = pcap_datalink_val_to_name(lt);
+        if (lt == IB_DLT_ERF || lt == IB_DLT_EN10MB || lt == IB_DLT_LINUX_SLL ||
+            lt == IB_DLT_LINUX_SLL2)
+            snprintf(msg, sizeof(msg),
+                     "link type %d (%s) needs no conversion: Wireshark 4.0 opens it", lt,
+                     name ? name : "?");
+        else
+            snprintf(msg, sizeof(msg), "unsupported link type %d (%s); convert reads 247 and 147",
+                     lt, name ? name : "unknown");
+        pcap_close(in);
+        return fail(in_path, msg);
+    }
+    pcap_t *dead = pcap_open_dead_with_tstamp_precision(IB_DLT_ERF, ERF_MAX_RECORD,
+                                                        PCAP_TSTAMP_PRECISION_NANO);
+    if (!dead) {
+        pcap_close(in);
+        return fail(out_path, "out of memory");
+    }
+    pcap_dumper_t *out = pcap_dump_open(dead, out_path);
+    if (!out) {
+        char msg[PCAP_ERRBUF_SIZE];
+        snprintf(msg, sizeof(msg), "%s", pcap_geterr(dead));
+        pcap_close(dead);
+        pcap_close(in);
+        return fail(out_path, msg);
+    }
+
+    static uint8_t rec[ERF_MAX_RECORD];
+    struct pcap_pkthdr *hdr;
+    const u_char *data;
+    uint64_t frames = 0;
+    int status = 0, rc;
+    while ((rc = pcap_next_ex(in, &hdr, &data)) == 1) {
+        frames++;
+        if (hdr->caplen > ERF_MAX_RECORD - ERF_HEADER || hdr->len > ERF_MAX_RECORD - ERF_HEADER) {
+            char msg[128];
+            snprintf(msg, sizeof(msg), "frame %llu is too long for an ERF record (%u bytes)",
+                     (unsigned long long)frames, hdr->len);
+            status = fail(in_path, msg);
+            break;
+        }
+        uint64_t ts = erf_timestamp(hdr->ts.tv_sec, hdr->ts.tv_usec);
+        for (int i = 0; i < 8; i++)
+            rec[i] = (uint8_t)(ts >> (8 * i));
+        rec[8] = IB_ERF_TYPE_INFINIBAND;
+        rec[9] = ERF_FLAG_VLEN;
+        put_be16(rec + 10, ERF_HEADER + hdr->caplen);
+        put_be16(rec + 12, 0); /* loss counter */
+        put_be16(rec + 14, hdr->len);
+        memcpy(rec + ERF_HEADER, data, hdr->caplen);
+        struct pcap_pkthdr oh = *hdr;
+        oh.caplen = ERF_HEADER + hdr->caplen;
+        oh.len = ERF_HEADER + hdr->len;
+        pcap_dump((u_char *)out, &oh, rec);
+    }
+    if (rc == PCAP_ERROR) {
+        char msg[PCAP_ERRBUF_SIZE + 64];
+        snprintf(msg, sizeof(msg), "%s (after frame %llu; the frames before it were converted)",
+                 pcap_geterr(in), (unsigned long long)frames);
+        status = fail(in_path, msg);
+    }
+    if (pcap_dump_flush(out) != 0 || ferror(pcap_dump_file(out))) {
+        status = fail(out_path, "write error");
+    }
+    pcap_dump_close(out);
+    pcap_close(dead);
+    pcap_close(in);
+    return status;
+}

@@ -1,0 +1,39 @@
+/* main.c - ibscope's command line: dispatches to a subcommand or the
+ * analysis.  Everything else lives in the files it calls. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "convert.h"
+#include "decode.h"
+#include "options.h"
+
+#ifndef IBSCOPE_VERSION
+#define IBSCOPE_VERSION "0.0.0"
+#endif
+
+int main(int argc, char **argv)
+{
+    /* Subcommands take the rest of the line; a capture named like one can
+     * be given as ./convert. */
+    if (argc >= 2 && strcmp(argv[1], "convert") == 0)
+        return convert_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "decode") == 0)
+        return decode_main(argc - 1, argv + 1);
+
+    struct options opts;
+    char err[OPT_ERR_MAX];
+    if (options_parse(&opts, argc, argv, err) != OPT_OK) {
+        fprintf(stderr, "ibscope: %s\n", err);
+        return 2;
+    }
+    if (opts.help) {
+        options_usage(stdout);
+        return 0;
+    }
+    if (opts.version) {
+        printf("ibscope %s\n", IBSCOPE_VERSION);
+        return 0;
+    }
+    return analyze_run(&opts, IBSCOPE_VERSION);
+}

@@ -1,0 +1,216 @@
+/* options.c - parses the ibscope command line with one-line errors. */
+#include "options.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool options_parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high)
+{
+    const char *dash = s ? strchr(s, '-') : NULL;
+    char lo_buf[16];
+    unsigned long lo, hi;
+    if (!dash || (size_t)(dash - s) >= sizeof(lo_buf))
+        return false;
+    memcpy(lo_buf, s, (size_t)(dash - s));
+    lo_buf[dash - s] = '\0';
+    if (!options_parse_uint(lo_buf, 65535, &lo) || !options_parse_uint(dash + 1, 65535, &hi))
+        return false;
+    if (lo == 0 || lo > hi)
+        return false;
+    *low = (uint16_t)lo;
+    *high = (uint16_t)hi;
+    return true;
+}
+
+/* Sets every kind named in a comma-separated list; false on an unknown one
+ * (its name is copied into bad). */
+static bool parse_kinds(const char *list, bool set[IB_FIND_COUNT], char *bad, size_t bad_size)
+{
+    const char *p = list;
+    if (!*list) {
+        snprintf(bad, bad_size, "%s", "");
+        return false;
+    }
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char name[64];
+        enum ib_finding_kind k = IB_FIND_COUNT;
+        if (len > 0 && len < sizeof(name)) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            k = ib_finding_kind_by_name(name);
+        }
+        if (k == IB_FIND_COUNT) {
+            snprintf(bad, bad_size, "%.*s", (int)(len < 60 ? len : 60), p);
+            return false;
+        }
+        set[k] = true;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return true;
+}
+
+/* The value of an option given as "--name=value" or "--name value". */
+static const char *option_value(int argc, char **argv, int *i, const char *arg,
+                                size_t name_len)
+{
+    if (arg[name_len] == '=')
+        return arg + name_len + 1;
+    if (*i + 1 < argc) {
+        (*i)++;
+        return argv[*i];
+    }
+    return NULL;
+}
+
+static bool is_option(const char *arg, const char *name, size_t *len)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0 || (arg[n] != '\0' && arg[n] != '='))
+        return false;
+    *len = n;
+    return true;
+}
+
+enum opt_result options_parse(struct options *o, int argc, char **argv,
+                              char err[OPT_ERR_MAX])
+{
+    memset(o, 0, sizeof(*o));
+    o->format = FORMAT_TEXT;
+    o->pool_low = 32768;
+    o->pool_high = 60999;
+    o->threshold_pct = 90;
+    o->progress = true;
+    o->captures = argv + argc; /* captures are collected in place below */
+    err[0] = '\0';
+
+    char **files = argv + 1;
+    size_t nfiles = 0;
+    bool only_files = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        size_t len = 0;
+        const char *val;
+        if (only_files || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            files[nfiles++] = argv[i]; /* in place: nfiles <= i - 1 < i */
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_files = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            o->help = true;
+        } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0) {
+            o->version = true;
+        } else if (strcmp(arg, "--frames") == 0) {
+            o->frames = true;
+        } else if (strcmp(arg, "--connections") == 0) {
+            o->connections = true;
+        } else if (strcmp(arg, "--no-progress") == 0) {
+            o->progress = false;
+        } else if (is_option(arg, "--format", &len)) {
+            val = option_value(argc, argv, &i, arg, len);
+            if (!val) goto missing;
+            if (strcmp(val, "text") == 0)
+                o->format = FORMAT_TEXT;
+            else if (strcmp(val, "json") == 0)
+                o->format = FORMAT_JSON;
+            else if (strcmp(val, "csv") == 0)
+                o->format = FORMAT_CSV;
+            else {
+                snprintf(err, OPT_ERR_MAX, "--format: '%.64s' is not text, json or csv", val);
+                return OPT_USAGE;
+            }
+        } else if (strncmp(arg, "-o", 2) == 0 && strncmp(arg, "--", 2) != 0) {
+            val = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val) goto missing;
+            o->output = val;
+        } else if (is_option(arg, "--output", &len)) {
+            val = option_value(argc, argv, &i, arg, len);
+            if (!val) goto missing;
+            o->output = val;
+        } else if (is_option(arg, "--pool", &len)) {
+            val = option_value(argc, argv, &i, arg, len);
+            if (!val) goto missing;
+            if (!options_parse_pool(val, &o->pool_low, &o->pool_high)) {
+                snprintf(err, OPT_ERR_MAX,
+                         "--pool: '%.64s' is not LO-HI with 1 <= LO <= HI <= 65535", val);
+                return OPT_USAGE;
+            }
+        } else if (is_option(arg, "--threshold", &len)) {
+            unsigned long pct;
+            val = option_value(argc, argv, &i, arg, len);
+            if (!val) goto missing;
+            if (!options_parse_uint(val, 100, &pct) || pct == 0) {
+                snprintf(err, OPT_ERR_MAX,
+                         "--threshold: '%.64s' is not a percentage from 1 to 100", val);
+                return OPT_USAGE;
+            }
+            o->threshold_pct = (unsigned)pct;
+        } else if (is_option(arg, "--fail-on", &len)) {
+            char bad[64];
+            val = option_value(argc, argv, &i, arg, len);
+            if (!val) goto missing;
+            if (!parse_kinds(val, o->fail_on, bad, sizeof(bad))) {
+                snprintf(err, OPT_ERR_MAX,
+                         "--fail-on: unknown finding kind '%s' (see --help for the list)", bad);
+                return OPT_USAGE;
+            }
+        } else {
+            snprintf(err, OPT_ERR_MAX, "unknown option '%.64s' (try --help)", arg);
+            return OPT_USAGE;
+        }
+        continue;
+    missing:
+        snprintf(err, OPT_ERR_MAX, "%.64s needs a value", arg);
+        return OPT_USAGE;
+    }
+    o->captures = files;
+    o->capture_count = nfiles;
+    if (!o->help && !o->version && nfiles == 0) {
+        snprintf(err, OPT_ERR_MAX, "no capture file given (try --help)");
+        return OPT_USAGE;
+    }
+    return OPT_OK;
+}
+
+void options_usage(FILE *out)
+{
+    fputs("Usage: ibscope [options] CAPTURE...    analyse captures ('-' = standard input)\n"
+          "       ibscope convert IN OUT           rewrite link type 247/147 as ERF for Wireshark\n"
+          "       ibscope decode ...               decode frames (see ibscope decode --help)\n"
+          "\n"
+          "Options:\n"
+          "  --format text|json|csv  report format (default text)\n"
+          "  -o, --output FILE       write the report to FILE instead of standard output\n"
+          "  --pool LO-HI            source port pool (default 32768-60999)\n"
+          "  --threshold PCT         pool_high finding at this utilization (default 90)\n"
+          "  --fail-on KIND[,KIND]   exit 1 when a finding of such a kind occurs\n"
+          "  --frames                list every finding in the text report\n"
+          "  --connections           list every CM connection\n"
+          "  --no-progress           no progress line on standard error\n"
+          "  --version, --help\n"
+          "\n"
+          "Finding kinds:",
+          out);
+    for (int k = 0; k < IB_FIND_COUNT; k++)
+        fprintf(out, "%s%s", k % 4 == 0 ? "\n  " : " ", ib_finding_kind_name((enum ib_finding_kind)k));
+    fputs("\n\nExit status: 0 done, 1 a --fail-on finding occurred, 2 usage or input error.\n",
+          out);
+}

@@ -1,0 +1,47 @@
+/* options.h - the ibscope command line, parsed into plain values.
+ *
+ * Parsing never prints a report and never exits: on a bad argument it
+ * returns OPT_USAGE with a one-line message in err, and main() decides.
+ */
+#ifndef IBSCOPE_OPTIONS_H
+#define IBSCOPE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine.h"
+
+enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+
+struct options {
+    enum report_format format;
+    const char *output;     /* NULL: standard output */
+    uint16_t pool_low, pool_high;
+    unsigned threshold_pct;
+    bool fail_on[IB_FIND_COUNT];
+    bool frames;            /* --frames: list every finding in text */
+    bool connections;       /* --connections */
+    bool progress;          /* --no-progress turns it off */
+    bool help, version;
+    size_t capture_count;
+    char **captures;        /* points into argv */
+};
+
+enum opt_result { OPT_OK, OPT_USAGE };
+
+#define OPT_ERR_MAX 256
+
+/* argv[0] is the program name; the rest are options and captures. */
+enum opt_result options_parse(struct options *o, int argc, char **argv,
+                              char err[OPT_ERR_MAX]);
+
+/* Pure value parsers, exposed for reuse and tests: true on success. */
+bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high);
+bool options_parse_uint(const char *s, unsigned long max, unsigned long *out);
+
+/* The --help text. */
+void options_usage(FILE *out);
+
+#endif

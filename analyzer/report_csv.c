@@ -1,0 +1,134 @@
+/* report_csv.c - the CSV report: one row per finding, as it happens.
+ *
+ * RFC 4180: comma-separated, fields quoted when they hold a comma, quote or
+ * line break.  With --connections, one row per connection follows in the
+ * same columns (record = "connection"), so the header is always the same.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_format.h"
+#include "report_model.h"
+
+struct csv_state {
+    FILE *out;
+};
+
+static const char csv_header[] =
+    "record,capture,frame,time,kind,severity,rule,related_capture,related_frame,message,"
+    "port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
+    "reject_reason,retransmissions,req_frame,rep_frame,rtu_frame,dreq_frame,drep_frame,"
+    "rej_frame,setup_latency_ns\n";
+
+/* Connection columns after message: 17 of them. */
+#define CSV_CONN_COLUMNS 17
+
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void *csv_begin(const struct report_model *m, FILE *out)
+{
+    struct csv_state *st = calloc(1, sizeof(*st));
+    (void)m;
+    if (!st)
+        return NULL;
+    st->out = out;
+    fputs(csv_header, out);
+    return st;
+}
+
+static void csv_finding(void *p, const struct report_model *m, const struct ib_finding *f)
+{
+    struct csv_state *st = p;
+    char t[48];
+    char msg[IB_FINDING_MESSAGE_MAX + 1];
+    (void)m;
+    fmt_time_rfc3339(f->at.time_ns, t, sizeof(t));
+    fprintf(st->out, "finding,%" PRIu32 ",%" PRIu64 ",%s,%s,%s,", f->at.capture, f->at.frame, t,
+            ib_finding_kind_name(f->kind), ib_severity_name(f->severity));
+    if (f->kind == IB_FIND_ADDRESSING || f->kind == IB_FIND_MALFORMED)
+        fputs(ib_diag_info((enum ib_diag_id)f->rule)->name, st->out);
+    fputc(',', st->out);
+    if (f->related.frame != 0)
+        fprintf(st->out, "%" PRIu32 ",%" PRIu64 ",", f->related.capture, f->related.frame);
+    else
+        fputs(",,", st->out);
+    memcpy(msg, f->message, IB_FINDING_MESSAGE_MAX);
+    msg[IB_FINDING_MESSAGE_MAX] = '\0';
+    csv_field(st->out, msg);
+    for (int i = 0; i < CSV_CONN_COLUMNS; i++)
+        fputc(',', st->out);
+    fputc('\n', st->out);
+}
+
+static void frame_col(FILE *out, const struct ib_frame_ref *f)
+{
+    fputc(',', out);
+    if (f->frame != 0)
+        fprintf(out, "%" PRIu64, f->frame);
+}
+
+static void csv_connection(void *p, const struct report_model *m,
+                           const struct ib_connection_record *rec)
+{
+    struct csv_state *st = p;
+    FILE *out = st->out;
+    char t[48] = "";
+    int64_t lat;
+    (void)m;
+    if (rec->req.frame != 0)
+        fmt_time_rfc3339(rec->req.time_ns, t, sizeof(t));
+    fprintf(out, "connection,%" PRIu32 ",", rec->req.capture);
+    if (rec->req.frame != 0)
+        fprintf(out, "%" PRIu64, rec->req.frame);
+    fprintf(out, ",%s,,,,,,,", t); /* kind..message empty */
+    if (rec->has_tuple) {
+        char ps[PORT_SPACE_BUF], src[64], dst[64];
+        fmt_port_space(rec->tuple.port_space, ps);
+        ib_format_ip(rec->tuple.ip_version, rec->tuple.src_ip, src, sizeof(src));
+        ib_format_ip(rec->tuple.ip_version, rec->tuple.dst_ip, dst, sizeof(dst));
+        fprintf(out, "%s,%s,%u,%s,%u", ps, src, (unsigned)rec->tuple.src_port, dst,
+                (unsigned)rec->tuple.dst_port);
+    } else {
+        fputs(",,,,", out);
+    }
+    fprintf(out, ",%" PRIu32 ",%" PRIu32 ",%s,", rec->local_comm_id,
+            rec->remote_comm_id, ib_conn_state_name(rec->state));
+    if (rec->rej.frame != 0)
+        fprintf(out, "%u", (unsigned)rec->reject_reason);
+    fprintf(out, ",%u", rec->retransmissions);
+    frame_col(out, &rec->req);
+    frame_col(out, &rec->rep);
+    frame_col(out, &rec->rtu);
+    frame_col(out, &rec->dreq);
+    frame_col(out, &rec->drep);
+    frame_col(out, &rec->rej);
+    fputc(',', out);
+    if (report_connection_latency(rec, &lat))
+        fprintf(out, "%" PRId64, lat);
+    fputc('\n', out);
+}
+
+static bool csv_end(void *p, const struct report_model *m)
+{
+    (void)m;
+    free(p);
+    return true;
+}
+
+const struct report_renderer report_csv = {
+    csv_begin, csv_finding, csv_connection, csv_end,
+};

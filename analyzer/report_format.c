@@ -1,0 +1,193 @@
+/* report_format.c - value formatting shared by every renderer. */
+#include "report_format.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+/* Days since 1970-01-01 to a civil date (proleptic Gregorian), so that
+ * formatting needs neither gmtime_r nor the time zone database. */
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    unsigned doe = (unsigned)(z - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+void fmt_time_rfc3339(int64_t ns, char *buf, size_t size)
+{
+    int64_t secs = ns / 1000000000;
+    int64_t frac = ns % 1000000000;
+    if (frac < 0) {
+        frac += 1000000000;
+        secs--;
+    }
+    int64_t days = secs / 86400;
+    int64_t rem = secs % 86400;
+    if (rem < 0) {
+        rem += 86400;
+        days--;
+    }
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(days, &y, &m, &d);
+    snprintf(buf, size, "%04" PRId64 "-%02u-%02uT%02u:%02u:%02u.%09" PRId64 "Z", y, m, d,
+             (unsigned)(rem / 3600), (unsigned)(rem / 60 % 60), (unsigned)(rem % 60), frac);
+}
+
+void fmt_seconds(int64_t ns, char *buf, size_t size)
+{
+    const char *sign = ns < 0 ? "-" : "";
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    snprintf(buf, size, "%s%" PRIu64 ".%06" PRIu64, sign, a / 1000000000,
+             a % 1000000000 / 1000);
+}
+
+void fmt_duration(int64_t ns, char *buf, size_t size)
+{
+    double v = (double)ns;
+    if (ns < 0)
+        v = -v;
+    const char *sign = ns < 0 ? "-" : "";
+    if (v < 1e3)
+        snprintf(buf, size, "%s%.0f ns", sign, v);
+    else if (v < 1e6)
+        snprintf(buf, size, "%s%.1f us", sign, v / 1e3);
+    else if (v < 1e9)
+        snprintf(buf, size, "%s%.2f ms", sign, v / 1e6);
+    else
+        snprintf(buf, size, "%s%.3f s", sign, v / 1e9);
+}
+
+void fmt_frame(const struct ib_frame_ref *f, size_t capture_count, char *buf, size_t size)
+{
+    if (capture_count > 1)
+        snprintf(buf, size, "%" PRIu32 ":%" PRIu64, f->capture, f->frame);
+    else
+        snprintf(buf, size, "%" PRIu64, f->frame);
+}
+
+void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size)
+{
+    if (ep->lid != 0) {
+        snprintf(buf, size, "LID %u", (unsigned)ep->lid);
+    } else if (ep->has_gid) {
+        char gid[64];
+        ib_format_gid(ep->gid, gid, sizeof(gid));
+        snprintf(buf, size, "GID %s", gid);
+    } else {
+        snprintf(buf, size, "?");
+    }
+}
+
+void fmt_qp(uint32_t qp, char *buf, size_t size)
+{
+    if (qp <= 1)
+        snprintf(buf, size, "QP%u", (unsigned)qp);
+    else
+        snprintf(buf, size, "QP 0x%" PRIx32, qp);
+}
+
+const char *linktype_name(int linktype)
+{
+    switch (linktype) {
+    case IB_DLT_EN10MB: return "EN10MB";
+    case IB_DLT_LINUX_SLL: return "LINUX_SLL";
+    case IB_DLT_USER0: return "USER0";
+    case IB_DLT_ERF: return "ERF";
+    case IB_DLT_INFINIBAND: return "INFINIBAND";
+    case IB_DLT_LINUX_SLL2: return "LINUX_SLL2";
+    default: return NULL;
+    }
+}
+
+const char *port_space_name(uint16_t ps)
+{
+    switch (ps) {
+    case IB_PS_TCP: return "TCP";
+    case IB_PS_UDP: return "UDP";
+    case IB_PS_IB: return "IB";
+    case IB_PS_IPOIB: return "IPoIB";
+    default: return NULL;
+    }
+}
+
+void fmt_port_space(uint16_t ps, char buf[PORT_SPACE_BUF])
+{
+    const char *n = port_space_name(ps);
+    if (n)
+        snprintf(buf, PORT_SPACE_BUF, "%s", n);
+    else
+        snprintf(buf, PORT_SPACE_BUF, "0x%04x", (unsigned)ps);
+}
+
+const char *rej_reason_name(unsigned reason)
+{
+    /* IBA Vol. 1 §12.6.7 table 112; the ranges 12-23 are path fields. */
+    static const char *const names[] = {
+        [1] = "no QP",
+        [2] = "no EEC",
+        [3] = "no resources",
+        [4] = "timeout",
+        [5] = "unsupported request",
+        [6] = "invalid comm ID",
+        [7] = "invalid comm instance",
+        [8] = "invalid service ID",
+        [9] = "invalid transport type",
+        [10] = "stale connection",
+        [11] = "RDC does not exist",
+        [12] = "invalid primary GID",
+        [13] = "invalid primary LID",
+        [14] = "invalid primary SL",
+        [15] = "invalid primary TClass",
+        [16] = "invalid primary hop limit",
+        [17] = "invalid primary packet rate",
+        [18] = "invalid alternate GID",
+        [19] = "invalid alternate LID",
+        [20] = "invalid alternate SL",
+        [21] = "invalid alternate TClass",
+        [22] = "invalid alternate hop limit",
+        [23] = "invalid alternate packet rate",
+        [24] = "port and CM redirect",
+        [25] = "port redirect",
+        [26] = "invalid MTU",
+        [27] = "insufficient responder resources",
+        [28] = "consumer reject",
+        [29] = "invalid RNR retry",
+        [30] = "duplicate local comm ID",
+        [31] = "invalid class version",
+        [32] = "invalid flow label",
+        [33] = "invalid alternate flow label",
+        [35] = "vendor option not supported",
+    };
+    if (reason >= sizeof(names) / sizeof(names[0]))
+        return NULL;
+    return names[reason];
+}
+
+const char *mgmt_class_name(uint8_t mgmt_class)
+{
+    switch (mgmt_class) {
+    case 0x01: return "SMP";
+    case 0x81: return "SMP (directed)";
+    case 0x03: return "SA";
+    case 0x04: return "PerfMgt";
+    case 0x05: return "BM";
+    case 0x06: return "DevMgt";
+    case 0x07: return "CM";
+    case 0x08: return "SNMP";
+    case 0x10: return "DevAdm";
+    case 0x12: return "BIS";
+    case 0x21: return "CC";
+    default:
+        if ((mgmt_class >= 0x09 && mgmt_class <= 0x0F) ||
+            (mgmt_class >= 0x30 && mgmt_class <= 0x4F))
+            return "vendor";
+        return NULL;
+    }
+}

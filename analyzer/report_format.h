@@ -1,0 +1,37 @@
+/* report_format.h - how values look in every report: times, frames,
+ * addresses, names.  Shared by the text, JSON and CSV renderers so they
+ * word things the same way. */
+#ifndef IBSCOPE_REPORT_FORMAT_H
+#define IBSCOPE_REPORT_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+/* RFC 3339 UTC with nanoseconds: 2026-01-01T00:00:00.000000123Z. */
+void fmt_time_rfc3339(int64_t ns, char *buf, size_t size);
+/* Seconds with 6 decimals: "12.345678". */
+void fmt_seconds(int64_t ns, char *buf, size_t size);
+/* A duration for people: "850 ns", "12.3 us", "4.56 ms", "1.234 s". */
+void fmt_duration(int64_t ns, char *buf, size_t size);
+
+/* "12" when only one capture was read, else "capture:frame" ("1:12"). */
+void fmt_frame(const struct ib_frame_ref *f, size_t capture_count, char *buf,
+               size_t size);
+
+/* "LID 12" or, without a LID, "GID fe80::1"; "?" when neither is known. */
+void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size);
+/* "QP1" for the special QPs, else "QP 0x10". */
+void fmt_qp(uint32_t qp, char *buf, size_t size);
+
+const char *linktype_name(int linktype);   /* "INFINIBAND", NULL if unknown */
+const char *port_space_name(uint16_t ps);  /* "TCP", NULL if unknown */
+const char *rej_reason_name(unsigned reason); /* "consumer reject", NULL */
+const char *mgmt_class_name(uint8_t mgmt_class); /* "PerfMgt", NULL */
+
+#define PORT_SPACE_BUF 8
+/* Port space name or "0x1234". */
+void fmt_port_space(uint16_t ps, char buf[PORT_SPACE_BUF]);
+
+#endif

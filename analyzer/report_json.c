@@ -1,0 +1,506 @@
+/* report_json.c - the JSON report (schema: docs/report-schema.md).
+ *
+ * Findings and connection records are written as they happen, each into a
+ * temporary file as elements of an array, and spliced into the document at
+ * the end: memory stays bounded however many there are, and the summary
+ * keys can still come first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_writer.h"
+#include "report_format.h"
+#include "report_model.h"
+
+struct json_state {
+    FILE *out;
+    FILE *findings_tmp;
+    FILE *conn_tmp;
+    struct json_writer findings;
+    struct json_writer conns;
+    bool failed;
+};
+
+/* Depth of the findings array's elements: top object (1), array (2). */
+#define FINDINGS_DEPTH 2
+/* connections.list: top (1), connections (2), list (3). */
+#define CONN_DEPTH 3
+
+static void *json_begin(const struct report_model *m, FILE *out)
+{
+    struct json_state *st = calloc(1, sizeof(*st));
+    if (!st)
+        return NULL;
+    st->out = out;
+    st->findings_tmp = tmpfile();
+    if (!st->findings_tmp)
+        st->failed = true;
+    else
+        json_writer_fragment(&st->findings, st->findings_tmp, true, FINDINGS_DEPTH);
+    if (m->opts->connections) {
+        st->conn_tmp = tmpfile();
+        if (!st->conn_tmp)
+            st->failed = true;
+        else
+            json_writer_fragment(&st->conns, st->conn_tmp, true, CONN_DEPTH);
+    }
+    return st;
+}
+
+static void time_value(struct json_writer *w, int64_t ns)
+{
+    char buf[48];
+    fmt_time_rfc3339(ns, buf, sizeof(buf));
+    json_string(w, buf);
+}
+
+/* A frame reference as {capture, frame, time}, or null for none. */
+static void frame_value(struct json_writer *w, const struct ib_frame_ref *f)
+{
+    if (f->frame == 0) {
+        json_null(w);
+        return;
+    }
+    json_begin_object(w);
+    json_key(w, "capture");
+    json_uint(w, f->capture);
+    json_key(w, "frame");
+    json_uint(w, f->frame);
+    json_key(w, "time");
+    time_value(w, f->time_ns);
+    json_end_object(w);
+}
+
+static void gid_value(struct json_writer *w, const uint8_t gid[16])
+{
+    char buf[64];
+    ib_format_gid(gid, buf, sizeof(buf));
+    json_string(w, buf);
+}
+
+static void endpoint_value(struct json_writer *w, const struct ib_endpoint *ep)
+{
+    json_begin_object(w);
+    json_key(w, "lid");
+    json_uint(w, ep->lid);
+    json_key(w, "gid");
+    if (ep->has_gid)
+        gid_value(w, ep->gid);
+    else
+        json_null(w);
+    json_end_object(w);
+}
+
+static void ip_value(struct json_writer *w, uint8_t version, const uint8_t ip[16])
+{
+    char buf[64];
+    ib_format_ip(version, ip, buf, sizeof(buf));
+    json_string(w, buf);
+}
+
+static void port_space_value(struct json_writer *w, uint16_t ps)
+{
+    char buf[PORT_SPACE_BUF];
+    fmt_port_space(ps, buf);
+    json_string(w, buf);
+}
+
+static void json_finding(void *p, const struct report_model *m, const struct ib_finding *f)
+{
+    struct json_state *st = p;
+    struct json_writer *w = &st->findings;
+    (void)m;
+    if (!st->findings_tmp)
+        return;
+    json_begin_object(w);
+    json_key(w, "capture");
+    json_uint(w, f->at.capture);
+    json_key(w, "frame");
+    json_uint(w, f->at.frame);
+    json_key(w, "time");
+    time_value(w, f->at.time_ns);
+    json_key(w, "kind");
+    json_string(w, ib_finding_kind_name(f->kind));
+    json_key(w, "severity");
+    json_string(w, ib_severity_name(f->severity));
+    json_key(w, "message");
+    json_string_n(w, f->message, strnlen(f->message, sizeof(f->message)));
+    if (f->related.frame != 0) {
+        json_key(w, "related_capture");
+        json_uint(w, f->related.capture);
+        json_key(w, "related_frame");
+        json_uint(w, f->related.frame);
+    }
+    if (f->kind == IB_FIND_ADDRESSING || f->kind == IB_FIND_MALFORMED) {
+        json_key(w, "rule");
+        json_string(w, ib_diag_info((enum ib_diag_id)f->rule)->name);
+    }
+    json_end_object(w);
+}
+
+static void json_connection(void *p, const struct report_model *m,
+                            const struct ib_connection_record *rec)
+{
+    struct json_state *st = p;
+    struct json_writer *w = &st->conns;
+    int64_t lat;
+    (void)m;
+    if (!st->conn_tmp)
+        return;
+    json_begin_object(w);
+    if (rec->has_tuple) {
+        const struct ib_tuple *t = &rec->tuple;
+        json_key(w, "port_space");
+        port_space_value(w, t->port_space);
+        json_key(w, "src_ip");
+        ip_value(w, t->ip_version, t->src_ip);
+        json_key(w, "src_port");
+        json_uint(w, t->src_port);
+        json_key(w, "dst_ip");
+        ip_value(w, t->ip_version, t->dst_ip);
+        json_key(w, "dst_port");
+        json_uint(w, t->dst_port);
+    }
+    json_key(w, "service_id");
+    {
+        char buf[24];
+        snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)rec->service_id);
+        json_string(w, buf);
+    }
+    json_key(w, "local_comm_id");
+    json_uint(w, rec->local_comm_id);
+    json_key(w, "remote_comm_id");
+    json_uint(w, rec->remote_comm_id);
+    json_key(w, "active");
+    endpoint_value(w, &rec->active);
+    json_key(w, "passive");
+    endpoint_value(w, &rec->passive);
+    json_key(w, "state");
+    json_string(w, ib_conn_state_name(rec->state));
+    json_key(w, "reject_reason");
+    if (rec->rej.frame != 0)
+        json_uint(w, rec->reject_reason);
+    else
+        json_null(w);
+    json_key(w, "retransmissions");
+    json_uint(w, rec->retransmissions);
+    static const char *const names[] = { "req", "mra", "rep", "rtu", "dreq", "drep", "rej" };
+    const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
+                                          &rec->dreq, &rec->drep, &rec->rej };
+    json_key(w, "frames");
+    json_begin_object(w);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        json_key(w, names[i]);
+        frame_value(w, refs[i]);
+    }
+    json_end_object(w);
+    json_key(w, "setup_latency_ns");
+    if (report_connection_latency(rec, &lat))
+        json_int(w, lat);
+    else
+        json_null(w);
+    json_key(w, "evicted");
+    json_bool(w, rec->evicted);
+    json_end_object(w);
+}
+
+static void latency_value(struct json_writer *w, const struct ib_latency *l)
+{
+    json_begin_object(w);
+    json_key(w, "count");
+    json_uint(w, l->count);
+    json_key(w, "min_ns");
+    if (l->count) json_int(w, l->min_ns); else json_null(w);
+    json_key(w, "median_ns");
+    if (l->count) json_int(w, l->median_ns); else json_null(w);
+    json_key(w, "max_ns");
+    if (l->count) json_int(w, l->max_ns); else json_null(w);
+    json_end_object(w);
+}
+
+static void write_captures(struct json_writer *w, const struct report_model *m)
+{
+    json_key(w, "captures");
+    json_begin_array(w);
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct report_capture *c = &m->captures[i];
+        json_begin_object(w);
+        json_key(w, "index");
+        json_uint(w, i);
+        json_key(w, "path");
+        json_string(w, c->info.path);
+        json_key(w, "linktype");
+        if (c->info.linktype >= 0)
+            json_int(w, c->info.linktype);
+        else
+            json_null(w);
+        json_key(w, "linktype_name");
+        json_string(w, linktype_name(c->info.linktype));
+        json_key(w, "frames");
+        json_uint(w, c->info.frames);
+        json_key(w, "ib_frames");
+        json_uint(w, c->ib_frames);
+        json_key(w, "errors");
+        json_uint(w, c->info.errors);
+        json_key(w, "error");
+        json_string(w, c->info.error[0] ? c->info.error : NULL);
+        json_key(w, "snaplen_cut");
+        json_uint(w, c->info.snaplen_cut);
+        json_end_object(w);
+    }
+    json_end_array(w);
+}
+
+static void write_connections(struct json_writer *w, struct json_state *st,
+                              const struct report_model *m)
+{
+    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    json_key(w, "connections");
+    json_begin_object(w);
+    json_key(w, "requests");
+    json_uint(w, cs->requests);
+    json_key(w, "established");
+    json_uint(w, cs->established);
+    json_key(w, "rejected");
+    json_uint(w, cs->rejected);
+    json_key(w, "closed");
+    json_uint(w, cs->closed);
+    json_key(w, "retransmissions");
+    json_uint(w, cs->retransmissions);
+    json_key(w, "sidr_requests");
+    json_uint(w, cs->sidr_requests);
+    json_key(w, "sidr_replies");
+    json_uint(w, cs->sidr_replies);
+    json_key(w, "reject_reasons");
+    json_begin_object(w);
+    for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
+        if (cs->reject_reasons[r] == 0)
+            continue;
+        char key[8];
+        snprintf(key, sizeof(key), "%u", r);
+        json_key(w, key);
+        json_uint(w, cs->reject_reasons[r]);
+    }
+    json_end_object(w);
+    json_key(w, "setup_latency");
+    latency_value(w, &cs->setup);
+    json_key(w, "req_rep_latency");
+    latency_value(w, &cs->req_rep);
+    if (m->opts->connections) {
+        json_key(w, "list");
+        json_begin_array(w);
+        if (!json_splice(w, st->conn_tmp, m->connections_listed))
+            st->failed = true;
+        json_end_array(w);
+    }
+    json_end_object(w);
+}
+
+static void write_sources(struct json_writer *w, const struct report_model *m)
+{
+    size_t n = ib_engine_source_count(m->engine);
+    json_key(w, "sources");
+    json_begin_array(w);
+    for (size_t i = 0; i < n; i++) {
+        const struct ib_source_stats *s = ib_engine_source(m->engine, i);
+        json_begin_object(w);
+        json_key(w, "ip");
+        ip_value(w, s->ip_version, s->ip);
+        json_key(w, "ip_version");
+        json_uint(w, s->ip_version);
+        json_key(w, "port_space");
+        port_space_value(w, s->port_space);
+        json_key(w, "connections");
+        json_uint(w, s->connections);
+        json_key(w, "ports_in_use");
+        json_uint(w, s->ports_in_use);
+        json_key(w, "peak_ports_in_use");
+        json_uint(w, s->peak_ports_in_use);
+        json_key(w, "peak_frame");
+        frame_value(w, &s->peak_at);
+        json_key(w, "pool_utilization");
+        json_double(w, s->pool_utilization, 2);
+        json_key(w, "exhausted");
+        json_bool(w, s->exhausted);
+        json_key(w, "peak_ports_per_destination");
+        json_uint(w, s->peak_ports_per_destination);
+        json_key(w, "peak_per_destination_frame");
+        frame_value(w, &s->peak_per_destination_at);
+        json_key(w, "peak_destination");
+        if (s->peak_per_destination_at.frame != 0) {
+            json_begin_object(w);
+            json_key(w, "ip");
+            ip_value(w, s->ip_version, s->peak_dst_ip);
+            json_key(w, "port");
+            json_uint(w, s->peak_dst_port);
+            json_end_object(w);
+        } else {
+            json_null(w);
+        }
+        json_key(w, "exhausted_per_destination");
+        json_bool(w, s->exhausted_per_destination);
+        json_key(w, "ports_outside_pool");
+        json_uint(w, s->ports_outside_pool);
+        json_end_object(w);
+    }
+    json_end_array(w);
+}
+
+static void write_chains(struct json_writer *w, const struct report_model *m)
+{
+    size_t n = ib_engine_chain_count(m->engine);
+    json_key(w, "redirect_chains");
+    json_begin_array(w);
+    for (size_t i = 0; i < n; i++) {
+        const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
+        json_begin_object(w);
+        json_key(w, "requester");
+        endpoint_value(w, &c->requester);
+        json_key(w, "mgmt_class");
+        json_uint(w, c->mgmt_class);
+        json_key(w, "mgmt_class_name");
+        json_string(w, mgmt_class_name(c->mgmt_class));
+        json_key(w, "origin");
+        endpoint_value(w, &c->origin);
+        json_key(w, "origin_qp");
+        json_uint(w, c->origin_qp);
+        json_key(w, "first_request");
+        frame_value(w, &c->first_request);
+        json_key(w, "hops");
+        json_begin_array(w);
+        unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
+        for (unsigned h = 0; h < hops; h++) {
+            const struct ib_redirect_hop *hop = &c->hops[h];
+            json_begin_object(w);
+            json_key(w, "lid");
+            json_uint(w, hop->lid);
+            json_key(w, "gid");
+            gid_value(w, hop->gid);
+            json_key(w, "qp");
+            json_uint(w, hop->qp);
+            json_key(w, "qkey");
+            json_uint(w, hop->qkey);
+            json_key(w, "pkey");
+            json_uint(w, hop->pkey);
+            json_key(w, "frame");
+            frame_value(w, &hop->frame);
+            json_end_object(w);
+        }
+        json_end_array(w);
+        json_key(w, "hops_dropped");
+        json_uint(w, c->hops_dropped);
+        json_key(w, "final_answer");
+        frame_value(w, &c->final_answer);
+        json_key(w, "loop");
+        json_bool(w, c->loop);
+        json_key(w, "followed");
+        json_bool(w, c->followed);
+        json_end_object(w);
+    }
+    json_end_array(w);
+}
+
+static bool json_end(void *p, const struct report_model *m)
+{
+    struct json_state *st = p;
+    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    struct json_writer w;
+    json_writer_init(&w, st->out, true);
+    json_begin_object(&w);
+    json_key(&w, "version");
+    json_string(&w, m->version);
+    write_captures(&w, m);
+
+    json_key(&w, "frames");
+    json_begin_object(&w);
+    json_key(&w, "total");
+    json_uint(&w, m->frames);
+    json_key(&w, "ib");
+    json_uint(&w, m->ib_frames);
+    json_key(&w, "link_records");
+    json_uint(&w, m->link_records);
+    json_key(&w, "first_time");
+    if (m->have_time) time_value(&w, m->first_ns); else json_null(&w);
+    json_key(&w, "last_time");
+    if (m->have_time) time_value(&w, m->last_ns); else json_null(&w);
+    json_end_object(&w);
+
+    json_key(&w, "pool");
+    json_begin_object(&w);
+    json_key(&w, "low");
+    json_uint(&w, cfg->pool_low);
+    json_key(&w, "high");
+    json_uint(&w, cfg->pool_high);
+    json_key(&w, "size");
+    json_uint(&w, (unsigned)cfg->pool_high - cfg->pool_low + 1);
+    json_key(&w, "threshold_pct");
+    json_uint(&w, cfg->threshold_pct);
+    json_end_object(&w);
+
+    write_connections(&w, st, m);
+    write_sources(&w, m);
+    write_chains(&w, m);
+
+    json_key(&w, "addressing");
+    json_begin_object(&w);
+    for (int d = 0; d < IB_DIAG_COUNT; d++) {
+        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
+        if (!info->addressing)
+            continue;
+        json_key(&w, info->name);
+        json_uint(&w, es->addressing[d]);
+    }
+    json_end_object(&w);
+    json_key(&w, "diagnostics");
+    json_begin_object(&w);
+    for (int d = 0; d < IB_DIAG_COUNT; d++) {
+        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
+        if (info->addressing || es->addressing[d] == 0)
+            continue;
+        json_key(&w, info->name);
+        json_uint(&w, es->addressing[d]);
+    }
+    json_end_object(&w);
+
+    json_key(&w, "finding_counts");
+    json_begin_object(&w);
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        json_key(&w, ib_finding_kind_name((enum ib_finding_kind)k));
+        json_uint(&w, es->findings[k]);
+    }
+    json_end_object(&w);
+
+    json_key(&w, "limits");
+    json_begin_object(&w);
+    json_key(&w, "findings_dropped");
+    json_uint(&w, m->findings_dropped);
+    json_key(&w, "connections_evicted");
+    json_uint(&w, es->connections_evicted);
+    json_key(&w, "transactions_evicted");
+    json_uint(&w, es->transactions_evicted);
+    json_key(&w, "chains_dropped");
+    json_uint(&w, es->chains_dropped);
+    json_key(&w, "sources_dropped");
+    json_uint(&w, es->sources_dropped);
+    json_end_object(&w);
+
+    json_key(&w, "findings");
+    json_begin_array(&w);
+    if (!json_splice(&w, st->findings_tmp, m->findings_total))
+        st->failed = true;
+    json_end_array(&w);
+    json_end_object(&w);
+
+    bool ok = !st->failed && !w.error && !st->findings.error && !st->conns.error;
+    if (st->findings_tmp)
+        fclose(st->findings_tmp);
+    if (st->conn_tmp)
+        fclose(st->conn_tmp);
+    free(st);
+    return ok;
+}
+
+const struct report_renderer report_json = {
+    json_begin, json_finding, json_connection, json_end,
+};

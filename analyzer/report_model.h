@@ -1,0 +1,59 @@
+/* report_model.h - the one result model every report renders.
+ *
+ * The model is what a run concluded: the captures read, the engine (whose
+ * summary - connections, sources, chains, counts - is read at the end) and
+ * the counts the analyzer keeps itself.  Findings and connection records are
+ * too many to keep, so they are not in the model: they are streamed to the
+ * renderer as they happen, and each renderer keeps them in bounded memory
+ * (temporary files) until it writes its report.
+ */
+#ifndef IBSCOPE_REPORT_MODEL_H
+#define IBSCOPE_REPORT_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "capture_reader.h"
+#include "engine.h"
+#include "options.h"
+
+struct report_capture {
+    struct capture_info info;
+    uint64_t ib_frames;
+};
+
+struct report_model {
+    const struct options *opts;
+    const char *version;
+    size_t capture_count;
+    struct report_capture *captures;
+    const struct ib_engine *engine;  /* summaries, valid after finish */
+    uint64_t findings[IB_FIND_COUNT]; /* findings handed to the renderer */
+    uint64_t findings_total;
+    uint64_t findings_dropped;        /* past IB_FRAME_FINDINGS_MAX in a frame */
+    uint64_t connections_listed;
+    uint64_t frames, ib_frames, link_records;
+    bool have_time;
+    int64_t first_ns, last_ns;        /* first and last frame read */
+};
+
+/* A renderer: begin before the first frame, then findings and connection
+ * records as they happen, end with the whole model.  end returns false when
+ * writing failed. */
+struct report_renderer {
+    void *(*begin)(const struct report_model *m, FILE *out);
+    void (*finding)(void *st, const struct report_model *m, const struct ib_finding *f);
+    void (*connection)(void *st, const struct report_model *m,
+                       const struct ib_connection_record *rec);
+    bool (*end)(void *st, const struct report_model *m);
+};
+
+extern const struct report_renderer report_text;
+extern const struct report_renderer report_json;
+extern const struct report_renderer report_csv;
+
+/* Setup latency (REQ to RTU) of one connection; false when not both seen. */
+bool report_connection_latency(const struct ib_connection_record *rec, int64_t *ns);
+
+#endif

@@ -1,0 +1,457 @@
+/* report_text.c - the text report for people: fits 80 columns.
+ *
+ * Sections: captures, summary, CM connections, sources (ports in use against
+ * the pool in both models), redirect chains drawn as arrows, addressing
+ * rules, findings grouped by kind.  With --frames each finding is listed
+ * under its kind; they are streamed into one temporary file per kind while
+ * the capture is read, so the grouping costs no memory.  The --connections
+ * table is streamed the same way.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_format.h"
+#include "report_model.h"
+
+#define WIDTH 80
+
+struct text_state {
+    FILE *out;
+    FILE *by_kind[IB_FIND_COUNT]; /* --frames: lines per kind, made on first use */
+    FILE *conns;                  /* --connections: the table's rows */
+    bool have_base;
+    int64_t base_ns;              /* times are shown from the first frame */
+    bool failed;
+};
+
+/* Glues words that must stay on one line; printed as a space. */
+#define NBSP '\x1f'
+
+/* Writes text wrapped at WIDTH: the first line after `first` columns already
+ * used, continuation lines indented by `indent`.  Breaks at spaces only. */
+static void wrap(FILE *out, const char *text, size_t first, size_t indent)
+{
+    size_t col = first;
+    bool first_word = true;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        size_t len = strcspn(p, " ");
+        if (!first_word && col + 1 + len <= WIDTH) {
+            fputc(' ', out);
+            col++;
+        } else if (col > indent && col + len + !first_word > WIDTH) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+        }
+        for (size_t i = 0; i < len; i++)
+            fputc(p[i] == NBSP ? ' ' : p[i], out);
+        col += len;
+        p += len;
+        first_word = false;
+    }
+    fputc('\n', out);
+}
+
+static void *text_begin(const struct report_model *m, FILE *out)
+{
+    struct text_state *st = calloc(1, sizeof(*st));
+    if (!st)
+        return NULL;
+    st->out = out;
+    if (m->opts->connections) {
+        st->conns = tmpfile();
+        if (!st->conns)
+            st->failed = true;
+    }
+    return st;
+}
+
+static void text_finding(void *p, const struct report_model *m, const struct ib_finding *f)
+{
+    struct text_state *st = p;
+    if (!m->opts->frames || (unsigned)f->kind >= IB_FIND_COUNT)
+        return;
+    FILE **tmp = &st->by_kind[f->kind];
+    if (!*tmp) {
+        *tmp = tmpfile();
+        if (!*tmp) {
+            st->failed = true;
+            return;
+        }
+    }
+    char at[32], rel[32], when[32];
+    char line[IB_FINDING_MESSAGE_MAX + 64];
+    char msg[IB_FINDING_MESSAGE_MAX + 1];
+    fmt_frame(&f->at, m->capture_count, at, sizeof(at));
+    fmt_seconds(f->at.time_ns - (m->have_time ? m->first_ns : f->at.time_ns), when, sizeof(when));
+    memcpy(msg, f->message, IB_FINDING_MESSAGE_MAX);
+    msg[IB_FINDING_MESSAGE_MAX] = '\0';
+    char mention[48];
+    fmt_frame(&f->related, m->capture_count, rel, sizeof(rel));
+    snprintf(mention, sizeof(mention), "frame %s", rel);
+    if (f->related.frame != 0 && !strstr(msg, mention)) {
+        snprintf(line, sizeof(line), "%s (see frame %s)", msg, rel);
+    } else {
+        snprintf(line, sizeof(line), "%s", msg);
+    }
+    int n = fprintf(*tmp, "    frame %-7s %10s s  ", at, when);
+    wrap(*tmp, line, n > 0 ? (size_t)n : 0, 8);
+}
+
+static void text_connection(void *p, const struct report_model *m,
+                            const struct ib_connection_record *rec)
+{
+    struct text_state *st = p;
+    FILE *out = st->conns;
+    char buf[256];
+    int64_t lat;
+    if (!out)
+        return;
+    if (rec->has_tuple) {
+        char ps[PORT_SPACE_BUF], src[64], dst[64];
+        fmt_port_space(rec->tuple.port_space, ps);
+        ib_format_ip(rec->tuple.ip_version, rec->tuple.src_ip, src, sizeof(src));
+        ib_format_ip(rec->tuple.ip_version, rec->tuple.dst_ip, dst, sizeof(dst));
+        snprintf(buf, sizeof(buf), "%s %s:%u -> %s:%u", ps, src, (unsigned)rec->tuple.src_port,
+                 dst, (unsigned)rec->tuple.dst_port);
+    } else {
+        char a[64], b[64];
+        fmt_endpoint(&rec->active, a, sizeof(a));
+        fmt_endpoint(&rec->passive, b, sizeof(b));
+        snprintf(buf, sizeof(buf), "%s -> %s service 0x%016" PRIx64, a, b, rec->service_id);
+    }
+    fprintf(out, "  %s\n", buf);
+
+    /* Second line: comm IDs, state, latency, then the frames. */
+    char state[48];
+    snprintf(state, sizeof(state), "%s", ib_conn_state_name(rec->state));
+    if (rec->rej.frame != 0)
+        snprintf(state, sizeof(state), "%s (reason %u)", ib_conn_state_name(rec->state),
+                 (unsigned)rec->reject_reason);
+    char latency[32] = "";
+    if (report_connection_latency(rec, &lat)) {
+        char d[24];
+        fmt_duration(lat, d, sizeof(d));
+        snprintf(latency, sizeof(latency), "  setup %s", d);
+    }
+    fprintf(out, "    comm 0x%08" PRIx32 "/0x%08" PRIx32 "  %s%s%s\n", rec->local_comm_id,
+            rec->remote_comm_id, state, latency, rec->evicted ? "  (evicted)" : "");
+    static const char *const names[] = { "REQ", "MRA", "REP", "RTU", "DREQ", "DREP", "REJ" };
+    const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
+                                          &rec->dreq, &rec->drep, &rec->rej };
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (refs[i]->frame == 0)
+            continue;
+        char fr[32];
+        fmt_frame(refs[i], m->capture_count, fr, sizeof(fr));
+        int n = snprintf(buf + len, sizeof(buf) - len, "%s%s %s", len ? "  " : "", names[i], fr);
+        if (n > 0 && (size_t)n < sizeof(buf) - len)
+            len += (size_t)n;
+    }
+    if (rec->retransmissions) {
+        int n = snprintf(buf + len, sizeof(buf) - len, "%s(%u retransmissions)", len ? "  " : "",
+                         rec->retransmissions);
+        if (n > 0 && (size_t)n < sizeof(buf) - len)
+            len += (size_t)n;
+    }
+    if (len) {
+        fputs("    frames ", out);
+        wrap(out, buf, 11, 6);
+    }
+}
+
+static void section(FILE *out, const char *title)
+{
+    fprintf(out, "\n%s\n", title);
+}
+
+static bool copy_file(FILE *src, FILE *out)
+{
+    char buf[65536];
+    size_t n;
+    if (fflush(src) != 0 || fseek(src, 0, SEEK_SET) != 0)
+        return false;
+    while ((n = fread(buf, 1, sizeof(buf), src)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            return false;
+    return !ferror(src);
+}
+
+static void write_captures(FILE *out, const struct report_model *m)
+{
+    section(out, "Captures");
+    fprintf(out, "  %-2s %-32s %-16s %9s %9s %3s\n", "#", "file", "link type", "frames",
+            "IB frames", "err");
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct report_capture *c = &m->captures[i];
+        char lt[24] = "-";
+        const char *path = c->info.path;
+        size_t plen = strlen(path);
+        if (c->info.linktype >= 0) {
+            const char *name = linktype_name(c->info.linktype);
+            snprintf(lt, sizeof(lt), "%d %s", c->info.linktype, name ? name : "?");
+        }
+        /* Long paths keep their end, which names the file. */
+        if (plen > 32)
+            fprintf(out, "  %-2zu ...%-29s", i, path + plen - 29);
+        else
+            fprintf(out, "  %-2zu %-32s", i, path);
+        fprintf(out, " %-16s %9" PRIu64 " %9" PRIu64 " %3" PRIu64 "\n", lt, c->info.frames,
+                c->ib_frames, c->info.errors);
+        if (c->info.error[0]) {
+            fputs("     error:", out);
+            wrap(out, c->info.error, 11, 7);
+        }
+        if (c->info.snaplen_cut)
+            fprintf(out, "     %" PRIu64 " frames cut by the snaplen (first: frame %" PRIu64 ")\n",
+                    c->info.snaplen_cut, c->info.first_cut);
+    }
+}
+
+static void write_summary(FILE *out, const struct report_model *m)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    section(out, "Summary");
+    fprintf(out, "  frames %" PRIu64 ", InfiniBand %" PRIu64, m->frames, m->ib_frames);
+    if (m->link_records)
+        fprintf(out, ", link records %" PRIu64, m->link_records);
+    fputc('\n', out);
+    if (m->have_time) {
+        char t[48], d[32];
+        fmt_time_rfc3339(m->first_ns, t, sizeof(t));
+        fmt_duration(m->last_ns - m->first_ns, d, sizeof(d));
+        fprintf(out, "  from %s, %s\n", t, d);
+    }
+    fprintf(out, "  port pool %u-%u (%u ports), pool_high at %u%%\n", (unsigned)cfg->pool_low,
+            (unsigned)cfg->pool_high, (unsigned)cfg->pool_high - cfg->pool_low + 1,
+            cfg->threshold_pct);
+    uint64_t total = 0;
+    for (int k = 0; k < IB_FIND_COUNT; k++)
+        total += es->findings[k];
+    fprintf(out, "  findings %" PRIu64 "\n", total);
+    if (m->findings_dropped || es->connections_evicted || es->transactions_evicted ||
+        es->chains_dropped || es->sources_dropped)
+        fprintf(out,
+                "  limits hit: %" PRIu64 " findings dropped, %" PRIu64
+                " connections evicted,\n    %" PRIu64 " transactions evicted, %" PRIu64
+                " chains and %" PRIu64 " sources dropped\n",
+                m->findings_dropped, es->connections_evicted, es->transactions_evicted,
+                es->chains_dropped, es->sources_dropped);
+}
+
+static void latency_line(FILE *out, const char *what, const struct ib_latency *l)
+{
+    char a[24], b[24], c[24];
+    if (l->count == 0)
+        return;
+    fmt_duration(l->min_ns, a, sizeof(a));
+    fmt_duration(l->median_ns, b, sizeof(b));
+    fmt_duration(l->max_ns, c, sizeof(c));
+    fprintf(out, "  %-14s min %s, median %s, max %s (%" PRIu64 ")\n", what, a, b, c, l->count);
+}
+
+static void write_connections(FILE *out, struct text_state *st, const struct report_model *m)
+{
+    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    section(out, "CM connections");
+    fprintf(out,
+            "  requests %" PRIu64 ", established %" PRIu64 ", rejected %" PRIu64
+            ", closed %" PRIu64 ",\n  retransmissions %" PRIu64,
+            cs->requests, cs->established, cs->rejected, cs->closed, cs->retransmissions);
+    if (cs->sidr_requests || cs->sidr_replies)
+        fprintf(out, ", SIDR requests %" PRIu64 ", replies %" PRIu64, cs->sidr_requests,
+                cs->sidr_replies);
+    fputc('\n', out);
+    for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
+        if (cs->reject_reasons[r] == 0)
+            continue;
+        const char *name = rej_reason_name(r);
+        fprintf(out, "  reject reason %2u %-34s %8" PRIu64 "\n", r,
+                name ? name : (r == IB_REJ_REASON_MAX - 1 ? "(63 or more)" : "?"),
+                cs->reject_reasons[r]);
+    }
+    latency_line(out, "REQ to RTU", &cs->setup);
+    latency_line(out, "REQ to REP", &cs->req_rep);
+    if (st->conns) {
+        fprintf(out, "\n  Connections (%" PRIu64 ")\n", m->connections_listed);
+        if (!copy_file(st->conns, out))
+            st->failed = true;
+    }
+}
+
+static void write_sources(FILE *out, const struct report_model *m)
+{
+    size_t n = ib_engine_source_count(m->engine);
+    section(out, "Sources: source ports in use against the pool");
+    if (n == 0) {
+        fputs("  no IP CM connection requests\n", out);
+        return;
+    }
+    /* Legacy: one port per connection.  4-tuple: Linux since 2016 shares a
+     * port among connections to different destinations. */
+    fprintf(out, "  %-16s %-5s %6s | %-21s | %s\n", "", "", "", "one port each",
+            "per destination");
+    fprintf(out, "  %-16s %-5s %6s | %6s %6s %7s | %6s %6s %7s\n", "source", "space", "conns",
+            "peak", "pool%", "frame", "peak", "pool%", "frame");
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    double size = (double)cfg->pool_high - cfg->pool_low + 1;
+    for (size_t i = 0; i < n; i++) {
+        const struct ib_source_stats *s = ib_engine_source(m->engine, i);
+        char ip[64], ps[PORT_SPACE_BUF], f1[32] = "-", f2[32] = "-", p1[16], p2[16];
+        ib_format_ip(s->ip_version, s->ip, ip, sizeof(ip));
+        fmt_port_space(s->port_space, ps);
+        if (s->peak_at.frame)
+            fmt_frame(&s->peak_at, m->capture_count, f1, sizeof(f1));
+        if (s->peak_per_destination_at.frame)
+            fmt_frame(&s->peak_per_destination_at, m->capture_count, f2, sizeof(f2));
+        snprintf(p1, sizeof(p1), "%.1f%s", s->pool_utilization, s->exhausted ? "!" : "");
+        snprintf(p2, sizeof(p2), "%.1f%s", 100.0 * s->peak_ports_per_destination / size,
+                 s->exhausted_per_destination ? "!" : "");
+        if (strlen(ip) > 16)
+            fprintf(out, "  %s\n  %-16s", ip, "");
+        else
+            fprintf(out, "  %-16s", ip);
+        fprintf(out, " %-5s %6" PRIu64 " | %6" PRIu32 " %6s %7s | %6" PRIu32 " %6s %7s\n", ps,
+                s->connections, s->peak_ports_in_use, p1, f1, s->peak_ports_per_destination, p2,
+                f2);
+        if (s->ports_outside_pool) {
+            fprintf(out, "  %-16s %" PRIu64 " requests used a source port outside the pool\n", "",
+                    s->ports_outside_pool);
+        }
+    }
+    fputs("  ! = pool exhausted in that model\n", out);
+}
+
+/* Keeps "LID 7" and "QP 0x10" whole when a chain is wrapped. */
+static void glue(char *s)
+{
+    for (; *s; s++)
+        if (*s == ' ')
+            *s = NBSP;
+}
+
+static void write_chains(FILE *out, const struct report_model *m)
+{
+    size_t n = ib_engine_chain_count(m->engine);
+    if (n == 0)
+        return;
+    section(out, "Redirect chains");
+    for (size_t i = 0; i < n; i++) {
+        const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
+        char req[80], fr[32], ep[80], qp[24], text[2048];
+        const char *cls = mgmt_class_name(c->mgmt_class);
+        fmt_endpoint(&c->requester, req, sizeof(req));
+        fmt_frame(&c->first_request, m->capture_count, fr, sizeof(fr));
+        fprintf(out, "  %s (class 0x%02x) from %s, request frame %s:\n", cls ? cls : "MAD",
+                (unsigned)c->mgmt_class, req, fr);
+        fmt_endpoint(&c->origin, ep, sizeof(ep));
+        fmt_qp(c->origin_qp, qp, sizeof(qp));
+        glue(ep);
+        glue(qp);
+        size_t len = (size_t)snprintf(text, sizeof(text), "%s\x1f%s", ep, qp);
+        unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
+        for (unsigned h = 0; h < hops && len < sizeof(text); h++) {
+            const struct ib_redirect_hop *hop = &c->hops[h];
+            struct ib_endpoint target = { .lid = hop->lid, .has_gid = false };
+            if (hop->lid == 0) {
+                target.has_gid = true;
+                memcpy(target.gid, hop->gid, 16);
+            }
+            fmt_frame(&hop->frame, m->capture_count, fr, sizeof(fr));
+            fmt_endpoint(&target, ep, sizeof(ep));
+            fmt_qp(hop->qp, qp, sizeof(qp));
+            glue(ep);
+            glue(qp);
+            len += (size_t)snprintf(text + len, sizeof(text) - len,
+                                    " --(frame\x1f%s)--> %s\x1f%s", fr, ep, qp);
+        }
+        if (c->hops_dropped && len < sizeof(text))
+            len += (size_t)snprintf(text + len, sizeof(text) - len, " ... (%u more hops)",
+                                    c->hops_dropped);
+        if (len < sizeof(text)) {
+            if (c->loop) {
+                snprintf(text + len, sizeof(text) - len, " [loop]");
+            } else if (c->final_answer.frame) {
+                fmt_frame(&c->final_answer, m->capture_count, fr, sizeof(fr));
+                snprintf(text + len, sizeof(text) - len, " [answered, frame %s]", fr);
+            } else if (!c->followed) {
+                snprintf(text + len, sizeof(text) - len, " [not followed]");
+            } else {
+                snprintf(text + len, sizeof(text) - len, " [no answer]");
+            }
+        }
+        fputs("    ", out);
+        wrap(out, text, 4, 6);
+    }
+}
+
+static void write_addressing(FILE *out, const struct report_model *m)
+{
+    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    bool any = false;
+    for (int d = 0; d < IB_DIAG_COUNT; d++) {
+        if (es->addressing[d] == 0)
+            continue;
+        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
+        if (!any) {
+            section(out, "Packet diagnostics by rule");
+            any = true;
+        }
+        int n = fprintf(out, "  %-24s %8" PRIu64 "  ", info->name, es->addressing[d]);
+        wrap(out, info->text, n > 0 ? (size_t)n : 0, 37);
+    }
+}
+
+static void write_findings(FILE *out, struct text_state *st, const struct report_model *m)
+{
+    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    section(out, "Findings by kind");
+    bool any = false;
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        enum ib_finding_kind kind = (enum ib_finding_kind)k;
+        uint64_t count = es->findings[k] > m->findings[k] ? es->findings[k] : m->findings[k];
+        if (count == 0)
+            continue;
+        any = true;
+        fprintf(out, "  %-24s %-6s %10" PRIu64 "\n", ib_finding_kind_name(kind),
+                ib_severity_name(ib_finding_kind_severity(kind)), count);
+        if (st->by_kind[k] && !copy_file(st->by_kind[k], out))
+            st->failed = true;
+    }
+    if (!any)
+        fputs("  none\n", out);
+}
+
+static bool text_end(void *p, const struct report_model *m)
+{
+    struct text_state *st = p;
+    FILE *out = st->out;
+    fprintf(out, "ibscope %s report\n", m->version);
+    write_captures(out, m);
+    write_summary(out, m);
+    write_connections(out, st, m);
+    write_sources(out, m);
+    write_chains(out, m);
+    write_addressing(out, m);
+    write_findings(out, st, m);
+    bool ok = !st->failed;
+    for (int k = 0; k < IB_FIND_COUNT; k++)
+        if (st->by_kind[k])
+            fclose(st->by_kind[k]);
+    if (st->conns)
+        fclose(st->conns);
+    free(st);
+    return ok;
+}
+
+const struct report_renderer report_text = {
+    text_begin, text_finding, text_connection, text_end,
+};
