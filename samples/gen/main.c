@@ -1,0 +1,232 @@
+/* main.c - ibscope-gen command line: write the sample captures, one scenario,
+ * a port-pool ramp, or the README frame tables. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ramp.h"
+#include "scenarios.h"
+
+#define EXIT_USAGE 2
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ibscope-gen all OUTDIR            write every committed sample into OUTDIR\n"
+		"       ibscope-gen SCENARIO OUT.pcap     write one sample\n"
+		"       ibscope-gen ramp [options] OUT    write a port-pool ramp\n"
+		"       ibscope-gen notes [SCENARIO...]   print the frame tables (Markdown)\n"
+		"       ibscope-gen list                  list scenarios\n"
+		"       ibscope-gen --help\n"
+		"\n"
+		"ramp options:\n"
+		"  --pool LO-HI        source port pool (default 32768-60999)\n"
+		"  --connections N     connection attempts (default: the pool size)\n"
+		"  --linktype 197|247|1  ERF type 21, raw LRH, or Ethernet RoCEv2 (default 197)\n"
+		"  --seed S            PRNG seed (default 1)\n"
+		"  --disconnect PCT    after each connection close a random open one with\n"
+		"                      probability PCT%% (DREQ/DREP; default 0)\n"
+		"  --gap-us US         microseconds between attempts (default 1000)\n"
+		"\n"
+		"Output is deterministic: same arguments, same bytes.\n"
+		"\nscenarios:\n");
+	for (size_t i = 0; i < n_scenarios; i++)
+		fprintf(f, "  %-16s %s\n", scenarios[i].name, scenarios[i].title);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ibscope-gen: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (try ibscope-gen --help)\n");
+	return EXIT_USAGE;
+}
+
+static int run_scenario(const scenario_t *s, const char *path, gen_t *keep)
+{
+	gen_t g;
+	if (gen_open(&g, path, s->link, s->roce, 0x1B5C09Eull) != 0)
+		return 1;
+	s->run(&g);
+	if (keep) {
+		*keep = g;
+		return sink_close(&g.sink) ? 1 : 0;
+	}
+	return gen_close(&g) ? 1 : 0;
+}
+
+static int print_notes(const scenario_t *s)
+{
+	gen_t g;
+	memset(&g, 0, sizeof(g));
+	if (run_scenario(s, NULL, &g) != 0)
+		return 1;
+	printf("### %s\n\nLink type %d%s, %u frames. %s.\n\n", s->file, (int)s->link,
+	       s->link == LINK_ERF	? " (ERF; records of type 21 unless noted)"
+	       : s->link == LINK_LRH   ? " (DLT_INFINIBAND, LRH first)"
+	       : s->link == LINK_USER0 ? " (DLT_USER0, LRH first)"
+	       : s->link == LINK_SLL   ? " (Linux cooked)"
+	       : s->roce == 1	       ? " (Ethernet, RoCEv1)"
+				       : " (Ethernet, RoCEv2)",
+	       g.sink.frames, s->title);
+	printf("| frame | what it is / what an analyzer should conclude |\n|---:|---|\n");
+	for (size_t i = 0; i < g.nnotes; i++)
+		if (g.notes[i].frame)
+			printf("| %u | %s |\n", g.notes[i].frame, g.notes[i].text);
+	for (size_t i = 0; i < g.nnotes; i++)
+		if (!g.notes[i].frame)
+			printf("\n%s\n", g.notes[i].text);
+	printf("\n");
+	free(g.notes);
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	if (!s || !*s || *s == '-')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int cmd_ramp(int argc, char **argv)
+{
+	ramp_opts_t o;
+	ramp_defaults(&o);
+	bool conn_given = false;
+	const char *out = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t n;
+		if (strcmp(a, "--pool") == 0) {
+			unsigned lo, hi;
+			char extra;
+			if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 ||
+			    lo > hi)
+				return bad_usage("ramp: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
+						 "got '%s'",
+						 v ? v : "");
+			o.pool_lo = (uint16_t)lo;
+			o.pool_hi = (uint16_t)hi;
+			i++;
+		} else if (strcmp(a, "--connections") == 0) {
+			if (parse_u64(v, &n) || n == 0 || n > 100000000ull)
+				return bad_usage("ramp: --connections wants 1..100000000, got '%s'",
+						 v ? v : "");
+			o.connections = n;
+			conn_given = true;
+			i++;
+		} else if (strcmp(a, "--linktype") == 0) {
+			if (parse_u64(v, &n) || (n != 197 && n != 247 && n != 1))
+				return bad_usage("ramp: --linktype wants 197, 247 or 1, got '%s'",
+						 v ? v : "");
+			o.link = (link_t)n;
+			i++;
+		} else if (strcmp(a, "--seed") == 0) {
+			if (parse_u64(v, &n))
+				return bad_usage("ramp: --seed wants a non-negative integer, got '%s'",
+						 v ? v : "");
+			o.seed = n;
+			i++;
+		} else if (strcmp(a, "--disconnect") == 0) {
+			if (parse_u64(v, &n) || n > 100)
+				return bad_usage("ramp: --disconnect wants 0..100, got '%s'", v ? v : "");
+			o.disconnect_pct = (unsigned)n;
+			i++;
+		} else if (strcmp(a, "--gap-us") == 0) {
+			if (parse_u64(v, &n) || n == 0 || n > 60000000ull)
+				return bad_usage("ramp: --gap-us wants 1..60000000, got '%s'",
+						 v ? v : "");
+			o.gap_us = (uint32_t)n;
+			i++;
+		} else if (a[0] == '-' && a[1]) {
+			return bad_usage("ramp: unknown option '%s'", a);
+		} else if (!out) {
+			out = a;
+		} else {
+			return bad_usage("ramp: unexpected argument '%s'", a);
+		}
+	}
+	if (!out)
+		return bad_usage("ramp: missing output file%s", "");
+	if (!conn_given)
+		o.connections = (uint64_t)o.pool_hi - o.pool_lo + 1;
+
+	gen_t g;
+	if (gen_open(&g, out, o.link, 2, o.seed) != 0)
+		return 1;
+	g.keep_notes = false;
+	ramp_result_t r;
+	ramp_run(&g, &o, &r);
+	uint32_t frames = g.sink.frames;
+	if (gen_close(&g) != 0)
+		return 1;
+	fprintf(stderr,
+		"ibscope-gen: ramp: %u frames, %" PRIu64 " connections established, %" PRIu64
+		" closed, %" PRIu64 " attempts failed (pool exhausted: EADDRNOTAVAIL, nothing "
+		"sent), at most %" PRIu64 " of %u ports in use",
+		frames, r.established, r.closed, r.failed, r.max_in_use,
+		(unsigned)(o.pool_hi - o.pool_lo + 1));
+	if (r.first_full_frame)
+		fprintf(stderr, ", pool full from frame %u", r.first_full_frame);
+	fprintf(stderr, "\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return bad_usage("missing command%s", "");
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "list") == 0) {
+		for (size_t i = 0; i < n_scenarios; i++)
+			printf("%s\t%s\n", scenarios[i].name, scenarios[i].file);
+		return 0;
+	}
+	if (strcmp(cmd, "notes") == 0) {
+		for (int i = 2; i < argc; i++)
+			if (!scenario_find(argv[i]))
+				return bad_usage("unknown scenario '%s'", argv[i]);
+		for (size_t i = 0; i < n_scenarios; i++) {
+			bool want = argc == 2;
+			for (int j = 2; j < argc; j++)
+				want |= scenario_find(argv[j]) == &scenarios[i];
+			if (want && print_notes(&scenarios[i]) != 0)
+				return 1;
+		}
+		return 0;
+	}
+	if (strcmp(cmd, "ramp") == 0)
+		return cmd_ramp(argc - 2, argv + 2);
+	if (strcmp(cmd, "all") == 0) {
+		if (argc != 3)
+			return bad_usage("all: wants exactly one argument, the output directory%s", "");
+		for (size_t i = 0; i < n_scenarios; i++) {
+			char path[4096];
+			int n = snprintf(path, sizeof(path), "%s/%s", argv[2], scenarios[i].file);
+			if (n < 0 || (size_t)n >= sizeof(path))
+				return bad_usage("all: output directory name too long: '%s'", argv[2]);
+			if (run_scenario(&scenarios[i], path, NULL) != 0)
+				return 1;
+		}
+		return 0;
+	}
+	const scenario_t *s = scenario_find(cmd);
+	if (!s)
+		return bad_usage("unknown command or scenario '%s'", cmd);
+	if (argc != 3)
+		return bad_usage("%s: wants exactly one argument, the output file", cmd);
+	return run_scenario(s, argv[2], NULL);
+}
