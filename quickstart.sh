@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# quickstart.sh - set up a Debian 12 machine for ibscope, build it, and run it.
+#
+#   ./quickstart.sh demo   install dependencies, build, analyse a bundled sample
+#   ./quickstart.sh test   install dependencies, build (plain and ASan/UBSan), run every test
+#
+# Both are idempotent: packages already installed are not fetched again, and
+# the builds are incremental.  Run as root or with sudo available.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(build-essential cmake clang pkg-config python3 libpcap-dev libcmocka-dev
+          libglib2.0-dev libwireshark-dev libwiretap-dev wireshark-dev tshark)
+
+install_packages() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    echo "quickstart: installing ${missing[*]}"
+    "${sudo[@]}" apt-get update -q
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
+        "${missing[@]}"
+}
+
+build() { # build DIR [cmake options...]
+    local dir=$1; shift
+    cmake -S . -B "$dir" "$@" >/dev/null
+    cmake --build "$dir" -j"$(nproc)"
+}
+
+case "${1:-}" in
+demo)
+    install_packages
+    build build
+    echo
+    echo "\$ build/bin/ibscope samples/captures/cm_ib_erf.pcap"
+    build/bin/ibscope samples/captures/cm_ib_erf.pcap
+    ;;
+test)
+    install_packages
+    build build
+    build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    (cd build && ctest --output-on-failure -j"$(nproc)")
+    (cd build-asan && ctest --output-on-failure -j"$(nproc)")
+    ;;
+*)
+    echo "usage: $0 demo|test" >&2
+    exit 2
+    ;;
+esac
