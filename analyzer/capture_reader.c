@@ -67,7 +67,7 @@ static void word_pcap_error(struct input *in, const char *msg, bool at_open)
         if (got == 0)
             snprintf(buf, sizeof(buf), "empty file");
         else
-            snprintf(buf, sizeof(buf), "truncated file header (%zu bytes)", got);
+            snprintf(buf, sizeof(buf), "truncated file header");
     } else if (sscanf(msg, "truncated dump file; tried to read %zu header bytes, only got %zu",
                       &want, &got) == 2) {
         snprintf(buf, sizeof(buf), "truncated record header after frame %" PRIu64, after);

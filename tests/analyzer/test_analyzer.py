@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""test_analyzer.py - end-to-end tests of the ibscope command.
+
+Usage: test_analyzer.py --ibscope BIN --source-dir DIR [--gen BIN] GROUP
+Groups: badinput stdin merge convert json csv failon width exhaustion golden.
+Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
+"""
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pcapgen import (CM_DREP, CM_DREQ, CM_REJ, CM_REP, CM_RTU, LT_EN10MB, LT_ERF,  # noqa: E402
+                     LT_INFINIBAND, LT_USER0, cm_msg, cm_req, pcap)
+
+T0 = 1767225600_000000000  # 2026-01-01T00:00:00Z
+SKIP = 77
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+    return cond
+
+
+def run(args, stdin=None, cwd=None):
+    p = subprocess.run([ARGS.ibscope] + args, input=stdin, capture_output=True, cwd=cwd,
+                       timeout=600)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def smoke_records():
+    """REQ/REP/RTU/DREQ/DREP of one connection, and a REQ sent twice then rejected."""
+    return [
+        (T0 + 1000, cm_req(0x100, "10.0.0.1", 40000, "10.0.0.2", 4791, 1, 2)),
+        (T0 + 2000, cm_msg(CM_REP, 0x900, 0x100, 2, 1, 0x900)),
+        (T0 + 3000, cm_msg(CM_RTU, 0x100, 0x900, 1, 2, 0x100)),
+        (T0 + 4000, cm_req(0x101, "10.0.0.1", 40001, "10.0.0.2", 4791, 1, 2)),
+        (T0 + 5000, cm_req(0x101, "10.0.0.1", 40001, "10.0.0.2", 4791, 1, 2)),
+        (T0 + 6000, cm_msg(CM_REJ, 0x901, 0x101, 2, 1, 0x101, reason=28)),
+        (T0 + 7000, cm_msg(CM_DREQ, 0x100, 0x900, 1, 2, 0x200)),
+        (T0 + 8000, cm_msg(CM_DREP, 0x900, 0x100, 2, 1, 0x200)),
+    ]
+
+
+def write(d, name, data):
+    path = os.path.join(d, name)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def pcapng_two_linktypes():
+    """SHB, IDB (247), IDB (1), one EPB on each interface."""
+    def block(btype, body):
+        body += bytes(-len(body) % 4)
+        n = 12 + len(body)
+        return struct.pack("<II", btype, n) + body + struct.pack("<I", n)
+    shb = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    idb1 = block(1, struct.pack("<HHI", LT_INFINIBAND, 0, 65535))
+    idb2 = block(1, struct.pack("<HHI", LT_EN10MB, 0, 65535))
+    pkt = smoke_records()[0][1]
+    epb1 = block(6, struct.pack("<IIIII", 0, 0, 1, len(pkt), len(pkt)) + pkt)
+    eth = bytes(12) + b"\x08\x00" + bytes(46)
+    epb2 = block(6, struct.pack("<IIIII", 1, 0, 2, len(eth), len(eth)) + eth)
+    return shb + idb1 + epb1 + idb2 + epb2
+
+
+def one_line_error(err, *needles):
+    lines = err.strip("\n").split("\n")
+    ok = len(lines) == 1 and lines[0].startswith("ibscope: ")
+    return ok and all(n in lines[0] for n in needles)
+
+
+# ---- groups ----
+
+def t_badinput(d):
+    good = pcap(smoke_records())
+    first_len = 24 + 16 + len(smoke_records()[0][1])
+    cases = [
+        ("empty", b"", "empty file"),
+        ("text", b"hello, this is not a capture\n" * 4, "not a pcap or pcapng capture"),
+        ("ghdr", good[:10], "truncated file header"),
+        ("rhdr", good[:first_len + 8], "truncated record header after frame 1"),
+        ("rdata", good[:first_len + 16 + 100], "truncated record data in frame 2"),
+        ("linktype", pcap([(T0, b"x" * 40)], linktype=105), "unsupported link type 105"),
+        ("snaplen", pcap([(T0, smoke_records()[0][1][:60], 290)]), "cut by the snaplen"),
+        ("pcapng2lt", pcapng_two_linktypes(), "different link types"),
+    ]
+    for name, data, needle in cases:
+        path = write(d, name + ".pcap", data)
+        rc, out, err = run(["--format", "json", path])
+        check(rc == 2, f"badinput {name}: exit {rc}, expected 2")
+        check(one_line_error(err, path, needle), f"badinput {name}: stderr {err!r}")
+        if out:
+            rep = json.loads(out)
+            check(rep["captures"][0]["errors"] >= 1, f"badinput {name}: errors not counted")
+    # What came before a truncation is still reported.
+    rc, out, err = run(["--format", "json", os.path.join(d, "rdata.pcap")])
+    rep = json.loads(out)
+    check(rep["captures"][0]["frames"] == 1 and rep["connections"]["requests"] == 1,
+          "badinput rdata: frame 1 not analysed")
+    # Files that are not there, or not files.
+    for name, path, needle in [("missing", os.path.join(d, "nope.pcap"), "No such file"),
+                               ("directory", d, "is a directory")]:
+        rc, out, err = run([path])
+        check(rc == 2 and not out, f"badinput {name}: exit {rc}, stdout {len(out)} bytes")
+        check(one_line_error(err, path, needle), f"badinput {name}: stderr {err!r}")
+    # One bad file does not stop a good one; exit 2 still.
+    okpath = write(d, "ok.pcap", good)
+    rc, out, err = run(["--format", "json", os.path.join(d, "empty.pcap"), okpath])
+    rep = json.loads(out) if out else {}
+    check(rc == 2 and rep.get("captures", [{}, {}])[1].get("frames") == 8,
+          "badinput: good file after a bad one not analysed")
+    # Bad option values.
+    for args, needle in [(["--pool", "5-3"], "--pool"), (["--pool", "0-10"], "--pool"),
+                         (["--pool", "70000-80000"], "--pool"), (["--pool", "abc"], "--pool"),
+                         (["--threshold", "150"], "--threshold"),
+                         (["--threshold", "-5"], "--threshold"),
+                         (["--format", "xml"], "--format"), (["--fail-on", "bogus"], "bogus"),
+                         (["--bogus"], "unknown option"), (["--format"], "needs a value"),
+                         ([], "no capture")]:
+        rc, out, err = run(args + ([okpath] if args and args != ["--format"] else []))
+        check(rc == 2 and not out, f"badopt {args}: exit {rc}")
+        check(one_line_error(err, needle), f"badopt {args}: stderr {err!r}")
+
+
+def t_stdin(d):
+    data = pcap(smoke_records())
+    path = write(d, "s.pcap", data)
+    rc1, out1, _ = run(["--format", "json", path])
+    rc2, out2, err2 = run(["--format", "json", "-"], stdin=data)
+    check(rc1 == 0 and rc2 == 0, f"stdin: exits {rc1} {rc2} {err2}")
+    a, b = json.loads(out1), json.loads(out2)
+    check(b["captures"][0]["path"] == "-", "stdin: path is not '-'")
+    a["captures"][0]["path"] = b["captures"][0]["path"] = ""
+    check(a == b, "stdin: report differs from the file's")
+    rc, out, err = run(["-"], stdin=b"")
+    check(rc == 2 and one_line_error(err, "-: empty file"), f"stdin empty: {rc} {err!r}")
+
+
+def t_merge(d):
+    """A connection whose REP is in another capture: found only if merged by time."""
+    r = smoke_records()
+    a = write(d, "a.pcap", pcap([r[0], r[2]]))  # REQ t=1us, RTU t=3us
+    b = write(d, "b.pcap", pcap([r[1]]))        # REP t=2us
+    for files, idx in [([a, b], (0, 1)), ([b, a], (1, 0))]:
+        rc, out, err = run(["--format", "json", "--connections"] + files)
+        check(rc == 0, f"merge: exit {rc} {err}")
+        rep = json.loads(out)
+        conns = rep["connections"]["list"]
+        check(len(conns) == 1, f"merge: {len(conns)} connections")
+        if conns:
+            fr = conns[0]["frames"]
+            got = [(fr[k]["capture"], fr[k]["frame"]) if fr[k] else None
+                   for k in ("req", "rep", "rtu")]
+            want = [(idx[0], 1), (idx[1], 1), (idx[0], 2)]
+            check(got == want, f"merge {files}: frames {got}, expected {want}")
+            check(conns[0]["state"] == "established", f"merge: state {conns[0]['state']}")
+        check(rep["connections"]["established"] == 1, "merge: not established")
+
+
+def read_pcap(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, _, _, _, _, _, lt = struct.unpack_from("<IHHiIII", data, 0)
+    nano = magic == 0xA1B23C4D
+    off, recs = 24, []
+    while off + 16 <= len(data):
+        s, frac, cap, wire = struct.unpack_from("<IIII", data, off)
+        t = s * 1_000_000_000 + (frac if nano else frac * 1000)
+        recs.append((t, data[off + 16:off + 16 + cap], wire))
+        off += 16 + cap
+    return lt, recs
+
+
+def t_convert(d):
+    src_recs = smoke_records()
+    for lt in (LT_INFINIBAND, LT_USER0):
+        src = write(d, f"in{lt}.pcap", pcap(src_recs, linktype=lt))
+        dst = os.path.join(d, f"out{lt}.pcap")
+        rc, out, err = run(["convert", src, dst])
+        check(rc == 0 and not err, f"convert {lt}: exit {rc} {err!r}")
+        olt, recs = read_pcap(dst)
+        check(olt == LT_ERF, f"convert {lt}: output link type {olt}")
+        check(len(recs) == len(src_recs), f"convert {lt}: {len(recs)} records")
+        for (t, data, wire), (t0, data0) in zip(recs, src_recs):
+            erf_ts = struct.unpack_from("<Q", data, 0)[0]
+            erf_ns = (erf_ts >> 32) * 1_000_000_000 + ((erf_ts & 0xFFFFFFFF) * 1_000_000_000
+                                                      + (1 << 31) >> 32)
+            check(t == t0 and erf_ns == t0, f"convert {lt}: time {t} {erf_ns} != {t0}")
+            check(data[8] == 21 and data[16:] == data0, f"convert {lt}: ERF type/bytes differ")
+            check(struct.unpack_from(">H", data, 10)[0] == len(data), f"convert {lt}: rlen")
+            check(struct.unpack_from(">H", data, 14)[0] == len(data0), f"convert {lt}: wlen")
+        # ibscope concludes the same on both.
+        r1 = json.loads(run(["--format", "json", "--connections", src])[1])
+        r2 = json.loads(run(["--format", "json", "--connections", dst])[1])
+        for k in ("connections", "findings", "sources"):
+            check(r1[k] == r2[k], f"convert {lt}: '{k}' differs after conversion")
+        tshark = shutil.which("tshark")
+        if tshark:
+            p = subprocess.run([tshark, "-r", dst, "-T", "fields", "-e", "frame.protocols",
+                                "-e", "frame.time_epoch"], capture_output=True, text=True)
+            lines = p.stdout.strip().split("\n")
+            check(len(lines) == len(src_recs), f"convert {lt}: tshark read {len(lines)} frames")
+            for line, (t0, _) in zip(lines, src_recs):
+                protos, epoch = line.split("\t")
+                check("infiniband" in protos.split(":"), f"convert: tshark says {protos}")
+                s, frac = epoch.split(".")
+                check(int(s) * 1_000_000_000 + int(frac.ljust(9, "0")) == t0,
+                      f"convert: tshark time {epoch}")
+    # Captures that need no conversion, and bad arguments.
+    erf = os.path.join(d, "out247.pcap")
+    rc, out, err = run(["convert", erf, os.path.join(d, "x.pcap")])
+    check(rc == 2 and one_line_error(err, erf, "needs no conversion"), f"convert 197: {err!r}")
+    rc, out, err = run(["convert", erf])
+    check(rc == 2 and one_line_error(err, "convert"), f"convert args: {err!r}")
+    rc, out, err = run(["convert", os.path.join(d, "nope"), os.path.join(d, "y.pcap")])
+    check(rc == 2 and one_line_error(err, "nope"), f"convert missing: {err!r}")
+
+
+SCHEMA = {
+    "": ["version", "captures", "frames", "pool", "connections", "sources", "redirect_chains",
+         "addressing", "finding_counts", "findings"],
+    "captures": ["index", "path", "linktype", "frames", "ib_frames", "errors", "error"],
+    "pool": ["low", "high", "size"],
+    "connections": ["requests", "established", "rejected", "closed", "retransmissions",
+                    "reject_reasons", "setup_latency"],
+    "sources": ["ip", "port_space", "peak_ports_in_use", "peak_frame", "pool_utilization",
+                "exhausted", "peak_ports_per_destination", "exhausted_per_destination"],
+    "findings": ["capture", "frame", "time", "kind", "severity", "message"],
+}
+
+
+def check_schema(rep, what):
+    for k in SCHEMA[""]:
+        check(k in rep, f"{what}: missing key {k}")
+    for sect in ("captures", "sources", "findings"):
+        for item in rep.get(sect, []):
+            for k in SCHEMA[sect]:
+                check(k in item, f"{what}: {sect}[] missing {k}")
+    for sect in ("pool", "connections"):
+        for k in SCHEMA[sect]:
+            check(k in rep.get(sect, {}), f"{what}: {sect} missing {k}")
+
+
+def t_json(d):
+    data = pcap(smoke_records())
+    # A path with a quote, a backslash, a control character and invalid UTF-8.
+    odd = os.path.join(d.encode(), b'odd "\\ \x01 \xff\xfe name.pcap')
+    with open(odd, "wb") as f:
+        f.write(data)
+    p = subprocess.run([ARGS.ibscope, "--format", "json", "--connections", odd],
+                       capture_output=True)
+    check(p.returncode == 0, f"json: exit {p.returncode}")
+    text = p.stdout.decode("utf-8")  # must be valid UTF-8
+    rep = json.loads(text)
+    check_schema(rep, "json")
+    check(rep["captures"][0]["path"].endswith('odd "\\ \x01 \ufffd\ufffd name.pcap'),
+          f"json: path {rep['captures'][0]['path']!r}")
+    check(rep["connections"]["reject_reasons"] == {"28": 1}, "json: reject_reasons")
+    check(rep["connections"]["retransmissions"] == 1, "json: retransmissions")
+    retrans = [f for f in rep["findings"] if f["kind"] == "retransmission"]
+    check(len(retrans) == 1 and retrans[0]["frame"] == 5 and retrans[0]["related_frame"] == 4,
+          f"json: retransmission finding {retrans}")
+    check(retrans and retrans[0]["time"] == "2026-01-01T00:00:00.000005000Z",
+          "json: time format")
+    check(sum(rep["finding_counts"].values()) == len(rep["findings"]),
+          "json: finding_counts disagree with findings")
+    path = os.path.join(d, "out.json")
+    rc, out, err = run(["--format", "json", "-o", path, odd.decode("utf-8", "surrogateescape")])
+    check(rc == 0 and not out, "json -o: wrote to stdout")
+    with open(path, encoding="utf-8") as f:
+        check(json.load(f)["version"] == rep["version"], "json -o: file differs")
+
+
+def t_csv(d):
+    path = write(d, "s.pcap", pcap(smoke_records()))
+    rc, out, err = run(["--format", "csv", path])
+    lines = out.decode().strip().split("\n")
+    check(rc == 0, f"csv: exit {rc}")
+    check(lines[0].startswith("record,capture,frame,time,kind,severity,rule,related_capture,"
+                              "related_frame,message"), f"csv: header {lines[0]}")
+    rep = json.loads(run(["--format", "json", path])[1])
+    import csv
+    rows = list(csv.reader(lines))
+    check(all(len(r) == len(rows[0]) for r in rows), "csv: ragged rows")
+    check(len(rows) - 1 == len(rep["findings"]), "csv: not one row per finding")
+    rc, out, err = run(["--format", "csv", "--connections", path])
+    rows = list(csv.reader(out.decode().strip().split("\n")))
+    check(sum(1 for r in rows if r[0] == "connection") == 2, "csv: connection rows")
+
+
+def t_failon(d):
+    path = write(d, "s.pcap", pcap(smoke_records()))
+    rc, _, err = run(["--fail-on", "retransmission", path])
+    check(rc == 1, f"fail-on retransmission: exit {rc}")
+    rc, _, _ = run(["--fail-on", "pool_high,redirect_loop", path])
+    check(rc == 0, f"fail-on pool_high: exit {rc}")
+    rc, _, _ = run(["--fail-on", "retransmission", path, os.path.join(d, "nope")])
+    check(rc == 2, f"fail-on with an input error: exit {rc} (2 overrides 1)")
+
+
+def t_width(d):
+    path = write(d, "s.pcap", pcap(smoke_records()))
+    files = [path]
+    samples = os.path.join(ARGS.source_dir, "samples", "captures")
+    if os.path.isdir(samples):
+        files += sorted(os.path.join(samples, f) for f in os.listdir(samples)
+                        if f.endswith((".pcap", ".pcapng")))
+    for f in files:
+        rc, out, err = run(["--frames", "--connections", f])
+        for line in out.decode().split("\n"):
+            check(len(line) <= 80, f"width {os.path.basename(f)}: {len(line)} columns: {line}")
+
+
+def t_exhaustion(d):
+    if not ARGS.gen or not os.path.exists(ARGS.gen):
+        print("SKIP: no ibscope-gen")
+        return SKIP
+    out = os.path.join(d, "ramp.pcap")
+    p = subprocess.run([ARGS.gen, "ramp", "--pool", "32768-60999", "--connections", "28232",
+                        out], capture_output=True, text=True)
+    if p.returncode != 0:
+        check(False, f"exhaustion: ibscope-gen failed: {p.stderr.strip()}")
+        return None
+    rc, o, err = run(["--format", "json", out])
+    rep = json.loads(o)
+    check(any(s["exhausted"] and s["peak_ports_in_use"] == 28232 for s in rep["sources"]),
+          f"exhaustion: no exhausted source {rep['sources'][:2]}")
+    check(rep["finding_counts"]["pool_high"] >= 1, "exhaustion: no pool_high finding")
+    rc, o, err = run(["--fail-on", "pool_high", out])
+    check(rc == 1, f"exhaustion: --fail-on pool_high exit {rc}")
+    return None
+
+
+def t_golden(d):
+    gdir = os.path.join(ARGS.source_dir, "tests", "analyzer", "golden")
+    if not os.path.isdir(gdir) or not os.listdir(gdir):
+        print("SKIP: no golden files yet")
+        return SKIP
+    for name in sorted(os.listdir(gdir)):
+        base, ext = os.path.splitext(name)
+        if ext not in (".txt", ".json"):
+            continue
+        capture = None
+        for e in (".pcap", ".pcapng"):
+            c = os.path.join("samples", "captures", base + e)
+            if os.path.exists(os.path.join(ARGS.source_dir, c)):
+                capture = c
+        if not check(capture, f"golden {name}: no capture samples/captures/{base}.*"):
+            continue
+        fmt = ["--format", "json"] if ext == ".json" else ["--frames"]
+        rc, out, err = run(fmt + ["--connections", capture], cwd=ARGS.source_dir)
+        with open(os.path.join(gdir, name), "rb") as f:
+            want = f.read()
+        if not check(out == want, f"golden {name}: output differs (rc {rc})"):
+            got = os.path.join(d, name)
+            with open(got, "wb") as f:
+                f.write(out)
+            subprocess.run(["diff", "-u", os.path.join(gdir, name), got])
+
+
+GROUPS = {"badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
+          "json": t_json, "csv": t_csv, "failon": t_failon, "width": t_width,
+          "exhaustion": t_exhaustion, "golden": t_golden}
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ibscope", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--gen")
+    ap.add_argument("group", choices=sorted(GROUPS))
+    ARGS = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ibscope-test-") as d:
+        res = GROUPS[ARGS.group](d)
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    return SKIP if res == SKIP else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
