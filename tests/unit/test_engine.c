@@ -1,0 +1,1211 @@
+/* test_engine.c - the analysis engine on hand-built packets: CM connections,
+ * ports, transactions, redirect chains, addressing, caps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+
+/* ---- packet builders ---- */
+
+static struct ib_endpoint lid(uint16_t l)
+{
+    struct ib_endpoint ep;
+    memset(&ep, 0, sizeof ep);
+    ep.lid = l;
+    return ep;
+}
+
+static struct ib_endpoint lid_gid(uint16_t l, uint8_t last)
+{
+    struct ib_endpoint ep = lid(l);
+    static const uint8_t prefix[8] = { 0xfe, 0x80 };
+    ep.has_gid = true;
+    memcpy(ep.gid, prefix, 8);
+    ep.gid[15] = last;
+    return ep;
+}
+
+static struct ib_packet base(struct ib_endpoint src, struct ib_endpoint dst, uint32_t destqp)
+{
+    struct ib_packet p;
+    memset(&p, 0, sizeof p);
+    p.encap = IB_ENCAP_NATIVE;
+    p.present = IB_HAS_LRH | IB_HAS_BTH | IB_HAS_DETH | IB_HAS_MAD;
+    p.src = src;
+    p.dst = dst;
+    p.lrh.slid = src.lid;
+    p.lrh.dlid = dst.lid;
+    if (src.has_gid && dst.has_gid) {
+        p.present |= IB_HAS_GRH;
+        memcpy(p.grh.sgid, src.gid, 16);
+        memcpy(p.grh.dgid, dst.gid, 16);
+    }
+    p.bth.opcode = IB_OPCODE_UD_SEND_ONLY;
+    p.bth.pkey = 0xffff;
+    p.bth.destqp = destqp;
+    p.deth.qkey = IB_GSI_QKEY;
+    p.deth.srcqp = 1;
+    p.mad.base_version = 1;
+    return p;
+}
+
+struct tup {
+    uint32_t sip;
+    uint16_t sport;
+    uint32_t dip;
+    uint16_t dport;
+};
+
+static void put_ip4(uint8_t ip[16], uint32_t a)
+{
+    memset(ip, 0, 16);
+    ip[12] = (uint8_t)(a >> 24);
+    ip[13] = (uint8_t)(a >> 16);
+    ip[14] = (uint8_t)(a >> 8);
+    ip[15] = (uint8_t)a;
+}
+
+static struct ib_packet cm(struct ib_endpoint src, struct ib_endpoint dst, uint16_t attr,
+                           uint32_t local, uint32_t remote)
+{
+    struct ib_packet p = base(src, dst, 1);
+    p.present |= IB_HAS_CM;
+    p.mad.mgmt_class = IB_CLASS_CM;
+    p.mad.class_version = 2;
+    p.mad.method = IB_METHOD_SEND;
+    p.mad.attr_id = attr;
+    p.mad.tid = local;
+    p.cm.attr = attr;
+    p.cm.local_comm_id = local;
+    p.cm.remote_comm_id = remote;
+    return p;
+}
+
+static struct ib_packet req_to(struct ib_endpoint src, struct ib_endpoint dst, uint32_t destqp,
+                               uint32_t comm, struct tup t)
+{
+    struct ib_packet p = cm(src, dst, IB_CM_REQ, comm, 0);
+    p.bth.destqp = destqp;
+    p.cm.has_service_id = true;
+    p.cm.sid.raw = IB_IPCM_SID_PREFIX | (uint64_t)IB_PS_TCP << 16 | t.dport;
+    p.cm.sid.ip_cm = true;
+    p.cm.sid.port_space = IB_PS_TCP;
+    p.cm.sid.dport = t.dport;
+    p.cm.u.req.service_id = p.cm.sid.raw;
+    p.cm.has_ipcm = true;
+    p.cm.ipcm.ipv = 4;
+    p.cm.ipcm.valid = true;
+    p.cm.ipcm.src_port = t.sport;
+    put_ip4(p.cm.ipcm.src_ip, t.sip);
+    put_ip4(p.cm.ipcm.dst_ip, t.dip);
+    return p;
+}
+
+static struct ib_packet req(uint16_t a, uint16_t b, uint32_t comm, struct tup t)
+{
+    return req_to(lid(a), lid(b), 1, comm, t);
+}
+
+static struct ib_cpi cpi_to(uint16_t l, uint32_t qp, uint32_t qkey, uint16_t pkey)
+{
+    struct ib_cpi c;
+    memset(&c, 0, sizeof c);
+    c.base_version = 1;
+    c.redirect_lid = l;
+    c.redirect_qp = qp;
+    c.redirect_qkey = qkey;
+    c.redirect_pkey = pkey;
+    return c;
+}
+
+static struct ib_packet mad_get(struct ib_endpoint src, struct ib_endpoint dst, uint32_t destqp,
+                                uint8_t cls, uint64_t tid)
+{
+    struct ib_packet p = base(src, dst, destqp);
+    p.mad.mgmt_class = cls;
+    p.mad.method = IB_METHOD_GET;
+    p.mad.tid = tid;
+    p.mad.attr_id = 0x12;
+    return p;
+}
+
+static struct ib_packet mad_resp(struct ib_endpoint src, struct ib_endpoint dst, uint8_t cls,
+                                 uint64_t tid, const struct ib_cpi *redirect)
+{
+    struct ib_packet p = base(src, dst, 1);
+    p.mad.mgmt_class = cls;
+    p.mad.method = IB_METHOD_GET_RESP;
+    p.mad.response = true;
+    p.mad.tid = tid;
+    if (redirect) {
+        p.mad.status = IB_MAD_STATUS_REDIRECT;
+        p.mad.status_redirect = true;
+        p.mad.attr_id = IB_ATTR_CLASS_PORT_INFO;
+        p.present |= IB_HAS_CPI;
+        p.cpi = *redirect;
+    }
+    return p;
+}
+
+/* A pointer to a temporary packet. */
+#define PK(x) (&(struct ib_packet[1]){ x }[0])
+
+/* ---- fixture ---- */
+
+#define SINK_MAX 64
+#define TEN(x) (0x0a000000u | (x)) /* 10.0.0.x */
+
+static struct ib_engine *E;
+static uint64_t frame_no;
+static struct ib_frame_analysis A;
+static struct ib_connection_record sink_recs[SINK_MAX];
+static unsigned sink_n;
+
+static void sink(void *ctx, const struct ib_connection_record *rec)
+{
+    (void)ctx;
+    if (sink_n < SINK_MAX)
+        sink_recs[sink_n] = *rec;
+    sink_n++;
+}
+
+static void start(const struct ib_engine_config *cfg)
+{
+    E = ib_engine_new(cfg);
+    assert_non_null(E);
+    ib_engine_set_connection_sink(E, sink, NULL);
+    frame_no = 0;
+    sink_n = 0;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    start(NULL);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    E = NULL;
+    return 0;
+}
+
+/* Feeds the next frame (times: frame number in microseconds). */
+static const struct ib_frame_analysis *feed(const struct ib_packet *p)
+{
+    frame_no++;
+    struct ib_frame_ref at = { 0, frame_no, (int64_t)frame_no * 1000 };
+    ib_engine_feed(E, at, p, &A);
+    return &A;
+}
+
+static const struct ib_frame_analysis *feed_at(const struct ib_packet *p, int64_t t_ns)
+{
+    frame_no++;
+    struct ib_frame_ref at = { 0, frame_no, t_ns };
+    ib_engine_feed(E, at, p, &A);
+    return &A;
+}
+
+static unsigned count_of(enum ib_finding_kind k)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < A.count; i++)
+        n += A.findings[i].kind == k;
+    return n;
+}
+
+static const struct ib_finding *get(enum ib_finding_kind k)
+{
+    for (unsigned i = 0; i < A.count; i++)
+        if (A.findings[i].kind == k)
+            return &A.findings[i];
+    fail_msg("no %s finding in frame %llu", ib_finding_kind_name(k),
+             (unsigned long long)frame_no);
+    return NULL;
+}
+
+static void feed_quiet(const struct ib_packet *p)
+{
+    feed(p);
+    assert_int_equal(A.count, 0);
+}
+
+static const struct ib_source_stats *source0(void)
+{
+    assert_true(ib_engine_source_count(E) >= 1);
+    return ib_engine_source(E, 0);
+}
+
+/* ---- vocabulary ---- */
+
+static void test_kind_names(void **state)
+{
+    (void)state;
+    for (unsigned k = 0; k < IB_FIND_COUNT; k++)
+        assert_int_equal(ib_finding_kind_by_name(ib_finding_kind_name(k)), k);
+    assert_int_equal(ib_finding_kind_by_name("nope"), IB_FIND_COUNT);
+    assert_string_equal(ib_finding_kind_name(IB_FIND_REDIRECT_NOT_FOLLOWED),
+                        "redirect_not_followed");
+    assert_int_equal(ib_finding_kind_severity(IB_FIND_RETRANSMISSION), IB_SEV_NOTE);
+    assert_int_equal(ib_finding_kind_severity(IB_FIND_DUPLICATE_TUPLE), IB_SEV_WARN);
+    assert_int_equal(ib_finding_kind_severity(IB_FIND_REDIRECT_FOLLOWED), IB_SEV_CHAT);
+    assert_int_equal(ib_finding_kind_severity(IB_FIND_POOL_HIGH), IB_SEV_WARN);
+    assert_int_equal(ib_finding_kind_group(IB_FIND_PORT_REUSED), IB_GROUP_SEQUENCE);
+    assert_int_equal(ib_finding_kind_group(IB_FIND_ADDRESSING), IB_GROUP_PROTOCOL);
+    assert_int_equal(ib_finding_kind_group(IB_FIND_MALFORMED), IB_GROUP_MALFORMED);
+    assert_string_equal(ib_conn_state_name(IB_CONN_CLOSING), "closing");
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    assert_int_equal(cfg.pool_low, 32768);
+    assert_int_equal(cfg.pool_high, 60999);
+    assert_int_equal(cfg.threshold_pct, 90);
+    assert_true(cfg.enabled[IB_FIND_MALFORMED]);
+}
+
+static void test_non_ib_frame(void **state)
+{
+    (void)state;
+    feed(NULL);
+    assert_int_equal(A.count, 0);
+    assert_int_equal(ib_engine_stats(E)->frames, 1);
+    assert_int_equal(ib_engine_stats(E)->ib_frames, 0);
+}
+
+/* ---- connections ---- */
+
+static const struct tup T1 = { TEN(1), 40000, TEN(2), 7174 };
+
+static void test_retransmission(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 0x30ab0075, T1)));
+    assert_true(A.has_ports);
+    assert_int_equal(A.ports_in_use, 1);
+    struct ib_packet again = req(1, 2, 0x30ab0075, T1);
+    feed(&again);
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_RETRANSMISSION);
+    assert_int_equal(f->related.frame, 1);
+    assert_int_equal(f->severity, IB_SEV_NOTE);
+    assert_int_equal(A.retransmission_of.frame, 1);
+    assert_non_null(strstr(f->message, "0x30ab0075"));
+    assert_non_null(strstr(f->message, "frame 1"));
+    assert_int_equal(A.ports_in_use, 1); /* not a new holder */
+    feed(&again);
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 1);
+    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    assert_int_equal(cs->requests, 1);
+    assert_int_equal(cs->retransmissions, 2);
+    assert_int_equal(source0()->ports_in_use, 1);
+    assert_int_equal(source0()->connections, 1);
+    ib_engine_finish(E);
+    assert_int_equal(sink_n, 1);
+    assert_int_equal(sink_recs[0].retransmissions, 2);
+}
+
+static void test_same_id_other_node_not_retransmission(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 7, T1)));
+    struct tup t = { TEN(3), 40000, TEN(2), 7174 };
+    feed_quiet(PK(req(3, 2, 7, t)));
+    assert_int_equal(ib_engine_connections(E)->requests, 2);
+}
+
+static void test_same_id_after_reply_is_new_attempt(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 7, T1)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, 99, 7)));
+    feed_quiet(PK(req(1, 2, 7, T1)));
+    assert_int_equal(ib_engine_connections(E)->requests, 2);
+    assert_int_equal(sink_n, 1); /* the superseded one */
+    assert_int_equal(sink_recs[0].state, IB_CONN_REPLIED);
+    assert_int_equal(sink_recs[0].rep.frame, 2);
+}
+
+static void test_duplicate_tuple(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    feed(PK(req(1, 2, 101, T1)));
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_DUPLICATE_TUPLE);
+    assert_int_equal(f->related.frame, 1);
+    assert_int_equal(f->severity, IB_SEV_WARN);
+    assert_int_equal(A.duplicate_tuple_of.frame, 1);
+    assert_non_null(strstr(f->message, "10.0.0.1:40000 -> 10.0.0.2:7174"));
+    assert_int_equal(A.ports_in_use, 1);
+    assert_int_equal(A.tuple_ports_in_use, 1);
+    /* a third links to the latest */
+    feed(PK(req(1, 2, 102, T1)));
+    assert_int_equal(get(IB_FIND_DUPLICATE_TUPLE)->related.frame, 2);
+    assert_int_equal(count_of(IB_FIND_PORT_REUSED), 0);
+}
+
+static void test_port_reused_links_latest(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    struct tup t2 = { TEN(1), 40000, TEN(3), 7174 };
+    feed(PK(req(1, 3, 101, t2)));
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_PORT_REUSED);
+    assert_int_equal(f->related.frame, 1);
+    assert_int_equal(f->severity, IB_SEV_NOTE);
+    assert_string_equal(f->message, "source port 40000 of 10.0.0.1 (TCP port space) reused for "
+                                    "10.0.0.3:7174 while held by the connection of frame 1");
+    assert_int_equal(A.port_reused_from.frame, 1);
+    assert_int_equal(A.ports_in_use, 1);
+    assert_int_equal(A.tuple_ports_in_use, 1);
+    struct tup t3 = { TEN(1), 40000, TEN(2), 7175 }; /* other dst port */
+    feed(PK(req(1, 2, 102, t3)));
+    assert_int_equal(get(IB_FIND_PORT_REUSED)->related.frame, 2);
+    /* the same tuple as frame 1 again: duplicate of 1, reuse of the latest other (3) */
+    feed(PK(req(1, 2, 103, T1)));
+    assert_int_equal(A.count, 2);
+    assert_int_equal(A.findings[0].kind, IB_FIND_DUPLICATE_TUPLE);
+    assert_int_equal(A.findings[0].related.frame, 1);
+    assert_int_equal(A.findings[1].kind, IB_FIND_PORT_REUSED);
+    assert_int_equal(A.findings[1].related.frame, 3);
+    /* other port space or other source IP: no reuse */
+    struct tup t4 = { TEN(9), 40000, TEN(3), 7174 };
+    feed_quiet(PK(req(1, 3, 104, t4)));
+    struct ib_packet udp = req(1, 3, 105, t2);
+    udp.cm.sid.port_space = IB_PS_UDP;
+    feed_quiet(&udp);
+    assert_int_equal(ib_engine_source_count(E), 3);
+}
+
+static void test_reuse_after_close_no_finding(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, 200, 100)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_RTU, 100, 200)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_DREQ, 100, 200)));
+    assert_int_equal(source0()->ports_in_use, 1); /* closing still holds */
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREP, 200, 100)));
+    assert_int_equal(source0()->ports_in_use, 0);
+    /* same tuple, new comm ID: no duplicate, no reuse */
+    feed_quiet(PK(req(1, 2, 101, T1)));
+    assert_int_equal(A.ports_in_use, 1);
+    /* rejected: ends too */
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 101)));
+    assert_int_equal(source0()->ports_in_use, 0);
+    feed_quiet(PK(req(1, 2, 102, T1)));
+    struct tup t2 = { TEN(1), 40000, TEN(3), 7174 };
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 102)));
+    feed_quiet(PK(req(1, 3, 103, t2))); /* port free again */
+}
+
+static void test_connection_record_lifecycle(void **state)
+{
+    (void)state;
+    feed_at(PK(req(1, 2, 100, T1)), 1000);
+    feed_at(PK(cm(lid(2), lid(1), IB_CM_MRA, 200, 100)), 2000);
+    feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 200, 100)), 3000);
+    feed_at(PK(cm(lid(1), lid(2), IB_CM_RTU, 100, 200)), 4000);
+    feed_at(PK(cm(lid(2), lid(1), IB_CM_DREQ, 200, 100)), 5000);
+    assert_int_equal(sink_n, 0);
+    feed_at(PK(cm(lid(1), lid(2), IB_CM_DREP, 100, 200)), 6000);
+    assert_int_equal(sink_n, 1);
+    const struct ib_connection_record *r = &sink_recs[0];
+    assert_int_equal(r->state, IB_CONN_CLOSED);
+    assert_false(r->evicted);
+    assert_true(r->has_tuple);
+    assert_int_equal(r->tuple.src_port, 40000);
+    assert_int_equal(r->tuple.dst_port, 7174);
+    assert_int_equal(r->tuple.port_space, IB_PS_TCP);
+    assert_int_equal(r->local_comm_id, 100);
+    assert_int_equal(r->remote_comm_id, 200);
+    assert_int_equal(r->active.lid, 1);
+    assert_int_equal(r->passive.lid, 2);
+    assert_int_equal(r->req.frame, 1);
+    assert_int_equal(r->mra.frame, 2);
+    assert_int_equal(r->rep.frame, 3);
+    assert_int_equal(r->rtu.frame, 4);
+    assert_int_equal(r->dreq.frame, 5);
+    assert_int_equal(r->drep.frame, 6);
+    assert_int_equal(r->rej.frame, 0);
+    assert_int_equal(r->service_id, 0x0000000001061c06ull);
+    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    assert_int_equal(cs->requests, 1);
+    assert_int_equal(cs->established, 1);
+    assert_int_equal(cs->closed, 1);
+    assert_int_equal(cs->setup.count, 1);
+    assert_int_equal(cs->setup.min_ns, 3000);
+    assert_int_equal(cs->req_rep.median_ns, 2000);
+    ib_engine_finish(E);
+    assert_int_equal(sink_n, 1);
+}
+
+static void test_reject_record_and_reasons(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    struct ib_packet rej = cm(lid(2), lid(1), IB_CM_REJ, 0, 100);
+    rej.cm.u.rej.reason = 28;
+    feed_quiet(&rej);
+    assert_int_equal(sink_n, 1);
+    assert_int_equal(sink_recs[0].state, IB_CONN_REJECTED);
+    assert_int_equal(sink_recs[0].reject_reason, 28);
+    assert_int_equal(sink_recs[0].rej.frame, 2);
+    struct tup t2 = { TEN(1), 40001, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 2, 101, t2)));
+    rej = cm(lid(2), lid(1), IB_CM_REJ, 0, 101);
+    rej.cm.u.rej.reason = 200; /* past the table: lands in 63 */
+    feed_quiet(&rej);
+    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    assert_int_equal(cs->rejected, 2);
+    assert_int_equal(cs->reject_reasons[28], 1);
+    assert_int_equal(cs->reject_reasons[63], 1);
+    /* a REJ for an unknown connection changes nothing */
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 555)));
+    assert_int_equal(ib_engine_connections(E)->rejected, 2);
+}
+
+static void test_dreq_from_either_side(void **state)
+{
+    (void)state;
+    /* passive side closes, active answers */
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, 200, 100)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_RTU, 100, 200)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREQ, 200, 100)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_DREP, 100, 200)));
+    assert_int_equal(sink_n, 1);
+    assert_int_equal(sink_recs[0].dreq.frame, 4);
+    assert_int_equal(sink_recs[0].drep.frame, 5);
+    /* both sides send DREQ, then a DREP ends it */
+    struct tup t2 = { TEN(1), 40001, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 2, 101, t2)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, 201, 101)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_RTU, 101, 201)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_DREQ, 101, 201)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREQ, 201, 101)));
+    assert_int_equal(sink_n, 1);
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREP, 201, 101)));
+    assert_int_equal(sink_n, 2);
+    assert_int_equal(sink_recs[1].dreq.frame, 9);
+    assert_int_equal(sink_recs[1].drep.frame, 11);
+    assert_int_equal(sink_recs[1].state, IB_CONN_CLOSED);
+    assert_int_equal(ib_engine_connections(E)->closed, 2);
+    assert_int_equal(source0()->ports_in_use, 0);
+}
+
+static void test_roce_without_lids(void **state)
+{
+    (void)state;
+    /* RoCE: no LIDs, the IPs as GIDs */
+    struct ib_endpoint a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.has_gid = b.has_gid = true;
+    a.gid[10] = a.gid[11] = b.gid[10] = b.gid[11] = 0xff;
+    put_ip4(a.gid, TEN(1));
+    a.gid[10] = a.gid[11] = 0xff;
+    put_ip4(b.gid, TEN(2));
+    b.gid[10] = b.gid[11] = 0xff;
+    feed_quiet(PK(req_to(a, b, 1, 100, T1)));
+    feed_quiet(PK(cm(b, a, IB_CM_REP, 200, 100)));
+    feed_quiet(PK(cm(a, b, IB_CM_RTU, 100, 200)));
+    feed_quiet(PK(cm(b, a, IB_CM_DREQ, 200, 100)));
+    feed_quiet(PK(cm(a, b, IB_CM_DREP, 100, 200)));
+    assert_int_equal(sink_n, 1);
+    assert_int_equal(sink_recs[0].state, IB_CONN_CLOSED);
+    assert_int_equal(ib_engine_connections(E)->established, 1);
+}
+
+static void test_latency(void **state)
+{
+    (void)state;
+    /* REQ->REP 2, 5, 9 us; REQ->RTU 4, 10, 30 us */
+    const int64_t rep[3] = { 2000, 5000, 9000 }, rtu[3] = { 4000, 10000, 30000 };
+    for (uint32_t i = 0; i < 3; i++) {
+        int64_t t0 = 1000000 * (int64_t)(i + 1);
+        struct tup t = { TEN(1), (uint16_t)(40000 + i), TEN(2), 7174 };
+        feed_at(PK(req(1, 2, 100 + i, t)), t0);
+        feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 200 + i, 100 + i)),
+                t0 + rep[2 - i]);
+        feed_at(PK(cm(lid(1), lid(2), IB_CM_RTU, 100 + i, 200 + i)),
+                t0 + rtu[(i + 1) % 3]);
+    }
+    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    assert_int_equal(cs->req_rep.count, 3);
+    assert_int_equal(cs->req_rep.min_ns, 2000);
+    assert_int_equal(cs->req_rep.median_ns, 5000);
+    assert_int_equal(cs->req_rep.max_ns, 9000);
+    assert_int_equal(cs->setup.count, 3);
+    assert_int_equal(cs->setup.min_ns, 4000);
+    assert_int_equal(cs->setup.median_ns, 10000);
+    assert_int_equal(cs->setup.max_ns, 30000);
+}
+
+static void test_latency_many_samples(void **state)
+{
+    (void)state;
+    /* 10001 connections with REQ->REP = i microseconds: median 5000 us,
+     * from the histogram within 1%. */
+    for (uint32_t i = 0; i <= 10000; i++) {
+        int64_t t0 = 100000000 * (int64_t)(i + 1);
+        struct tup t = { TEN(1), (uint16_t)(1000 + i), TEN(2), 7174 };
+        feed_at(PK(req(1, 2, 100 + i, t)), t0);
+        feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 50000 + i, 100 + i)),
+                t0 + (int64_t)i * 1000);
+        struct ib_packet rej = cm(lid(1), lid(2), IB_CM_REJ, 100 + i, 50000 + i);
+        rej.cm.u.rej.msg_rejected = 1;
+        feed(&rej);
+    }
+    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    assert_int_equal(cs->req_rep.count, 10001);
+    assert_int_equal(cs->req_rep.min_ns, 0);
+    assert_int_equal(cs->req_rep.max_ns, 10000000);
+    int64_t med = cs->req_rep.median_ns;
+    assert_true(med > 4950000 && med < 5050000);
+    assert_int_equal(cs->rejected, 10001);
+    assert_int_equal(source0()->ports_in_use, 0);
+}
+
+/* ---- ports and the pool ---- */
+
+static void test_pool_high_once_per_crossing(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = 1000;
+    cfg.pool_high = 1009; /* 10 ports */
+    cfg.threshold_pct = 50; /* 5 ports */
+    start(&cfg);
+    for (uint32_t i = 0; i < 4; i++) {
+        struct tup t = { TEN(1), (uint16_t)(1000 + i), TEN(2), 7174 };
+        feed_quiet(PK(req(1, 2, 100 + i, t)));
+    }
+    struct tup t5 = { TEN(1), 1004, TEN(2), 7174 };
+    feed(PK(req(1, 2, 104, t5)));
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_POOL_HIGH);
+    assert_string_equal(f->message, "ports in use by 10.0.0.1 (TCP) reached 50.0% of the pool "
+                                    "(5 of 10)");
+    assert_int_equal(f->related.frame, 0);
+    assert_int_equal(A.ports_in_use, 5);
+    assert_true(A.pool_utilization > 49.9 && A.pool_utilization < 50.1);
+    struct tup t6 = { TEN(1), 1005, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 2, 105, t6))); /* still above: quiet */
+    /* fall to 5 (still at the threshold), then 4 (below) */
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 105)));
+    struct tup t7 = { TEN(1), 1006, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 2, 106, t7))); /* 6 again: not re-armed */
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 106)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 104)));
+    assert_int_equal(source0()->ports_in_use, 4);
+    feed(PK(req(1, 2, 107, t7)));
+    assert_int_equal(count_of(IB_FIND_POOL_HIGH), 1);
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_POOL_HIGH], 2);
+    assert_int_equal(source0()->peak_ports_in_use, 6);
+    assert_int_equal(source0()->peak_at.frame, 6);
+    assert_false(source0()->exhausted);
+}
+
+static void exhaust(unsigned destinations)
+{
+    for (uint32_t i = 0; i < 28232; i++) {
+        struct tup t = { TEN(1), (uint16_t)(32768 + i), TEN(2 + i % destinations), 7174 };
+        feed(PK(req(1, 2, 0x1000 + i, t)));
+        assert_int_equal(A.ports_in_use, i + 1);
+        unsigned want = i + 1 == 25409; /* ceil(90% of 28232) */
+        assert_int_equal(count_of(IB_FIND_POOL_HIGH), want);
+        assert_int_equal(A.count, want);
+    }
+}
+
+static void test_exhaustion_default_pool(void **state)
+{
+    (void)state;
+    exhaust(1);
+    const struct ib_source_stats *s = source0();
+    assert_int_equal(s->peak_ports_in_use, 28232);
+    assert_int_equal(s->peak_at.frame, 28232);
+    assert_true(s->exhausted);
+    assert_true(s->pool_utilization > 99.99);
+    assert_int_equal(s->peak_ports_per_destination, 28232);
+    assert_true(s->exhausted_per_destination);
+    assert_int_equal(s->ports_outside_pool, 0);
+    assert_int_equal(s->connections, 28232);
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_POOL_HIGH], 1);
+}
+
+static void test_exhaustion_spread_over_destinations(void **state)
+{
+    (void)state;
+    exhaust(100);
+    const struct ib_source_stats *s = source0();
+    assert_true(s->exhausted);
+    assert_int_equal(s->peak_ports_in_use, 28232);
+    assert_false(s->exhausted_per_destination);
+    assert_int_equal(s->peak_ports_per_destination, 283); /* ceil(28232 / 100) */
+    assert_int_equal(A.tuple_ports_in_use, 283); /* i = 28231 went to 10.0.0.33 */
+    assert_int_equal(s->peak_dst_port, 7174);
+    assert_int_equal(s->peak_dst_ip[15], 2); /* the first to reach 283: i = 28200 */
+}
+
+static void test_ports_outside_pool(void **state)
+{
+    (void)state;
+    struct tup t = { TEN(1), 1234, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 2, 100, t)));
+    assert_int_equal(A.ports_in_use, 1);
+    assert_int_equal(source0()->ports_outside_pool, 1);
+    assert_int_equal(source0()->ports_in_use, 1);
+}
+
+/* ---- caps ---- */
+
+static void test_connection_eviction(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.max_connections = 2;
+    start(&cfg);
+    for (uint32_t i = 0; i < 5; i++) {
+        struct tup t = { TEN(1), (uint16_t)(40000 + i), TEN(2), 7174 };
+        feed_quiet(PK(req(1, 2, 100 + i, t)));
+    }
+    assert_int_equal(ib_engine_stats(E)->connections_evicted, 3);
+    assert_int_equal(sink_n, 3);
+    for (unsigned i = 0; i < 3; i++) {
+        assert_true(sink_recs[i].evicted);
+        assert_int_equal(sink_recs[i].req.frame, i + 1);
+        assert_int_equal(sink_recs[i].state, IB_CONN_REQ_SENT);
+    }
+    assert_int_equal(source0()->ports_in_use, 2); /* evicted ones released theirs */
+    assert_int_equal(source0()->peak_ports_in_use, 2);
+    /* an evicted connection's answer is ignored */
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, 200, 100)));
+    ib_engine_finish(E);
+    assert_int_equal(sink_n, 5);
+    assert_false(sink_recs[3].evicted);
+    assert_int_equal(sink_recs[3].req.frame, 4);
+    ib_engine_finish(E);
+    assert_int_equal(sink_n, 5);
+}
+
+static void test_source_cap(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.max_sources = 1;
+    start(&cfg);
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    struct tup t = { TEN(5), 40000, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 2, 101, t)));
+    assert_false(A.has_ports);
+    assert_int_equal(ib_engine_source_count(E), 1);
+    assert_int_equal(ib_engine_stats(E)->sources_dropped, 1);
+}
+
+static void test_transaction_eviction(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.max_transactions = 2;
+    start(&cfg);
+    for (uint64_t tid = 1; tid <= 5; tid++)
+        feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, tid)));
+    assert_int_equal(ib_engine_stats(E)->transactions_evicted, 3);
+    /* the response to an evicted request still reports its redirect */
+    struct ib_cpi c = cpi_to(7, 0x10, IB_GSI_QKEY, 0xffff);
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &c)));
+    assert_int_equal(get(IB_FIND_REDIRECT)->related.frame, 0);
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 5, NULL)));
+    assert_int_equal(A.count, 0);
+}
+
+/* ---- redirects ---- */
+
+static void test_redirect_chain_two_hops(void **state)
+{
+    (void)state;
+    struct ib_cpi c1 = cpi_to(7, 0x10, IB_GSI_QKEY, 0xffff);
+    struct ib_cpi c2 = cpi_to(9, 0x20, 0x11111111, 0x8001);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 42)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 42, &c1)));
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_REDIRECT);
+    assert_string_equal(f->message,
+                        "PerfMgt redirect to LID 7 QP 0x000010 Q_Key 0x80010000 P_Key 0xffff SL 0");
+    assert_int_equal(f->related.frame, 1);
+    assert_int_equal(f->severity, IB_SEV_NOTE);
+    assert_true(A.has_redirect_depth);
+    assert_int_equal(A.redirect_depth, 1);
+    assert_true(ib_engine_is_mad_qp(E, &(struct ib_endpoint){ .lid = 7 }, 0x10));
+    assert_false(ib_engine_is_mad_qp(E, &(struct ib_endpoint){ .lid = 7 }, 0x11));
+    assert_false(ib_engine_is_mad_qp(E, &(struct ib_endpoint){ .lid = 8 }, 0x10));
+
+    feed(PK(mad_get(lid(1), lid(7), 0x10, IB_CLASS_PERF, 43)));
+    assert_int_equal(A.count, 1);
+    f = get(IB_FIND_REDIRECT_FOLLOWED);
+    assert_int_equal(f->related.frame, 2);
+    assert_int_equal(f->severity, IB_SEV_CHAT);
+    assert_int_equal(A.redirected_by.frame, 2);
+    assert_int_equal(A.redirect_depth, 1);
+    /* a second request to the target is ordinary traffic */
+    feed_quiet(PK(mad_get(lid(1), lid(7), 0x10, IB_CLASS_PERF, 44)));
+
+    feed(PK(mad_resp(lid(7), lid(1), IB_CLASS_PERF, 43, &c2)));
+    assert_int_equal(get(IB_FIND_REDIRECT)->related.frame, 3);
+    assert_int_equal(A.redirect_depth, 2);
+    struct ib_packet follow = mad_get(lid(1), lid(9), 0x20, IB_CLASS_PERF, 45);
+    follow.deth.qkey = 0x11111111;
+    follow.bth.pkey = 0x0001; /* limited member of 0x8001's partition: same key */
+    feed(&follow);
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_REDIRECT_FOLLOWED)->related.frame, 5);
+    assert_int_equal(A.redirect_depth, 2);
+    feed_quiet(PK(mad_resp(lid(9), lid(1), IB_CLASS_PERF, 45, NULL)));
+
+    assert_int_equal(ib_engine_chain_count(E), 1);
+    const struct ib_redirect_chain *ch = ib_engine_chain(E, 0);
+    assert_int_equal(ch->requester.lid, 1);
+    assert_int_equal(ch->mgmt_class, IB_CLASS_PERF);
+    assert_int_equal(ch->origin.lid, 5);
+    assert_int_equal(ch->origin_qp, 1);
+    assert_int_equal(ch->first_request.frame, 1);
+    assert_int_equal(ch->hop_count, 2);
+    assert_int_equal(ch->hops[0].lid, 7);
+    assert_int_equal(ch->hops[0].qp, 0x10);
+    assert_int_equal(ch->hops[0].frame.frame, 2);
+    assert_int_equal(ch->hops[1].lid, 9);
+    assert_int_equal(ch->hops[1].qkey, 0x11111111);
+    assert_int_equal(ch->hops[1].pkey, 0x8001);
+    assert_int_equal(ch->hops[1].frame.frame, 5);
+    assert_int_equal(ch->final_answer.frame, 7);
+    assert_false(ch->loop);
+    assert_true(ch->followed);
+    /* a later redirect of the same class starts a new chain */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 46)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 46, &c1)));
+    assert_int_equal(A.redirect_depth, 1);
+    assert_int_equal(ib_engine_chain_count(E), 2);
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_REDIRECT], 3);
+}
+
+static void test_redirect_loop_length_1(void **state)
+{
+    (void)state;
+    struct ib_cpi self = cpi_to(5, 1, IB_GSI_QKEY, 0xffff);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_SA, 1)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_SA, 1, &self)));
+    assert_int_equal(A.count, 2);
+    assert_int_equal(A.findings[0].kind, IB_FIND_REDIRECT);
+    assert_int_equal(A.findings[1].kind, IB_FIND_REDIRECT_LOOP);
+    assert_int_equal(A.findings[1].related.frame, 1);
+    assert_int_equal(A.findings[1].severity, IB_SEV_WARN);
+    assert_int_equal(A.redirect_loop_to.frame, 1);
+    assert_true(ib_engine_chain(E, 0)->loop);
+    /* same agent, other QP: not a loop */
+    struct ib_cpi other_qp = cpi_to(5, 2, IB_GSI_QKEY, 0xffff);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 2)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 2, &other_qp)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_LOOP), 0);
+}
+
+static void test_redirect_loop_length_2(void **state)
+{
+    (void)state;
+    struct ib_cpi to_b = cpi_to(7, 0x10, IB_GSI_QKEY, 0xffff);
+    struct ib_cpi to_a = cpi_to(5, 1, IB_GSI_QKEY, 0xffff);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &to_b)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_LOOP), 0);
+    feed(PK(mad_get(lid(1), lid(7), 0x10, IB_CLASS_PERF, 2)));
+    feed(PK(mad_resp(lid(7), lid(1), IB_CLASS_PERF, 2, &to_a)));
+    assert_int_equal(get(IB_FIND_REDIRECT_LOOP)->related.frame, 1);
+    assert_non_null(strstr(get(IB_FIND_REDIRECT_LOOP)->message, "2 redirects"));
+    assert_int_equal(A.redirect_depth, 2);
+    /* following back to A and being sent to B again: loops to hop 1 */
+    feed(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 3)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_FOLLOWED), 1);
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 3, &to_b)));
+    assert_int_equal(get(IB_FIND_REDIRECT_LOOP)->related.frame, 2);
+    const struct ib_redirect_chain *ch = ib_engine_chain(E, 0);
+    assert_true(ch->loop);
+    assert_int_equal(ch->hop_count, 3);
+    assert_int_equal(ch->final_answer.frame, 0);
+}
+
+static void test_redirect_self_loop_at_second_hop(void **state)
+{
+    (void)state;
+    struct ib_cpi to_b = cpi_to(7, 0x10, IB_GSI_QKEY, 0xffff);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &to_b)));
+    feed(PK(mad_get(lid(1), lid(7), 0x10, IB_CLASS_PERF, 2)));
+    feed(PK(mad_resp(lid(7), lid(1), IB_CLASS_PERF, 2, &to_b)));
+    assert_int_equal(get(IB_FIND_REDIRECT_LOOP)->related.frame, 2);
+}
+
+static void test_redirect_gid_only(void **state)
+{
+    (void)state;
+    struct ib_endpoint target = lid_gid(3, 0x77);
+    struct ib_cpi c = cpi_to(0, 0x10, IB_GSI_QKEY, 0xffff);
+    memcpy(c.redirect_gid, target.gid, 16);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &c)));
+    assert_int_equal(A.count, 2);
+    assert_int_equal(A.findings[0].kind, IB_FIND_REDIRECT);
+    assert_non_null(strstr(A.findings[0].message, "LID 0 GID fe80::77 QP 0x000010"));
+    assert_int_equal(A.findings[1].kind, IB_FIND_REDIRECT_GID_ONLY);
+    assert_int_equal(A.findings[1].severity, IB_SEV_NOTE);
+    assert_int_equal(count_of(IB_FIND_REDIRECT_BAD_TARGET), 0);
+    assert_true(ib_engine_is_mad_qp(E, &target, 0x10));
+    /* to the right LID without a GRH: no DGID to compare, not followed */
+    feed(PK(mad_get(lid(1), lid(3), 0x10, IB_CLASS_PERF, 2)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_FOLLOWED), 0);
+    /* with a GRH naming the GID (the requester is still LID 1): followed */
+    feed(PK(mad_get(lid_gid(1, 1), target, 0x10, IB_CLASS_PERF, 3)));
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_REDIRECT_FOLLOWED)->related.frame, 2);
+}
+
+static void test_redirect_gid_only_followed(void **state)
+{
+    (void)state;
+    struct ib_endpoint target = lid_gid(3, 0x77);
+    struct ib_endpoint me = lid_gid(1, 0x01);
+    struct ib_cpi c = cpi_to(0, 0x10, IB_GSI_QKEY, 0xffff);
+    memcpy(c.redirect_gid, target.gid, 16);
+    feed_quiet(PK(mad_get(me, lid_gid(5, 0x05), 1, IB_CLASS_PERF, 1)));
+    feed(PK(mad_resp(lid_gid(5, 0x05), me, IB_CLASS_PERF, 1, &c)));
+    feed(PK(mad_get(me, target, 0x10, IB_CLASS_PERF, 2)));
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_REDIRECT_FOLLOWED)->related.frame, 2);
+    feed_quiet(PK(mad_resp(target, me, IB_CLASS_PERF, 2, NULL)));
+    assert_int_equal(ib_engine_chain(E, 0)->final_answer.frame, 4);
+}
+
+static void test_redirect_bad_targets(void **state)
+{
+    (void)state;
+    struct {
+        struct ib_cpi c;
+        const char *why;
+    } cases[] = {
+        { cpi_to(0, 0x10, IB_GSI_QKEY, 0xffff), "RedirectLID and RedirectGID both 0" },
+        { cpi_to(7, 0, IB_GSI_QKEY, 0xffff), "RedirectQP 0" },
+        { cpi_to(7, 0x10, IB_GSI_QKEY, 0), "RedirectP_Key 0" },
+        { cpi_to(7, 0x10, IB_GSI_QKEY, 0x8000), "RedirectP_Key 0" },
+    };
+    for (unsigned i = 0; i < 4; i++) {
+        uint8_t cls = (uint8_t)(0x30 + i); /* one chain each */
+        feed_quiet(PK(mad_get(lid(1), lid(5), 1, cls, i)));
+        feed(PK(mad_resp(lid(5), lid(1), cls, i, &cases[i].c)));
+        const struct ib_finding *f = get(IB_FIND_REDIRECT_BAD_TARGET);
+        assert_int_equal(f->severity, IB_SEV_WARN);
+        assert_non_null(strstr(f->message, cases[i].why));
+        assert_int_equal(count_of(IB_FIND_REDIRECT_GID_ONLY), 0);
+    }
+    /* a good target: none */
+    struct ib_cpi good = cpi_to(7, 0x10, 0x1234, 0x7fff);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_BM, 9)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_BM, 9, &good)));
+    assert_int_equal(A.count, 1);
+    assert_int_equal(count_of(IB_FIND_REDIRECT), 1);
+}
+
+static void test_redirect_key_mismatch(void **state)
+{
+    (void)state;
+    struct ib_cpi c = cpi_to(7, 0x10, 0x22222222, 0x8005);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &c)));
+    struct ib_packet f = mad_get(lid(1), lid(7), 0x10, IB_CLASS_PERF, 2);
+    f.bth.pkey = 0x8005; /* right P_Key, GSI Q_Key instead of the redirect's */
+    feed(&f);
+    assert_int_equal(A.count, 2);
+    assert_int_equal(A.findings[0].kind, IB_FIND_REDIRECT_FOLLOWED);
+    assert_int_equal(A.findings[1].kind, IB_FIND_REDIRECT_KEY_MISMATCH);
+    assert_int_equal(A.findings[1].related.frame, 2);
+    assert_non_null(strstr(A.findings[1].message, "Q_Key 0x80010000 (not 0x22222222)"));
+    assert_null(strstr(A.findings[1].message, "P_Key"));
+
+    /* P_Key mismatch only (other class, fresh chain) */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_SA, 3)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_SA, 3, &c)));
+    f = mad_get(lid(1), lid(7), 0x10, IB_CLASS_SA, 4);
+    f.deth.qkey = 0x22222222;
+    f.bth.pkey = 0xffff;
+    feed(&f);
+    assert_int_equal(count_of(IB_FIND_REDIRECT_KEY_MISMATCH), 1);
+    assert_non_null(strstr(get(IB_FIND_REDIRECT_KEY_MISMATCH)->message,
+                           "P_Key 0xffff (not 0x8005)"));
+
+    /* both right, membership bit differs: no mismatch */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_BM, 5)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_BM, 5, &c)));
+    f = mad_get(lid(1), lid(7), 0x10, IB_CLASS_BM, 6);
+    f.deth.qkey = 0x22222222;
+    f.bth.pkey = 0x0005;
+    feed(&f);
+    assert_int_equal(A.count, 1);
+    assert_int_equal(count_of(IB_FIND_REDIRECT_FOLLOWED), 1);
+}
+
+static void test_redirect_not_followed(void **state)
+{
+    (void)state;
+    struct ib_cpi c = cpi_to(5, 0x10, IB_GSI_QKEY, 0xffff); /* same port, other QP */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &c)));
+    feed(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 2)));
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_REDIRECT_NOT_FOLLOWED);
+    assert_int_equal(f->related.frame, 2);
+    assert_int_equal(f->severity, IB_SEV_WARN);
+    assert_non_null(strstr(f->message, "LID 5 QP 0x000001"));
+    /* reported once per redirect */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 3)));
+    /* unrelated targets and other classes say nothing */
+    feed_quiet(PK(mad_get(lid(1), lid(9), 1, IB_CLASS_PERF, 4)));
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_SA, 5)));
+    /* it can still follow later */
+    feed(PK(mad_get(lid(1), lid(5), 0x10, IB_CLASS_PERF, 6)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_FOLLOWED), 1);
+    assert_true(ib_engine_chain(E, 0)->followed);
+}
+
+static void test_out_of_order_responses(void **state)
+{
+    (void)state;
+    struct ib_cpi c = cpi_to(7, 0x10, IB_GSI_QKEY, 0xffff);
+    /* a redirect whose request was never seen */
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 77, &c)));
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_REDIRECT)->related.frame, 0);
+    const struct ib_redirect_chain *ch = ib_engine_chain(E, 0);
+    assert_int_equal(ch->origin.lid, 5);
+    assert_int_equal(ch->requester.lid, 1);
+    assert_int_equal(ch->first_request.frame, 0);
+    /* two requests answered in reverse order */
+    feed_quiet(PK(mad_get(lid(2), lid(5), 1, IB_CLASS_SA, 10)));
+    feed_quiet(PK(mad_get(lid(2), lid(5), 1, IB_CLASS_SA, 11)));
+    feed(PK(mad_resp(lid(5), lid(2), IB_CLASS_SA, 11, &c)));
+    assert_int_equal(get(IB_FIND_REDIRECT)->related.frame, 3);
+    feed_quiet(PK(mad_resp(lid(5), lid(2), IB_CLASS_SA, 10, NULL)));
+    /* a repeated answer to TID 11 is ignored */
+    feed_quiet(PK(mad_resp(lid(5), lid(2), IB_CLASS_SA, 11, &c)));
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_REDIRECT], 2);
+    /* a response nobody asked for, without redirect: nothing */
+    feed_quiet(PK(mad_resp(lid(6), lid(3), IB_CLASS_SA, 1, NULL)));
+    /* SMPs are never redirected */
+    feed_quiet(PK(mad_resp(lid(6), lid(3), IB_CLASS_SMP_LID, 2, &c)));
+}
+
+static void test_cm_rej_redirect(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 5, 100, T1)));
+    struct ib_packet rej = cm(lid(5), lid(1), IB_CM_REJ, 0, 100);
+    rej.cm.u.rej.reason = IB_CM_REJ_PORT_CM_REDIRECT;
+    rej.cm.u.rej.ari_has_cpi = true;
+    rej.cm.has_cpi = true;
+    rej.cm.cpi = cpi_to(8, 0x30, IB_GSI_QKEY, 0xffff);
+    feed(&rej);
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_REDIRECT);
+    assert_int_equal(f->related.frame, 1);
+    assert_string_equal(f->message,
+                        "CM REJ 24 redirect to LID 8 QP 0x000030 Q_Key 0x80010000 P_Key 0xffff SL 0");
+    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    assert_int_equal(cs->rejected, 1);
+    assert_int_equal(cs->reject_reasons[24], 1);
+    assert_int_equal(sink_n, 1);
+    assert_int_equal(sink_recs[0].state, IB_CONN_REJECTED);
+    assert_true(ib_engine_is_mad_qp(E, &(struct ib_endpoint){ .lid = 8 }, 0x30));
+    /* the REQ again to the target */
+    feed(PK(req_to(lid(1), lid(8), 0x30, 101, T1)));
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_REDIRECT_FOLLOWED)->related.frame, 2);
+    feed_quiet(PK(cm(lid(8), lid(1), IB_CM_REP, 300, 101)));
+    const struct ib_redirect_chain *ch = ib_engine_chain(E, 0);
+    assert_int_equal(ch->mgmt_class, IB_CLASS_CM);
+    assert_int_equal(ch->origin.lid, 5);
+    assert_int_equal(ch->first_request.frame, 1);
+    assert_int_equal(ch->final_answer.frame, 4);
+    /* REJ 25 without ClassPortInfo: just a rejection */
+    struct tup t2 = { TEN(1), 40001, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 5, 102, t2)));
+    rej = cm(lid(5), lid(1), IB_CM_REJ, 0, 102);
+    rej.cm.u.rej.reason = IB_CM_REJ_PORT_REDIRECT;
+    feed_quiet(&rej);
+}
+
+static void test_sidr_redirect(void **state)
+{
+    (void)state;
+    struct ib_packet sreq = cm(lid(1), lid(5), IB_CM_SIDR_REQ, 0x55, 0);
+    feed_quiet(&sreq);
+    feed(&sreq);
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 1);
+    struct ib_packet srep = cm(lid(5), lid(1), IB_CM_SIDR_REP, 0x55, 0);
+    srep.cm.u.sidr_rep.status = IB_CM_SIDR_STATUS_REDIRECT;
+    srep.cm.u.sidr_rep.info_has_cpi = true;
+    srep.cm.has_cpi = true;
+    srep.cm.cpi = cpi_to(8, 0x30, IB_GSI_QKEY, 0xffff);
+    feed(&srep);
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_REDIRECT)->related.frame, 1);
+    assert_non_null(strstr(get(IB_FIND_REDIRECT)->message, "CM SIDR_REP redirect to LID 8"));
+    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    assert_int_equal(cs->sidr_requests, 1);
+    assert_int_equal(cs->sidr_replies, 1);
+    assert_int_equal(cs->requests, 0);
+    assert_int_equal(cs->retransmissions, 1);
+    assert_int_equal(sink_n, 1);
+    assert_int_equal(sink_recs[0].state, IB_CONN_SIDR);
+    assert_int_equal(sink_recs[0].req.frame, 1);
+    assert_int_equal(sink_recs[0].rep.frame, 3);
+    /* asking the redirecting CM again */
+    sreq.cm.local_comm_id = 0x56;
+    feed(&sreq);
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_REDIRECT_NOT_FOLLOWED)->related.frame, 3);
+    /* status 0: no redirect */
+    srep.cm.local_comm_id = 0x56;
+    srep.cm.u.sidr_rep.status = 0;
+    srep.cm.has_cpi = false;
+    feed_quiet(&srep);
+}
+
+/* ---- addressing, malformed, switches ---- */
+
+static void test_addressing_and_malformed(void **state)
+{
+    (void)state;
+    struct ib_packet p = mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1);
+    ib_diag_add(&p.diags, IB_DIAG_SLID_RESERVED, 6, 2);
+    ib_diag_add(&p.diags, IB_DIAG_SNAPLEN, 0, 0);
+    ib_diag_add(&p.diags, IB_DIAG_TRUNC_MAD, 28, 100);
+    ib_diag_add(&p.diags, IB_DIAG_IPCM_VERSION, 164, 1);
+    ib_diag_add(&p.diags, IB_DIAG_LNH_NOT_IBA, 1, 1);
+    feed(&p);
+    assert_int_equal(A.count, 3);
+    assert_int_equal(A.findings[0].kind, IB_FIND_ADDRESSING);
+    assert_int_equal(A.findings[0].rule, IB_DIAG_SLID_RESERVED);
+    assert_int_equal(A.findings[0].severity, IB_SEV_WARN);
+    assert_string_equal(A.findings[0].message, "SLID is the reserved LID 0 (slid_reserved)");
+    assert_int_equal(A.findings[1].kind, IB_FIND_MALFORMED);
+    assert_int_equal(A.findings[1].rule, IB_DIAG_TRUNC_MAD);
+    assert_int_equal(A.findings[1].severity, IB_SEV_ERROR);
+    assert_int_equal(A.findings[2].kind, IB_FIND_ADDRESSING);
+    assert_int_equal(A.findings[2].rule, IB_DIAG_LNH_NOT_IBA);
+    assert_int_equal(A.findings[2].severity, IB_SEV_NOTE);
+    assert_int_equal(A.findings[2].at.frame, 1);
+    const struct ib_engine_stats *st = ib_engine_stats(E);
+    assert_int_equal(st->addressing[IB_DIAG_SLID_RESERVED], 1);
+    assert_int_equal(st->addressing[IB_DIAG_LNH_NOT_IBA], 1);
+    assert_int_equal(st->findings[IB_FIND_ADDRESSING], 2);
+    assert_int_equal(st->findings[IB_FIND_MALFORMED], 1);
+    /* a snaplen note alone is not malformed */
+    struct ib_packet q = mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 2);
+    ib_diag_add(&q.diags, IB_DIAG_SNAPLEN, 0, 0);
+    feed_quiet(&q);
+}
+
+static void test_disabled_kind_still_tracks(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.enabled[IB_FIND_PORT_REUSED] = false;
+    cfg.enabled[IB_FIND_ADDRESSING] = false;
+    start(&cfg);
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    struct tup t2 = { TEN(1), 40000, TEN(3), 7174 };
+    feed_quiet(PK(req(1, 3, 101, t2)));
+    assert_int_equal(A.port_reused_from.frame, 0);
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_PORT_REUSED], 0);
+    feed(PK(req(1, 2, 102, T1)));
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_DUPLICATE_TUPLE)->related.frame, 1);
+    struct ib_packet p = mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1);
+    ib_diag_add(&p.diags, IB_DIAG_DLID_RESERVED, 2, 2);
+    feed_quiet(&p);
+    assert_int_equal(ib_engine_stats(E)->addressing[IB_DIAG_DLID_RESERVED], 1);
+}
+
+static void test_frame_findings_overflow(void **state)
+{
+    (void)state;
+    struct ib_packet p = mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1);
+    for (unsigned i = 0; i < IB_DIAG_MAX; i++)
+        ib_diag_add(&p.diags, IB_DIAG_SLID_MULTICAST, i, 1);
+    feed(&p);
+    assert_int_equal(A.count, IB_DIAG_MAX);
+    assert_int_equal(A.dropped, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+        T(test_kind_names),
+        T(test_non_ib_frame),
+        T(test_retransmission),
+        T(test_same_id_other_node_not_retransmission),
+        T(test_same_id_after_reply_is_new_attempt),
+        T(test_duplicate_tuple),
+        T(test_port_reused_links_latest),
+        T(test_reuse_after_close_no_finding),
+        T(test_connection_record_lifecycle),
+        T(test_reject_record_and_reasons),
+        T(test_dreq_from_either_side),
+        T(test_roce_without_lids),
+        T(test_latency),
+        T(test_latency_many_samples),
+        T(test_pool_high_once_per_crossing),
+        T(test_exhaustion_default_pool),
+        T(test_exhaustion_spread_over_destinations),
+        T(test_ports_outside_pool),
+        T(test_connection_eviction),
+        T(test_source_cap),
+        T(test_transaction_eviction),
+        T(test_redirect_chain_two_hops),
+        T(test_redirect_loop_length_1),
+        T(test_redirect_loop_length_2),
+        T(test_redirect_self_loop_at_second_hop),
+        T(test_redirect_gid_only),
+        T(test_redirect_gid_only_followed),
+        T(test_redirect_bad_targets),
+        T(test_redirect_key_mismatch),
+        T(test_redirect_not_followed),
+        T(test_out_of_order_responses),
+        T(test_cm_rej_redirect),
+        T(test_sidr_redirect),
+        T(test_addressing_and_malformed),
+        T(test_disabled_kind_still_tracks),
+        T(test_frame_findings_overflow),
+#undef T
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
