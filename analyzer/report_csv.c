@@ -74,11 +74,15 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
     fputc('\n', st->out);
 }
 
-static void frame_col(FILE *out, const struct ib_frame_ref *f)
+/* Frame numbers; "capture:frame" when several captures were merged. */
+static void frame_col(FILE *out, const struct report_model *m, const struct ib_frame_ref *f)
 {
+    char buf[32];
     fputc(',', out);
-    if (f->frame != 0)
-        fprintf(out, "%" PRIu64, f->frame);
+    if (f->frame != 0) {
+        fmt_frame(f, m->capture_count, buf, sizeof(buf));
+        fputs(buf, out);
+    }
 }
 
 static void csv_connection(void *p, const struct report_model *m,
@@ -88,7 +92,6 @@ static void csv_connection(void *p, const struct report_model *m,
     FILE *out = st->out;
     char t[48] = "";
     int64_t lat;
-    (void)m;
     if (rec->req.frame != 0)
         fmt_time_rfc3339(rec->req.time_ns, t, sizeof(t));
     fprintf(out, "connection,%" PRIu32 ",", rec->req.capture);
@@ -110,12 +113,12 @@ static void csv_connection(void *p, const struct report_model *m,
     if (rec->rej.frame != 0)
         fprintf(out, "%u", (unsigned)rec->reject_reason);
     fprintf(out, ",%u", rec->retransmissions);
-    frame_col(out, &rec->req);
-    frame_col(out, &rec->rep);
-    frame_col(out, &rec->rtu);
-    frame_col(out, &rec->dreq);
-    frame_col(out, &rec->drep);
-    frame_col(out, &rec->rej);
+    frame_col(out, m, &rec->req);
+    frame_col(out, m, &rec->rep);
+    frame_col(out, m, &rec->rtu);
+    frame_col(out, m, &rec->dreq);
+    frame_col(out, m, &rec->drep);
+    frame_col(out, m, &rec->rej);
     fputc(',', out);
     if (report_connection_latency(rec, &lat))
         fprintf(out, "%" PRId64, lat);

@@ -421,7 +421,7 @@ static void write_findings(FILE *out, struct text_state *st, const struct report
         if (count == 0)
             continue;
         any = true;
-        fprintf(out, "  %-24s %-6s %10" PRIu64 "\n", ib_finding_kind_name(kind),
+        fprintf(out, "  %-24s %-7s %10" PRIu64 "\n", ib_finding_kind_name(kind),
                 ib_severity_name(ib_finding_kind_severity(kind)), count);
         if (st->by_kind[k] && !copy_file(st->by_kind[k], out))
             st->failed = true;

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""bench.py - how fast ibscope reads a big capture, against two references.
+
+  (a) the floor: a libpcap program that only reads every packet (floor.c);
+  (b) tshark -r FILE -T fields -e infiniband.cm.req.ip_cm.sport.
+
+Prints wall time, ratios and peak RSS (getrusage of each child).  Targets:
+ibscope <= 2x the floor, >= 20x faster than tshark, peak RSS <= 256 MiB.
+
+Usage: bench.py [--build DIR] [--connections N] [--keep FILE] [--runs N]
+The capture comes from ibscope-gen ramp (link type 247 by default).
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def timed(cmd, runs):
+    """Best wall time of `runs` runs and the peak RSS (MiB) of the children."""
+    best, rss = None, 0.0
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        t = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        dt = time.perf_counter() - t
+        if p.returncode not in (0, 1):
+            sys.exit(f"bench: {' '.join(cmd)} failed: {p.stderr.decode()[-300:]}")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        rss = max(rss, after / 1024.0, before / 1024.0)
+        best = dt if best is None else min(best, dt)
+    return best, rss
+
+
+def peak_rss(cmd):
+    """Peak RSS of one command alone, in MiB, via a fresh python child."""
+    code = ("import resource,subprocess,sys;"
+            "subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code] + cmd, capture_output=True, text=True)
+    return int(out.stdout.strip()) / 1024.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--connections", type=int, default=250000)
+    ap.add_argument("--linktype", default="247")
+    ap.add_argument("--keep", help="generate into (or reuse) this file")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--no-tshark", action="store_true")
+    a = ap.parse_args()
+    ibscope = os.path.join(a.build, "bin", "ibscope")
+    gen = os.path.join(a.build, "bin", "ibscope-gen")
+    for b in (ibscope, gen):
+        if not os.path.exists(b):
+            sys.exit(f"bench: {b} not built")
+    tmp = tempfile.mkdtemp(prefix="ibscope-bench-")
+    try:
+        floor = os.path.join(tmp, "floor")
+        subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "floor.c"), "-lpcap"],
+                       check=True)
+        cap = a.keep or os.path.join(tmp, "bench.pcap")
+        if not os.path.exists(cap):
+            # Every connection closes again (--disconnect 100), so the ports
+            # come back and the run is long without exhausting the pool.
+            subprocess.run([gen, "ramp", "--pool", "1024-65535", "--connections",
+                            str(a.connections), "--disconnect", "100", "--linktype",
+                            a.linktype, "--gap-us", "10", cap], check=True)
+        rep = json.loads(subprocess.run([ibscope, "--format", "json", cap],
+                                        capture_output=True).stdout)
+        frames = rep["frames"]["total"]
+        conns = rep["connections"]["requests"]
+        size = os.path.getsize(cap) / 2**20
+        print(f"capture: {frames} frames, {conns} connections, {size:.0f} MiB, "
+              f"link type {rep['captures'][0]['linktype']}")
+        t_floor, _ = timed([floor, cap], a.runs)
+        rows = [("floor (libpcap read only)", t_floor, peak_rss([floor, cap]))]
+        for fmt in ("text", "json"):
+            cmd = [ibscope, "--no-progress", "--format", fmt, cap]
+            t, _ = timed(cmd, a.runs)
+            rows.append((f"ibscope --format {fmt}", t, peak_rss(cmd)))
+        cmd = [ibscope, "--no-progress", "--connections", "--format", "json", cap]
+        t, _ = timed(cmd, a.runs)
+        rows.append(("ibscope --connections json", t, peak_rss(cmd)))
+        t_ib = rows[1][1]
+        tshark = shutil.which("tshark")
+        if tshark and not a.no_tshark:
+            cmd = [tshark, "-r", cap, "-T", "fields", "-e", "infiniband.cm.req.ip_cm.sport"]
+            t, _ = timed(cmd, 1)
+            rows.append(("tshark -T fields (1 run)", t, peak_rss(cmd)))
+        print(f"{'program':32} {'seconds':>8} {'Mframes/s':>10} {'x floor':>8} {'RSS MiB':>8}")
+        for name, t, rss in rows:
+            print(f"{name:32} {t:8.3f} {frames / t / 1e6:10.2f} {t / t_floor:8.2f} {rss:8.1f}")
+        print(f"ibscope / floor: {t_ib / t_floor:.2f} (target <= 2)")
+        if len(rows) > 4:
+            print(f"tshark / ibscope: {rows[-1][1] / t_ib:.1f} (target >= 20)")
+        print(f"ibscope peak RSS: {max(r[2] for r in rows[1:4]):.1f} MiB (target <= 256)")
+    finally:
+        if not a.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
