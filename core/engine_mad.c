@@ -290,6 +290,11 @@ static struct eng_chain *chain_new(struct ib_engine *e, const struct eng_redirec
     return c;
 }
 
+static bool same_target(const struct ib_redirect_hop *a, const struct ib_redirect_hop *b)
+{
+    return a->lid == b->lid && a->qp == b->qp && memcmp(a->gid, b->gid, 16) == 0;
+}
+
 /* The frame a new target loops back to: the chain's first request for its
  * origin, or the redirect that named an earlier hop.  NULL: no loop. */
 static const struct ib_frame_ref *loop_target(const struct eng_chain *c,
@@ -340,6 +345,23 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
         madqp_add(e, &hop);
 
     struct eng_chain *c = chain_find(e, src->requester, src->mgmt_class);
+    if (c && c->pub.hop_count + c->pub.hops_dropped > 0) {
+        if (same_target(&c->last, &hop) && src->agent_qp == c->agent_qp &&
+            ep_same(&c->agent, src->agent)) {
+            /* The same agent repeats the same redirect (it was not
+             * followed): no new hop, nothing loops. */
+            c->awaiting = true;
+            e->out->has_redirect_depth = true;
+            e->out->redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
+            return;
+        }
+        /* A redirect extends the chain only when it comes from where the
+         * chain led; otherwise the requester started over elsewhere. */
+        if (!hop_is(&c->last, src->agent, src->agent_qp)) {
+            et_remove(&e->mad.chains, c->hash, c);
+            c = NULL;
+        }
+    }
     if (!c)
         c = chain_new(e, src);
     const struct ib_frame_ref *loop = NULL;

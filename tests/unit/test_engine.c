@@ -863,6 +863,43 @@ static void test_redirect_self_loop_at_second_hop(void **state)
     assert_int_equal(get(IB_FIND_REDIRECT_LOOP)->related.frame, 2);
 }
 
+static void test_redirect_repeated_is_not_a_loop(void **state)
+{
+    (void)state;
+    struct ib_cpi c = cpi_to(7, 0x10, IB_GSI_QKEY, 0xffff);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &c)));
+    feed(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 2)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_NOT_FOLLOWED), 1);
+    /* the agent says the same again: a redirect, but no hop and no loop */
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 2, &c)));
+    assert_int_equal(A.count, 1);
+    assert_int_equal(count_of(IB_FIND_REDIRECT), 1);
+    assert_int_equal(A.redirect_depth, 1);
+    assert_int_equal(ib_engine_chain(E, 0)->hop_count, 1);
+    /* not reported twice for the same redirect */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 3)));
+}
+
+static void test_redirect_elsewhere_starts_new_chain(void **state)
+{
+    (void)state;
+    struct ib_cpi c1 = cpi_to(7, 0x10, IB_GSI_QKEY, 0xffff);
+    struct ib_cpi c2 = cpi_to(5, 1, IB_GSI_QKEY, 0xffff);
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1)));
+    feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &c1)));
+    /* the requester turns to another agent, which redirects back to the
+     * first one: a new chain, not a loop */
+    feed_quiet(PK(mad_get(lid(1), lid(9), 1, IB_CLASS_PERF, 2)));
+    feed(PK(mad_resp(lid(9), lid(1), IB_CLASS_PERF, 2, &c2)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_LOOP), 0);
+    assert_int_equal(A.redirect_depth, 1);
+    assert_int_equal(ib_engine_chain_count(E), 2);
+    assert_int_equal(ib_engine_chain(E, 1)->origin.lid, 9);
+    assert_int_equal(ib_engine_chain(E, 1)->first_request.frame, 3);
+    assert_int_equal(ib_engine_chain(E, 0)->final_answer.frame, 0);
+}
+
 static void test_redirect_gid_only(void **state)
 {
     (void)state;
@@ -1194,6 +1231,8 @@ int main(void)
         T(test_redirect_loop_length_1),
         T(test_redirect_loop_length_2),
         T(test_redirect_self_loop_at_second_hop),
+        T(test_redirect_repeated_is_not_a_loop),
+        T(test_redirect_elsewhere_starts_new_chain),
         T(test_redirect_gid_only),
         T(test_redirect_gid_only_followed),
         T(test_redirect_bad_targets),
