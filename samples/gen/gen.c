@@ -1,6 +1,8 @@
 /* gen.c - scenario context: framing per link type, clock, notes (see gen.h). */
 #include "gen.h"
 
+#include "crc.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +98,14 @@ uint32_t gen_emit_ib(gen_t *g, const ib_pkt_t *p, host_t *src, const host_t *dst
 	case LINK_LRH:
 	case LINK_USER0: {
 		n = encap_ib_native(ib, sizeof(ib), p);
+		if (n >= 8 && g->next.bad_icrc && !p->no_bth) {
+			ib[n - 6] ^= 0xFF;
+			uint16_t v = crc16_ib_final(crc16_ib_update(CRC16_IB_INIT, ib, n - 2));
+			ib[n - 2] = (uint8_t)v;
+			ib[n - 1] = (uint8_t)(v >> 8);
+		}
+		if (n >= 2 && g->next.bad_vcrc)
+			ib[n - 1] ^= 0xFF;
 		size_t keep = cut_len(g, n);
 		if (g->link == LINK_ERF) {
 			size_t ext = g->next.erf_ext ? 8 : 0;
@@ -147,6 +157,8 @@ uint32_t gen_emit_ib(gen_t *g, const ib_pkt_t *p, host_t *src, const host_t *dst
 		host_eth(g, src, dst, &e);
 		hdr = encap_eth_header(frame, sizeof(frame), &e, ethertype);
 	}
+	if (n >= 4 && g->next.bad_icrc)
+		ib[n - 4] ^= 0xFF;
 	size_t keep = cut_len(g, n);
 	memcpy(frame + hdr, ib, keep);
 	return gen_put(g, frame, hdr + keep, hdr + n);

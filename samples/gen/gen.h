@@ -57,6 +57,9 @@ typedef struct frame_knobs {
 	bool erf_ext;      /* ERF extension header */
 	uint8_t ihl;       /* IPv4 IHL override */
 	int udp_len_adjust;
+	bool bad_icrc;     /* flip the ICRC (VCRC recomputed over it) */
+	bool bad_vcrc;     /* flip the VCRC */
+	uint8_t erf_type;  /* 0: ERF type 21 */
 } frame_knobs_t;
 
 typedef struct gen {

@@ -2,6 +2,7 @@
  * a port-pool ramp, or the README frame tables. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +37,15 @@ static void usage(FILE *f)
 		fprintf(f, "  %-16s %s\n", scenarios[i].name, scenarios[i].title);
 }
 
-static int bad_usage(const char *fmt, const char *arg)
+__attribute__((format(printf, 1, 2)))
+static int bad_usage(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fprintf(stderr, "ibscope-gen: ");
-	fprintf(stderr, fmt, arg);
+	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, " (try ibscope-gen --help)\n");
+	va_end(ap);
 	return EXIT_USAGE;
 }
 
@@ -176,7 +181,7 @@ static int cmd_ramp(int argc, char **argv)
 		frames, r.established, r.closed, r.failed, r.max_in_use,
 		(unsigned)(o.pool_hi - o.pool_lo + 1));
 	if (r.first_full_frame)
-		fprintf(stderr, ", pool full from frame %u", r.first_full_frame);
+		fprintf(stderr, ", pool first full at frame %u", r.first_full_frame);
 	fprintf(stderr, "\n");
 	return 0;
 }
