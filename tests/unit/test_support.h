@@ -14,3 +14,60 @@ uint8_t *ts_exact_copy(const void *data, size_t len);
 size_t ts_hex(const char *hex, uint8_t *buf, size_t size);
 
 #endif
+
+/* ---- Wire builders for the test_parse_* tests (big-endian, IBA Vol. 1). ---- */
+#ifndef IBSCOPE_TEST_SUPPORT_BUILDERS
+#define IBSCOPE_TEST_SUPPORT_BUILDERS
+#include <stdbool.h>
+
+#include "diag.h"
+
+void ts_put8(uint8_t *b, size_t off, uint8_t v);
+void ts_put16(uint8_t *b, size_t off, uint16_t v);
+void ts_put24(uint8_t *b, size_t off, uint32_t v);
+void ts_put32(uint8_t *b, size_t off, uint32_t v);
+void ts_put64(uint8_t *b, size_t off, uint64_t v);
+
+/* Header descriptions; the put functions write the header at b + off and
+ * return the offset just past it. */
+struct ts_lrh {
+    uint8_t vl, lver, sl, lnh;
+    uint16_t dlid, pktlen, slid;
+};
+struct ts_grh {
+    uint8_t ipver, tclass;
+    uint32_t flowlabel;
+    uint16_t paylen;
+    uint8_t nxthdr, hoplmt;
+    uint8_t sgid[16], dgid[16];
+};
+struct ts_bth {
+    uint8_t opcode;
+    bool se, m;
+    uint8_t padcnt, tver;
+    uint16_t pkey;
+    uint32_t destqp;
+    bool ackreq;
+    uint32_t psn;
+};
+struct ts_mad_hdr {
+    uint8_t base_version, mgmt_class, class_version, method;
+    uint16_t status, class_specific;
+    uint64_t tid;
+    uint16_t attr_id;
+    uint32_t attr_mod;
+};
+
+size_t ts_put_lrh(uint8_t *b, size_t off, const struct ts_lrh *l);
+size_t ts_put_grh(uint8_t *b, size_t off, const struct ts_grh *g);
+size_t ts_put_bth(uint8_t *b, size_t off, const struct ts_bth *t);
+size_t ts_put_deth(uint8_t *b, size_t off, uint32_t qkey, uint32_t srcqp);
+size_t ts_put_mad_hdr(uint8_t *b, size_t off, const struct ts_mad_hdr *m);
+/* Writes 16 bytes parsed from hex ("fe80 0000 ..."; must be 32 digits). */
+void ts_gid(uint8_t gid[16], const char *hex);
+
+/* The first diagnostic with this id, or NULL. */
+const struct ib_diag *ts_diag_find(const struct ib_diag_list *list, enum ib_diag_id id);
+/* Prints a diagnostic list to stderr (for failing tests). */
+void ts_diag_dump(const struct ib_diag_list *list);
+#endif
