@@ -115,9 +115,12 @@ bool ib_engine_is_mad_qp(void *engine, const struct ib_endpoint *dst,
 
 #define IB_REJ_REASON_MAX 64
 
+/* min and max are exact.  median is the lower median (the sample of rank
+ * (count - 1) / 2), exact up to 4096 samples; beyond, it comes from a
+ * log-linear histogram (64 buckets per power of two) and is within 0.8%. */
 struct ib_latency {
     uint64_t count;
-    int64_t min_ns, median_ns, max_ns; /* REQ to RTU */
+    int64_t min_ns, median_ns, max_ns;
 };
 
 struct ib_connection_stats {

@@ -403,6 +403,8 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
 
 void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
 {
+    if (e->mad.chains.count == 0)
+        return; /* the common case: no redirect in progress */
     struct eng_chain *c = chain_find(e, &p->src, cls);
     if (!c || !c->awaiting)
         return;
@@ -451,6 +453,8 @@ void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
 
 void eng_mad_answer(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
 {
+    if (e->mad.chains.count == 0)
+        return;
     struct eng_chain *c = chain_find(e, &p->dst, cls);
     if (!c)
         return;

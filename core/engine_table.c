@@ -19,19 +19,21 @@ uint64_t et_hash(const void *data, size_t len)
 {
     const uint8_t *p = data;
     uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+    /* One multiply per word, a full mix at the end. */
     while (len >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
-        h = mix64(h ^ w);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
         p += 8;
         len -= 8;
     }
     if (len) {
         uint64_t w = 0;
         memcpy(&w, p, len);
-        h = mix64(h ^ w ^ 0xff);
+        h = (h ^ w ^ 0xff) * 0x9e3779b97f4a7c15ull;
     }
-    return h;
+    return mix64(h);
 }
 
 bool et_init(struct et_table *t, size_t min_slots)
