@@ -47,6 +47,16 @@ const char *cm_conn_tuple(const cm_conn_t *c, char *buf, size_t len)
 	return buf;
 }
 
+static const char *cname(const cm_conn_t *c, char *buf, size_t len)
+{
+	char t[112];
+	if (c->name)
+		snprintf(buf, len, "connection %s", c->name);
+	else
+		snprintf(buf, len, "%s", cm_conn_tuple(c, t, sizeof(t)));
+	return buf;
+}
+
 static void cm_knobs(gen_t *g, const cm_conn_t *c)
 {
 	g->next.ipv6 = c->ipv6;
@@ -146,7 +156,16 @@ uint32_t cm_req(gen_t *g, cm_conn_t *c)
 {
 	mad_t m;
 	cm_build_req(g, c, &m);
-	return cm_send(g, c, true, &m);
+	char n[128];
+	uint32_t f = cm_send(g, c, true, &m);
+	if (c->req_frame)
+		gen_note_fallback(g, f, "REQ again for %s (LocalCommID 0x%08x, as in frame %u)",
+				  cname(c, n, sizeof(n)), c->act_id, c->req_frame);
+	else
+		gen_note_fallback(g, f, "REQ, %s, LocalCommID 0x%08x", cname(c, n, sizeof(n)),
+				  c->act_id);
+	c->req_frame = f;
+	return f;
 }
 
 uint32_t cm_rep(gen_t *g, cm_conn_t *c)
@@ -167,7 +186,13 @@ uint32_t cm_rep(gen_t *g, cm_conn_t *c)
 	r.rnr_retry = 7;
 	r.local_ca_guid = c->pas->node_guid;
 	cm_put_rep(&m, &r);
-	return cm_send(g, c, false, &m);
+	char n[128];
+	uint32_t f = cm_send(g, c, false, &m);
+	gen_note_fallback(g, f,
+			  "REP, %s: accepts the REQ of frame %u (LocalCommID 0x%08x, RemoteCommID "
+			  "0x%08x, same TID)",
+			  cname(c, n, sizeof(n)), c->req_frame, c->pas_id, c->act_id);
+	return f;
 }
 
 uint32_t cm_rtu(gen_t *g, cm_conn_t *c)
@@ -176,7 +201,10 @@ uint32_t cm_rtu(gen_t *g, cm_conn_t *c)
 	mad_init(&m, MAD_CLASS_CM, CM_CLASS_VERSION, MAD_METHOD_SEND, 0, c->req_tid, CM_ATTR_RTU,
 		 0);
 	cm_put_rtu(&m, c->act_id, c->pas_id);
-	return cm_send(g, c, true, &m);
+	char n[128];
+	uint32_t f = cm_send(g, c, true, &m);
+	gen_note_fallback(g, f, "RTU, %s: established", cname(c, n, sizeof(n)));
+	return f;
 }
 
 uint32_t cm_mra(gen_t *g, cm_conn_t *c, uint8_t msg_mraed, uint8_t timeout)
@@ -185,7 +213,10 @@ uint32_t cm_mra(gen_t *g, cm_conn_t *c, uint8_t msg_mraed, uint8_t timeout)
 	mad_init(&m, MAD_CLASS_CM, CM_CLASS_VERSION, MAD_METHOD_SEND, 0, c->req_tid, CM_ATTR_MRA,
 		 0);
 	cm_put_mra(&m, c->pas_id, c->act_id, msg_mraed, timeout);
-	return cm_send(g, c, false, &m);
+	char n[128];
+	uint32_t f = cm_send(g, c, false, &m);
+	gen_note_fallback(g, f, "MRA, %s, for frame %u", cname(c, n, sizeof(n)), c->req_frame);
+	return f;
 }
 
 uint32_t cm_rej(gen_t *g, cm_conn_t *c, uint16_t reason, const uint8_t *ari, uint8_t ari_len)
@@ -196,7 +227,11 @@ uint32_t cm_rej(gen_t *g, cm_conn_t *c, uint16_t reason, const uint8_t *ari, uin
 	/* Linux fills LocalCommID only once a cm_id exists; a listener-less REJ has 0 */
 	uint32_t local = reason == 8 ? 0 : c->pas_id;
 	cm_put_rej(&m, local, c->act_id, 0, reason, ari, ari_len);
-	return cm_send(g, c, false, &m);
+	char n[128];
+	uint32_t f = cm_send(g, c, false, &m);
+	gen_note_fallback(g, f, "REJ reason %u, %s: rejects the REQ of frame %u", reason,
+			  cname(c, n, sizeof(n)), c->req_frame);
+	return f;
 }
 
 uint32_t cm_dreq(gen_t *g, cm_conn_t *c, bool from_active)
@@ -209,7 +244,12 @@ uint32_t cm_dreq(gen_t *g, cm_conn_t *c, bool from_active)
 	mad_init(&m, MAD_CLASS_CM, CM_CLASS_VERSION, MAD_METHOD_SEND, 0, c->dreq_tid,
 		 CM_ATTR_DREQ, 0);
 	cm_put_dreq(&m, local, remote, from_active ? c->pas_qpn : c->act_qpn);
-	return cm_send(g, c, from_active, &m);
+	char n[128];
+	uint32_t f = cm_send(g, c, from_active, &m);
+	gen_note_fallback(g, f, "DREQ from the %s side, %s", from_active ? "active" : "passive",
+			  cname(c, n, sizeof(n)));
+	c->dreq_frame = f;
+	return f;
 }
 
 uint32_t cm_drep(gen_t *g, cm_conn_t *c, bool from_active)
@@ -218,7 +258,11 @@ uint32_t cm_drep(gen_t *g, cm_conn_t *c, bool from_active)
 	mad_init(&m, MAD_CLASS_CM, CM_CLASS_VERSION, MAD_METHOD_SEND, 0, c->dreq_tid,
 		 CM_ATTR_DREP, 0);
 	cm_put_drep(&m, from_active ? c->act_id : c->pas_id, from_active ? c->pas_id : c->act_id);
-	return cm_send(g, c, from_active, &m);
+	char n[128];
+	uint32_t f = cm_send(g, c, from_active, &m);
+	gen_note_fallback(g, f, "DREP for frame %u: %s closed", c->dreq_frame,
+			  cname(c, n, sizeof(n)));
+	return f;
 }
 
 uint32_t cm_sidr_req(gen_t *g, cm_conn_t *c)
@@ -228,7 +272,12 @@ uint32_t cm_sidr_req(gen_t *g, cm_conn_t *c)
 		 CM_ATTR_SIDR_REQ, 0);
 	cm_put_sidr_req(&m, c->act_id, IB_PKEY_DEFAULT, cm_conn_service_id(c));
 	cm_ipcm(c, m.b + CM_SIDR_REQ_PRIV_OFF);
-	return cm_send(g, c, true, &m);
+	char n[128];
+	uint32_t f = cm_send(g, c, true, &m);
+	gen_note_fallback(g, f, "SIDR_REQ, %s, RequestID 0x%08x", cname(c, n, sizeof(n)),
+			  c->act_id);
+	c->req_frame = f;
+	return f;
 }
 
 uint32_t cm_sidr_rep(gen_t *g, cm_conn_t *c, uint8_t status, const uint8_t *info,
@@ -239,5 +288,7 @@ uint32_t cm_sidr_rep(gen_t *g, cm_conn_t *c, uint8_t status, const uint8_t *info
 		 CM_ATTR_SIDR_REP, 0);
 	cm_put_sidr_rep(&m, c->act_id, status, info, info_len, status == 0 ? c->pas_qpn : 0,
 			cm_conn_service_id(c), status == 0 ? qkey : 0);
-	return cm_send(g, c, false, &m);
+	uint32_t f = cm_send(g, c, false, &m);
+	gen_note_fallback(g, f, "SIDR_REP status %u for frame %u", status, c->req_frame);
+	return f;
 }

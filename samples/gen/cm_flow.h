@@ -10,12 +10,14 @@
 #include "gen.h"
 
 typedef struct cm_conn {
+	const char *name; /* for the frame notes, e.g. "A" (may be NULL) */
 	host_t *act, *pas;
 	bool ipv6; /* IP CM addresses, and the RoCEv2 network, are IPv6 */
 	uint16_t ps, sport, dport;
 	uint32_t act_id, pas_id;
 	uint32_t act_qpn, pas_qpn, act_psn, pas_psn;
 	uint64_t req_tid, dreq_tid;
+	uint32_t req_frame, dreq_frame; /* last REQ / DREQ sent */
 	/* VLAN tags used on Ethernet links */
 	int ntags;
 	uint16_t tpid[2], tci[2];

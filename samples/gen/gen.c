@@ -18,6 +18,7 @@ int gen_open(gen_t *g, const char *path, link_t link, int roce, uint64_t seed)
 	g->t_us = GEN_EPOCH_US;
 	g->step_us = 120;
 	g->keep_notes = true;
+	g->fallback_notes = true;
 	prng_seed(&g->rng, seed);
 	return sink_open(&g->sink, path, (int)link);
 }
@@ -36,9 +37,9 @@ void gen_wait(gen_t *g, uint64_t us)
 	g->t_us += us;
 }
 
-void gen_note(gen_t *g, uint32_t frame, const char *fmt, ...)
+static void gen_vnote(gen_t *g, uint32_t frame, bool fallback, const char *fmt, va_list ap)
 {
-	if (!g->keep_notes)
+	if (!g->keep_notes || (fallback && !g->fallback_notes))
 		return;
 	if (g->nnotes == g->notes_cap) {
 		size_t cap = g->notes_cap ? g->notes_cap * 2 : 64;
@@ -52,9 +53,23 @@ void gen_note(gen_t *g, uint32_t frame, const char *fmt, ...)
 	}
 	note_t *n = &g->notes[g->nnotes++];
 	n->frame = frame;
+	n->fallback = fallback;
+	vsnprintf(n->text, sizeof(n->text), fmt, ap);
+}
+
+void gen_note(gen_t *g, uint32_t frame, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(n->text, sizeof(n->text), fmt, ap);
+	gen_vnote(g, frame, false, fmt, ap);
+	va_end(ap);
+}
+
+void gen_note_fallback(gen_t *g, uint32_t frame, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	gen_vnote(g, frame, true, fmt, ap);
 	va_end(ap);
 }
 

@@ -45,6 +45,7 @@ typedef struct host {
 
 typedef struct note {
 	uint32_t frame;
+	bool fallback; /* printed only when the frame has no other note */
 	char text[240];
 } note_t;
 
@@ -72,6 +73,7 @@ typedef struct gen {
 	note_t *notes;
 	size_t nnotes, notes_cap;
 	bool keep_notes;
+	bool fallback_notes; /* helpers (cm_flow) describe every frame they send */
 	frame_knobs_t next;
 } gen_t;
 
@@ -81,6 +83,9 @@ int gen_close(gen_t *g);
 
 void gen_wait(gen_t *g, uint64_t us);
 void gen_note(gen_t *g, uint32_t frame, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A note used only if the scenario gives the frame no note of its own. */
+void gen_note_fallback(gen_t *g, uint32_t frame, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Frame an IBA packet from src to dst per g->link.  For RoCE the LRH fields

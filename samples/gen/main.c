@@ -77,9 +77,35 @@ static int print_notes(const scenario_t *s)
 				       : " (Ethernet, RoCEv2)",
 	       g.sink.frames, s->title);
 	printf("| frame | what it is / what an analyzer should conclude |\n|---:|---|\n");
-	for (size_t i = 0; i < g.nnotes; i++)
-		if (g.notes[i].frame)
-			printf("| %u | %s |\n", g.notes[i].frame, g.notes[i].text);
+	/* order by frame, keeping recording order within a frame (stable) */
+	for (size_t i = 1; i < g.nnotes; i++) {
+		note_t t = g.notes[i];
+		size_t k = i;
+		while (k > 0 && g.notes[k - 1].frame > t.frame) {
+			g.notes[k] = g.notes[k - 1];
+			k--;
+		}
+		g.notes[k] = t;
+	}
+	/* a frame's own notes replace its fallback note */
+	for (size_t i = 0; i < g.nnotes;) {
+		uint32_t fr = g.notes[i].frame;
+		size_t j = i;
+		bool own = false;
+		while (j < g.nnotes && g.notes[j].frame == fr)
+			own |= !g.notes[j++].fallback;
+		if (fr) {
+			printf("| %u | ", fr);
+			const char *sep = "";
+			for (size_t k = i; k < j; k++)
+				if (g.notes[k].fallback != own) {
+					printf("%s%s", sep, g.notes[k].text);
+					sep = "; ";
+				}
+			printf(" |\n");
+		}
+		i = j;
+	}
 	for (size_t i = 0; i < g.nnotes; i++)
 		if (!g.notes[i].frame)
 			printf("\n%s\n", g.notes[i].text);

@@ -94,6 +94,7 @@ int ramp_run(gen_t *g, const ramp_opts_t *o, ramp_result_t *res)
 {
 	memset(res, 0, sizeof(*res));
 	prng_seed(&g->rng, o->seed);
+	g->fallback_notes = false; /* one note per milestone, not per frame */
 
 	pool_t p;
 	memset(&p, 0, sizeof(p));

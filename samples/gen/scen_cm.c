@@ -40,6 +40,7 @@ void story_cm(gen_t *g)
 	/* A: the reference connection */
 	cm_conn_t a;
 	cm_conn_init(g, &a, &cl, &s1, RDMA_PS_TCP, 40001, 7471, false);
+	a.name = "A";
 	fa = cm_req(g, &a);
 	gen_note(g, fa,
 		 "REQ, connection A: %s, port space TCP, ServiceID 0x%016llx, LocalCommID 0x%08x, "
@@ -53,6 +54,7 @@ void story_cm(gen_t *g)
 	/* B: same source port, different destination address: legal reuse */
 	cm_conn_t b;
 	cm_conn_init(g, &b, &cl, &s2, RDMA_PS_TCP, 40001, 7471, false);
+	b.name = "B";
 	if (is_eth(g)) {
 		b.ntags = 1;
 		b.tpid[0] = ETHERTYPE_VLAN;
@@ -70,6 +72,7 @@ void story_cm(gen_t *g)
 	/* C: REQ retransmitted, then MRA, REP, RTU */
 	cm_conn_t c;
 	cm_conn_init(g, &c, &cl, &s1, RDMA_PS_TCP, 40002, 7471, false);
+	c.name = "C";
 	fc = cm_req(g, &c);
 	gen_note(g, fc, "REQ, connection C: %s, LocalCommID 0x%08x",
 		 cm_conn_tuple(&c, t, sizeof(t)), c.act_id);
@@ -88,12 +91,14 @@ void story_cm(gen_t *g)
 	/* D and D2: the same tuple twice while D is open */
 	cm_conn_t d, d2;
 	cm_conn_init(g, &d, &cl, &s1, RDMA_PS_TCP, 40003, 7471, false);
+	d.name = "D";
 	fd = cm_req(g, &d);
 	gen_note(g, fd, "REQ, connection D: %s, LocalCommID 0x%08x",
 		 cm_conn_tuple(&d, t, sizeof(t)), d.act_id);
 	cm_rep(g, &d);
 	rtu_note(g, cm_rtu(g, &d), "D");
 	cm_conn_init(g, &d2, &cl, &s1, RDMA_PS_TCP, 40003, 7471, false);
+	d2.name = "D2";
 	f = cm_req(g, &d2);
 	gen_note(g, f,
 		 "REQ, connection D2: duplicate tuple (TCP, %s) of D (frame %u) with a different "
@@ -105,6 +110,7 @@ void story_cm(gen_t *g)
 	/* E: consumer reject */
 	cm_conn_t e;
 	cm_conn_init(g, &e, &cl, &s3, RDMA_PS_TCP, 40004, 7471, false);
+	e.name = "E";
 	if (is_eth(g)) {
 		e.ntags = 2;
 		e.tpid[0] = ETHERTYPE_QINQ;
@@ -123,6 +129,7 @@ void story_cm(gen_t *g)
 	/* F: no listener */
 	cm_conn_t fl;
 	cm_conn_init(g, &fl, &cl, &s3, RDMA_PS_TCP, 40005, 9999, false);
+	fl.name = "F";
 	f = cm_req(g, &fl);
 	gen_note(g, f, "REQ, connection F: %s (nobody listens on 9999)",
 		 cm_conn_tuple(&fl, t, sizeof(t)));
@@ -139,6 +146,7 @@ void story_cm(gen_t *g)
 	gen_note(g, fc, "DREP: connection A closed");
 	cm_conn_t a2;
 	cm_conn_init(g, &a2, &cl, &s1, RDMA_PS_TCP, 40001, 7471, false);
+	a2.name = "A2";
 	uint32_t fa2 = cm_req(g, &a2);
 	gen_note(g, fa2,
 		 "REQ, connection A2: tuple of A (frame %u) reused after A was closed by DREQ/DREP "
@@ -150,6 +158,7 @@ void story_cm(gen_t *g)
 	/* H: IPv6 */
 	cm_conn_t h;
 	cm_conn_init(g, &h, &cl, &s1, RDMA_PS_TCP, 40007, 7471, true);
+	h.name = "H";
 	f = cm_req(g, &h);
 	gen_note(g, f, "REQ, connection H: %s, IP CM IPV 6%s", cm_conn_tuple(&h, t, sizeof(t)),
 		 (g->link == LINK_ETH || g->link == LINK_SLL) ? ", carried over IPv6" : "");
@@ -159,6 +168,7 @@ void story_cm(gen_t *g)
 	/* S: SIDR in the UDP port space */
 	cm_conn_t s;
 	cm_conn_init(g, &s, &cl, &s2, RDMA_PS_UDP, 40008, 5000, false);
+	s.name = "S";
 	f = cm_sidr_req(g, &s);
 	gen_note(g, f,
 		 "SIDR_REQ: %s, port space UDP, ServiceID 0x%016llx, RequestID 0x%08x, IP CM header "
@@ -196,6 +206,7 @@ void story_ps_ib(gen_t *g)
 	char t[128];
 	cm_conn_t gc;
 	cm_conn_init(g, &gc, &cl, &s2, RDMA_PS_IB, 40006, 18515, false);
+	gc.name = "G";
 	uint32_t f = cm_req(g, &gc);
 	gen_note(g, f,
 		 "REQ: %s, port space IB, ServiceID 0x%016llx, IP CM header present (MajV 0, IPV "

@@ -90,7 +90,9 @@ void story_malformed_ib(gen_t *g)
 		 "private data (SrcIP incomplete, DstIP missing)",
 		 cm_conn_tuple(&c, t, sizeof(t)));
 
-	perf_get(g, &m);
+	f = perf_get(g, &m);
+	gen_note(g, f, "clean GMP: PerfMgt Get(PortCounters), the request answered by frame %u",
+		 f + 1);
 	g->next.cut = 28 + 64 + 20;
 	f = perf_redirect(g, &m);
 	gen_note(g, f,

@@ -35,6 +35,7 @@ void story_rocev1(gen_t *g)
 
 	cm_conn_t r1;
 	cm_conn_init(g, &r1, &cl, &sv, RDMA_PS_TCP, 45001, 7471, false);
+	r1.name = "R1";
 	f = cm_req(g, &r1);
 	gen_note(g, f,
 		 "REQ, connection R1 over RoCEv1: %s; GRH SGID/DGID are link-local GIDs from the "
@@ -49,6 +50,7 @@ void story_rocev1(gen_t *g)
 	gid_v4_mapped(sv4.gid, sv.ip4);
 	cm_conn_t r2;
 	cm_conn_init(g, &r2, &cl4, &sv4, RDMA_PS_TCP, 45002, 7471, false);
+	r2.name = "R2";
 	f = cm_req(g, &r2);
 	gen_note(g, f,
 		 "REQ, connection R2 over RoCEv1: %s; GRH GIDs are IPv4-mapped (::ffff:10.0.0.11 -> "
