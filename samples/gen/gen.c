@@ -37,7 +37,9 @@ void gen_wait(gen_t *g, uint64_t us)
 	g->t_us += us;
 }
 
-static void gen_vnote(gen_t *g, uint32_t frame, bool fallback, const char *fmt, va_list ap)
+__attribute__((format(printf, 4, 0))) static void gen_vnote(gen_t *g, uint32_t frame,
+							      bool fallback, const char *fmt,
+							      va_list ap)
 {
 	if (!g->keep_notes || (fallback && !g->fallback_notes))
 		return;

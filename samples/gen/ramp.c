@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cm_flow.h"
+#include "scenarios.h"
 
 #define IP4(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (d))
 
