@@ -18,7 +18,9 @@ static void usage(FILE *f)
 		"usage: ibscope-gen all OUTDIR            write every committed sample into OUTDIR\n"
 		"       ibscope-gen SCENARIO OUT.pcap     write one sample\n"
 		"       ibscope-gen ramp [options] OUT    write a port-pool ramp\n"
-		"       ibscope-gen notes [SCENARIO...]   print the frame tables (Markdown)\n"
+		"       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
+		"                                         (Markdown, or file/frame/note TSV;\n"
+		"                                         frame 0 = a note on the whole file)\n"
 		"       ibscope-gen list                  list scenarios\n"
 		"       ibscope-gen --help\n"
 		"\n"
@@ -62,21 +64,12 @@ static int run_scenario(const scenario_t *s, const char *path, gen_t *keep)
 	return gen_close(&g) ? 1 : 0;
 }
 
-static int print_notes(const scenario_t *s)
+static int print_notes(const scenario_t *s, bool tsv)
 {
 	gen_t g;
 	memset(&g, 0, sizeof(g));
 	if (run_scenario(s, NULL, &g) != 0)
 		return 1;
-	printf("### %s\n\nLink type %d%s, %u frames. %s.\n\n", s->file, (int)s->link,
-	       s->link == LINK_ERF	? " (ERF; records of type 21 unless noted)"
-	       : s->link == LINK_LRH   ? " (DLT_INFINIBAND, LRH first)"
-	       : s->link == LINK_USER0 ? " (DLT_USER0, LRH first)"
-	       : s->link == LINK_SLL   ? " (Linux cooked)"
-	       : s->roce == 1	       ? " (Ethernet, RoCEv1)"
-				       : " (Ethernet, RoCEv2)",
-	       g.sink.frames, s->title);
-	printf("| frame | what it is / what an analyzer should conclude |\n|---:|---|\n");
 	/* order by frame, keeping recording order within a frame (stable) */
 	for (size_t i = 1; i < g.nnotes; i++) {
 		note_t t = g.notes[i];
@@ -88,6 +81,30 @@ static int print_notes(const scenario_t *s)
 		g.notes[k] = t;
 	}
 	/* a frame's own notes replace its fallback note */
+	if (tsv) {
+		for (size_t i = 0; i < g.nnotes;) {
+			uint32_t fr = g.notes[i].frame;
+			size_t j = i;
+			bool own = false;
+			while (j < g.nnotes && g.notes[j].frame == fr)
+				own |= !g.notes[j++].fallback;
+			for (size_t k = i; k < j; k++)
+				if (g.notes[k].fallback != own)
+					printf("%s\t%u\t%s\n", s->file, fr, g.notes[k].text);
+			i = j;
+		}
+		free(g.notes);
+		return 0;
+	}
+	printf("### %s\n\nLink type %d%s, %u frames. %s.\n\n", s->file, (int)s->link,
+	       s->link == LINK_ERF	? " (ERF; records of type 21 unless noted)"
+	       : s->link == LINK_LRH   ? " (DLT_INFINIBAND, LRH first)"
+	       : s->link == LINK_USER0 ? " (DLT_USER0, LRH first)"
+	       : s->link == LINK_SLL   ? " (Linux cooked)"
+	       : s->roce == 1	       ? " (Ethernet, RoCEv1)"
+				       : " (Ethernet, RoCEv2)",
+	       g.sink.frames, s->title);
+	printf("| frame | what it is / what an analyzer should conclude |\n|---:|---|\n");
 	for (size_t i = 0; i < g.nnotes;) {
 		uint32_t fr = g.notes[i].frame;
 		size_t j = i;
@@ -227,14 +244,22 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(cmd, "notes") == 0) {
-		for (int i = 2; i < argc; i++)
+		bool tsv = false;
+		int first = 2, nsel = 0;
+		if (argc > 2 && strcmp(argv[2], "--tsv") == 0) {
+			tsv = true;
+			first = 3;
+		}
+		for (int i = first; i < argc; i++, nsel++)
 			if (!scenario_find(argv[i]))
 				return bad_usage("unknown scenario '%s'", argv[i]);
+		if (tsv)
+			printf("file\tframe\tnote\n");
 		for (size_t i = 0; i < n_scenarios; i++) {
-			bool want = argc == 2;
-			for (int j = 2; j < argc; j++)
+			bool want = nsel == 0;
+			for (int j = first; j < argc; j++)
 				want |= scenario_find(argv[j]) == &scenarios[i];
-			if (want && print_notes(&scenarios[i]) != 0)
+			if (want && print_notes(&scenarios[i], tsv) != 0)
 				return 1;
 		}
 		return 0;
