@@ -1,0 +1,261 @@
+/* fields.c - hf, ett and expert registration, generated from the core's tables.
+ *
+ * Every decoded field comes from ib_fields[] (so the plugin and the analyzer
+ * name and describe fields identically); the few derived and analysis fields
+ * are listed here; expert infos come from the engine's finding kinds and the
+ * diagnostics table.
+ */
+#include "ibscope_plugin.h"
+
+#include "names.h"
+
+int *ibs_hf_core;
+gint ibs_ett[IBS_ETT_COUNT];
+struct ibs_hf_extra ibs_hf = {
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+};
+expert_field ibs_ei_kind[IB_FIND_COUNT];
+expert_field ibs_ei_rule[IB_DIAG_COUNT];
+
+/* The core's {value, name} tables as Wireshark value_strings (same layout
+ * in spirit, different types: copy once at registration). */
+static const value_string *to_vals(const struct ib_value_name *t)
+{
+    size_t n = 0;
+    while (t[n].name)
+        n++;
+    value_string *vs = g_new0(value_string, n + 1);
+    for (size_t i = 0; i < n; i++) {
+        vs[i].value = t[i].value;
+        vs[i].strptr = t[i].name;
+    }
+    return vs;
+}
+
+static const value_string *vals_for(const char *abbrev)
+{
+    static const struct {
+        const char *abbrev;
+        const struct ib_value_name *table;
+    } map[] = {
+        { "lrh.lnh", ib_lnh_names },
+        { "bth.opcode", ib_opcode_names },
+        { "mad.mgmt_class", ib_mgmt_class_names },
+        { "mad.method", ib_method_names },
+        { "cm.msg", ib_cm_attr_names },
+        { "cm.reject_reason", ib_rej_reason_names },
+        { "cm.port_space", ib_port_space_names },
+        { "cm.sidr_status", ib_sidr_status_names },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(map); i++)
+        if (strcmp(map[i].abbrev, abbrev) == 0)
+            return to_vals(map[i].table);
+    return NULL;
+}
+
+static enum ftenum uint_type(unsigned width)
+{
+    switch (width) {
+    case 1: return FT_UINT8;
+    case 2: return FT_UINT16;
+    case 3: return FT_UINT24;
+    case 4: return FT_UINT32;
+    default: return FT_UINT64;
+    }
+}
+
+static header_field_info hfi(const char *name, const char *abbrev, enum ftenum type,
+                             int display, const void *strings, guint64 mask,
+                             const char *blurb)
+{
+    header_field_info h = {
+        .name = name, .abbrev = abbrev, .type = type, .display = display,
+        .strings = strings, .bitmask = mask, .blurb = blurb,
+        .id = -1, .parent = 0, .ref_type = HF_REF_TYPE_NONE, .same_name_prev_id = -1,
+        .same_name_next = NULL,
+    };
+    return h;
+}
+
+static hf_register_info core_hf(const struct ib_field *f, int *id)
+{
+    const char *abbrev = g_strconcat("ibscope.", f->abbrev, NULL);
+    int base = f->base == IB_BASE_HEX ? BASE_HEX : BASE_DEC;
+    hf_register_info r = { id, { 0 } };
+    switch (f->type) {
+    case IB_FT_BOOL:
+        r.hfinfo = hfi(f->name, abbrev, FT_BOOLEAN, f->wire_mask ? f->wire_len * 8 : BASE_NONE,
+                       NULL, f->wire_mask, f->blurb);
+        break;
+    case IB_FT_GID:
+    case IB_FT_IPV6:
+        r.hfinfo = hfi(f->name, abbrev, FT_IPv6, BASE_NONE, NULL, 0, f->blurb);
+        break;
+    case IB_FT_IPV4:
+        r.hfinfo = hfi(f->name, abbrev, FT_IPv4, BASE_NONE, NULL, 0, f->blurb);
+        break;
+    default: {
+        /* The wire width, so that a bitmask shows over the bytes it sits in. */
+        const value_string *vs = vals_for(f->abbrev);
+        unsigned width = f->wire_len ? f->wire_len : f->member_size;
+        r.hfinfo = hfi(f->name, abbrev, uint_type(width), base,
+                       vs, f->wire_mask, f->blurb);
+        break;
+    }
+    }
+    return r;
+}
+
+static const value_string lid_type_vals[] = {
+    { IB_LIDT_RESERVED, "reserved" }, { IB_LIDT_UNICAST, "unicast" },
+    { IB_LIDT_MULTICAST, "multicast" }, { IB_LIDT_PERMISSIVE, "permissive" },
+    { 0, NULL },
+};
+
+static const value_string gid_scope_vals[] = {
+    { IB_GID_RESERVED, "reserved" }, { IB_GID_LOOPBACK, "loopback" },
+    { IB_GID_LINK_LOCAL, "link-local" }, { IB_GID_SITE_LOCAL, "site-local" },
+    { IB_GID_MULTICAST, "multicast" }, { IB_GID_GLOBAL, "global" },
+    { 0, NULL },
+};
+
+/* Scope nibble of a multicast GID (IBA Vol. 1 §4.1.1, as IPv6). */
+static const value_string mcast_scope_vals[] = {
+    { 0x2, "link-local" }, { 0x5, "site-local" }, { 0x8, "organization-local" },
+    { 0xE, "global" }, { 0, NULL },
+};
+
+#define X(idp, name, abbrev, type, disp, strs, blurb) \
+    { idp, { name, "ibscope." abbrev, type, disp, strs, 0, blurb, HFILL } }
+
+static hf_register_info extra_hf[] = {
+    X(&ibs_hf.dlid_type, "DLID Type", "lrh.dlid_type", FT_UINT8, BASE_DEC,
+      VALS(lid_type_vals), "Kind of LID the DLID is: reserved, unicast, multicast or permissive."),
+    X(&ibs_hf.slid_type, "SLID Type", "lrh.slid_type", FT_UINT8, BASE_DEC,
+      VALS(lid_type_vals), "Kind of LID the SLID is: reserved, unicast, multicast or permissive."),
+    X(&ibs_hf.sgid_scope, "SGID Scope", "grh.sgid_scope", FT_UINT8, BASE_DEC,
+      VALS(gid_scope_vals), "Scope of the source GID, from its prefix."),
+    X(&ibs_hf.dgid_scope, "DGID Scope", "grh.dgid_scope", FT_UINT8, BASE_DEC,
+      VALS(gid_scope_vals), "Scope of the destination GID, from its prefix."),
+    X(&ibs_hf.mcast_flags, "Multicast Flags", "grh.mcast_flags", FT_UINT8, BASE_HEX, NULL,
+      "Flags nibble of a multicast GID; only T (0x1, transient) may be set."),
+    X(&ibs_hf.mcast_scope, "Multicast Scope", "grh.mcast_scope", FT_UINT8, BASE_HEX,
+      VALS(mcast_scope_vals), "Scope nibble of a multicast GID."),
+    X(&ibs_hf.retransmission_of, "Retransmission of", "analysis.retransmission_of", FT_FRAMENUM,
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RETRANS_PREV), "Frame of the first REQ this one repeats."),
+    X(&ibs_hf.port_reused_from, "Port reused from", "analysis.port_reused_from", FT_FRAMENUM,
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE), "Frame of the earlier connection that held this source port."),
+    X(&ibs_hf.duplicate_tuple_of, "Duplicate tuple of", "analysis.duplicate_tuple_of",
+      FT_FRAMENUM,
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE),
+      "Frame of the open connection that already uses this whole tuple."),
+    X(&ibs_hf.redirected_by, "Redirected by", "analysis.redirected_by", FT_FRAMENUM,
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), "Frame of the response that redirected this request."),
+    X(&ibs_hf.redirect_target_frame, "Redirect followed in", "analysis.redirect_target_frame",
+      FT_FRAMENUM,
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST),
+      "Frame of the request sent to the target this redirect named."),
+    X(&ibs_hf.redirect_loop_to, "Redirect loops back to", "analysis.redirect_loop_to",
+      FT_FRAMENUM,
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE),
+      "Frame of the earlier redirect in this chain that named the same target."),
+    X(&ibs_hf.ports_in_use, "Ports in use", "analysis.ports_in_use", FT_UINT32, BASE_DEC, NULL,
+      "Source ports this source address holds in this port space after this REQ."),
+    X(&ibs_hf.pool_utilization, "Pool utilization", "analysis.pool_utilization", FT_DOUBLE,
+      BASE_NONE, NULL, "Ports in use as a percentage of the configured port pool."),
+    X(&ibs_hf.tuple_ports_in_use, "Ports in use to this destination",
+      "analysis.tuple_ports_in_use", FT_UINT32, BASE_DEC, NULL,
+      "Source ports held towards this destination address and port (the 4-tuple rule)."),
+    X(&ibs_hf.redirect_depth, "Redirect depth", "analysis.redirect_depth", FT_UINT32, BASE_DEC,
+      NULL, "Redirects so far in this chain."),
+    X(&ibs_hf.diag, "Diagnostic", "diag", FT_STRING, BASE_NONE, NULL,
+      "A remark about the packet's content that is not a finding of the analysis."),
+};
+
+static int map_severity(enum ib_severity s)
+{
+    switch (s) {
+    case IB_SEV_CHAT: return PI_CHAT;
+    case IB_SEV_NOTE: return PI_NOTE;
+    case IB_SEV_WARN: return PI_WARN;
+    default: return PI_ERROR;
+    }
+}
+
+static int map_group(enum ib_diag_group g)
+{
+    switch (g) {
+    case IB_GROUP_MALFORMED: return PI_MALFORMED;
+    case IB_GROUP_SEQUENCE: return PI_SEQUENCE;
+    default: return PI_PROTOCOL;
+    }
+}
+
+/* Summaries of the finding kinds, for the expert info dialog. */
+static const char *kind_summary(enum ib_finding_kind k)
+{
+    switch (k) {
+    case IB_FIND_RETRANSMISSION: return "CM REQ retransmission (same LocalCommID)";
+    case IB_FIND_PORT_REUSED: return "RDMA CM source port reused by a new connection";
+    case IB_FIND_DUPLICATE_TUPLE: return "RDMA CM tuple already used by an open connection";
+    case IB_FIND_POOL_HIGH: return "RDMA CM port pool utilization above the threshold";
+    case IB_FIND_REDIRECT: return "MAD or CM redirect";
+    case IB_FIND_REDIRECT_FOLLOWED: return "Request follows a redirect";
+    case IB_FIND_REDIRECT_LOOP: return "Redirect chain loops";
+    case IB_FIND_REDIRECT_GID_ONLY: return "Redirect names a GID only (RedirectLID 0)";
+    case IB_FIND_REDIRECT_BAD_TARGET: return "Redirect names an invalid target";
+    case IB_FIND_REDIRECT_KEY_MISMATCH: return "Redirected request uses other keys than named";
+    case IB_FIND_REDIRECT_NOT_FOLLOWED: return "Request ignores an earlier redirect";
+    case IB_FIND_ADDRESSING: return "Addressing rule broken";
+    case IB_FIND_MALFORMED: return "Malformed InfiniBand packet";
+    default: return "ibscope finding";
+    }
+}
+
+static ei_register_info make_ei(expert_field *id, const char *abbrev, int group, int severity,
+                                const char *summary)
+{
+    ei_register_info r = { id, { abbrev, group, severity, summary, EXPFILL } };
+    return r;
+}
+
+void ibs_register_fields(int proto)
+{
+    size_t n = ib_field_count;
+    ibs_hf_core = g_new(int, n);
+    hf_register_info *hf = g_new0(hf_register_info, n);
+    for (size_t i = 0; i < n; i++) {
+        ibs_hf_core[i] = -1;
+        hf[i] = core_hf(&ib_fields[i], &ibs_hf_core[i]);
+    }
+    proto_register_field_array(proto, hf, (int)n);
+    proto_register_field_array(proto, extra_hf, G_N_ELEMENTS(extra_hf));
+
+    gint *ett[IBS_ETT_COUNT];
+    for (int i = 0; i < IBS_ETT_COUNT; i++) {
+        ibs_ett[i] = -1;
+        ett[i] = &ibs_ett[i];
+    }
+    proto_register_subtree_array(ett, IBS_ETT_COUNT);
+
+    ei_register_info *ei = g_new0(ei_register_info, IB_FIND_COUNT + IB_DIAG_COUNT);
+    int nei = 0;
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        if (k == IB_FIND_ADDRESSING)
+            continue; /* one per rule, below */
+        ei[nei++] = make_ei(&ibs_ei_kind[k],
+                            g_strconcat("ibscope.expert.", ib_finding_kind_name(k), NULL),
+                            map_group(ib_finding_kind_group(k)),
+                            map_severity(ib_finding_kind_severity(k)), kind_summary(k));
+    }
+    for (int d = 0; d < IB_DIAG_COUNT; d++) {
+        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
+        if (!info->addressing)
+            continue;
+        ei[nei++] = make_ei(&ibs_ei_rule[d],
+                            g_strconcat("ibscope.expert.addressing.", info->name, NULL),
+                            map_group(info->group), map_severity(info->severity), info->text);
+    }
+    expert_module_t *em = expert_register_protocol(proto);
+    expert_register_field_array(em, ei, nei);
+}

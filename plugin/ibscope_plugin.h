@@ -1,0 +1,101 @@
+/* ibscope_plugin.h - what the plugin's files share: field ids, preferences, per-frame results.
+ *
+ * plugin.c registers and owns the preferences; fields.c owns the hf/ett/ei
+ * ids; state.c finds and parses the InfiniBand packet and keeps the
+ * per-file engine; tree.c turns a parsed packet and its stored analysis into
+ * tree items; stats.c is the tap and the stats_tree.
+ */
+#ifndef IBSCOPE_PLUGIN_H
+#define IBSCOPE_PLUGIN_H
+
+#ifndef WS_BUILD_DLL
+#define WS_BUILD_DLL
+#endif
+#include <wireshark.h>
+
+#include <epan/expert.h>
+#include <epan/packet.h>
+
+#include "diag.h"
+#include "engine.h"
+#include "fields.h"
+#include "packet.h"
+
+/* ---- plugin.c ---- */
+extern int ibs_proto;
+
+struct ibs_prefs {
+    guint pool_low;
+    guint pool_high;
+    guint threshold_pct;
+    gboolean enabled[IB_FIND_COUNT];
+};
+extern struct ibs_prefs ibs_prefs;
+
+/* ---- fields.c ---- */
+/* ib_fields[i] is registered as ibs_hf_core[i]. */
+extern int *ibs_hf_core;
+
+enum ibs_ett {
+    IBS_ETT_ROOT, IBS_ETT_LRH, IBS_ETT_GRH, IBS_ETT_BTH, IBS_ETT_DETH, IBS_ETT_MAD,
+    IBS_ETT_MAD_STATUS, IBS_ETT_CPI, IBS_ETT_CM, IBS_ETT_ANALYSIS, IBS_ETT_DIAGS,
+    IBS_ETT_COUNT
+};
+extern gint ibs_ett[IBS_ETT_COUNT];
+
+/* Fields that are not in ib_fields[]: derived from a decoded value, or the analysis. */
+struct ibs_hf_extra {
+    int dlid_type, slid_type;
+    int sgid_scope, dgid_scope, mcast_flags, mcast_scope;
+    int retransmission_of, port_reused_from, duplicate_tuple_of;
+    int redirected_by, redirect_target_frame, redirect_loop_to;
+    int ports_in_use, pool_utilization, tuple_ports_in_use, redirect_depth;
+    int diag;
+};
+extern struct ibs_hf_extra ibs_hf;
+
+/* One expert info per finding kind; addressing findings get one per rule. */
+extern expert_field ibs_ei_kind[IB_FIND_COUNT];
+extern expert_field ibs_ei_rule[IB_DIAG_COUNT];
+
+void ibs_register_fields(int proto);
+
+/* ---- state.c ---- */
+/* What the first pass concluded about one frame, kept for every later pass. */
+struct ibs_result {
+    unsigned count;
+    struct ib_finding *findings;   /* count entries */
+    struct ib_frame_ref retransmission_of, port_reused_from, duplicate_tuple_of;
+    struct ib_frame_ref redirected_by, redirect_target_frame, redirect_loop_to;
+    bool has_ports;
+    uint32_t ports_in_use, tuple_ports_in_use;
+    double pool_utilization;
+    bool has_redirect_depth;
+    uint32_t redirect_depth;
+};
+
+/* A frame ibscope decoded: the packet, and the stored analysis (NULL when
+ * the engine had nothing to say). */
+struct ibs_frame {
+    struct ib_packet pkt;
+    const struct ibs_result *result;
+};
+
+/* Parses the frame (first pass: also feeds the engine and stores the
+ * result).  Returns false when the frame carries no InfiniBand packet. */
+bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                     struct ibs_frame *out);
+void ibs_state_register(void);
+void ibs_state_handoff(void);
+
+/* ---- tree.c ---- */
+void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
+                  const struct ibs_frame *fr);
+/* The Info column tag of the most important finding, or NULL. */
+const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res);
+
+/* ---- stats.c ---- */
+void ibs_stats_register(void);
+void ibs_stats_queue(packet_info *pinfo, const struct ibs_frame *fr);
+
+#endif

@@ -1,0 +1,95 @@
+/* plugin.c - the ibscope postdissector: plugin exports, protocol registration, preferences.
+ *
+ * ibscope runs after Wireshark's own InfiniBand dissector (which it leaves
+ * alone), decodes the same bytes with the ibscope core and adds an
+ * "ibscope" subtree with the core's fields and the engine's findings.
+ */
+#include "ibscope_plugin.h"
+
+#include <epan/prefs.h>
+
+#ifndef IBSCOPE_VERSION
+#define IBSCOPE_VERSION "0.0.0"
+#endif
+
+WS_DLL_PUBLIC_DEF const gchar plugin_version[] = IBSCOPE_VERSION;
+WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
+WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
+WS_DLL_PUBLIC void plugin_register(void);
+
+int ibs_proto = -1;
+struct ibs_prefs ibs_prefs = { 32768, 60999, 90, { 0 } };
+
+static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+    (void)data;
+    struct ibs_frame *fr = wmem_new(pinfo->pool, struct ibs_frame);
+    if (!ibs_state_frame(tvb, pinfo, tree, fr))
+        return 0;
+    const char *tag = ibs_info_tag(pinfo, fr->result);
+    if (tag)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]", tag);
+    ibs_tree_add(tree, tvb, pinfo, fr);
+    ibs_stats_queue(pinfo, fr);
+    return tvb_captured_length(tvb);
+}
+
+static void register_prefs(void)
+{
+    module_t *m = prefs_register_protocol(ibs_proto, NULL);
+    prefs_register_uint_preference(m, "pool_low", "Port pool: first port",
+                                   "First port of the RDMA CM source port pool "
+                                   "(Linux ip_local_port_range).",
+                                   10, &ibs_prefs.pool_low);
+    prefs_register_uint_preference(m, "pool_high", "Port pool: last port",
+                                   "Last port of the RDMA CM source port pool "
+                                   "(Linux ip_local_port_range).",
+                                   10, &ibs_prefs.pool_high);
+    prefs_register_uint_preference(m, "threshold", "Pool utilization threshold (%)",
+                                   "Flag a REQ (pool_high) when the source's ports in use "
+                                   "reach this percentage of the pool.",
+                                   10, &ibs_prefs.threshold_pct);
+    /* One switch per finding kind.  The names are built once and live for
+     * the program's lifetime, as preference names must. */
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        const char *kind = ib_finding_kind_name((enum ib_finding_kind)k);
+        ibs_prefs.enabled[k] = TRUE;
+        prefs_register_bool_preference(
+            m, g_strconcat("check_", kind, NULL), g_strconcat("Check: ", kind, NULL),
+            g_strconcat("Report '", kind, "' findings (takes effect when the file is "
+                        "dissected again).", NULL),
+            &ibs_prefs.enabled[k]);
+    }
+}
+
+static void proto_register_ibscope(void)
+{
+    ibs_proto = proto_register_protocol("ibscope InfiniBand analysis", "ibscope", "ibscope");
+    ibs_register_fields(ibs_proto);
+    register_prefs();
+    ibs_state_register();
+    ibs_stats_register();
+}
+
+static void proto_reg_handoff_ibscope(void)
+{
+    dissector_handle_t h = create_dissector_handle(dissect_ibscope, ibs_proto);
+    register_postdissector(h);
+    ibs_state_handoff();
+    /* The built-in dissector's item is how we find the packet: make sure
+     * it is built even when nothing else asks for a tree. */
+    int ib = proto_get_id_by_filter_name("infiniband");
+    if (ib != -1) {
+        GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
+        g_array_append_val(wanted, ib);
+        set_postdissector_wanted_hfids(h, wanted);
+    }
+}
+
+void plugin_register(void)
+{
+    static proto_plugin plug;
+    plug.register_protoinfo = proto_register_ibscope;
+    plug.register_handoff = proto_reg_handoff_ibscope;
+    proto_register_plugin(&plug);
+}

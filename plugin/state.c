@@ -1,0 +1,305 @@
+/* state.c - per-file engine, first-pass analysis and its replay on every later pass.
+ *
+ * The engine must see frames once, in order, as the offline analyzer does:
+ * so it is fed only on the first pass (!PINFO_FD_VISITED).  What it said,
+ * and how the packet was found, is stored with p_add_proto_data in file
+ * scope; later passes (tshark -2, clicking in the GUI) re-parse the same
+ * bytes and replay the stored verdict, so every pass shows the same thing.
+ * The engine lives from one file's init routine to its cleanup routine.
+ */
+#include "ibscope_plugin.h"
+
+#include <epan/prefs.h>
+#include <epan/proto_data.h>
+#include <wiretap/wtap.h>
+
+/* How the first pass found the packet, so replays parse it identically. */
+enum ibs_how {
+    IBS_NOT_IB,
+    IBS_BY_LINKTYPE, /* ib_parse_frame on the whole Ethernet/SLL frame */
+    IBS_AT_OFFSET,   /* ib_parse_at where the built-in dissector's item starts */
+};
+
+struct ibs_stored {
+    uint8_t how;        /* enum ibs_how */
+    uint8_t encap;      /* enum ib_encap, IBS_AT_OFFSET */
+    bool mad_qp;        /* the engine called the destination QP a MAD QP */
+    uint16_t rocev2_port;
+    uint32_t linktype;  /* IBS_BY_LINKTYPE */
+    uint32_t ib_off, ib_len;
+    const struct ibs_result *result;
+};
+
+static struct ib_engine *engine;
+static int proto_infiniband = -1;
+
+static void state_init(void)
+{
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    if (ibs_prefs.pool_low <= ibs_prefs.pool_high && ibs_prefs.pool_high <= 65535) {
+        cfg.pool_low = (uint16_t)ibs_prefs.pool_low;
+        cfg.pool_high = (uint16_t)ibs_prefs.pool_high;
+    }
+    cfg.threshold_pct = ibs_prefs.threshold_pct;
+    for (int k = 0; k < IB_FIND_COUNT; k++)
+        cfg.enabled[k] = ibs_prefs.enabled[k] != FALSE;
+    engine = ib_engine_new(&cfg);
+}
+
+static void state_cleanup(void)
+{
+    ib_engine_free(engine);
+    engine = NULL;
+}
+
+void ibs_state_register(void)
+{
+    register_init_routine(state_init);
+    register_cleanup_routine(state_cleanup);
+}
+
+void ibs_state_handoff(void)
+{
+    proto_infiniband = proto_get_id_by_filter_name("infiniband");
+}
+
+/* The MAD-QP question: asked of the engine on the first pass (and the
+ * answer remembered), answered from memory on replays. */
+struct qp_ctx {
+    bool replay;
+    bool answer;
+};
+
+static bool ask_mad_qp(void *ctx, const struct ib_endpoint *dst, uint32_t qp)
+{
+    struct qp_ctx *c = ctx;
+    if (c->replay)
+        return c->answer;
+    bool yes = engine && ib_engine_is_mad_qp(engine, dst, qp);
+    c->answer = c->answer || yes;
+    return yes;
+}
+
+static uint32_t pcap_linktype(const packet_info *pinfo)
+{
+    if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET)
+        return 0;
+    switch (pinfo->rec->rec_header.packet_header.pkt_encap) {
+    case WTAP_ENCAP_ETHERNET: return IB_DLT_EN10MB;
+    case WTAP_ENCAP_SLL: return IB_DLT_LINUX_SLL;
+    case WTAP_ENCAP_SLL2: return IB_DLT_LINUX_SLL2;
+    default: return 0;
+    }
+}
+
+/* Where the built-in dissector put its protocol item: the first byte of
+ * the InfiniBand packet in this frame. */
+static bool builtin_item(proto_tree *tree, tvbuff_t *tvb, uint32_t *off, uint32_t *len)
+{
+    if (!tree || proto_infiniband == -1)
+        return false;
+    GPtrArray *found = proto_get_finfo_ptr_array(tree, proto_infiniband);
+    GPtrArray *owned = NULL;
+    if (!found || found->len == 0)
+        found = owned = proto_find_first_finfo(tree, proto_infiniband);
+    bool ok = false;
+    if (found && found->len > 0) {
+        field_info *fi = g_ptr_array_index(found, 0);
+        if (fi->ds_tvb == tvb && fi->start >= 0 && fi->length > 0) {
+            *off = (uint32_t)fi->start;
+            *len = (uint32_t)fi->length;
+            ok = true;
+        }
+    }
+    if (owned)
+        g_ptr_array_free(owned, TRUE);
+    return ok;
+}
+
+/* The protocol the built-in InfiniBand dissector was called from. */
+static const char *layer_before_infiniband(packet_info *pinfo)
+{
+    int prev = -1;
+    for (wmem_list_frame_t *f = wmem_list_head(pinfo->layers); f; f = wmem_list_frame_next(f)) {
+        int id = GPOINTER_TO_INT(wmem_list_frame_data(f));
+        if (id == proto_infiniband)
+            return prev == -1 ? "" : proto_get_protocol_filter_name(prev);
+        prev = id;
+    }
+    return NULL;
+}
+
+static void ip_endpoint(const address *a, struct ib_endpoint *ep, uint8_t *ipver)
+{
+    if (a->type == AT_IPv4 && a->len == 4) {
+        /* RoCE GIDs carry IPv4 as ::ffff:a.b.c.d, as the core's link parser does. */
+        memset(ep->gid, 0, 10);
+        ep->gid[10] = ep->gid[11] = 0xff;
+        memcpy(ep->gid + 12, a->data, 4);
+        ep->has_gid = true;
+        *ipver = 4;
+    } else if (a->type == AT_IPv6 && a->len == 16) {
+        memcpy(ep->gid, a->data, 16);
+        ep->has_gid = true;
+        *ipver = 6;
+    }
+}
+
+/* First pass: decide how to parse this frame.  Ethernet and SLL frames go
+ * through the core's own link parser, so the link-layer length checks are
+ * the analyzer's; anything else is parsed where the built-in item starts. */
+static void locate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_stored *st)
+{
+    st->how = IBS_NOT_IB;
+    st->rocev2_port = (uint16_t)prefs_get_uint_value("infiniband", "rroce.port");
+    if (st->rocev2_port == 0)
+        st->rocev2_port = IB_ROCEV2_UDP_PORT;
+    st->linktype = pcap_linktype(pinfo);
+    if (st->linktype != 0) {
+        st->how = IBS_BY_LINKTYPE;
+        return; /* checked against the item in parse() */
+    }
+    uint32_t off = 0, len = 0;
+    const char *before = layer_before_infiniband(pinfo);
+    if (builtin_item(tree, tvb, &off, &len)) {
+        /* The item's length includes CRCs and padding; the core bounds it
+         * by PktLen, PayLen or the UDP length. */
+    } else if (before) {
+        off = 0; /* no tree on this pass: native packets start the frame */
+        len = tvb_captured_length(tvb);
+    } else {
+        return;
+    }
+    st->how = IBS_AT_OFFSET;
+    st->ib_off = off;
+    st->ib_len = tvb_captured_length(tvb) > off ? tvb_captured_length(tvb) - off : 0;
+    if (before && strcmp(before, "udp") == 0)
+        st->encap = IB_ENCAP_ROCEV2;
+    else if (off == 0)
+        st->encap = IB_ENCAP_NATIVE;
+    else
+        st->encap = IB_ENCAP_ROCEV1;
+    if (st->encap == IB_ENCAP_ROCEV2 && off >= 8) {
+        guint udp_len = tvb_get_ntohs(tvb, off - 4);
+        st->ib_len = udp_len >= 8 ? MIN(udp_len - 8, st->ib_len) : 0;
+    }
+}
+
+static bool parse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_stored *st,
+                  struct qp_ctx *qc, struct ib_packet *pkt)
+{
+    struct ib_parse_opts opts;
+    ib_parse_opts_init(&opts);
+    opts.rocev2_port = st->rocev2_port;
+    opts.is_mad_qp = ask_mad_qp;
+    opts.ctx = qc;
+    guint caplen = tvb_captured_length(tvb);
+    const uint8_t *data = tvb_get_ptr(tvb, 0, caplen);
+    memset(pkt, 0, sizeof *pkt);
+
+    if (st->how == IBS_BY_LINKTYPE) {
+        enum ib_frame_result r = ib_parse_frame(&opts, st->linktype, data, caplen,
+                                                tvb_reported_length(tvb), pkt);
+        if (r == IB_FRAME_IB)
+            return true;
+        /* The core did not see InfiniBand where the built-in dissector did
+         * (a heuristic or Decode As): parse at the built-in item instead. */
+        uint32_t off, len;
+        const char *before = layer_before_infiniband(pinfo);
+        if (qc->replay || !before || !builtin_item(tree, tvb, &off, &len))
+            return false;
+        st->how = IBS_AT_OFFSET;
+        st->ib_off = off;
+        st->ib_len = caplen - off;
+        st->encap = strcmp(before, "udp") == 0 ? IB_ENCAP_ROCEV2 : IB_ENCAP_ROCEV1;
+        if (st->encap == IB_ENCAP_ROCEV2 && off >= 8) {
+            guint udp_len = tvb_get_ntohs(tvb, off - 4);
+            st->ib_len = udp_len >= 8 ? MIN(udp_len - 8, st->ib_len) : 0;
+        }
+        memset(pkt, 0, sizeof *pkt);
+    }
+    if (st->how != IBS_AT_OFFSET)
+        return false;
+    pkt->linktype = 0;
+    pkt->caplen = caplen;
+    pkt->wirelen = tvb_reported_length(tvb);
+    if (st->encap == IB_ENCAP_ROCEV2) {
+        ip_endpoint(&pinfo->net_src, &pkt->src, &pkt->ip_version);
+        ip_endpoint(&pinfo->net_dst, &pkt->dst, &pkt->ip_version);
+        pkt->udp_sport = (uint16_t)pinfo->srcport;
+        pkt->udp_dport = (uint16_t)pinfo->destport;
+    }
+    ib_parse_at(&opts, (enum ib_encap)st->encap, data, caplen, st->ib_off, st->ib_len, pkt);
+    return true;
+}
+
+static bool ref_set(const struct ib_frame_ref *r)
+{
+    return r->frame != 0;
+}
+
+/* Keeps only what a later pass needs: a frame's analysis is mostly empty. */
+static const struct ibs_result *keep(const struct ib_frame_analysis *a)
+{
+    if (a->count == 0 && !a->has_ports && !a->has_redirect_depth &&
+        !ref_set(&a->retransmission_of) && !ref_set(&a->port_reused_from) &&
+        !ref_set(&a->duplicate_tuple_of) && !ref_set(&a->redirected_by) &&
+        !ref_set(&a->redirect_target_frame) && !ref_set(&a->redirect_loop_to))
+        return NULL;
+    struct ibs_result *r = wmem_new0(wmem_file_scope(), struct ibs_result);
+    r->count = a->count;
+    if (a->count)
+        r->findings = wmem_memdup(wmem_file_scope(), a->findings,
+                                  a->count * sizeof a->findings[0]);
+    r->retransmission_of = a->retransmission_of;
+    r->port_reused_from = a->port_reused_from;
+    r->duplicate_tuple_of = a->duplicate_tuple_of;
+    r->redirected_by = a->redirected_by;
+    r->redirect_target_frame = a->redirect_target_frame;
+    r->redirect_loop_to = a->redirect_loop_to;
+    r->has_ports = a->has_ports;
+    r->ports_in_use = a->ports_in_use;
+    r->tuple_ports_in_use = a->tuple_ports_in_use;
+    r->pool_utilization = a->pool_utilization;
+    r->has_redirect_depth = a->has_redirect_depth;
+    r->redirect_depth = a->redirect_depth;
+    return r;
+}
+
+bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_frame *out)
+{
+    out->result = NULL;
+    struct ibs_stored *st = p_get_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0);
+    if (st) {
+        /* A later pass: same parse, stored verdict. */
+        struct qp_ctx qc = { true, st->mad_qp };
+        if (st->how == IBS_NOT_IB || !parse(tvb, pinfo, tree, st, &qc, &out->pkt))
+            return false;
+        out->result = st->result;
+        return true;
+    }
+    if (PINFO_FD_VISITED(pinfo))
+        return false; /* visited without stored data: the file was not opened by us */
+
+    st = wmem_new0(wmem_file_scope(), struct ibs_stored);
+    locate(tvb, pinfo, tree, st);
+    struct qp_ctx qc = { false, false };
+    bool ib = st->how != IBS_NOT_IB && parse(tvb, pinfo, tree, st, &qc, &out->pkt);
+    if (!ib)
+        st->how = IBS_NOT_IB;
+    st->mad_qp = qc.answer;
+
+    struct ib_frame_ref at = {
+        0, pinfo->num,
+        (int64_t)pinfo->abs_ts.secs * 1000000000 + pinfo->abs_ts.nsecs,
+    };
+    if (engine) {
+        struct ib_frame_analysis *a = wmem_new(pinfo->pool, struct ib_frame_analysis);
+        ib_engine_feed(engine, at, ib ? &out->pkt : NULL, a);
+        st->result = keep(a);
+    }
+    p_add_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0, st);
+    out->result = st->result;
+    return ib;
+}

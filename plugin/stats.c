@@ -1,0 +1,121 @@
+/* stats.c - the "ibscope" tap and its stats_tree (tshark -z ibscope,tree; Statistics menu).
+ *
+ * Three branches: frames per finding kind, ports in use per source (the
+ * Max column is the peak), and redirect chains.  Fed from stored results,
+ * so it shows the same on any pass the taps run on.
+ */
+#include "ibscope_plugin.h"
+
+#include <epan/stats_tree.h>
+#include <epan/tap.h>
+
+#include "names.h"
+
+static int ibs_tap = -1;
+
+struct ibs_tap_data {
+    const struct ib_packet *pkt;
+    const struct ibs_result *res;
+};
+
+static const char *const node_kinds = "Frames per finding kind";
+static const char *const node_ports = "Ports in use per source (peak = Max)";
+static const char *const node_redirects = "Redirect chains";
+
+static int st_kinds = -1, st_ports = -1, st_redirects = -1;
+
+static void st_init(stats_tree *st)
+{
+    st_kinds = stats_tree_create_node(st, node_kinds, 0, STAT_DT_INT, TRUE);
+    st_ports = stats_tree_create_node(st, node_ports, 0, STAT_DT_INT, TRUE);
+    st_redirects = stats_tree_create_node(st, node_redirects, 0, STAT_DT_INT, TRUE);
+}
+
+static void count_kinds(stats_tree *st, const struct ibs_result *r)
+{
+    /* A frame counts once per kind, however many findings of it it has. */
+    bool seen[IB_FIND_COUNT] = { false };
+    for (unsigned i = 0; i < r->count; i++) {
+        enum ib_finding_kind k = r->findings[i].kind;
+        if ((unsigned)k >= IB_FIND_COUNT || seen[k])
+            continue;
+        seen[k] = true;
+        tick_stat_node(st, node_kinds, 0, TRUE);
+        int kid = tick_stat_node(st, ib_finding_kind_name(k), st_kinds, TRUE);
+        if (k == IB_FIND_ADDRESSING || k == IB_FIND_MALFORMED) {
+            for (unsigned j = 0; j < r->count; j++)
+                if (r->findings[j].kind == k)
+                    tick_stat_node(st, ib_diag_info((enum ib_diag_id)r->findings[j].rule)->name,
+                                   kid, FALSE);
+        }
+    }
+}
+
+static void count_ports(stats_tree *st, const struct ib_packet *p, const struct ibs_result *r)
+{
+    if (!r->has_ports || !p->cm.has_ipcm)
+        return;
+    char ip[64];
+    ib_format_ip(p->cm.ipcm.ipv, p->cm.ipcm.src_ip, ip, sizeof ip);
+    const char *space = ib_name_lookup(ib_port_space_names, p->cm.sid.port_space);
+    char key[96];
+    g_snprintf(key, sizeof key, "%s %s", ip, space ? space : "?");
+    tick_stat_node(st, node_ports, 0, TRUE);
+    avg_stat_node_add_value_int(st, key, st_ports, FALSE, (gint)r->ports_in_use);
+}
+
+static void count_redirects(stats_tree *st, const struct ibs_result *r)
+{
+    for (unsigned i = 0; i < r->count; i++) {
+        enum ib_finding_kind k = r->findings[i].kind;
+        const char *what = NULL;
+        switch (k) {
+        case IB_FIND_REDIRECT: what = "redirects"; break;
+        case IB_FIND_REDIRECT_FOLLOWED: what = "followed"; break;
+        case IB_FIND_REDIRECT_NOT_FOLLOWED: what = "not followed"; break;
+        case IB_FIND_REDIRECT_LOOP: what = "loops"; break;
+        case IB_FIND_REDIRECT_GID_ONLY: what = "to a GID only"; break;
+        case IB_FIND_REDIRECT_BAD_TARGET: what = "bad targets"; break;
+        case IB_FIND_REDIRECT_KEY_MISMATCH: what = "key mismatches"; break;
+        default: break;
+        }
+        if (!what)
+            continue;
+        tick_stat_node(st, node_redirects, 0, TRUE);
+        tick_stat_node(st, what, st_redirects, FALSE);
+    }
+    if (r->has_redirect_depth)
+        avg_stat_node_add_value_int(st, "depth", st_redirects, FALSE, (gint)r->redirect_depth);
+}
+
+static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_dissect_t *edt,
+                                   const void *data, tap_flags_t flags)
+{
+    (void)pinfo;
+    (void)edt;
+    (void)flags;
+    const struct ibs_tap_data *d = data;
+    if (!d->res)
+        return TAP_PACKET_DONT_REDRAW;
+    count_kinds(st, d->res);
+    count_ports(st, d->pkt, d->res);
+    count_redirects(st, d->res);
+    return TAP_PACKET_REDRAW;
+}
+
+void ibs_stats_register(void)
+{
+    ibs_tap = register_tap("ibscope");
+    stats_tree_register_plugin("ibscope", "ibscope", "ibscope/Findings, Ports and Redirects", 0,
+                               st_packet, st_init, NULL);
+}
+
+void ibs_stats_queue(packet_info *pinfo, const struct ibs_frame *fr)
+{
+    if (!have_tap_listener(ibs_tap))
+        return;
+    struct ibs_tap_data *d = wmem_new(pinfo->pool, struct ibs_tap_data);
+    d->pkt = &fr->pkt;
+    d->res = fr->result;
+    tap_queue_packet(ibs_tap, pinfo, d);
+}

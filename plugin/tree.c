@@ -1,0 +1,296 @@
+/* tree.c - the ibscope subtree: items from a parsed packet and its stored analysis.
+ *
+ * Only turns structs into items: values come from struct ib_packet through
+ * ib_fields[] (never re-read from the wire here), findings from the stored
+ * result.  Nothing in this file decides anything.
+ */
+#include "ibscope_plugin.h"
+
+#include "names.h"
+
+static guint clip(tvbuff_t *tvb, guint off, guint len)
+{
+    guint cap = tvb_captured_length(tvb);
+    if (off >= cap)
+        return 0;
+    return MIN(len, cap - off);
+}
+
+struct group {
+    const char *prefix;
+    const char *title;
+    int ett;
+};
+
+static const struct group groups[] = {
+    { "lrh", "Local Route Header", IBS_ETT_LRH },
+    { "grh", "Global Route Header", IBS_ETT_GRH },
+    { "bth", "Base Transport Header", IBS_ETT_BTH },
+    { "deth", "Datagram Extended Transport Header", IBS_ETT_DETH },
+    { "mad", "MAD Header", IBS_ETT_MAD },
+    { "cpi", "ClassPortInfo", IBS_ETT_CPI },
+    { "cm", "Communication Manager", IBS_ETT_CM },
+};
+
+static const struct group *group_of(const char *abbrev)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(groups); i++) {
+        size_t n = strlen(groups[i].prefix);
+        if (strncmp(abbrev, groups[i].prefix, n) == 0 && abbrev[n] == '.')
+            return &groups[i];
+    }
+    return NULL;
+}
+
+static void group_range(const struct group *g, const struct ib_packet *p, guint *off, guint *len)
+{
+    switch (g->ett) {
+    case IBS_ETT_LRH: *off = p->off.lrh; *len = IB_LRH_SIZE; break;
+    case IBS_ETT_GRH: *off = p->off.grh; *len = IB_GRH_SIZE; break;
+    case IBS_ETT_BTH: *off = p->off.bth; *len = 12; break;
+    case IBS_ETT_DETH: *off = p->off.deth; *len = 8; break;
+    case IBS_ETT_MAD: *off = p->off.mad; *len = 24; break;
+    case IBS_ETT_CPI: *off = p->off.cpi; *len = 72; break;
+    default: *off = p->off.mad + 24; *len = 256 - 24; break;
+    }
+}
+
+static unsigned mask_shift(guint64 mask)
+{
+    unsigned s = 0;
+    while (mask && !(mask & 1)) {
+        mask >>= 1;
+        s++;
+    }
+    return s;
+}
+
+/* One item of ib_fields[i].  Wireshark masks and shifts a value added to a
+ * bitmask field, so the core's (already shifted) value is shifted back. */
+static proto_item *add_core_item(proto_tree *t, tvbuff_t *tvb, size_t i,
+                                 const struct ib_packet *p)
+{
+    const struct ib_field *f = &ib_fields[i];
+    struct ib_field_value v;
+    if (!ib_field_get(f, p, &v))
+        return NULL;
+    guint off = ib_field_frame_offset(f, p);
+    guint len = clip(tvb, off, f->wire_len);
+    int hf = ibs_hf_core[i];
+    unsigned sh = mask_shift(f->wire_mask);
+    switch (f->type) {
+    case IB_FT_BOOL:
+        return proto_tree_add_boolean(t, hf, tvb, off, len,
+                                      v.u ? (f->wire_mask ? f->wire_mask : 1) : 0);
+    case IB_FT_GID:
+    case IB_FT_IPV6:
+        return proto_tree_add_ipv6(t, hf, tvb, off, len, (const ws_in6_addr *)v.bytes);
+    case IB_FT_IPV4: {
+        guint32 a;
+        memcpy(&a, v.bytes, 4); /* network order, as Wireshark wants it */
+        return proto_tree_add_ipv4(t, hf, tvb, off, len, a);
+    }
+    default:
+        break;
+    }
+    if (f->wire_len > 4 || f->member_size > 4)
+        return proto_tree_add_uint64(t, hf, tvb, off, len, v.u << sh);
+    if (strcmp(f->abbrev, "mad.attr_id") == 0) {
+        const char *name = ib_attr_name(p->mad.mgmt_class, (uint16_t)v.u);
+        return proto_tree_add_uint_format_value(t, hf, tvb, off, len, (guint32)v.u,
+                                                "%s (0x%04x)", name ? name : "Unknown",
+                                                (unsigned)v.u);
+    }
+    return proto_tree_add_uint(t, hf, tvb, off, len, (guint32)(v.u << sh));
+}
+
+static void add_derived_lrh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet *p)
+{
+    guint o = p->off.lrh;
+    proto_item *it = proto_tree_add_uint(t, ibs_hf.dlid_type, tvb, o + 2, clip(tvb, o + 2, 2),
+                                         ib_lid_type(p->lrh.dlid));
+    proto_item_set_generated(it);
+    it = proto_tree_add_uint(t, ibs_hf.slid_type, tvb, o + 6, clip(tvb, o + 6, 2),
+                             ib_lid_type(p->lrh.slid));
+    proto_item_set_generated(it);
+}
+
+static void add_derived_grh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet *p)
+{
+    guint o = p->off.grh;
+    proto_item *it = proto_tree_add_uint(t, ibs_hf.sgid_scope, tvb, o + 8, clip(tvb, o + 8, 16),
+                                         ib_gid_scope(p->grh.sgid));
+    proto_item_set_generated(it);
+    it = proto_tree_add_uint(t, ibs_hf.dgid_scope, tvb, o + 24, clip(tvb, o + 24, 16),
+                             ib_gid_scope(p->grh.dgid));
+    proto_item_set_generated(it);
+    /* Multicast flags and scope: of the DGID, or of an (illegal) multicast SGID. */
+    const uint8_t *mgid = NULL;
+    guint at = 0;
+    if (ib_gid_scope(p->grh.dgid) == IB_GID_MULTICAST) {
+        mgid = p->grh.dgid;
+        at = o + 25;
+    } else if (ib_gid_scope(p->grh.sgid) == IB_GID_MULTICAST) {
+        mgid = p->grh.sgid;
+        at = o + 9;
+    }
+    if (mgid) {
+        it = proto_tree_add_uint(t, ibs_hf.mcast_flags, tvb, at, clip(tvb, at, 1), mgid[1] >> 4);
+        proto_item_set_generated(it);
+        it = proto_tree_add_uint(t, ibs_hf.mcast_scope, tvb, at, clip(tvb, at, 1),
+                                 mgid[1] & 0x0F);
+        proto_item_set_generated(it);
+    }
+}
+
+static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *p)
+{
+    const struct group *cur = NULL;
+    proto_tree *sub = NULL, *status = NULL;
+    for (size_t i = 0; i < ib_field_count; i++) {
+        const struct ib_field *f = &ib_fields[i];
+        const struct group *g = group_of(f->abbrev);
+        struct ib_field_value v;
+        if (!g || !ib_field_get(f, p, &v))
+            continue;
+        if (g != cur) {
+            if (cur && cur->ett == IBS_ETT_LRH)
+                add_derived_lrh(sub, tvb, p);
+            if (cur && cur->ett == IBS_ETT_GRH)
+                add_derived_grh(sub, tvb, p);
+            guint off, len;
+            group_range(g, p, &off, &len);
+            const char *title = g->title;
+            if (g->ett == IBS_ETT_CM) {
+                const char *msg = ib_name_lookup(ib_cm_attr_names, p->cm.attr);
+                title = wmem_strdup_printf(wmem_packet_scope(), "CM %s", msg ? msg : "message");
+            }
+            sub = proto_tree_add_subtree(root, tvb, off, clip(tvb, off, len), ibs_ett[g->ett],
+                                         NULL, title);
+            cur = g;
+            status = NULL;
+        }
+        proto_tree *into = strncmp(f->abbrev, "mad.status.", 11) == 0 && status ? status : sub;
+        proto_item *it = add_core_item(into, tvb, i, p);
+        if (strcmp(f->abbrev, "mad.status") == 0)
+            status = proto_item_add_subtree(it, ibs_ett[IBS_ETT_MAD_STATUS]);
+    }
+    if (cur && cur->ett == IBS_ETT_LRH)
+        add_derived_lrh(sub, tvb, p);
+    if (cur && cur->ett == IBS_ETT_GRH)
+        add_derived_grh(sub, tvb, p);
+}
+
+static void add_frame(proto_tree *t, int hf, tvbuff_t *tvb, const struct ib_frame_ref *r)
+{
+    if (r->frame == 0)
+        return;
+    proto_item *it = proto_tree_add_uint(t, hf, tvb, 0, 0, (guint32)r->frame);
+    proto_item_set_generated(it);
+}
+
+static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
+                         const struct ibs_result *r)
+{
+    proto_item *ai = NULL;
+    proto_tree *t = proto_tree_add_subtree(root, tvb, 0, 0, ibs_ett[IBS_ETT_ANALYSIS], &ai,
+                                           "Analysis");
+    proto_item_set_generated(ai);
+    add_frame(t, ibs_hf.retransmission_of, tvb, &r->retransmission_of);
+    add_frame(t, ibs_hf.port_reused_from, tvb, &r->port_reused_from);
+    add_frame(t, ibs_hf.duplicate_tuple_of, tvb, &r->duplicate_tuple_of);
+    add_frame(t, ibs_hf.redirected_by, tvb, &r->redirected_by);
+    add_frame(t, ibs_hf.redirect_target_frame, tvb, &r->redirect_target_frame);
+    add_frame(t, ibs_hf.redirect_loop_to, tvb, &r->redirect_loop_to);
+    proto_item *it;
+    if (r->has_ports) {
+        it = proto_tree_add_uint(t, ibs_hf.ports_in_use, tvb, 0, 0, r->ports_in_use);
+        proto_item_set_generated(it);
+        it = proto_tree_add_double_format_value(t, ibs_hf.pool_utilization, tvb, 0, 0,
+                                                r->pool_utilization, "%.2f%%",
+                                                r->pool_utilization);
+        proto_item_set_generated(it);
+        it = proto_tree_add_uint(t, ibs_hf.tuple_ports_in_use, tvb, 0, 0, r->tuple_ports_in_use);
+        proto_item_set_generated(it);
+    }
+    if (r->has_redirect_depth) {
+        it = proto_tree_add_uint(t, ibs_hf.redirect_depth, tvb, 0, 0, r->redirect_depth);
+        proto_item_set_generated(it);
+    }
+    for (unsigned i = 0; i < r->count; i++) {
+        const struct ib_finding *f = &r->findings[i];
+        expert_field *ei = f->kind == IB_FIND_ADDRESSING && f->rule < IB_DIAG_COUNT
+                               ? &ibs_ei_rule[f->rule]
+                               : &ibs_ei_kind[f->kind < IB_FIND_COUNT ? f->kind : IB_FIND_MALFORMED];
+        /* expert_add_info works without a tree too: -z expert and the
+         * expert column still see it. */
+        expert_add_info_format(pinfo, ai, ei, "%s", f->message);
+    }
+}
+
+static void add_diags(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *p)
+{
+    if (p->diags.count == 0)
+        return;
+    proto_tree *t = proto_tree_add_subtree_format(root, tvb, 0, 0, ibs_ett[IBS_ETT_DIAGS], NULL,
+                                                  "Diagnostics (%u)", p->diags.count);
+    for (unsigned i = 0; i < p->diags.count && i < IB_DIAG_MAX; i++) {
+        const struct ib_diag *d = &p->diags.items[i];
+        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d->id);
+        proto_item *it = proto_tree_add_string_format_value(
+            t, ibs_hf.diag, tvb, d->offset, clip(tvb, d->offset, d->length), info->name,
+            "%s: %s (%s)", info->name, info->text, ib_severity_name(info->severity));
+        proto_item_set_generated(it);
+    }
+}
+
+void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
+                  const struct ibs_frame *fr)
+{
+    const struct ib_packet *p = &fr->pkt;
+    proto_item *ti = proto_tree_add_item(tree, ibs_proto, tvb, p->off.ib,
+                                         clip(tvb, p->off.ib, p->ib_len ? p->ib_len : 1), ENC_NA);
+    proto_tree *root = proto_item_add_subtree(ti, ibs_ett[IBS_ETT_ROOT]);
+    if (root)
+        add_fields(root, tvb, p);
+    if (root)
+        add_diags(root, tvb, p);
+    if (fr->result)
+        add_analysis(root, tvb, pinfo, fr->result);
+}
+
+static const char *kind_tag(enum ib_finding_kind k)
+{
+    switch (k) {
+    case IB_FIND_RETRANSMISSION: return "CM REQ retransmission";
+    case IB_FIND_PORT_REUSED: return "RDMA CM port reused";
+    case IB_FIND_DUPLICATE_TUPLE: return "RDMA CM duplicate tuple";
+    case IB_FIND_POOL_HIGH: return "RDMA CM port pool high";
+    case IB_FIND_REDIRECT: return "MAD redirect";
+    case IB_FIND_REDIRECT_FOLLOWED: return "Redirect followed";
+    case IB_FIND_REDIRECT_LOOP: return "Redirect loop";
+    case IB_FIND_REDIRECT_GID_ONLY: return "Redirect to GID only";
+    case IB_FIND_REDIRECT_BAD_TARGET: return "Redirect bad target";
+    case IB_FIND_REDIRECT_KEY_MISMATCH: return "Redirect key mismatch";
+    case IB_FIND_REDIRECT_NOT_FOLLOWED: return "Redirect not followed";
+    case IB_FIND_ADDRESSING: return "IB addressing";
+    case IB_FIND_MALFORMED: return "IB malformed";
+    default: return "ibscope";
+    }
+}
+
+const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res)
+{
+    if (!res || res->count == 0)
+        return NULL;
+    /* The most severe finding; the engine's order breaks ties. */
+    const struct ib_finding *best = &res->findings[0];
+    for (unsigned i = 1; i < res->count; i++)
+        if (res->findings[i].severity > best->severity)
+            best = &res->findings[i];
+    const char *tag = kind_tag(best->kind);
+    if (best->kind == IB_FIND_ADDRESSING || best->kind == IB_FIND_MALFORMED)
+        return wmem_strdup_printf(pinfo->pool, "%s: %s", tag,
+                                  ib_diag_info((enum ib_diag_id)best->rule)->name);
+    return tag;
+}
