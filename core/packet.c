@@ -27,7 +27,7 @@ static size_t native_length(struct ib_packet *p, size_t avail, bool *cut)
         return stated;
     }
     if (avail == stated - IB_ICRC_SIZE)
-        return stated; /* captured without CRCs: nothing missing but the ICRC */
+        return avail; /* captured without CRCs: nothing missing but the ICRC */
     *cut = true;
     if (p->wirelen <= p->caplen)
         ib_diag_add(&p->diags, IB_DIAG_PKTLEN_MISMATCH, p->off.lrh + 4, 2);
@@ -215,9 +215,10 @@ static void parse_mad(const struct ib_parse_opts *opts, struct ib_span f, struct
         bool cpi_missing = (cm->attr == IB_CM_REJ && cm->u.rej.ari_has_cpi && !cm->has_cpi) ||
                            (cm->attr == IB_CM_SIDR_REP && cm->u.sidr_rep.info_has_cpi &&
                             !cm->has_cpi);
-        if (ipcm_missing || cpi_missing)
-            ib_diag_add(&p->diags, IB_DIAG_TRUNC_CLASS_DATA, at + cm->private_offset,
-                        cm->private_len);
+        if (ipcm_missing || cpi_missing) {
+            size_t from = cm->private_offset < m.len ? cm->private_offset : m.len;
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_CLASS_DATA, at + from, m.len - from);
+        }
         if (cm->has_cpi) {
             p->cpi = cm->cpi;
             p->off.cpi = (uint32_t)(at + cm->cpi_offset);
@@ -229,8 +230,8 @@ static void parse_mad(const struct ib_parse_opts *opts, struct ib_span f, struct
         p->off.cpi = (uint32_t)(at + data);
         if (ib_parse_cpi(ib_span_from(m, data), &p->cpi))
             p->present |= IB_HAS_CPI;
-        else
-            ib_diag_add(&p->diags, IB_DIAG_TRUNC_CLASS_DATA, at + data,
+        else /* point at what is there: the cut may fall before the data starts */
+            ib_diag_add(&p->diags, IB_DIAG_TRUNC_CLASS_DATA, at + (data < m.len ? data : m.len),
                         m.len > data ? m.len - data : 0);
     }
 }

@@ -25,7 +25,9 @@ static unsigned long long frames_checked, prefixes_checked;
 static void check_bounds(const struct ib_packet *p, size_t len)
 {
     for (unsigned i = 0; i < p->diags.count; i++)
-        assert_true(p->diags.items[i].offset <= len);
+        if (p->diags.items[i].offset > len)
+            fail_msg("diagnostic %s at offset %u past the %zu bytes given",
+                     ib_diag_info(p->diags.items[i].id)->name, p->diags.items[i].offset, len);
     assert_true(p->ib_len <= len);
     for (size_t i = 0; i < ib_field_count; i++) {
         struct ib_field_value v;
