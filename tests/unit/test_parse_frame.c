@@ -268,12 +268,10 @@ static void test_native_no_crcs(void **state)
     assert_no_diags(&p);
 }
 
-/* BUG (core/packet.c ib_parse_at, native case): when a frame holds the packet
- * without its CRCs (avail == PktLen*4 - 4), native_length() returns the stated
- * length (288) but IB_HAS_ICRC is not set, so the transport limit is not
- * reduced by the ICRC: payload_len comes out 260 (the 4 ICRC bytes counted,
- * though they are not in the frame) instead of 288 - 8 - 12 - 8 - 4 = 256
- * (digest section 2: PktLen counts LRH through ICRC). */
+/* Regression (was a bug in core/packet.c, fixed in 0761bb0): when a frame
+ * holds the packet without its CRCs (avail == PktLen*4 - 4), the payload must
+ * end where the frame does: 288 - 8 - 12 - 8 - 4 = 256 bytes (digest
+ * section 2: PktLen counts LRH through ICRC), not 260. */
 static void test_native_no_crcs_payload_len(void **state)
 {
     (void)state;
