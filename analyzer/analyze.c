@@ -164,6 +164,9 @@ int analyze_run(const struct options *opts, const char *version)
             return 2;
         }
     }
+    /* Reports can be hundreds of megabytes (--connections): write in big
+     * blocks. */
+    setvbuf(out, NULL, _IOFBF, 1 << 20);
     int status = 0;
     r.rstate = r.renderer->begin(&r.model, out);
     if (!r.rstate) {

@@ -11,9 +11,13 @@
 
 #include "packet.h"
 
+/* Per input; a few inputs at most, so memory stays small. */
+#define READ_BUFFER (256 * 1024)
+
 struct input {
     struct capture_info info;
     pcap_t *pcap;
+    char *buf;               /* the stream's buffer, freed after pcap_close */
     uint64_t size;           /* regular file size, 0 when unknown */
     uint64_t done_bytes;     /* bytes consumed when it ended */
     bool done;
@@ -110,8 +114,23 @@ static void open_input(struct input *in)
             in->size = (uint64_t)st.st_size;
         }
     }
-    in->pcap = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+    /* Opened here rather than by libpcap so that the stream gets a large
+     * buffer: libpcap reads each record with two small freads, and the
+     * default buffer makes that a read(2) every few kilobytes. */
+    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!fp) {
+        set_error(in, strerror(errno));
+        return;
+    }
+    if (fp != stdin) { /* stdin outlives us: it keeps its own buffer */
+        in->buf = malloc(READ_BUFFER);
+        if (in->buf)
+            setvbuf(fp, in->buf, _IOFBF, READ_BUFFER);
+    }
+    in->pcap = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
     if (!in->pcap) {
+        if (fp != stdin)
+            fclose(fp);
         /* Its message may start with the path; ours names the file anyway. */
         size_t n = strlen(path);
         const char *msg = errbuf;
@@ -155,6 +174,8 @@ static void finish_input(struct input *in)
         pcap_close(in->pcap);
         in->pcap = NULL;
     }
+    free(in->buf);
+    in->buf = NULL;
     in->done = true;
 }
 
@@ -243,9 +264,11 @@ void capture_set_close(struct capture_set *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->count; i++)
+    for (size_t i = 0; i < s->count; i++) {
         if (s->in[i].pcap)
             pcap_close(s->in[i].pcap);
+        free(s->in[i].buf);
+    }
     free(s->in);
     free(s->heap);
     free(s);

@@ -5,9 +5,48 @@
 #include <math.h>
 #include <string.h>
 
+bool json_flush(struct json_writer *w)
+{
+    if (w->len && fwrite(w->buf, 1, w->len, w->out) != w->len)
+        w->error = true;
+    w->len = 0;
+    return !w->error;
+}
+
+static void put(struct json_writer *w, const void *p, size_t n)
+{
+    if (w->len + n > sizeof(w->buf)) {
+        json_flush(w);
+        if (n > sizeof(w->buf)) {
+            if (fwrite(p, 1, n, w->out) != n)
+                w->error = true;
+            return;
+        }
+    }
+    memcpy(w->buf + w->len, p, n);
+    w->len += n;
+}
+
+static void put_char(struct json_writer *w, char c)
+{
+    if (w->len == sizeof(w->buf))
+        json_flush(w);
+    w->buf[w->len++] = c;
+}
+
+static void put_str(struct json_writer *w, const char *s)
+{
+    put(w, s, strlen(s));
+}
+
 void json_writer_init(struct json_writer *w, FILE *out, bool pretty)
 {
-    memset(w, 0, sizeof(*w));
+    w->len = 0;
+    memset(w->first, 0, sizeof(w->first));
+    w->depth = 0;
+    w->base_depth = 0;
+    w->after_key = false;
+    w->error = false;
     w->out = out;
     w->pretty = pretty;
     w->first[0] = true;
@@ -28,11 +67,11 @@ void json_writer_fragment(struct json_writer *w, FILE *out, bool pretty,
 
 static void newline_indent(struct json_writer *w, unsigned depth)
 {
+    static const char spaces[] = "\n                                                                ";
     if (!w->pretty)
         return;
-    fputc('\n', w->out);
-    for (unsigned i = 0; i < depth; i++)
-        fputs("  ", w->out);
+    size_t n = 1 + 2 * (size_t)depth; /* depth <= JSON_DEPTH_MAX: fits */
+    put(w, spaces, n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1);
 }
 
 /* Places the comma and indentation that come before any value or key. */
@@ -49,7 +88,7 @@ static void before_value(struct json_writer *w)
         return;
     }
     if (!w->first[w->depth])
-        fputc(',', w->out);
+        put_char(w, ',');
     w->first[w->depth] = false;
     newline_indent(w, w->depth);
 }
@@ -57,7 +96,7 @@ static void before_value(struct json_writer *w)
 static void open_container(struct json_writer *w, char c)
 {
     before_value(w);
-    fputc(c, w->out);
+    put_char(w, c);
     if (w->depth >= JSON_DEPTH_MAX) {
         w->error = true;
         return;
@@ -76,9 +115,12 @@ static void close_container(struct json_writer *w, char c)
     w->depth--;
     if (!empty)
         newline_indent(w, w->depth);
-    fputc(c, w->out);
-    if (w->depth == 0 && w->pretty)
-        fputc('\n', w->out);
+    put_char(w, c);
+    if (w->depth == 0) {
+        if (w->pretty)
+            put_char(w, '\n');
+        json_flush(w);
+    }
 }
 
 void json_begin_object(struct json_writer *w) { open_container(w, '{'); }
@@ -120,34 +162,51 @@ static size_t utf8_valid(const unsigned char *s, size_t n)
     return len;
 }
 
-void json_escape(FILE *out, const char *str, size_t len)
+void json_escape(struct json_writer *w, const char *str, size_t len)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0;
     while (i < len) {
+        /* Copy the longest run that needs no escaping in one write. */
+        size_t run = i;
+        while (run < len && s[run] >= 0x20 && s[run] < 0x7F && s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run > i) {
+            put(w, s + i, run - i);
+            i = run;
+            continue;
+        }
         unsigned char c = s[i];
+        const char *esc = NULL;
         switch (c) {
-        case '"': fputs("\\\"", out); i++; continue;
-        case '\\': fputs("\\\\", out); i++; continue;
-        case '\n': fputs("\\n", out); i++; continue;
-        case '\r': fputs("\\r", out); i++; continue;
-        case '\t': fputs("\\t", out); i++; continue;
-        case '\b': fputs("\\b", out); i++; continue;
-        case '\f': fputs("\\f", out); i++; continue;
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
         default: break;
         }
+        if (esc) {
+            put_str(w, esc);
+            i++;
+            continue;
+        }
         if (c < 0x20 || c == 0x7F) {
-            fprintf(out, "\\u%04x", c);
+            char u[8];
+            snprintf(u, sizeof(u), "\\u%04x", c);
+            put_str(w, u);
             i++;
             continue;
         }
         size_t n = utf8_valid(s + i, len - i);
         if (n == 0) {
-            fputs("\\ufffd", out); /* one replacement per invalid byte */
+            put_str(w, "\\ufffd"); /* one replacement per invalid byte */
             i++;
             continue;
         }
-        fwrite(s + i, 1, n, out);
+        put(w, s + i, n);
         i += n;
     }
 }
@@ -155,18 +214,18 @@ void json_escape(FILE *out, const char *str, size_t len)
 void json_key(struct json_writer *w, const char *key)
 {
     before_value(w);
-    fputc('"', w->out);
-    json_escape(w->out, key, strlen(key));
-    fputs(w->pretty ? "\": " : "\":", w->out);
+    put_char(w, '"');
+    json_escape(w, key, strlen(key));
+    put_str(w, w->pretty ? "\": " : "\":");
     w->after_key = true;
 }
 
 void json_string_n(struct json_writer *w, const char *s, size_t len)
 {
     before_value(w);
-    fputc('"', w->out);
-    json_escape(w->out, s, len);
-    fputc('"', w->out);
+    put_char(w, '"');
+    json_escape(w, s, len);
+    put_char(w, '"');
 }
 
 void json_string(struct json_writer *w, const char *s)
@@ -180,14 +239,16 @@ void json_string(struct json_writer *w, const char *s)
 
 void json_uint(struct json_writer *w, uint64_t v)
 {
+    char b[24];
     before_value(w);
-    fprintf(w->out, "%" PRIu64, v);
+    put(w, b, (size_t)snprintf(b, sizeof(b), "%" PRIu64, v));
 }
 
 void json_int(struct json_writer *w, int64_t v)
 {
+    char b[24];
     before_value(w);
-    fprintf(w->out, "%" PRId64, v);
+    put(w, b, (size_t)snprintf(b, sizeof(b), "%" PRId64, v));
 }
 
 void json_double(struct json_writer *w, double v, int decimals)
@@ -196,20 +257,22 @@ void json_double(struct json_writer *w, double v, int decimals)
         json_null(w);
         return;
     }
+    char b[64];
     before_value(w);
-    fprintf(w->out, "%.*f", decimals, v);
+    int n = snprintf(b, sizeof(b), "%.*f", decimals < 0 ? 0 : decimals > 17 ? 17 : decimals, v);
+    put(w, b, n > 0 && (size_t)n < sizeof(b) ? (size_t)n : 0);
 }
 
 void json_bool(struct json_writer *w, bool v)
 {
     before_value(w);
-    fputs(v ? "true" : "false", w->out);
+    put_str(w, v ? "true" : "false");
 }
 
 void json_null(struct json_writer *w)
 {
     before_value(w);
-    fputs("null", w->out);
+    put_str(w, "null");
 }
 
 bool json_splice(struct json_writer *w, FILE *src, uint64_t count)
@@ -221,6 +284,7 @@ bool json_splice(struct json_writer *w, FILE *src, uint64_t count)
         w->error = true;
     if (!src)
         return count == 0;
+    json_flush(w); /* what w buffered comes before the spliced bytes */
     if (fflush(src) != 0 || fseek(src, 0, SEEK_SET) != 0)
         return false;
     while ((n = fread(buf, 1, sizeof(buf), src)) > 0) {

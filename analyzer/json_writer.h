@@ -19,9 +19,14 @@
 #include <stdio.h>
 
 #define JSON_DEPTH_MAX 32
+#define JSON_BUFFER 65536
 
+/* Output is gathered in buf and written in blocks: a report can be millions
+ * of tiny tokens, and a stdio call per token costs more than the rest. */
 struct json_writer {
     FILE *out;
+    size_t len;                     /* bytes waiting in buf */
+    char buf[JSON_BUFFER];
     bool pretty;
     unsigned depth;
     unsigned base_depth;            /* > 0 for a fragment */
@@ -51,11 +56,16 @@ void json_double(struct json_writer *w, double v, int decimals);
 void json_bool(struct json_writer *w, bool v);
 void json_null(struct json_writer *w);
 
+/* Writes out what is buffered; false on a write error.  The document's
+ * last json_end_* flushes by itself; a fragment must be flushed before it
+ * is spliced. */
+bool json_flush(struct json_writer *w);
+
 /* Copies the elements a fragment writer wrote (from the start of src) into
  * the array w has open.  `count` tells whether there were any. */
 bool json_splice(struct json_writer *w, FILE *src, uint64_t count);
 
-/* Writes s as the contents of a JSON string (no quotes) to out. */
-void json_escape(FILE *out, const char *s, size_t len);
+/* Writes s as the contents of a JSON string (no quotes). */
+void json_escape(struct json_writer *w, const char *s, size_t len);
 
 #endif

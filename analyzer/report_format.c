@@ -169,25 +169,3 @@ const char *rej_reason_name(unsigned reason)
         return NULL;
     return names[reason];
 }
-
-const char *mgmt_class_name(uint8_t mgmt_class)
-{
-    switch (mgmt_class) {
-    case 0x01: return "SMP";
-    case 0x81: return "SMP (directed)";
-    case 0x03: return "SA";
-    case 0x04: return "PerfMgt";
-    case 0x05: return "BM";
-    case 0x06: return "DevMgt";
-    case 0x07: return "CM";
-    case 0x08: return "SNMP";
-    case 0x10: return "DevAdm";
-    case 0x12: return "BIS";
-    case 0x21: return "CC";
-    default:
-        if ((mgmt_class >= 0x09 && mgmt_class <= 0x0F) ||
-            (mgmt_class >= 0x30 && mgmt_class <= 0x4F))
-            return "vendor";
-        return NULL;
-    }
-}

@@ -28,7 +28,6 @@ void fmt_qp(uint32_t qp, char *buf, size_t size);
 const char *linktype_name(int linktype);   /* "INFINIBAND", NULL if unknown */
 const char *port_space_name(uint16_t ps);  /* "TCP", NULL if unknown */
 const char *rej_reason_name(unsigned reason); /* "consumer reject", NULL */
-const char *mgmt_class_name(uint8_t mgmt_class); /* "PerfMgt", NULL */
 
 #define PORT_SPACE_BUF 8
 /* Port space name or "0x1234". */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json_writer.h"
+#include "names.h"
 #include "report_format.h"
 #include "report_model.h"
 
@@ -289,6 +290,8 @@ static void write_connections(struct json_writer *w, struct json_state *st,
     if (m->opts->connections) {
         json_key(w, "list");
         json_begin_array(w);
+        if (st->conn_tmp && !json_flush(&st->conns))
+            st->failed = true;
         if (!json_splice(w, st->conn_tmp, m->connections_listed))
             st->failed = true;
         json_end_array(w);
@@ -359,7 +362,7 @@ static void write_chains(struct json_writer *w, const struct report_model *m)
         json_key(w, "mgmt_class");
         json_uint(w, c->mgmt_class);
         json_key(w, "mgmt_class_name");
-        json_string(w, mgmt_class_name(c->mgmt_class));
+        json_string(w, ib_mgmt_class_name(c->mgmt_class));
         json_key(w, "origin");
         endpoint_value(w, &c->origin);
         json_key(w, "origin_qp");
@@ -487,6 +490,8 @@ static bool json_end(void *p, const struct report_model *m)
 
     json_key(&w, "findings");
     json_begin_array(&w);
+    if (st->findings_tmp && !json_flush(&st->findings))
+        st->failed = true;
     if (!json_splice(&w, st->findings_tmp, m->findings_total))
         st->failed = true;
     json_end_array(&w);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "report_format.h"
 #include "report_model.h"
 
@@ -347,7 +348,7 @@ static void write_chains(FILE *out, const struct report_model *m)
     for (size_t i = 0; i < n; i++) {
         const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
         char req[80], fr[32], ep[80], qp[24], text[2048];
-        const char *cls = mgmt_class_name(c->mgmt_class);
+        const char *cls = ib_mgmt_class_name(c->mgmt_class);
         fmt_endpoint(&c->requester, req, sizeof(req));
         fmt_frame(&c->first_request, m->capture_count, fr, sizeof(fr));
         fprintf(out, "  %s (class 0x%02x) from %s, request frame %s:\n", cls ? cls : "MAD",
@@ -402,7 +403,7 @@ static void write_addressing(FILE *out, const struct report_model *m)
             continue;
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
         if (!any) {
-            section(out, "Packet diagnostics by rule");
+            section(out, "Addressing rules broken (packets)");
             any = true;
         }
         int n = fprintf(out, "  %-24s %8" PRIu64 "  ", info->name, es->addressing[d]);
