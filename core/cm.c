@@ -3,17 +3,27 @@
 
 #include "mad.h"
 
-/* A path: REQ primary at 76, alternate at 120; LAP alternate at 44. */
-static void parse_path(struct ib_span m, size_t at, struct ib_cm_path *p)
+/* A path: REQ primary at 76, alternate at 120; LAP alternate at 44.  The
+ * REQ puts PacketRate in the flow-label word and TClass, HopLimit after it;
+ * the LAP puts TClass in that word and HopLimit, PacketRate after it. */
+enum path_shape { PATH_REQ, PATH_LAP };
+
+static void parse_path(struct ib_span m, size_t at, enum path_shape shape, struct ib_cm_path *p)
 {
     p->local_lid = ib_rd16(m, at);
     p->remote_lid = ib_rd16(m, at + 2);
     ib_rdbytes(m, at + 4, p->local_gid, 16);
     ib_rdbytes(m, at + 20, p->remote_gid, 16);
     p->flow_label = ib_rd32(m, at + 36) >> 12;
-    p->packet_rate = ib_rd8(m, at + 39) & 0x3F;
-    p->tclass = ib_rd8(m, at + 40);
-    p->hop_limit = ib_rd8(m, at + 41);
+    if (shape == PATH_REQ) {
+        p->packet_rate = ib_rd8(m, at + 39) & 0x3F;
+        p->tclass = ib_rd8(m, at + 40);
+        p->hop_limit = ib_rd8(m, at + 41);
+    } else {
+        p->tclass = ib_rd8(m, at + 39);
+        p->hop_limit = ib_rd8(m, at + 40);
+        p->packet_rate = ib_rd8(m, at + 41) & 0x3F;
+    }
     p->sl = ib_rd8(m, at + 42) >> 4;
     p->subnet_local = (ib_rd8(m, at + 42) & 0x08) != 0;
     p->local_ack_timeout = ib_rd8(m, at + 43) >> 3;
@@ -45,8 +55,8 @@ static void parse_req(struct ib_span m, struct ib_cm *cm)
     r->max_cm_retries = b75 >> 4;
     r->srq = (b75 & 0x08) != 0;
     r->ext_transport = b75 & 0x07;
-    parse_path(m, 76, &r->primary);
-    parse_path(m, 120, &r->alternate);
+    parse_path(m, 76, PATH_REQ, &r->primary);
+    parse_path(m, 120, PATH_REQ, &r->alternate);
     ib_parse_service_id(r->service_id, &cm->sid);
     cm->has_service_id = true;
 }
@@ -138,7 +148,7 @@ bool ib_parse_cm(struct ib_span m, uint16_t attr_id, struct ib_cm *cm)
     case IB_CM_LAP:
         cm->u.lap.remote_qpn_eecn = ib_rd24(m, 36);
         cm->u.lap.remote_cm_resp_timeout = ib_rd8(m, 39) >> 3;
-        parse_path(m, 44, &cm->u.lap.alternate);
+        parse_path(m, 44, PATH_LAP, &cm->u.lap.alternate);
         break;
     case IB_CM_APR:
         cm->u.apr.info_len = ib_rd8(m, 32);

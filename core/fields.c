@@ -15,8 +15,9 @@
 #define HEX IB_BASE_HEX
 #define NONE IB_COND_NONE
 
-/* The three CM paths share one shape: REQ primary (76), REQ alternate (120), LAP (44). */
-#define PATH(pfx, title, cond, m, at)                                                        \
+/* The three CM paths: REQ primary (76), REQ alternate (120), LAP (44); rate, tc and hl
+ * are where PacketRate, TClass and HopLimit sit, which differs between REQ and LAP. */
+#define PATH(pfx, title, cond, m, at, rate, tc, hl)                                                      \
     U(pfx ".local_lid", title " Local LID", "LID of the active side's port on this path.",    \
       DEC, IB_LAYER_MAD, cond, m.local_lid, at, 2, 0),                                       \
     U(pfx ".remote_lid", title " Remote LID", "LID of the passive side's port on this path.", \
@@ -28,11 +29,11 @@
     U(pfx ".flow_label", title " Flow Label", "GRH flow label to use on this path.", HEX,     \
       IB_LAYER_MAD, cond, m.flow_label, at + 36, 3, 0xFFFFF0),                               \
     U(pfx ".packet_rate", title " Packet Rate", "Static rate encoding for this path.", DEC,   \
-      IB_LAYER_MAD, cond, m.packet_rate, at + 39, 1, 0x3F),                                  \
+      IB_LAYER_MAD, cond, m.packet_rate, at + rate, 1, 0x3F),                                  \
     U(pfx ".tclass", title " Traffic Class", "GRH traffic class to use on this path.", DEC,   \
-      IB_LAYER_MAD, cond, m.tclass, at + 40, 1, 0),                                          \
+      IB_LAYER_MAD, cond, m.tclass, at + tc, 1, 0),                                          \
     U(pfx ".hop_limit", title " Hop Limit", "GRH hop limit to use on this path.", DEC,        \
-      IB_LAYER_MAD, cond, m.hop_limit, at + 41, 1, 0),                                       \
+      IB_LAYER_MAD, cond, m.hop_limit, at + hl, 1, 0),                                       \
     U(pfx ".sl", title " SL", "Service level to use on this path.", DEC, IB_LAYER_MAD, cond,  \
       m.sl, at + 42, 1, 0xF0),                                                               \
     B(pfx ".subnet_local", title " Subnet Local", "Whether the path stays inside the subnet.", \
@@ -176,7 +177,7 @@ const struct ib_field ib_fields[] = {
       "Sender's identifier for the connection (RequestID in SIDR messages).", HEX, IB_LAYER_MAD,
       IB_COND_CM_COMM_IDS, cm.local_comm_id, 24, 4, 0),
     U("cm.remote_comm_id", "RemoteCommID", "The other side's identifier for the connection.",
-      HEX, IB_LAYER_MAD, IB_COND_CM_COMM_IDS, cm.remote_comm_id, 28, 4, 0),
+      HEX, IB_LAYER_MAD, IB_COND_CM_REMOTE_ID, cm.remote_comm_id, 28, 4, 0),
     U("cm.service_id", "ServiceID", "Service the connection is for.", HEX, IB_LAYER_MAD,
       IB_COND_CM_SID, cm.sid.raw, 32, 8, 0),
     U("cm.port_space", "Port Space", "RDMA CM port space named by an IP CM Service ID.", HEX,
@@ -249,8 +250,8 @@ const struct ib_field ib_fields[] = {
       IB_COND_CM_REQ, cm.u.req.srq, 75, 1, 0x08),
     U("cm.req.ext_transport", "ExtendedTransportType", "Extended transport (1: XRC).", DEC,
       IB_LAYER_MAD, IB_COND_CM_REQ, cm.u.req.ext_transport, 75, 1, 0x07),
-    PATH("cm.req.primary", "Primary", IB_COND_CM_REQ, cm.u.req.primary, 76),
-    PATH("cm.req.alternate", "Alternate", IB_COND_CM_REQ, cm.u.req.alternate, 120),
+    PATH("cm.req.primary", "Primary", IB_COND_CM_REQ, cm.u.req.primary, 76, 39, 40, 41),
+    PATH("cm.req.alternate", "Alternate", IB_COND_CM_REQ, cm.u.req.alternate, 120, 39, 40, 41),
     /* MRA */
     U("cm.mra.msg_mraed", "MessageMRAed", "Message being acknowledged: 0 REQ, 1 REP, 2 LAP.",
       DEC, IB_LAYER_MAD, IB_COND_CM_MRA, cm.u.mra.msg_mraed, 32, 1, 0xC0),
@@ -296,7 +297,7 @@ const struct ib_field ib_fields[] = {
     U("cm.lap.remote_cm_resp_timeout", "RemoteCMResponseTimeout",
       "How long the receiver's CM may take to answer.", DEC, IB_LAYER_MAD, IB_COND_CM_LAP,
       cm.u.lap.remote_cm_resp_timeout, 39, 1, 0xF8),
-    PATH("cm.lap.alternate", "Alternate", IB_COND_CM_LAP, cm.u.lap.alternate, 44),
+    PATH("cm.lap.alternate", "Alternate", IB_COND_CM_LAP, cm.u.lap.alternate, 44, 41, 39, 40),
     U("cm.apr.info_len", "AdditionalInfoLength", "Bytes of additional information.", DEC,
       IB_LAYER_MAD, IB_COND_CM_APR, cm.u.apr.info_len, 32, 1, 0),
     U("cm.apr.ap_status", "APStatus", "Outcome of the alternate path request.", DEC,
@@ -336,6 +337,9 @@ static bool cond_holds(uint8_t cond, const struct ib_packet *p)
     case IB_COND_CM_LAP: return cm->attr == IB_CM_LAP;
     case IB_COND_CM_APR: return cm->attr == IB_CM_APR;
     case IB_COND_CM_COMM_IDS: return cm->attr >= IB_CM_REQ && cm->attr <= IB_CM_APR;
+    case IB_COND_CM_REMOTE_ID:
+        return cm->attr >= IB_CM_MRA && cm->attr <= IB_CM_APR && cm->attr != IB_CM_SIDR_REQ &&
+               cm->attr != IB_CM_SIDR_REP;
     case IB_COND_CM_SID: return cm->attr == IB_CM_REQ || cm->attr == IB_CM_SIDR_REQ;
     case IB_COND_CM_IPSID:
         return (cm->attr == IB_CM_REQ || cm->attr == IB_CM_SIDR_REQ) && cm->sid.ip_cm;

@@ -34,7 +34,8 @@ enum ib_field_cond {
     IB_COND_CM_REQ, IB_COND_CM_MRA, IB_COND_CM_REJ, IB_COND_CM_REP, IB_COND_CM_RTU,
     IB_COND_CM_DREQ, IB_COND_CM_DREP, IB_COND_CM_SIDR_REQ, IB_COND_CM_SIDR_REP,
     IB_COND_CM_LAP, IB_COND_CM_APR,
-    IB_COND_CM_COMM_IDS,  /* CM messages with Local/RemoteCommID */
+    IB_COND_CM_COMM_IDS,  /* CM messages with a LocalCommID (RequestID in SIDR) */
+    IB_COND_CM_REMOTE_ID, /* CM messages with a RemoteCommID (not REQ, not SIDR) */
     IB_COND_CM_SID,       /* CM messages with a Service ID */
     IB_COND_CM_IPSID,     /* ... that is an IP CM Service ID */
     IB_COND_IPCM, IB_COND_IPCM_V4, IB_COND_IPCM_V6,

@@ -91,7 +91,9 @@ int ib_opcode_ext_header_len(uint8_t opcode)
         return op <= 0x0B ? connected_ext_len[op] : -1;
     case IB_TRANSPORT_XRC: {
         int n = connected_ext_len[op];
-        return n < 0 ? -1 : n + 4; /* XRCETH first */
+        /* Requests carry an XRCETH; responses (read response .. atomic ACK) do not. */
+        bool response = op >= 0x0D && op <= 0x12;
+        return n < 0 ? -1 : response ? n : n + 4;
     }
     case IB_TRANSPORT_UD:
         if (opcode == IB_OPCODE_UD_SEND_ONLY)

@@ -99,6 +99,8 @@ static inline uint32_t ib_rd32le(struct ib_span s, size_t off)
 
 static inline uint64_t ib_rd64le(struct ib_span s, size_t off)
 {
+    if (!ib_span_has(s, off, 8))
+        return 0;
     return (uint64_t)ib_rd32le(s, off + 4) << 32 | ib_rd32le(s, off);
 }
 
