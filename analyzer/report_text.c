@@ -28,6 +28,7 @@ struct text_state {
 
 /* Glues words that must stay on one line; printed as a space. */
 #define NBSP '\x1f'
+#define NB "\x1f"
 
 /* Writes text wrapped at WIDTH: the first line after `first` columns already
  * used, continuation lines indented by `indent`.  Breaks at spaces only. */
@@ -118,8 +119,10 @@ static void text_connection(void *p, const struct report_model *m,
         fmt_port_space(rec->tuple.port_space, ps);
         ib_format_ip(rec->tuple.ip_version, rec->tuple.src_ip, src, sizeof(src));
         ib_format_ip(rec->tuple.ip_version, rec->tuple.dst_ip, dst, sizeof(dst));
-        snprintf(buf, sizeof(buf), "%s %s:%u -> %s:%u", ps, src, (unsigned)rec->tuple.src_port,
-                 dst, (unsigned)rec->tuple.dst_port);
+        bool v6 = rec->tuple.ip_version == 6; /* [addr]:port, as in URLs */
+        snprintf(buf, sizeof(buf), "%s %s%s%s:%u -> %s%s%s:%u", ps, v6 ? "[" : "", src,
+                 v6 ? "]" : "", (unsigned)rec->tuple.src_port, v6 ? "[" : "", dst, v6 ? "]" : "",
+                 (unsigned)rec->tuple.dst_port);
     } else {
         char a[64], b[64];
         fmt_endpoint(&rec->active, a, sizeof(a));
@@ -157,8 +160,9 @@ static void text_connection(void *p, const struct report_model *m,
             len += (size_t)n;
     }
     if (rec->retransmissions) {
-        int n = snprintf(buf + len, sizeof(buf) - len, "%s(%u retransmissions)", len ? "  " : "",
-                         rec->retransmissions);
+        int n = snprintf(buf + len, sizeof(buf) - len, "%s(%u retransmission%s)",
+                         len ? "  " : "", rec->retransmissions,
+                         rec->retransmissions == 1 ? "" : "s");
         if (n > 0 && (size_t)n < sizeof(buf) - len)
             len += (size_t)n;
     }
@@ -357,7 +361,7 @@ static void write_chains(FILE *out, const struct report_model *m)
         fmt_qp(c->origin_qp, qp, sizeof(qp));
         glue(ep);
         glue(qp);
-        size_t len = (size_t)snprintf(text, sizeof(text), "%s\x1f%s", ep, qp);
+        size_t len = (size_t)snprintf(text, sizeof(text), "%s" NB "%s", ep, qp);
         unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
         for (unsigned h = 0; h < hops && len < sizeof(text); h++) {
             const struct ib_redirect_hop *hop = &c->hops[h];
@@ -372,21 +376,21 @@ static void write_chains(FILE *out, const struct report_model *m)
             glue(ep);
             glue(qp);
             len += (size_t)snprintf(text + len, sizeof(text) - len,
-                                    " --(frame\x1f%s)--> %s\x1f%s", fr, ep, qp);
+                                    " --(frame" NB "%s)--> %s" NB "%s", fr, ep, qp);
         }
         if (c->hops_dropped && len < sizeof(text))
-            len += (size_t)snprintf(text + len, sizeof(text) - len, " ... (%u more hops)",
+            len += (size_t)snprintf(text + len, sizeof(text) - len, " ..." NB "(%u" NB "more" NB "hops)",
                                     c->hops_dropped);
         if (len < sizeof(text)) {
             if (c->loop) {
                 snprintf(text + len, sizeof(text) - len, " [loop]");
             } else if (c->final_answer.frame) {
                 fmt_frame(&c->final_answer, m->capture_count, fr, sizeof(fr));
-                snprintf(text + len, sizeof(text) - len, " [answered, frame %s]", fr);
+                snprintf(text + len, sizeof(text) - len, " [answered," NB "frame" NB "%s]", fr);
             } else if (!c->followed) {
-                snprintf(text + len, sizeof(text) - len, " [not followed]");
+                snprintf(text + len, sizeof(text) - len, " [not" NB "followed]");
             } else {
-                snprintf(text + len, sizeof(text) - len, " [no answer]");
+                snprintf(text + len, sizeof(text) - len, " [no" NB "answer]");
             }
         }
         fputs("    ", out);

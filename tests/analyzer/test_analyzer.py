@@ -342,6 +342,8 @@ def t_exhaustion(d):
 
 
 def t_golden(d):
+    """Reports on the samples against reviewed golden files (see
+    update-golden.sh); golden/<sample>.args holds extra options."""
     gdir = os.path.join(ARGS.source_dir, "tests", "analyzer", "golden")
     if not os.path.isdir(gdir) or not os.listdir(gdir):
         print("SKIP: no golden files yet")
@@ -357,8 +359,13 @@ def t_golden(d):
                 capture = c
         if not check(capture, f"golden {name}: no capture samples/captures/{base}.*"):
             continue
+        extra = []
+        argf = os.path.join(gdir, base + ".args")
+        if os.path.exists(argf):
+            with open(argf) as f:
+                extra = f.read().split()
         fmt = ["--format", "json"] if ext == ".json" else ["--frames"]
-        rc, out, err = run(fmt + ["--connections", capture], cwd=ARGS.source_dir)
+        rc, out, err = run(fmt + ["--connections"] + extra + [capture], cwd=ARGS.source_dir)
         with open(os.path.join(gdir, name), "rb") as f:
             want = f.read()
         if not check(out == want, f"golden {name}: output differs (rc {rc})"):
@@ -366,6 +373,8 @@ def t_golden(d):
             with open(got, "wb") as f:
                 f.write(out)
             subprocess.run(["diff", "-u", os.path.join(gdir, name), got])
+        if ext == ".json":
+            check_schema(json.loads(out), f"golden {name}")
 
 
 GROUPS = {"badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
