@@ -623,9 +623,10 @@ static void test_lap(void **state)
     assert_false(ok);
 }
 
-/* BUG (core/cm.c parse_path, used for the LAP at 44; core/fields.c PATH for
- * "cm.lap.alternate"): the LAP path is read with the REQ path's shape, so
- * PacketRate comes from byte 83 (the TClass byte), TClass from 84 (HopLimit)
+/* Regression (bug found by this test, fixed in a5db222; core/cm.c parse_path,
+ * used for the LAP at 44; core/fields.c PATH for
+ * "cm.lap.alternate"): the LAP path was read with the REQ path's shape, so
+ * PacketRate came from byte 83 (the TClass byte), TClass from 84 (HopLimit)
  * and HopLimit from 85 (PacketRate).  Expected per IBA Vol. 1 §12.6.14 / Linux
  * struct cm_lap_msg: TClass = MAD byte 83, HopLimit = 84, PacketRate = 85 bits 5:0.
  * The digest only says "44-87 alternate path" (it does not say "same shape"). */

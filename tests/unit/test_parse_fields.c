@@ -430,11 +430,12 @@ static void test_fields_match_wire(void **state)
     check_packet_skip(fill_sidr_rep, "SIDR_REP", "cm.remote_comm_id");
 }
 
-/* BUG (core/fields.c, "cm.remote_comm_id"): the field applies to every CM
- * message (IB_COND_CM_COMM_IDS, 0x10-0x1A) and highlights MAD bytes 28-31,
+/* Regression (bug found by this test, fixed in a5db222; core/fields.c,
+ * "cm.remote_comm_id"): the field applied to every CM message
+ * (IB_COND_CM_COMM_IDS, 0x10-0x1A) and highlighted MAD bytes 28-31,
  * but SIDR messages have no RemoteCommID there (digest section 6: SIDR_REQ
- * 28-29 P_Key; SIDR_REP 28 Status, 29 InfoLen) and the core reports 0: the
- * field shows RemoteCommID 0 over bytes holding 0x81230000 (SIDR_REQ) or
+ * 28-29 P_Key; SIDR_REP 28 Status, 29 InfoLen) and the core reported 0: the
+ * field showed RemoteCommID 0 over bytes holding 0x81230000 (SIDR_REQ) or
  * 0x04480000 (SIDR_REP).  The field should not apply to SIDR_REQ/SIDR_REP
  * (nor, strictly, to REQ, where 28-31 are reserved). */
 static void test_fields_match_wire_sidr(void **state)
@@ -444,11 +445,12 @@ static void test_fields_match_wire_sidr(void **state)
     check_packet(fill_sidr_rep, "SIDR_REP");
 }
 
-/* BUG (core/fields.c PATH("cm.lap.alternate", ..., 44) and core/cm.c parse_path):
+/* Regression (bug found by this test, fixed in a5db222; core/fields.c
+ * PATH("cm.lap.alternate", ..., 44) and core/cm.c parse_path):
  * the LAP path is laid out differently from the REQ path (IBA Vol. 1 §12.6.14,
  * Linux struct cm_lap_msg): MAD 80-83 FlowLabel:20 rsv:4 TClass:8, 84 HopLimit,
- * 85 rsv:2 PacketRate:6.  The table puts TClass at 84, HopLimit at 85 and
- * PacketRate at 83 (REQ shape), and the parser reads the same wrong bytes. */
+ * 85 rsv:2 PacketRate:6.  The table put TClass at 84, HopLimit at 85 and
+ * PacketRate at 83 (REQ shape), and the parser read the same wrong bytes. */
 static void test_lap_path_fields(void **state)
 {
     (void)state;

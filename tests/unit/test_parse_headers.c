@@ -245,12 +245,13 @@ static void test_opcode_ext_header_len(void **state)
     }
 }
 
-/* BUG (core/headers.c ib_opcode_ext_header_len): XRCETH is carried by XRC
+/* Regression (bug found by this test, fixed in a5db222; core/headers.c
+ * ib_opcode_ext_header_len): XRCETH is carried by XRC
  * *request* packets only (IBA Vol. 1 Annex A14; Linux rxe_opcode.c gives
  * XRC_ACKNOWLEDGE = BTH + AETH and XRC_RDMA_READ_RESPONSE_* = BTH + AETH);
  * the responses 0xAD-0xB2 have the same headers as their RC counterparts.
- * The core adds 4 to every XRC opcode, so it skips 4 payload bytes of each
- * XRC read response and misplaces the ACK's end. */
+ * The core added 4 to every XRC opcode, skipping 4 payload bytes of each XRC
+ * read response. */
 static void test_xrc_responses_no_xrceth(void **state)
 {
     (void)state;

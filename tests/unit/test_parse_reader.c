@@ -95,10 +95,11 @@ static void test_reads_past_end_return_zero(void **state)
     free(buf);
 }
 
-/* BUG (core/reader.h ib_rd64le): it reads two 32-bit halves separately, so
- * when only the low 4..7 bytes are there it returns the low half instead of 0,
- * and off + 4 can wrap around (off = SIZE_MAX - 3 reads bytes 0-3).  reader.h
- * promises "a read that would pass the end of the span returns 0". */
+/* Regression (bug found by this test, fixed in a5db222; core/reader.h
+ * ib_rd64le): it read two 32-bit halves separately, so when only the low
+ * 4..7 bytes were there it returned the low half instead of 0, and off + 4
+ * could wrap around (off = SIZE_MAX - 3 read bytes 0-3).  reader.h promises
+ * "a read that would pass the end of the span returns 0". */
 static void test_rd64le_partial_returns_zero(void **state)
 {
     (void)state;
