@@ -211,8 +211,8 @@ static void write_captures(FILE *out, const struct report_model *m)
         fprintf(out, " %-16s %9" PRIu64 " %9" PRIu64 " %3" PRIu64 "\n", lt, c->info.frames,
                 c->ib_frames, c->info.errors);
         if (c->info.error[0]) {
-            fputs("     error:", out);
-            wrap(out, c->info.error, 11, 7);
+            fputs("     error: ", out);
+            wrap(out, c->info.error, 12, 7);
         }
         if (c->info.snaplen_cut)
             fprintf(out, "     %" PRIu64 " frames cut by the snaplen (first: frame %" PRIu64 ")\n",
