@@ -90,7 +90,7 @@ static enum ib_frame_result parse_ipv4(const struct ib_parse_opts *opts, struct 
     endpoint_from_ipv4(&p->dst, f, off + 16);
     if (total < ihl || total > present) {
         if (ib_rd16(f, off + ihl + 2) == opts->rocev2_port &&
-            !(total > present && p->caplen < p->wirelen))
+            !(total > present && ib_packet_snapped(p)))
             ib_diag_add(&p->diags, IB_DIAG_IP_LEN_MISMATCH, off + 2, 2);
         total = total < ihl ? present : total;
     }
@@ -123,7 +123,7 @@ static enum ib_frame_result parse_ipv6(const struct ib_parse_opts *opts, struct 
         return IB_FRAME_NOT_IB;
     size_t present = f.len > at ? f.len - at : 0;
     if (payload > present) {
-        if (ib_rd16(f, at + 2) == opts->rocev2_port && p->caplen >= p->wirelen)
+        if (ib_rd16(f, at + 2) == opts->rocev2_port && !ib_packet_snapped(p))
             ib_diag_add(&p->diags, IB_DIAG_IP_LEN_MISMATCH, off + 4, 2);
     }
     return parse_udp(opts, f, at, payload, p);
@@ -193,6 +193,8 @@ static enum ib_frame_result parse_erf(const struct ib_parse_opts *opts, struct i
     }
     if (wlen < len)
         len = wlen; /* record padding */
+    else if (wlen > len && !ib_packet_snapped(p))
+        ib_diag_add(&p->diags, IB_DIAG_SNAPLEN, off + len, 0); /* the card's own snap length */
     ib_parse_at(opts, IB_ENCAP_NATIVE, f.data, off + len, off, len, p);
     return IB_FRAME_IB;
 }

@@ -29,7 +29,7 @@ static size_t native_length(struct ib_packet *p, size_t avail, bool *cut)
     if (avail == stated - IB_ICRC_SIZE)
         return avail; /* captured without CRCs: nothing missing but the ICRC */
     *cut = true;
-    if (p->wirelen <= p->caplen)
+    if (!ib_packet_snapped(p))
         ib_diag_add(&p->diags, IB_DIAG_PKTLEN_MISMATCH, p->off.lrh + 4, 2);
     return avail;
 }
@@ -52,7 +52,7 @@ void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const ui
     if (carrier_cut) {
         ib_len = avail;
         /* The carrier promised more than the frame holds. */
-        if (encap == IB_ENCAP_ROCEV2 && p->wirelen <= p->caplen &&
+        if (encap == IB_ENCAP_ROCEV2 && !ib_packet_snapped(p) &&
             !ib_diag_has(&p->diags, IB_DIAG_IP_LEN_MISMATCH) &&
             !ib_diag_has(&p->diags, IB_DIAG_UDP_LEN_MISMATCH))
             ib_diag_add(&p->diags, IB_DIAG_UDP_LEN_MISMATCH, ib_off, 0);
@@ -107,7 +107,7 @@ void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const ui
         } else {
             cut = true;
             total = ib_len;
-            if (p->wirelen <= p->caplen)
+            if (!ib_packet_snapped(p))
                 ib_diag_add(&p->diags, IB_DIAG_PAYLEN_MISMATCH, at + 4, 2);
         }
         at += IB_GRH_SIZE;

@@ -130,6 +130,14 @@ static inline bool ib_packet_has(const struct ib_packet *p, uint32_t bits)
     return (p->present & bits) == bits;
 }
 
+/* True when the capture kept fewer bytes than were on the wire (pcap
+ * snaplen, or an ERF record's own wlen): a short packet is then no fault of
+ * the sender. */
+static inline bool ib_packet_snapped(const struct ib_packet *p)
+{
+    return ib_diag_has(&p->diags, IB_DIAG_SNAPLEN);
+}
+
 /* GID helpers (IBA Vol. 1 §4.1.1). */
 enum ib_gid_scope {
     IB_GID_RESERVED,   /* :: */
