@@ -1,6 +1,9 @@
 /* engine_text.c - addresses and names as the engine's messages print them. */
 #include "engine_text.h"
 
+#include "names.h"
+#include "packet.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -12,54 +15,16 @@ bool eng_gid_is_zero(const uint8_t gid[16])
     return true;
 }
 
-static void fmt_ipv6(const uint8_t a[16], char *buf, size_t size)
-{
-    unsigned w[8];
-    for (int i = 0; i < 8; i++)
-        w[i] = (unsigned)a[2 * i] << 8 | a[2 * i + 1];
-    /* The longest run of two or more zero words becomes "::" (RFC 5952). */
-    int best = -1, best_len = 0;
-    for (int i = 0; i < 8;) {
-        if (w[i]) {
-            i++;
-            continue;
-        }
-        int j = i;
-        while (j < 8 && !w[j])
-            j++;
-        if (j - i > best_len && j - i >= 2) {
-            best = i;
-            best_len = j - i;
-        }
-        i = j;
-    }
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < 8 && n < size; i++) {
-        if (i == best) {
-            n += (size_t)snprintf(buf + n, size - n, "::");
-            i += best_len - 1;
-            continue;
-        }
-        bool sep = i > 0 && i != best + best_len;
-        n += (size_t)snprintf(buf + n, size - n, "%s%x", sep ? ":" : "", w[i]);
-    }
-}
-
 void eng_fmt_ip(uint8_t ip_version, const uint8_t ip[16], char *buf, size_t size)
 {
-    if (!size)
-        return;
-    if (ip_version == 4)
-        snprintf(buf, size, "%u.%u.%u.%u", ip[12], ip[13], ip[14], ip[15]);
-    else
-        fmt_ipv6(ip, buf, size);
+    if (size)
+        ib_format_ip(ip_version, ip, buf, size);
 }
 
 void eng_fmt_gid(const uint8_t gid[16], char *buf, size_t size)
 {
     if (size)
-        fmt_ipv6(gid, buf, size);
+        ib_format_gid(gid, buf, size);
 }
 
 void eng_fmt_ip_port(uint8_t ip_version, const uint8_t ip[16], uint16_t port, char *buf,
@@ -75,31 +40,18 @@ void eng_fmt_ip_port(uint8_t ip_version, const uint8_t ip[16], uint16_t port, ch
 
 const char *eng_port_space_name(uint16_t ps, char buf[8])
 {
-    switch (ps) {
-    case 0x0106: return "TCP";
-    case 0x0111: return "UDP";
-    case 0x013F: return "IB";
-    case 0x0002: return "IPoIB";
-    }
+    const char *name = ib_name_lookup(ib_port_space_names, ps);
+    if (name)
+        return name;
     snprintf(buf, 8, "0x%04x", ps);
     return buf;
 }
 
 const char *eng_class_name(uint8_t c, char buf[16])
 {
-    switch (c) {
-    case 0x01: return "SubnMgt";
-    case 0x81: return "SubnMgt(DR)";
-    case 0x03: return "SubnAdm";
-    case 0x04: return "PerfMgt";
-    case 0x05: return "BM";
-    case 0x06: return "DevMgt";
-    case 0x07: return "CM";
-    case 0x08: return "SNMP";
-    case 0x10: return "DevAdm";
-    case 0x12: return "BIS";
-    case 0x21: return "CC";
-    }
+    const char *name = ib_mgmt_class_name(c);
+    if (name)
+        return name;
     snprintf(buf, 16, "class 0x%02x", c);
     return buf;
 }

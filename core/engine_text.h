@@ -1,7 +1,7 @@
 /* engine_text.h - formatting of addresses and names for finding messages.
  *
- * Internal to the engine; kept here rather than borrowed from the parsers so
- * the engine builds and is tested on its own.
+ * Internal to the engine: thin wrappers over the core's address formatting and
+ * value strings (names.h), with fallbacks for unnamed values.
  */
 #ifndef IBSCOPE_ENGINE_TEXT_H
 #define IBSCOPE_ENGINE_TEXT_H
@@ -19,9 +19,9 @@ void eng_fmt_gid(const uint8_t gid[16], char *buf, size_t size);
 /* "ip:port", or "[ipv6]:port". */
 void eng_fmt_ip_port(uint8_t ip_version, const uint8_t ip[16], uint16_t port, char *buf,
                      size_t size);
-/* "TCP", "UDP", "IB", "IPoIB" or "0x%04x". */
+/* The port space name from names.c, or "0x%04x". */
 const char *eng_port_space_name(uint16_t ps, char buf[8]);
-/* "SubnAdm", "PerfMgt", ... or "class 0x%02x". */
+/* The class name from names.c ("SubnAdm", "PerfMgt", ...), or "class 0x%02x". */
 const char *eng_class_name(uint8_t mgmt_class, char buf[16]);
 bool eng_gid_is_zero(const uint8_t gid[16]);
 
