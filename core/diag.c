@@ -5,6 +5,8 @@
 
 #define MALFORMED(n, t) { n, IB_SEV_ERROR, IB_GROUP_MALFORMED, false, t }
 #define RULE(n, sev, t) { n, sev, IB_GROUP_PROTOCOL, true, t }
+/* Content that cannot be read as it claims (unknown versions): errors that the
+ * engine reports as malformed, in Wireshark's protocol group. */
 #define CONTENT(n, sev, t) { n, sev, IB_GROUP_PROTOCOL, false, t }
 
 static const struct ib_diag_info diag_table[IB_DIAG_COUNT] = {
@@ -65,10 +67,10 @@ static const struct ib_diag_info diag_table[IB_DIAG_COUNT] = {
                                   "SMP class outside QP0 or GMP class on QP0"),
 
     [IB_DIAG_MAD_BASE_VERSION] =
-        CONTENT("mad_base_version", IB_SEV_WARN, "MAD BaseVersion is not 1"),
-    [IB_DIAG_IPCM_VERSION] = CONTENT("ipcm_version", IB_SEV_WARN,
+        CONTENT("mad_base_version", IB_SEV_ERROR, "MAD BaseVersion is not 1"),
+    [IB_DIAG_IPCM_VERSION] = CONTENT("ipcm_version", IB_SEV_ERROR,
                                      "IP CM header MajV is not 0; receivers reject it"),
-    [IB_DIAG_IPCM_IPV] = CONTENT("ipcm_ipv", IB_SEV_WARN, "IP CM header IPV is neither 4 nor 6"),
+    [IB_DIAG_IPCM_IPV] = CONTENT("ipcm_ipv", IB_SEV_ERROR, "IP CM header IPV is neither 4 nor 6"),
 };
 
 const struct ib_diag_info *ib_diag_info(enum ib_diag_id id)

@@ -124,6 +124,10 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     /* ceil(threshold% of the pool), at least one port */
     uint64_t th = ((uint64_t)e->pool_size * e->cfg.threshold_pct + 99) / 100;
     e->threshold_ports = th ? (uint32_t)th : 1;
+    /* Re-arm only after falling 5% of the pool below the threshold, so that a
+     * source hovering at the threshold raises one finding, not one per REQ. */
+    uint32_t margin = e->pool_size / 20 ? e->pool_size / 20 : 1;
+    e->rearm_ports = e->threshold_ports > margin ? e->threshold_ports - margin : 0;
     bool ok = eng_cm_init(e);
     ok = eng_mad_init(e) && ok;
     if (!ok) {
@@ -188,8 +192,9 @@ struct ib_finding *eng_emit(struct ib_engine *e, enum ib_finding_kind kind,
     return f;
 }
 
-/* Core diagnostics as findings: addressing rules as addressing, decoding
- * errors as malformed; notes and warnings about content stay in the tree. */
+/* Core diagnostics as findings: addressing rules as addressing, errors (cut
+ * or inconsistent lengths, unknown MAD or IP CM versions) as malformed; the
+ * snaplen note stays in the tree. */
 static void diag_findings(struct ib_engine *e, const struct ib_packet *p)
 {
     for (unsigned i = 0; i < p->diags.count && i < IB_DIAG_MAX; i++) {

@@ -86,7 +86,8 @@ struct ib_frame_analysis {
 struct ib_engine_config {
     uint16_t pool_low;            /* default 32768 */
     uint16_t pool_high;           /* default 60999 */
-    unsigned threshold_pct;       /* pool_high finding at this utilization, default 90 */
+    unsigned threshold_pct;       /* pool_high finding at this utilization, default 90; it
+                                   * fires again only after use fell 5% of the pool below */
     size_t max_connections;       /* tracked CM connections, default 1 << 18 (262144) */
     size_t max_transactions;      /* pending MAD transactions, default 1 << 18 */
     size_t max_chains;            /* redirect chains kept for the report, default 10000 */

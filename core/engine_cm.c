@@ -414,7 +414,7 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
         src->st.ports_in_use--;
         et_remove(&e->cm.ports, po->hash, po);
         ep_release(&e->cm.port_pool, po);
-        if (src->st.ports_in_use < e->threshold_ports)
+        if (src->st.ports_in_use <= e->rearm_ports)
             src->pool_high_armed = true;
     }
     if (--tu->holders == 0) {

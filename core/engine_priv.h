@@ -108,6 +108,7 @@ struct ib_engine {
     struct ib_connection_stats conn;
     uint32_t pool_size;       /* pool_high - pool_low + 1 */
     uint32_t threshold_ports; /* ports in use that trigger pool_high */
+    uint32_t rearm_ports;     /* at or below this, pool_high may fire again */
     ib_connection_sink sink;
     void *sink_ctx;
     bool finished;

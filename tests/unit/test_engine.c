@@ -619,6 +619,40 @@ static void test_pool_high_once_per_crossing(void **state)
     assert_false(source0()->exhausted);
 }
 
+/* A source hovering at the threshold raises one finding; only a fall of 5% of
+ * the pool below it re-arms the check. */
+static void test_pool_high_hysteresis(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = 2000;
+    cfg.pool_high = 2099; /* 100 ports: threshold 90, re-armed at 85 */
+    start(&cfg);
+    for (uint32_t i = 0; i < 90; i++) {
+        struct tup t = { TEN(1), (uint16_t)(2000 + i), TEN(2), 7174 };
+        feed(PK(req(1, 2, 0x100 + i, t)));
+    }
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_POOL_HIGH], 1);
+    /* 89, then 90 again: still the same crossing */
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 0x100 + 89)));
+    struct tup again = { TEN(1), 2089, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 2, 0x200, again)));
+    assert_int_equal(source0()->ports_in_use, 90);
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_POOL_HIGH], 1);
+    /* down to 85 re-arms; back up to 90 fires again */
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 0x200)));
+    for (uint32_t i = 85; i < 89; i++)
+        feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 0x100 + i)));
+    assert_int_equal(source0()->ports_in_use, 85);
+    for (uint32_t i = 85; i < 90; i++) {
+        struct tup t = { TEN(1), (uint16_t)(2000 + i), TEN(2), 7174 };
+        feed(PK(req(1, 2, 0x300 + i, t)));
+    }
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_POOL_HIGH], 2);
+}
+
 static void exhaust(unsigned destinations)
 {
     for (uint32_t i = 0; i < 28232; i++) {
@@ -1145,7 +1179,7 @@ static void test_addressing_and_malformed(void **state)
     ib_diag_add(&p.diags, IB_DIAG_IPCM_VERSION, 164, 1);
     ib_diag_add(&p.diags, IB_DIAG_LNH_NOT_IBA, 1, 1);
     feed(&p);
-    assert_int_equal(A.count, 3);
+    assert_int_equal(A.count, 4);
     assert_int_equal(A.findings[0].kind, IB_FIND_ADDRESSING);
     assert_int_equal(A.findings[0].rule, IB_DIAG_SLID_RESERVED);
     assert_int_equal(A.findings[0].severity, IB_SEV_WARN);
@@ -1153,15 +1187,18 @@ static void test_addressing_and_malformed(void **state)
     assert_int_equal(A.findings[1].kind, IB_FIND_MALFORMED);
     assert_int_equal(A.findings[1].rule, IB_DIAG_TRUNC_MAD);
     assert_int_equal(A.findings[1].severity, IB_SEV_ERROR);
-    assert_int_equal(A.findings[2].kind, IB_FIND_ADDRESSING);
-    assert_int_equal(A.findings[2].rule, IB_DIAG_LNH_NOT_IBA);
-    assert_int_equal(A.findings[2].severity, IB_SEV_NOTE);
-    assert_int_equal(A.findings[2].at.frame, 1);
+    /* an IP CM header of unknown version cannot be read: malformed too */
+    assert_int_equal(A.findings[2].kind, IB_FIND_MALFORMED);
+    assert_int_equal(A.findings[2].rule, IB_DIAG_IPCM_VERSION);
+    assert_int_equal(A.findings[3].kind, IB_FIND_ADDRESSING);
+    assert_int_equal(A.findings[3].rule, IB_DIAG_LNH_NOT_IBA);
+    assert_int_equal(A.findings[3].severity, IB_SEV_NOTE);
+    assert_int_equal(A.findings[3].at.frame, 1);
     const struct ib_engine_stats *st = ib_engine_stats(E);
     assert_int_equal(st->addressing[IB_DIAG_SLID_RESERVED], 1);
     assert_int_equal(st->addressing[IB_DIAG_LNH_NOT_IBA], 1);
     assert_int_equal(st->findings[IB_FIND_ADDRESSING], 2);
-    assert_int_equal(st->findings[IB_FIND_MALFORMED], 1);
+    assert_int_equal(st->findings[IB_FIND_MALFORMED], 2);
     /* a snaplen note alone is not malformed */
     struct ib_packet q = mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 2);
     ib_diag_add(&q.diags, IB_DIAG_SNAPLEN, 0, 0);
@@ -1221,6 +1258,7 @@ int main(void)
         T(test_latency),
         T(test_latency_many_samples),
         T(test_pool_high_once_per_crossing),
+        T(test_pool_high_hysteresis),
         T(test_exhaustion_default_pool),
         T(test_exhaustion_spread_over_destinations),
         T(test_ports_outside_pool),
