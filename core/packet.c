@@ -24,6 +24,9 @@ static size_t native_length(struct ib_packet *p, size_t avail, bool *cut)
         p->present |= IB_HAS_ICRC;
         if (avail >= stated + IB_VCRC_SIZE)
             p->present |= IB_HAS_VCRC;
+        /* More than the packet and its VCRC: PktLen is short of what was sent. */
+        if (avail > stated + IB_VCRC_SIZE)
+            ib_diag_add(&p->diags, IB_DIAG_PKTLEN_MISMATCH, p->off.lrh + 4, 2);
         return stated;
     }
     if (avail == stated - IB_ICRC_SIZE)
