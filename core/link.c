@@ -55,6 +55,9 @@ static enum ib_frame_result parse_udp(const struct ib_parse_opts *opts, struct i
     if (udp_len < UDP_HEADER || udp_len > ip_payload) {
         ib_diag_add(&p->diags, IB_DIAG_UDP_LEN_MISMATCH, udp_off + 4, 2);
         udp_len = ip_payload >= UDP_HEADER ? ip_payload : UDP_HEADER;
+    } else if (udp_len < ip_payload) {
+        /* Bytes inside the IP packet but outside the UDP datagram. */
+        ib_diag_add(&p->diags, IB_DIAG_UDP_LEN_MISMATCH, udp_off + 4, 2);
     }
     ib_parse_at(opts, IB_ENCAP_ROCEV2, f.data, f.len, udp_off + UDP_HEADER, udp_len - UDP_HEADER,
                 p);
