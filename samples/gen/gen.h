@@ -46,7 +46,7 @@ typedef struct host {
 typedef struct note {
 	uint32_t frame;
 	bool fallback; /* printed only when the frame has no other note */
-	char text[240];
+	char text[640];
 } note_t;
 
 /* Knobs that apply to the next emitted frame only. */

@@ -204,6 +204,9 @@ void story_port_ramp_small(gen_t *g)
 		 "closed. Ports are taken in the order Linux cma_alloc_any_port() would (random "
 		 "start, walk up, skip the last port handed out). The same bytes come from "
 		 "`ibscope-gen ramp --pool 40000-40255 --connections 256 --linktype 197 --seed 1 "
-		 "OUT`. Analyzed with --pool 40000-40255, pool use reaches 100%% at frame %u.",
-		 r.first_full_frame);
+		 "OUT`. A port is in use from its REQ (the wire shows nothing earlier), so "
+		 "analyzed with --pool 40000-40255 the ports in use reach 90%% (231 of 256, "
+		 "the default --threshold) at frame %u and 100%% at frame %u, the REQs of "
+		 "connections 231 and 256.",
+		 3u * 231 - 2, r.first_full_frame - 2);
 }
