@@ -216,6 +216,9 @@ static ei_register_info make_ei(expert_field *id, const char *abbrev, int group,
                                 const char *summary)
 {
     ei_register_info r = { id, { abbrev, group, severity, summary, EXPFILL } };
+    /* Wireshark leaves the expert's pseudo-field without a description;
+     * give it the summary so tshark -G fields shows one. */
+    r.eiinfo.hf_info.hfinfo.blurb = summary;
     return r;
 }
 

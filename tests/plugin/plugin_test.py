@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+"""plugin_test.py - tshark with the ibscope plugin, checked on every sample capture.
+
+usage: plugin_test.py CHECK BUILD_DIR SOURCE_DIR [--update] [--samples DIR] [--captures DIR...]
+
+CHECK is one of:
+  load       tshark -G plugins lists ibscope.so (everything else depends on it)
+  fields     tshark -G fields lists every contract field, each ibscope field has a blurb
+  golden     -T fields and -V -O ibscope output equal tests/plugin/golden/ (--update rewrites)
+  stats      -z ibscope,tree equals its golden file
+  agreement  the plugin's expert infos (frame, kind) equal `ibscope --format json` findings
+  passes     one pass (-r) and two passes (-2 -r) print the same thing
+  builtin    Wireshark's own InfiniBand decode is the same with and without the plugin
+  port       RoCEv2 on a non-default UDP port, set through infiniband.rroce.port
+
+tshark ignores personal plugins as root, so as root it runs as `nobody`
+(runuser) with a HOME of its own; otherwise it runs directly.  Samples are
+samples/captures/*.pcap (or --samples DIR); --captures adds folders (e.g. the real captures),
+which take part in every check but golden and stats.  Link type 247 files
+are skipped: Wireshark 4.0 cannot open them.  Exit 0 pass, 1 fail, 77 skip.
+"""
+import collections
+import difflib
+import glob
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+USER0_UAT = 'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""'
+
+# The field contract (issue): scripts and checks use these names.
+CONTRACT = (
+    ["lrh." + f for f in "vl lver sl lnh dlid pktlen slid dlid_type slid_type".split()]
+    + ["grh." + f for f in "ipver tclass flowlabel paylen nxthdr hoplmt sgid dgid sgid_scope "
+       "dgid_scope mcast_flags mcast_scope".split()]
+    + ["bth.opcode", "bth.pkey", "bth.destqp", "bth.psn", "deth.qkey", "deth.srcqp"]
+    + ["mad." + f for f in "base_version mgmt_class class_version method status tid attr_id "
+       "attr_mod status.busy status.redirect status.invalid_field status.class_specific".split()]
+    + ["cpi." + f for f in "base_version class_version cap_mask resp_time redirect_gid "
+       "redirect_tc redirect_sl redirect_fl redirect_lid redirect_pkey redirect_qp redirect_qkey "
+       "trap_gid trap_lid trap_pkey trap_qp trap_qkey".split()]
+    + ["cm." + f for f in "msg local_comm_id remote_comm_id service_id port_space dport sport "
+       "src_ip dst_ip src_ip6 dst_ip6 ipcm_majv ipcm_minv ipcm_ipv reject_reason "
+       "sidr_status".split()]
+    + ["analysis." + f for f in "retransmission_of port_reused_from duplicate_tuple_of "
+       "redirected_by redirect_target_frame redirect_loop_to ports_in_use pool_utilization "
+       "tuple_ports_in_use redirect_depth".split()]
+)
+CONTRACT = ["ibscope." + f for f in CONTRACT]
+KINDS = ("port_reused duplicate_tuple retransmission pool_high redirect redirect_followed "
+         "redirect_loop redirect_gid_only redirect_bad_target redirect_key_mismatch "
+         "redirect_not_followed malformed").split()
+
+
+class Env:
+    def __init__(self, build, source, extra_dirs, samples_dir=None):
+        self.build = os.path.abspath(build)
+        self.source = os.path.abspath(source)
+        self.golden = os.path.join(self.source, "tests", "plugin", "golden")
+        self.analyzer = os.path.join(self.build, "bin", "ibscope")
+        self.home = tempfile.mkdtemp(prefix="ibscope-plugin-home.")
+        os.chmod(self.home, 0o777)
+        samples_dir = samples_dir or os.path.join(self.source, "samples", "captures")
+        self.samples = sorted(glob.glob(os.path.join(samples_dir, "*.pcap")))
+        self.extra = []
+        for d in extra_dirs:
+            self.extra += sorted(glob.glob(os.path.join(d, "*.pcap")) +
+                                 glob.glob(os.path.join(d, "*.dump")))
+        self.samples = [c for c in self.samples if readable_by_wireshark(c)]
+        self.extra = [c for c in self.extra if readable_by_wireshark(c)]
+
+    def tshark(self, args, plugin=True, check=True):
+        env = ["HOME=" + self.home]
+        if plugin:
+            env.append("WIRESHARK_PLUGIN_DIR=" + os.path.join(self.build, "plugins"))
+        cmd = ["env"] + env + ["tshark"] + args
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", "nobody", "--"] + cmd
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if check and p.returncode != 0:
+            raise RuntimeError("tshark %s failed (%d): %s" % (" ".join(args), p.returncode,
+                                                               p.stderr.strip()))
+        return p.stdout
+
+    def read(self, capture, extra_args=(), plugin=True, two_pass=False):
+        args = (["-2"] if two_pass else []) + ["-r", capture] + capture_opts(capture)
+        return self.tshark(args + list(extra_args), plugin=plugin)
+
+
+def linktype(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if len(head) < 24:
+        return None
+    magic = head[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        return struct.unpack("<I", head[20:24])[0] & 0x0FFFFFFF
+    if magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        return struct.unpack(">I", head[20:24])[0] & 0x0FFFFFFF
+    return None  # pcapng and others: let tshark decide
+
+
+def readable_by_wireshark(path):
+    return linktype(path) != 247
+
+
+def capture_opts(path):
+    return ["-o", USER0_UAT] if linktype(path) == 147 else []
+
+
+def name(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def diff(a, b, what):
+    lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), "expected", "actual",
+                                      lineterm="", n=2))
+    return "%s differs:\n%s" % (what, "\n".join(lines[:40]))
+
+
+# ---- checks ----
+
+def check_load(env, update):
+    out = env.tshark(["-G", "plugins"])
+    if not re.search(r"^ibscope\.so\s", out, re.M):
+        return ["tshark -G plugins does not list ibscope.so (WIRESHARK_PLUGIN_DIR=%s/plugins, "
+                "user %s): build the plugin and make the build dir readable by that user"
+                % (env.build, "nobody" if os.geteuid() == 0 else "current")]
+    return []
+
+
+def check_fields(env, update):
+    errs = []
+    have = {}
+    for line in env.tshark(["-G", "fields"]).splitlines():
+        parts = line.split("\t")
+        if parts[0] == "F" and parts[2].startswith("ibscope."):
+            have[parts[2]] = parts[7] if len(parts) > 7 else ""
+    for f in CONTRACT:
+        if f not in have:
+            errs.append("contract field %s is not registered" % f)
+    for k in KINDS:
+        if "ibscope.expert." + k not in have:
+            errs.append("expert info ibscope.expert.%s is not registered" % k)
+    if not any(f.startswith("ibscope.expert.addressing.") for f in have):
+        errs.append("no ibscope.expert.addressing.<rule> expert infos")
+    for f, blurb in sorted(have.items()):
+        if not blurb.strip():
+            errs.append("field %s has no blurb" % f)
+    return errs
+
+
+def fields_args():
+    args = ["-T", "fields", "-E", "header=y", "-E", "occurrence=a", "-E", "aggregator=,",
+            "-e", "frame.number"]
+    for f in CONTRACT:
+        args += ["-e", f]
+    return args
+
+
+def golden_compare(env, path, actual, update):
+    if update:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(actual)
+        return []
+    if not os.path.exists(path):
+        return ["%s missing (run tests/plugin/update-golden.sh)" % path]
+    with open(path) as f:
+        expected = f.read()
+    return [] if expected == actual else [diff(expected, actual, os.path.relpath(path, env.source))]
+
+
+def check_golden(env, update):
+    errs = []
+    for c in env.samples:
+        errs += golden_compare(env, os.path.join(env.golden, name(c) + ".fields"),
+                               env.read(c, fields_args()), update)
+        errs += golden_compare(env, os.path.join(env.golden, name(c) + ".verbose"),
+                               env.read(c, ["-V", "-O", "ibscope"]), update)
+    return errs
+
+
+def check_stats(env, update):
+    errs = []
+    for c in env.samples:
+        out = env.read(c, ["-q", "-z", "ibscope,tree"])
+        # Rates and bursts depend on timing columns only; keep them, the
+        # captures are deterministic.
+        errs += golden_compare(env, os.path.join(env.golden, name(c) + ".stats"), out, update)
+    return errs
+
+
+def plugin_findings(env, capture):
+    found = collections.Counter()
+    frame = None
+    for line in env.read(capture, ["-T", "pdml"]).splitlines():
+        m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
+        if m:
+            frame = int(m.group(1))
+            continue
+        m = re.search(r'<field name="ibscope\.expert\.([a-z_]+)[".]', line)
+        if m:
+            found[(frame, m.group(1))] += 1
+    return found
+
+
+def analyzer_findings(env, capture):
+    if not os.access(env.analyzer, os.X_OK):
+        raise RuntimeError("%s not built: the agreement check needs the analyzer" % env.analyzer)
+    p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", capture],
+                       capture_output=True, text=True)
+    # Exit 1 (--fail-on) and 2 (input problems, e.g. snaplen cuts) still
+    # come with a complete report; no report is the failure.
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        raise RuntimeError("ibscope --format json %s failed (%d): %s"
+                           % (capture, p.returncode, p.stderr.strip()))
+    return collections.Counter((f["frame"], f["kind"]) for f in report["findings"])
+
+
+def check_agreement(env, update):
+    errs = []
+    for c in env.samples + env.extra:
+        plugin, analyzer = plugin_findings(env, c), analyzer_findings(env, c)
+        only_a, only_p = analyzer - plugin, plugin - analyzer
+        if only_a or only_p:
+            errs.append("%s: analyzer only %s; plugin only %s"
+                        % (name(c), sorted(only_a.items())[:8], sorted(only_p.items())[:8]))
+    return errs
+
+
+TAG = re.compile(r"\[(CM REQ retransmission|RDMA CM [a-z ]+|Redirect [a-zA-Z ]+|MAD redirect|"
+                 r"IB addressing: \w+|IB malformed: \w+)\]")
+
+
+def ibscope_view(text):
+    """Only what ibscope prints in -V -O ibscope: frame lines, its tree."""
+    return "".join(l for l in text.splitlines(True)
+                   if l.startswith(("Frame ", "ibscope ", " ")) or not l.strip())
+
+
+def info_tags(text):
+    """Frame number and ibscope's Info tags, without the other dissectors' Info text."""
+    out = []
+    for line in text.splitlines():
+        num, _, info = line.partition("\t")
+        out.append(num + " " + " ".join(TAG.findall(info)))
+    return "\n".join(out) + "\n"
+
+
+def check_passes(env, update):
+    # Other dissectors (ICMP response tracking, reassembly, the built-in's
+    # Source column) differ between one and two passes by themselves: only
+    # ibscope's own output is compared.
+    errs = []
+    info = (["-T", "fields", "-e", "frame.number", "-e", "_ws.col.Info"], info_tags, "Info tags")
+    verbose = (["-V", "-O", "ibscope"], ibscope_view, "-V -O ibscope")
+    fields = (fields_args(), lambda t: t, "-T fields")
+    for c in env.samples + env.extra:
+        for args, view, what in (info, verbose, fields):
+            one = view(env.read(c, args))
+            two = view(env.read(c, args, two_pass=True))
+            if one != two:
+                errs.append(diff(one, two, "%s: -r vs -2 -r, %s" % (name(c), what)))
+    return errs
+
+
+def check_builtin(env, update):
+    errs = []
+    for c in env.samples + env.extra:
+        # The only line ibscope may add to this view is its own protocol's
+        # one-line summary (-O prints one for every protocol present).
+        with_plugin = "".join(l for l in env.read(c, ["-V", "-O", "infiniband"]).splitlines(True)
+                              if not l.startswith("ibscope "))
+        without = env.read(c, ["-V", "-O", "infiniband"], plugin=False)
+        if with_plugin != without:
+            errs.append(diff(without, with_plugin, "%s: built-in decode with the plugin" % name(c)))
+    return errs
+
+
+def check_port(env, update):
+    """cm_rocev2 rewritten to UDP port 4792: seen only when the built-in's port preference says so."""
+    src = [c for c in env.samples if name(c) == "cm_rocev2"]
+    if not src:
+        return []
+    data = bytearray(open(src[0], "rb").read())
+    # pcap records: patch UDP destination port 4791 -> 4792 in IPv4 and IPv6 frames.
+    off, little = 24, data[:4] == b"\xd4\xc3\xb2\xa1"
+    fmt = "<IIII" if little else ">IIII"
+    while off + 16 <= len(data):
+        _, _, incl, _ = struct.unpack(fmt, data[off:off + 16])
+        frame = off + 16
+        i = frame + 12
+        while data[i:i + 2] in (b"\x81\x00", b"\x88\xa8"):
+            i += 4
+        et = data[i:i + 2]
+        udp = None
+        if et == b"\x08\x00":
+            udp = i + 2 + (data[i + 2] & 0x0F) * 4
+        elif et == b"\x86\xdd":
+            udp = i + 2 + 40
+        if udp is not None and data[udp + 2:udp + 4] == b"\x12\xb7":
+            data[udp + 2:udp + 4] = b"\x12\xb8"
+        off = frame + incl
+    fd, moved = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-port4792.")
+    os.write(fd, bytes(data))
+    os.close(fd)
+    os.chmod(moved, 0o644)
+    try:
+        expected = env.read(src[0], fields_args())
+        default = env.read(moved, fields_args())
+        moved_out = env.read(moved, ["-o", "infiniband.rroce.port:4792"] + fields_args())
+        errs = []
+        if moved_out != expected:
+            errs.append(diff(expected, moved_out, "cm_rocev2 on UDP 4792 with infiniband.rroce.port"))
+        if re.search(r"^\d+\t+[^\t\n]", default, re.M):
+            errs.append("cm_rocev2 on UDP 4792 decoded by ibscope without the port preference")
+        return errs
+    finally:
+        os.unlink(moved)
+
+
+CHECKS = {
+    "load": check_load, "fields": check_fields, "golden": check_golden, "stats": check_stats,
+    "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
+    "port": check_port,
+}
+
+
+def main(argv):
+    if len(argv) < 4 or argv[1] not in CHECKS:
+        print(__doc__, file=sys.stderr)
+        return 2
+    check, build, source = argv[1], argv[2], argv[3]
+    update = "--update" in argv
+    extra = []
+    if "--captures" in argv:
+        extra = [a for a in argv[argv.index("--captures") + 1:] if not a.startswith("--")]
+    samples = None
+    if "--samples" in argv:
+        samples = argv[argv.index("--samples") + 1]
+    env = Env(build, source, extra, samples)
+    load_errs = check_load(env, False)
+    if load_errs:
+        print("FAIL load: " + load_errs[0], file=sys.stderr)
+        return 1
+    if check not in ("load", "fields") and not env.samples and not env.extra:
+        print("SKIP: no captures in samples/captures", file=sys.stderr)
+        return 77
+    try:
+        errs = CHECKS[check](env, update)
+    except (RuntimeError, OSError, ValueError) as e:
+        errs = [str(e)]
+    for e in errs:
+        print("FAIL %s: %s" % (check, e), file=sys.stderr)
+    if not errs:
+        print("ok %s (%d samples, %d other captures)" % (check, len(env.samples), len(env.extra)))
+    return 1 if errs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
