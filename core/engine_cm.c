@@ -149,8 +149,8 @@ bool eng_cm_init(struct ib_engine *e)
     ep_init(&cm->dest_pool, sizeof(struct eng_dest));
     ep_init(&cm->tuple_pool, sizeof(struct eng_tuple));
     el_init(&cm->age);
-    return et_init(&cm->conns, 1024) && et_init(&cm->sources, 64) &&
-           et_init(&cm->ports, 1024) && et_init(&cm->dests, 256) && et_init(&cm->tuples, 1024);
+    return et_init(&cm->conns, 64) && et_init(&cm->sources, 64) &&
+           et_init(&cm->ports, 64) && et_init(&cm->dests, 64) && et_init(&cm->tuples, 64);
 }
 
 void eng_cm_destroy(struct ib_engine *e)

@@ -88,7 +88,7 @@ bool eng_mad_init(struct ib_engine *e)
     el_init(&m->pending);
     el_init(&m->answered);
     el_init(&m->madqp_age);
-    return et_init(&m->txns, 1024) && et_init(&m->chains, 64) && et_init(&m->madqps, 64);
+    return et_init(&m->txns, 64) && et_init(&m->chains, 64) && et_init(&m->madqps, 64);
 }
 
 void eng_mad_destroy(struct ib_engine *e)

@@ -139,7 +139,7 @@ void ep_init(struct ep_pool *p, size_t item_size)
     if (item_size < sizeof(void *))
         item_size = sizeof(void *);
     p->item_size = (item_size + EP_ALIGN - 1) / EP_ALIGN * EP_ALIGN;
-    p->per_block = 256;
+    p->per_block = 16; /* doubles per block: small engines stay small */
     p->free_list = NULL;
     p->blocks = NULL;
     p->live = 0;
