@@ -2,14 +2,15 @@
 # quickstart.sh - set up a Debian 12 machine for ibscope, build it, and run it.
 #
 #   ./quickstart.sh demo   install dependencies, build, analyse a bundled sample
-#   ./quickstart.sh test   install dependencies, build (plain and ASan/UBSan), run every test
+#   ./quickstart.sh test   install dependencies, build (plain, ASan/UBSan, clang libFuzzer),
+#                          run every test, and fuzz each target briefly
 #
 # Both are idempotent: packages already installed are not fetched again, and
 # the builds are incremental.  Run as root or with sudo available.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(build-essential cmake clang pkg-config python3 libpcap-dev libcmocka-dev
+PACKAGES=(build-essential cmake clang libclang-rt-dev pkg-config python3 libpcap-dev libcmocka-dev
           libglib2.0-dev libwireshark-dev libwiretap-dev wireshark-dev tshark)
 
 install_packages() {
@@ -46,6 +47,7 @@ test)
     build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
     (cd build && ctest --output-on-failure -j"$(nproc)")
     (cd build-asan && ctest --output-on-failure -j"$(nproc)")
+    fuzz/ci.sh build-fuzz
     ;;
 *)
     echo "usage: $0 demo|test" >&2
