@@ -16,7 +16,12 @@ static void check_lrh(struct ib_packet *p)
     switch (ib_lid_type(l->slid)) {
     case IB_LIDT_RESERVED: ib_diag_add(&p->diags, IB_DIAG_SLID_RESERVED, at + 6, 2); break;
     case IB_LIDT_MULTICAST: ib_diag_add(&p->diags, IB_DIAG_SLID_MULTICAST, at + 6, 2); break;
-    case IB_LIDT_PERMISSIVE: ib_diag_add(&p->diags, IB_DIAG_SLID_PERMISSIVE, at + 6, 2); break;
+    case IB_LIDT_PERMISSIVE:
+        /* Directed-route SMPs go out from the permissive LID (IBA Vol. 1 §14.2.2):
+         * real subnet managers send them so, to QP0. */
+        if (!(ib_packet_has(p, IB_HAS_BTH) && p->bth.destqp == IB_QP0))
+            ib_diag_add(&p->diags, IB_DIAG_SLID_PERMISSIVE, at + 6, 2);
+        break;
     case IB_LIDT_UNICAST: break;
     }
     if (l->dlid == IB_LID_RESERVED)

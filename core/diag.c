@@ -37,7 +37,7 @@ static const struct ib_diag_info diag_table[IB_DIAG_COUNT] = {
     [IB_DIAG_SLID_MULTICAST] =
         RULE("slid_multicast", IB_SEV_WARN, "SLID is a multicast LID; it must be unicast"),
     [IB_DIAG_SLID_PERMISSIVE] = RULE("slid_permissive", IB_SEV_WARN,
-                                     "SLID is the permissive LID 0xFFFF; it must be unicast"),
+                                     "SLID is the permissive LID 0xFFFF outside an SMP to QP0"),
     [IB_DIAG_DLID_RESERVED] = RULE("dlid_reserved", IB_SEV_WARN, "DLID is the reserved LID 0"),
     [IB_DIAG_MCAST_DGID_UNICAST_DLID] = RULE("mcast_dgid_unicast_dlid", IB_SEV_WARN,
                                              "multicast DGID sent to a non-multicast DLID"),

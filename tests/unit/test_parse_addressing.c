@@ -251,6 +251,16 @@ static void test_slid_permissive(void **state)
     assert_only(&d, IB_DIAG_SLID_PERMISSIVE, "slid_permissive", true, E + 6, 2);
 }
 
+/* A directed-route SMP leaves the subnet manager from the permissive LID, as
+ * real captures show (the Wireshark wiki's infiniband.pcap, SMInfo SMPs). */
+static void test_slid_permissive_smp_is_clean(void **state)
+{
+    (void)state;
+    struct desc d = smp();
+    d.lrh.slid = 0xFFFF;
+    assert_clean(&d);
+}
+
 static void test_dlid_reserved(void **state)
 {
     (void)state;
@@ -547,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_slid_reserved),
         cmocka_unit_test(test_slid_multicast),
         cmocka_unit_test(test_slid_permissive),
+        cmocka_unit_test(test_slid_permissive_smp_is_clean),
         cmocka_unit_test(test_dlid_reserved),
         cmocka_unit_test(test_mcast_dgid_unicast_dlid),
         cmocka_unit_test(test_mcast_dlid_not_ud),
