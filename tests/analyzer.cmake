@@ -12,3 +12,19 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
     set_tests_properties(analyzer.${group} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
   endforeach()
 endif()
+
+# The analyzer on the real captures in ../shared/captures (made outside this
+# project; read in place): Wireshark's connections, and no false findings.
+find_program(IBSCOPE_TSHARK_FOR_REAL tshark)
+file(GLOB IBSCOPE_REAL_CAPTURES_AN ${PROJECT_SOURCE_DIR}/../shared/captures/*.pcap
+                                   ${PROJECT_SOURCE_DIR}/../shared/captures/*.dump)
+if(TARGET ibscope AND Python3_Interpreter_FOUND AND IBSCOPE_REAL_CAPTURES_AN)
+  if(NOT IBSCOPE_TSHARK_FOR_REAL)
+    set(IBSCOPE_TSHARK_FOR_REAL tshark)
+  endif()
+  add_test(NAME analyzer.real_captures
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/real_captures.py
+                   ${CMAKE_BINARY_DIR}/bin/ibscope ${IBSCOPE_TSHARK_FOR_REAL}
+                   ${IBSCOPE_REAL_CAPTURES_AN})
+  set_tests_properties(analyzer.real_captures PROPERTIES SKIP_RETURN_CODE 77)
+endif()
