@@ -32,6 +32,7 @@ struct ibs_stored {
 
 static struct ib_engine *engine;
 static int proto_infiniband = -1;
+static uint16_t rocev2_port = IB_ROCEV2_UDP_PORT; /* the built-in's preference, per file */
 
 static void state_init(void)
 {
@@ -45,6 +46,9 @@ static void state_init(void)
     for (int k = 0; k < IB_FIND_COUNT; k++)
         cfg.enabled[k] = ibs_prefs.enabled[k] != FALSE;
     engine = ib_engine_new(&cfg);
+    /* Read once per file, not per frame: a preference lookup is a string search. */
+    guint port = prefs_get_uint_value("infiniband", "rroce.port");
+    rocev2_port = port > 0 && port <= 65535 ? (uint16_t)port : IB_ROCEV2_UDP_PORT;
 }
 
 static void state_cleanup(void)
@@ -152,9 +156,7 @@ static void ip_endpoint(const address *a, struct ib_endpoint *ep, uint8_t *ipver
 static void locate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_stored *st)
 {
     st->how = IBS_NOT_IB;
-    st->rocev2_port = (uint16_t)prefs_get_uint_value("infiniband", "rroce.port");
-    if (st->rocev2_port == 0)
-        st->rocev2_port = IB_ROCEV2_UDP_PORT;
+    st->rocev2_port = rocev2_port;
     st->linktype = pcap_linktype(pinfo);
     if (st->linktype != 0) {
         st->how = IBS_BY_LINKTYPE;
@@ -221,9 +223,25 @@ static bool parse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ib
     }
     if (st->how != IBS_AT_OFFSET)
         return false;
+    /* The length checks ib_parse_frame does before ib_parse_at, so that a
+     * snapped frame is "cut by the snaplen" here as in the analyzer, not
+     * "PktLen disagrees". */
     pkt->linktype = 0;
     pkt->caplen = caplen;
     pkt->wirelen = tvb_reported_length(tvb);
+    if (pkt->wirelen > caplen)
+        ib_diag_add(&pkt->diags, IB_DIAG_SNAPLEN, caplen, 0);
+    if (pinfo->rec && pinfo->rec->rec_type == REC_TYPE_PACKET &&
+        pinfo->rec->rec_header.packet_header.pkt_encap == WTAP_ENCAP_ERF &&
+        pinfo->pseudo_header && st->encap == IB_ENCAP_NATIVE) {
+        /* Wireshark has stripped the ERF header; its wlen still tells
+         * record padding (shorter) from the card's own snap length (longer). */
+        guint32 wlen = pinfo->pseudo_header->erf.phdr.wlen;
+        if (wlen < st->ib_len)
+            st->ib_len = wlen;
+        else if (wlen > st->ib_len && !ib_packet_snapped(pkt))
+            ib_diag_add(&pkt->diags, IB_DIAG_SNAPLEN, st->ib_off + st->ib_len, 0);
+    }
     if (st->encap == IB_ENCAP_ROCEV2) {
         ip_endpoint(&pinfo->net_src, &pkt->src, &pkt->ip_version);
         ip_endpoint(&pinfo->net_dst, &pkt->dst, &pkt->ip_version);

@@ -42,6 +42,28 @@ static const struct group *group_of(const char *abbrev)
     return NULL;
 }
 
+/* Per field of ib_fields[]: its group and its special cases, worked out
+ * once, as string comparisons per field per frame cost more than the rest. */
+enum { F_PLAIN, F_ATTR_ID, F_STATUS, F_STATUS_BIT };
+static const struct group **field_group;
+static uint8_t *field_role;
+
+static void prepare(void)
+{
+    field_group = g_new(const struct group *, ib_field_count);
+    field_role = g_new0(uint8_t, ib_field_count);
+    for (size_t i = 0; i < ib_field_count; i++) {
+        const char *a = ib_fields[i].abbrev;
+        field_group[i] = group_of(a);
+        if (strcmp(a, "mad.attr_id") == 0)
+            field_role[i] = F_ATTR_ID;
+        else if (strcmp(a, "mad.status") == 0)
+            field_role[i] = F_STATUS;
+        else if (strncmp(a, "mad.status.", 11) == 0)
+            field_role[i] = F_STATUS_BIT;
+    }
+}
+
 static void group_range(const struct group *g, const struct ib_packet *p, guint *off, guint *len)
 {
     switch (g->ett) {
@@ -95,7 +117,7 @@ static proto_item *add_core_item(proto_tree *t, tvbuff_t *tvb, size_t i,
     }
     if (f->wire_len > 4 || f->member_size > 4)
         return proto_tree_add_uint64(t, hf, tvb, off, len, v.u << sh);
-    if (strcmp(f->abbrev, "mad.attr_id") == 0) {
+    if (field_role[i] == F_ATTR_ID) {
         const char *name = ib_attr_name(p->mad.mgmt_class, (uint16_t)v.u);
         return proto_tree_add_uint_format_value(t, hf, tvb, off, len, (guint32)v.u,
                                                 "%s (0x%04x)", name ? name : "Unknown",
@@ -149,7 +171,7 @@ static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *
     proto_tree *sub = NULL, *status = NULL;
     for (size_t i = 0; i < ib_field_count; i++) {
         const struct ib_field *f = &ib_fields[i];
-        const struct group *g = group_of(f->abbrev);
+        const struct group *g = field_group[i];
         struct ib_field_value v;
         if (!g || !ib_field_get(f, p, &v))
             continue;
@@ -170,9 +192,9 @@ static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *
             cur = g;
             status = NULL;
         }
-        proto_tree *into = strncmp(f->abbrev, "mad.status.", 11) == 0 && status ? status : sub;
+        proto_tree *into = field_role[i] == F_STATUS_BIT && status ? status : sub;
         proto_item *it = add_core_item(into, tvb, i, p);
-        if (strcmp(f->abbrev, "mad.status") == 0)
+        if (field_role[i] == F_STATUS)
             status = proto_item_add_subtree(it, ibs_ett[IBS_ETT_MAD_STATUS]);
     }
     if (cur && cur->ett == IBS_ETT_LRH)
@@ -248,6 +270,15 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
                   const struct ibs_frame *fr)
 {
     const struct ib_packet *p = &fr->pkt;
+    if (!field_group)
+        prepare();
+    /* Nothing of ours is shown or filtered on (tshark -T fields of other
+     * fields, plain -r): the expert infos are all that must be added. */
+    if (!proto_field_is_referenced(tree, ibs_proto)) {
+        if (fr->result)
+            add_analysis(NULL, tvb, pinfo, fr->result);
+        return;
+    }
     proto_item *ti = proto_tree_add_item(tree, ibs_proto, tvb, p->off.ib,
                                          clip(tvb, p->off.ib, p->ib_len ? p->ib_len : 1), ENC_NA);
     proto_tree *root = proto_item_add_subtree(ti, ibs_ett[IBS_ETT_ROOT]);
