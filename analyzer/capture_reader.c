@@ -179,6 +179,19 @@ static void finish_input(struct input *in)
     in->done = true;
 }
 
+/* Nanoseconds since the epoch (opened with nanosecond precision: tv_usec
+ * holds nanoseconds).  pcapng's 64-bit ticks can name any second at all, so
+ * times are clamped to +-(2^62 - 1) ns (years 1824 to 2116): the product
+ * cannot overflow, and neither can the difference of any two times. */
+static int64_t frame_time_ns(const struct timeval *ts)
+{
+    const int64_t limit = INT64_MAX / 2, limit_s = limit / 1000000000;
+    int64_t s = ts->tv_sec;
+    s = s > limit_s ? limit_s : s < -limit_s ? -limit_s : s;
+    int64_t t = s * 1000000000 + (int64_t)ts->tv_usec;
+    return t > limit ? limit : t < -limit ? -limit : t;
+}
+
 /* Reads the input's next record into in->cur; false at its end. */
 static bool advance(struct input *in, uint32_t index)
 {
@@ -201,8 +214,7 @@ static bool advance(struct input *in, uint32_t index)
     }
     in->cur.capture = index;
     in->cur.frame = in->info.frames;
-    /* Opened with nanosecond precision: tv_usec holds nanoseconds. */
-    in->cur.time_ns = (int64_t)hdr->ts.tv_sec * 1000000000 + (int64_t)hdr->ts.tv_usec;
+    in->cur.time_ns = frame_time_ns(&hdr->ts);
     in->cur.linktype = in->info.linktype;
     in->cur.data = data;
     in->cur.caplen = hdr->caplen;
