@@ -66,9 +66,13 @@ static void read_all(struct run *r, struct capture_set *set, struct ib_engine *e
             ib_parse_frame(&popts, (uint32_t)fr.linktype, fr.data, fr.caplen, fr.wirelen, &pkt);
         if (!r->model.have_time) {
             r->model.have_time = true;
-            r->model.first_ns = fr.time_ns;
+            r->model.first_ns = r->model.min_ns = r->model.max_ns = fr.time_ns;
         }
         r->model.last_ns = fr.time_ns;
+        if (fr.time_ns < r->model.min_ns)
+            r->model.min_ns = fr.time_ns;
+        if (fr.time_ns > r->model.max_ns)
+            r->model.max_ns = fr.time_ns;
         r->model.frames++;
         if (res == IB_FRAME_IB) {
             r->model.ib_frames++;

@@ -36,6 +36,7 @@ struct report_model {
     uint64_t frames, ib_frames, link_records;
     bool have_time;
     int64_t first_ns, last_ns;        /* first and last frame read */
+    int64_t min_ns, max_ns;           /* earliest and latest (clocks can step back) */
 };
 
 /* A renderer: begin before the first frame, then findings and connection

@@ -231,8 +231,9 @@ static void write_summary(FILE *out, const struct report_model *m)
     fputc('\n', out);
     if (m->have_time) {
         char t[48], d[32];
-        fmt_time_rfc3339(m->first_ns, t, sizeof(t));
-        fmt_duration(m->last_ns - m->first_ns, d, sizeof(d));
+        /* The span from the earliest to the latest frame: never negative. */
+        fmt_time_rfc3339(m->min_ns, t, sizeof(t));
+        fmt_duration(m->max_ns - m->min_ns, d, sizeof(d));
         fprintf(out, "  from %s, %s\n", t, d);
     }
     fprintf(out, "  port pool %u-%u (%u ports), pool_high at %u%%\n", (unsigned)cfg->pool_low,
