@@ -1,0 +1,31 @@
+# The analyzer under fire (tests/hostile/): hostile captures made from raw
+# bytes, and short versions of the tuple flood and the redirect storm streamed
+# into 'ibscope -'.  The long runs are tests/hostile/long_runs.sh (not ctest).
+# Included by tests/CMakeLists.txt.
+find_package(Python3 COMPONENTS Interpreter)
+if(TARGET ibscope AND Python3_Interpreter_FOUND)
+  # Peak RSS means nothing under the sanitizers' shadow memory: not checked there.
+  if(IBSCOPE_SANITIZE OR IBSCOPE_FUZZ)
+    set(IBSCOPE_HOSTILE_RSS 0)
+  else()
+    set(IBSCOPE_HOSTILE_RSS 256)
+  endif()
+  foreach(group records pcapng timestamps commid)
+    add_test(NAME hostile.${group}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_hostile.py
+                     --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope ${group})
+    set_tests_properties(hostile.${group} PROPERTIES TIMEOUT 120)
+  endforeach()
+  # 300,000 never-answered REQs and as many unanswered Gets: past both
+  # 262,144 caps, so both evict.
+  add_test(NAME hostile.flood_short
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_hostile.py
+                   --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --max-rss-mib ${IBSCOPE_HOSTILE_RSS}
+                   --flood 300000 --gets 300000 flood)
+  # 20,000 redirects without requests: twice max_chains (10,000).
+  add_test(NAME hostile.redirect_short
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_hostile.py
+                   --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --max-rss-mib ${IBSCOPE_HOSTILE_RSS}
+                   --redirects 20000 redirect)
+  set_tests_properties(hostile.flood_short hostile.redirect_short PROPERTIES TIMEOUT 600)
+endif()
