@@ -96,7 +96,7 @@ void ib_engine_config_init(struct ib_engine_config *cfg)
     cfg->pool_low = 32768;
     cfg->pool_high = 60999;
     cfg->threshold_pct = 90;
-    cfg->max_connections = (size_t)1 << 18; /* ~90 MiB at about 350 bytes each */
+    cfg->max_connections = (size_t)1 << 17; /* ~100 MiB at about 780 bytes each */
     cfg->max_transactions = (size_t)1 << 18;
     cfg->max_chains = 10000;
     cfg->max_sources = 65536;

@@ -17,7 +17,7 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
     set_tests_properties(hostile.${group} PROPERTIES TIMEOUT 120)
   endforeach()
   # 300,000 never-answered REQs and as many unanswered Gets: past both
-  # 262,144 caps, so both evict.
+  # caps (131,072 connections, 262,144 transactions), so both evict.
   add_test(NAME hostile.flood_short
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_hostile.py
                    --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --max-rss-mib ${IBSCOPE_HOSTILE_RSS}

@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 ibscope="$build/bin/ibscope"
 test -x "$ibscope" || { echo "long_runs.sh: no $ibscope" >&2; exit 2; }
 
-# 10,000,000 CM REQs with distinct tuples that never close (cap 262,144
+# 10,000,000 CM REQs with distinct tuples that never close (cap 131,072
 # connections), with 1,000,000 unanswered PerfMgt Gets (cap 262,144 pending
 # transactions).
 python3 "$here/test_hostile.py" --ibscope "$ibscope" --max-rss-mib "$rss" --timeout 3600 \
