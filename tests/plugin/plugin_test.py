@@ -19,12 +19,14 @@ samples/captures/*.pcap (or --samples DIR); --captures adds folders (e.g. the re
 which take part in every check but golden and stats.  Link type 247 files
 are skipped: Wireshark 4.0 cannot open them.  Exit 0 pass, 1 fail, 77 skip.
 """
+import atexit
 import collections
 import difflib
 import glob
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -72,11 +74,38 @@ class Env:
                                  glob.glob(os.path.join(d, "*.dump")))
         self.samples = [c for c in self.samples if readable_by_wireshark(c)]
         self.extra = [c for c in self.extra if readable_by_wireshark(c)]
+        self.plugin_dir = os.path.join(self.build, "plugins")
+        if os.geteuid() == 0:
+            self.stage_for_nobody()
+
+    def stage_for_nobody(self):
+        """As root, tshark runs as nobody, who may not reach the source or build
+        tree (a clone under /root, say): give it copies in a world-readable place."""
+        stage = tempfile.mkdtemp(prefix="ibscope-plugin-stage.")
+        atexit.register(shutil.rmtree, stage, True)
+        os.chmod(stage, 0o755)
+        self.plugin_dir = os.path.join(stage, "plugins")
+        shutil.copytree(os.path.join(self.build, "plugins"), self.plugin_dir)
+        captures = os.path.join(stage, "captures")
+        os.mkdir(captures)
+
+        def copy(path):
+            dest = os.path.join(captures, os.path.basename(path))
+            shutil.copyfile(path, dest)
+            os.chmod(dest, 0o644)
+            return dest
+        self.samples = [copy(c) for c in self.samples]
+        self.extra = [copy(c) for c in self.extra]
+        for root, dirs, files in os.walk(stage):
+            for d in dirs:
+                os.chmod(os.path.join(root, d), 0o755)
+            for f in files:
+                os.chmod(os.path.join(root, f), 0o644)
 
     def tshark(self, args, plugin=True, check=True):
         env = ["HOME=" + self.home]
         if plugin:
-            env.append("WIRESHARK_PLUGIN_DIR=" + os.path.join(self.build, "plugins"))
+            env.append("WIRESHARK_PLUGIN_DIR=" + self.plugin_dir)
         cmd = ["env"] + env + ["tshark"] + args
         if os.geteuid() == 0:
             cmd = ["runuser", "-u", "nobody", "--"] + cmd
@@ -127,9 +156,9 @@ def diff(a, b, what):
 def check_load(env, update):
     out = env.tshark(["-G", "plugins"])
     if not re.search(r"^ibscope\.so\s", out, re.M):
-        return ["tshark -G plugins does not list ibscope.so (WIRESHARK_PLUGIN_DIR=%s/plugins, "
+        return ["tshark -G plugins does not list ibscope.so (WIRESHARK_PLUGIN_DIR=%s, "
                 "user %s): build the plugin and make the build dir readable by that user"
-                % (env.build, "nobody" if os.geteuid() == 0 else "current")]
+                % (env.plugin_dir, "nobody" if os.geteuid() == 0 else "current")]
     return []
 
 
