@@ -24,4 +24,10 @@ if(TARGET ibscope_plugin AND NOT IBSCOPE_SANITIZE)
     endif()
   endforeach()
   set_tests_properties(plugin.passes PROPERTIES TIMEOUT 900)
+  # Mutated samples (editcap -E) through tshark with the plugin; the long run
+  # (20 seeds, some under valgrind) is in docs/hardening.md.
+  add_test(NAME plugin.under_fire
+           COMMAND Python3::Interpreter ${CMAKE_CURRENT_SOURCE_DIR}/plugin/under_fire.py
+                   ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} --seeds 3)
+  set_tests_properties(plugin.under_fire PROPERTIES DEPENDS plugin.load TIMEOUT 900)
 endif()
