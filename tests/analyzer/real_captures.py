@@ -14,9 +14,11 @@ import collections
 import ipaddress
 import json
 import os
-import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import tshark_missing_status  # noqa: E402
 
 # Findings that are right: (capture basename, kind, rule) -> count.
 EXPECTED = {
@@ -104,12 +106,9 @@ def main():
         print(__doc__)
         return 2
     ibscope, tshark, captures = sys.argv[1], sys.argv[2], sys.argv[3:]
-    if not shutil.which(tshark):
-        if os.environ.get("CI"):
-            print("tshark is required in CI")
-            return 1
-        print("SKIP: tshark not installed")
-        return 77
+    missing = tshark_missing_status(tshark)
+    if missing is not None:
+        return missing
     failed = 0
     for cap in captures:
         problems, n = check(ibscope, tshark, cap)

@@ -11,26 +11,12 @@ Exit 0 on agreement, 1 on any disagreement, 77 when tshark is missing outside CI
 """
 import ipaddress
 import os
-import struct
 import subprocess
 import sys
 import tempfile
 
-USER0_UAT = 'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""'
-
-
-def pcap_linktype(path):
-    """The link type of a pcap file (None for pcapng or anything else)."""
-    with open(path, "rb") as f:
-        head = f.read(24)
-    if len(head) < 24:
-        return None
-    magic = head[:4]
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        return struct.unpack("<I", head[20:24])[0]
-    if magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        return struct.unpack(">I", head[20:24])[0]
-    return None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import USER0_UAT, pcap_linktype, tshark_missing_status  # noqa: E402
 
 # ibscope field (from `ibscope decode`) -> tshark field.  A value transform may follow.
 MAP = {
@@ -254,13 +240,9 @@ def main():
         print(__doc__)
         return 2
     ibscope, tshark, captures = args[0], args[1], args[2:]
-    if not os.path.exists(tshark) and not any(
-            os.path.exists(os.path.join(d, tshark)) for d in os.environ["PATH"].split(":")):
-        if os.environ.get("CI"):
-            print("tshark is required in CI")
-            return 1
-        print("SKIP: tshark not installed")
-        return 77
+    missing = tshark_missing_status(tshark)
+    if missing is not None:
+        return missing
     failed = 0
     for cap in captures:
         rc, compared, problems = compare(ibscope, tshark, cap, well_formed)

@@ -32,7 +32,9 @@ import subprocess
 import sys
 import tempfile
 
-USER0_UAT = 'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""'
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import USER0_UAT, pcap_linktype  # noqa: E402
+
 
 # The field contract (issue): scripts and checks use these names.
 CONTRACT = (
@@ -121,16 +123,7 @@ class Env:
 
 
 def linktype(path):
-    with open(path, "rb") as f:
-        head = f.read(24)
-    if len(head) < 24:
-        return None
-    magic = head[:4]
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        return struct.unpack("<I", head[20:24])[0] & 0x0FFFFFFF
-    if magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        return struct.unpack(">I", head[20:24])[0] & 0x0FFFFFFF
-    return None  # pcapng and others: let tshark decide
+    return pcap_linktype(path)  # None for pcapng and others: let tshark decide
 
 
 def readable_by_wireshark(path):

@@ -1,0 +1,33 @@
+"""testlib.py - what the Python test drivers share: capture link types and tshark's presence."""
+import os
+import shutil
+import struct
+
+# Wireshark maps link type 147 (DLT_USER0) to a dissector only through this table.
+USER0_UAT = 'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""'
+
+
+def pcap_linktype(path):
+    """The link type of a pcap file; None for pcapng or anything else."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if len(head) < 24:
+        return None
+    magic = head[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        return struct.unpack("<I", head[20:24])[0] & 0x0FFFFFFF
+    if magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        return struct.unpack(">I", head[20:24])[0] & 0x0FFFFFFF
+    return None
+
+
+def tshark_missing_status(tshark):
+    """None when tshark can run; else the exit status to give: a failure in CI,
+    a ctest skip (77) elsewhere, with the reason printed."""
+    if shutil.which(tshark):
+        return None
+    if os.environ.get("CI"):
+        print("tshark is required in CI")
+        return 1
+    print("SKIP: tshark not installed")
+    return 77
