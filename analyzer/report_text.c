@@ -21,6 +21,7 @@ struct text_state {
     FILE *out;
     FILE *by_kind[IB_FIND_COUNT]; /* --frames: lines per kind, made on first use */
     FILE *conns;                  /* --connections: the table's rows */
+    uint8_t worst[IB_FIND_COUNT]; /* most severe seen per kind, plus one (0: none) */
     bool have_base;
     int64_t base_ns;              /* times are shown from the first frame */
     bool failed;
@@ -76,7 +77,12 @@ static void *text_begin(const struct report_model *m, FILE *out)
 static void text_finding(void *p, const struct report_model *m, const struct ib_finding *f)
 {
     struct text_state *st = p;
-    if (!m->opts->frames || (unsigned)f->kind >= IB_FIND_COUNT)
+    if ((unsigned)f->kind >= IB_FIND_COUNT)
+        return;
+    /* addressing and malformed take their rule's severity: show the worst seen */
+    if ((unsigned)f->severity + 1 > st->worst[f->kind])
+        st->worst[f->kind] = (uint8_t)(f->severity + 1);
+    if (!m->opts->frames)
         return;
     FILE **tmp = &st->by_kind[f->kind];
     if (!*tmp) {
@@ -427,8 +433,10 @@ static void write_findings(FILE *out, struct text_state *st, const struct report
         if (count == 0)
             continue;
         any = true;
+        enum ib_severity sev = st->worst[k] ? (enum ib_severity)(st->worst[k] - 1)
+                                            : ib_finding_kind_severity(kind);
         fprintf(out, "  %-24s %-7s %10" PRIu64 "\n", ib_finding_kind_name(kind),
-                ib_severity_name(ib_finding_kind_severity(kind)), count);
+                ib_severity_name(sev), count);
         if (st->by_kind[k] && !copy_file(st->by_kind[k], out))
             st->failed = true;
     }

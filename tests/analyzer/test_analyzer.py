@@ -8,6 +8,7 @@ Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 import argparse
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -341,6 +342,22 @@ def t_exhaustion(d):
     return None
 
 
+def t_severity(d):
+    """A kind whose severity follows its rule shows the worst one seen: the two
+    LNH frames of addressing.pcap (24-25, rule lnh_not_iba, a note) alone."""
+    cut = os.path.join(d, "lnh.pcap")
+    src = os.path.join(ARGS.source_dir, "samples", "captures", "addressing.pcap")
+    subprocess.run(["editcap", "-r", src, cut, "24-25"], check=True, capture_output=True)
+    rc, out, _ = run([cut])
+    text = out.decode()
+    check(rc == 0, "severity: exit %d" % rc)
+    check(re.search(r"^  addressing +note +2$", text, re.M), "severity: lnh_not_iba alone "
+          "should show as note:\n" + text[text.find("Findings by kind"):])
+    rc, out, _ = run([src])
+    check(re.search(r"^  addressing +warning +\d+$", out.decode(), re.M),
+          "severity: with warnings among them the addressing row says warning")
+
+
 def t_golden(d):
     """Reports on the samples against reviewed golden files (see
     update-golden.sh); golden/<sample>.args holds extra options."""
@@ -381,7 +398,7 @@ def t_golden(d):
             check_schema(json.loads(out), f"golden {name}")
 
 
-GROUPS = {"badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
+GROUPS = {"severity": t_severity, "badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
           "json": t_json, "csv": t_csv, "failon": t_failon, "width": t_width,
           "exhaustion": t_exhaustion, "golden": t_golden}
 
