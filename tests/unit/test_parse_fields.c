@@ -46,52 +46,16 @@ static size_t native(uint8_t *f, void (*fill)(uint8_t *mad))
     return at + 262;
 }
 
-static void cm_hdr(uint8_t *m, uint16_t attr)
-{
-    struct ts_mad_hdr h = { .base_version = 1, .mgmt_class = 0x07, .class_version = 2,
-                            .method = 0x03, .tid = 0x0102030405060708ull, .attr_id = attr };
-    ts_put_mad_hdr(m, 0, &h);
-}
-
-/* REQ: LocalCommID 0x11223344, SID 0x0000000001063039, LocalQPN 0xABCDEF,
- * P_Key 0xBEEF, primary FlowLabel 0xABCDE / PacketRate 0x2A (word 0xABCDE02A
- * at 112), alternate SL 0x4 (byte 162 = 0x47), IP CM v4 sport 50000,
- * 192.168.1.10 -> 10.0.0.20. */
+/* REQ: the shared vector of test_support.c (every field distinct; LocalCommID
+ * 0x11223344, LocalQPN 0xABCDEF, P_Key 0xBEEF, IP CM sport 50000, ...). */
 static void fill_req(uint8_t *m)
 {
-    cm_hdr(m, 0x0010);
-    ts_put32(m, 24, 0x11223344u);
-    ts_put64(m, 32, 0x0000000001063039ull);
-    ts_put64(m, 40, 0x0002C90300A1B2C3ull);
-    ts_put32(m, 52, 0x1A2B3C4Du);
-    ts_put24(m, 56, 0xABCDEF);
-    m[59] = 0x07;
-    m[67] = 0xAD;
-    ts_put24(m, 68, 0x789ABC);
-    m[71] = 0x9E;
-    ts_put16(m, 72, 0xBEEF);
-    m[74] = 0x5B;
-    m[75] = 0xCD;
-    ts_put16(m, 76, 0x0101);
-    ts_put16(m, 78, 0x0202);
-    ts_gid(m + 80, "fe80000000000000 0002c90300a1b2c3");
-    ts_gid(m + 96, "fe80000000000000 0002c90300d4e5f6");
-    ts_put32(m, 112, 0xABCDE02Au);
-    m[116] = 0x5C;
-    m[117] = 0x3F;
-    m[118] = 0xB8;
-    m[119] = 0x88;
-    ts_put16(m, 120, 0x0303);
-    ts_put32(m, 156, 0x12345FD5u);
-    m[162] = 0x47;
-    m[163] = 0x77;
-    ts_hex("00 40 c350 000000000000000000000000 c0a8010a 000000000000000000000000 0a000014",
-           m + 164, 36);
+    ts_build_cm_req(m);
 }
 
 static void fill_rej(uint8_t *m)
 {
-    cm_hdr(m, 0x0012);
+    ts_cm_header(m, 0x0012);
     ts_put32(m, 24, 0x01020304u);
     ts_put32(m, 28, 0x05060708u);
     m[32] = 0x80;
@@ -102,7 +66,7 @@ static void fill_rej(uint8_t *m)
 
 static void fill_sidr_req(uint8_t *m)
 {
-    cm_hdr(m, 0x0017);
+    ts_cm_header(m, 0x0017);
     ts_put32(m, 24, 0x99887766u);
     ts_put16(m, 28, 0x8123);
     ts_put64(m, 32, 0x0000000001110FA0ull);
@@ -112,7 +76,7 @@ static void fill_sidr_req(uint8_t *m)
 
 static void fill_sidr_rep(uint8_t *m)
 {
-    cm_hdr(m, 0x0018);
+    ts_cm_header(m, 0x0018);
     ts_put32(m, 24, 0x99887766u);
     m[28] = 4;
     m[29] = 72;
@@ -124,7 +88,7 @@ static void fill_sidr_rep(uint8_t *m)
 
 static void fill_rep(uint8_t *m)
 {
-    cm_hdr(m, 0x0013);
+    ts_cm_header(m, 0x0013);
     ts_put32(m, 24, 0xC1C2C3C4u);
     ts_put32(m, 28, 0xD1D2D3D4u);
     ts_put32(m, 32, 0x0A0B0C0Du);
@@ -137,7 +101,7 @@ static void fill_rep(uint8_t *m)
 
 static void fill_mra(uint8_t *m)
 {
-    cm_hdr(m, 0x0011);
+    ts_cm_header(m, 0x0011);
     ts_put32(m, 24, 0xA1A2A3A4u);
     ts_put32(m, 28, 0xB1B2B3B4u);
     m[32] = 0x7F;
@@ -146,7 +110,7 @@ static void fill_mra(uint8_t *m)
 
 static void fill_dreq(uint8_t *m)
 {
-    cm_hdr(m, 0x0015);
+    ts_cm_header(m, 0x0015);
     ts_put32(m, 24, 0x0BADF00Du);
     ts_put32(m, 28, 0x0DEFACEDu);
     ts_put24(m, 32, 0x7A8B9C);
@@ -155,7 +119,7 @@ static void fill_dreq(uint8_t *m)
 
 static void fill_apr(uint8_t *m)
 {
-    cm_hdr(m, 0x001A);
+    ts_cm_header(m, 0x001A);
     ts_put32(m, 24, 0x51525354u);
     ts_put32(m, 28, 0x61626364u);
     m[32] = 16;
@@ -164,7 +128,7 @@ static void fill_apr(uint8_t *m)
 
 static void fill_lap(uint8_t *m)
 {
-    cm_hdr(m, 0x0019);
+    ts_cm_header(m, 0x0019);
     ts_put32(m, 24, 0x31323334u);
     ts_put32(m, 28, 0x41424344u);
     ts_put24(m, 36, 0x1A2B3C);

@@ -169,3 +169,74 @@ void ts_diag_dump(const struct ib_diag_list *list)
                 ib_diag_info((enum ib_diag_id)list->items[i].id)->name,
                 (unsigned)list->items[i].offset, (unsigned)list->items[i].length);
 }
+
+void ts_cm_header(uint8_t m[256], uint16_t attr)
+{
+    memset(m, 0, 256);
+    struct ts_mad_hdr h = { .base_version = 1, .mgmt_class = 0x07, .class_version = 2,
+                            .method = 0x03, .tid = 0x0102030405060708ull, .attr_id = attr };
+    ts_put_mad_hdr(m, 0, &h);
+}
+
+/* Every REQ field distinct:
+ *  24 LocalCommID 0x11223344; 28-31 reserved
+ *  32 ServiceID 0x0000000001063039 (IP CM, TCP, port 12345)
+ *  40 LocalCA GUID 0x0002C90300A1B2C3; 52 LocalQ_Key 0x1A2B3C4D
+ *  56 LocalQPN 0xABCDEF; 59 ResponderResources 0x07
+ *  60 LocalEECN 0x123456; 63 InitiatorDepth 0x09; 64 RemoteEECN 0x654321
+ *  67 RemoteCMRespTimeout 0x15, TST 2, EEFC 1: 0x15<<3 | 2<<1 | 1 = 0xAD
+ *  68 StartingPSN 0x789ABC; 71 LocalCMRespTimeout 0x13, RetryCount 6: 0x98|6 = 0x9E
+ *  72 P_Key 0xBEEF; 74 PathMTU 5, RDC 1, RNRRetry 3: 0x50|0x08|3 = 0x5B
+ *  75 MaxCMRetries 0xC, SRQ 1, ExtTransport 5: 0xC0|0x08|5 = 0xCD
+ *  primary (76..119): LIDs 0x0101/0x0202, GIDs fe80::2:c903:a1:b2c3 / fe80::2:c903:d4:e5f6,
+ *    112 FlowLabel 0xABCDE (bits 31:12), reserved 11:6 = 0, PacketRate 0x2A:
+ *    word 0xABCDE02A -> bytes AB CD E0 2A
+ *    116 TClass 0x5C; 117 HopLimit 0x3F; 118 SL 0xB, SubnetLocal 1 -> 0xB8;
+ *    119 LocalAckTimeout 0x11 -> 0x88
+ *  alternate (120..163): LIDs 0x0303/0x0404, GIDs fec0::1:2:3:4 / 2001:db8::99,
+ *    156 FlowLabel 0x12345, reserved bits all set, PacketRate 0x15:
+ *    0x12345000 | 0xFC0 | 0x15 = 0x12345FD5
+ *    160 TClass 0x6D; 161 HopLimit 0x40; 162 SL 0x4, SubnetLocal 0, rsv 111 -> 0x47;
+ *    163 LocalAckTimeout 0x0E, rsv 111 -> 0x77
+ *  164 IP CM: 00 40 c350 (sport 50000), SrcIP ::192.168.1.10, DstIP ::10.0.0.20 */
+void ts_build_cm_req(uint8_t m[256])
+{
+    ts_cm_header(m, 0x0010);
+    ts_put32(m, 24, 0x11223344u);
+    ts_put64(m, 32, 0x0000000001063039ull);
+    ts_put64(m, 40, 0x0002C90300A1B2C3ull);
+    ts_put32(m, 52, 0x1A2B3C4Du);
+    ts_put24(m, 56, 0xABCDEF);
+    m[59] = 0x07;
+    ts_put24(m, 60, 0x123456);
+    m[63] = 0x09;
+    ts_put24(m, 64, 0x654321);
+    m[67] = 0xAD;
+    ts_put24(m, 68, 0x789ABC);
+    m[71] = 0x9E;
+    ts_put16(m, 72, 0xBEEF);
+    m[74] = 0x5B;
+    m[75] = 0xCD;
+    ts_put16(m, 76, 0x0101);
+    ts_put16(m, 78, 0x0202);
+    ts_gid(m + 80, "fe80000000000000 0002c90300a1b2c3");
+    ts_gid(m + 96, "fe80000000000000 0002c90300d4e5f6");
+    ts_put32(m, 112, 0xABCDE02Au);
+    m[116] = 0x5C;
+    m[117] = 0x3F;
+    m[118] = 0xB8;
+    m[119] = 0x88;
+    ts_put16(m, 120, 0x0303);
+    ts_put16(m, 122, 0x0404);
+    ts_gid(m + 124, "fec0000000000000 0001000200030004");
+    ts_gid(m + 140, "20010db800000000 0000000000000099");
+    ts_put32(m, 156, 0x12345FD5u);
+    m[160] = 0x6D;
+    m[161] = 0x40;
+    m[162] = 0x47;
+    m[163] = 0x77;
+    ts_hex("00 40 c350 000000000000000000000000 c0a8010a"
+           "000000000000000000000000 0a000014",
+           m + 164, 36);
+    memset(m + 200, 0xCD, 56); /* consumer private data */
+}
