@@ -96,21 +96,8 @@ static void read_all(struct run *r, struct capture_set *set, struct ib_engine *e
 static bool report_input_errors(const struct report_model *m)
 {
     bool any = false;
-    for (size_t i = 0; i < m->capture_count; i++) {
-        const struct capture_info *c = &m->captures[i].info;
-        if (c->error[0]) {
-            fprintf(stderr, "ibscope: %s: %s\n", c->path, c->error);
-            any = true;
-        }
-        if (c->snaplen_cut) {
-            fprintf(stderr,
-                    "ibscope: %s: %llu frame%s cut by the snaplen (first: frame %llu); "
-                    "analysed what was captured\n",
-                    c->path, (unsigned long long)c->snaplen_cut, c->snaplen_cut == 1 ? "" : "s",
-                    (unsigned long long)c->first_cut);
-            any = true;
-        }
-    }
+    for (size_t i = 0; i < m->capture_count; i++)
+        any = capture_info_report(&m->captures[i].info, stderr) || any;
     return any;
 }
 

@@ -324,3 +324,21 @@ void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t 
             *done += input_position(&s->in[i]);
     }
 }
+
+bool capture_info_report(const struct capture_info *c, FILE *err)
+{
+    bool any = false;
+    if (c->error[0]) {
+        fprintf(err, "ibscope: %s: %s\n", c->path, c->error);
+        any = true;
+    }
+    if (c->snaplen_cut) {
+        fprintf(err,
+                "ibscope: %s: %llu frame%s cut by the snaplen (first: frame %llu); "
+                "analysed what was captured\n",
+                c->path, (unsigned long long)c->snaplen_cut, c->snaplen_cut == 1 ? "" : "s",
+                (unsigned long long)c->first_cut);
+        any = true;
+    }
+    return any;
+}

@@ -14,6 +14,7 @@
 #define IBSCOPE_CAPTURE_READER_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,5 +59,9 @@ void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t 
 
 /* Whether ibscope reads this link type. */
 bool capture_linktype_supported(int linktype);
+
+/* Writes one line "ibscope: FILE: problem" per problem of a capture (its
+ * error, and the frames cut by the snaplen) to err.  True if there was any. */
+bool capture_info_report(const struct capture_info *c, FILE *err);
 
 #endif

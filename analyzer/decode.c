@@ -6,8 +6,9 @@
  */
 #include "decode.h"
 
+#include "capture_reader.h"
+
 #include <errno.h>
-#include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,40 +77,25 @@ static void print_frame(FILE *out, unsigned long long n, const struct ib_packet 
         fprintf(out, "  ! %u more diagnostics not kept\n", p->diags.dropped);
 }
 
-static int decode_file(const char *path, FILE *out)
+/* Decodes one capture (a path, or "-" for standard input) frame by frame. */
+static int decode_file(char *path, FILE *out)
 {
-    char err[PCAP_ERRBUF_SIZE];
-    pcap_t *pc = pcap_open_offline(path, err);
-    if (!pc) {
-        fprintf(stderr, "ibscope: %s: %s\n", path, err);
+    struct capture_set *set = capture_set_open(&path, 1);
+    if (!set) {
+        fprintf(stderr, "ibscope: out of memory\n");
         return 2;
     }
-    int linktype = pcap_datalink(pc);
     struct ib_parse_opts opts;
     ib_parse_opts_init(&opts);
-    struct pcap_pkthdr *hdr;
-    const u_char *data;
-    unsigned long long n = 0;
-    int rc = 0, status;
-    struct ib_packet pkt;
-    while ((status = pcap_next_ex(pc, &hdr, &data)) == 1) {
-        n++;
-        enum ib_frame_result r = ib_parse_frame(&opts, (uint32_t)linktype, data, hdr->caplen,
-                                                hdr->len, &pkt);
-        if (r == IB_FRAME_BAD_LINKTYPE) {
-            fprintf(stderr, "ibscope: %s: unsupported link type %d (%s)\n", path, linktype,
-                    pcap_datalink_val_to_name(linktype) ? pcap_datalink_val_to_name(linktype)
-                                                        : "unknown");
-            rc = 2;
-            break;
-        }
-        print_frame(out, n, &pkt, r);
+    static struct ib_packet pkt; /* large; one is enough */
+    struct capture_frame fr;
+    while (capture_set_next(set, &fr)) {
+        enum ib_frame_result r = ib_parse_frame(&opts, (uint32_t)fr.linktype, fr.data,
+                                                fr.caplen, fr.wirelen, &pkt);
+        print_frame(out, (unsigned long long)fr.frame, &pkt, r);
     }
-    if (status == -1) {
-        fprintf(stderr, "ibscope: %s: %s after frame %llu\n", path, pcap_geterr(pc), n);
-        rc = 2;
-    }
-    pcap_close(pc);
+    int rc = capture_info_report(capture_set_info(set, 0), stderr) ? 2 : 0;
+    capture_set_close(set);
     return rc;
 }
 
@@ -117,7 +103,7 @@ int decode_main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         fprintf(argc < 2 ? stderr : stdout,
-                "usage: ibscope decode CAPTURE...\n"
+                "usage: ibscope decode CAPTURE... (\"-\" for standard input)\n"
                 "Prints every field ibscope's core decodes, frame by frame.\n");
         return argc < 2 ? 2 : 0;
     }
