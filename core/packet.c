@@ -39,7 +39,7 @@ static size_t native_length(struct ib_packet *p, size_t avail, bool *cut)
 
 static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, size_t at,
                             size_t limit, bool cut, struct ib_packet *p);
-static void parse_mad(const struct ib_parse_opts *opts, struct ib_span f, struct ib_packet *p);
+static void parse_mad(struct ib_span f, struct ib_packet *p);
 
 void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const uint8_t *frame,
                  size_t caplen, size_t ib_off, size_t ib_len, struct ib_packet *p)
@@ -187,12 +187,11 @@ static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, 
     bool mad = dqp <= IB_QP1 || sqp <= IB_QP1 ||
                (opts->is_mad_qp && opts->is_mad_qp(opts->ctx, &p->dst, dqp));
     if (mad)
-        parse_mad(opts, ib_span_head(t, at + payload), p);
+        parse_mad(ib_span_head(t, at + payload), p);
 }
 
-static void parse_mad(const struct ib_parse_opts *opts, struct ib_span f, struct ib_packet *p)
+static void parse_mad(struct ib_span f, struct ib_packet *p)
 {
-    (void)opts;
     size_t at = p->off.payload;
     struct ib_span m = ib_span_from(f, at);
     p->off.mad = (uint32_t)at;
