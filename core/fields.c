@@ -350,6 +350,24 @@ static bool cond_holds(uint8_t cond, const struct ib_packet *p)
     }
 }
 
+bool ib_field_may_apply_to_cm(const struct ib_field *f, uint16_t attr)
+{
+    /* A message of this attribute carrying the most it can: an IP CM
+     * Service ID and header of either version where a message has them
+     * (REQ and SIDR_REQ, as ib_parse_cm decides). */
+    struct ib_packet p;
+    memset(&p, 0, sizeof p);
+    p.present = IB_HAS_CM;
+    p.cm.attr = attr;
+    p.cm.sid.ip_cm = p.cm.has_ipcm = attr == IB_CM_REQ || attr == IB_CM_SIDR_REQ;
+    for (uint8_t ipv = 4; ipv <= 6; ipv += 2) {
+        p.cm.ipcm.ipv = ipv;
+        if (cond_holds(f->cond, &p))
+            return true;
+    }
+    return false;
+}
+
 static uint32_t layer_bit(uint8_t layer)
 {
     switch (layer) {

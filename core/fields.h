@@ -66,6 +66,9 @@ extern const size_t ib_field_count;
 
 /* True when the field is present in p; fills v. */
 bool ib_field_get(const struct ib_field *f, const struct ib_packet *p, struct ib_field_value *v);
+/* False when f is never present in a CM message with attribute ID attr
+ * (whatever its private data), so a decoder can skip it. */
+bool ib_field_may_apply_to_cm(const struct ib_field *f, uint16_t attr);
 /* Frame offset of the field's bytes (valid when ib_field_get is true). */
 uint32_t ib_field_frame_offset(const struct ib_field *f, const struct ib_packet *p);
 /* Writes the value as text: decimal or 0x-hex integers, dotted IPv4, IPv6. */

@@ -11,6 +11,8 @@
 
 int *ibs_hf_core;
 gint ibs_ett[IBS_ETT_COUNT];
+int ibs_hf_heading[IBS_ETT_COUNT];
+int ibs_hf_cm_msg[IB_CM_APR - IB_CM_REQ + 1];
 struct ibs_hf_extra ibs_hf = {
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 };
@@ -172,6 +174,50 @@ static hf_register_info extra_hf[] = {
       "A remark about the packet's content that is not a finding of the analysis."),
 };
 
+/* Subtree headings. */
+static const struct {
+    enum ibs_ett ett;
+    const char *abbrev, *name, *blurb;
+} headings[] = {
+    { IBS_ETT_LRH, "ibscope.lrh", "Local Route Header", "The LRH, as ibscope decodes it." },
+    { IBS_ETT_GRH, "ibscope.grh", "Global Route Header", "The GRH, as ibscope decodes it." },
+    { IBS_ETT_BTH, "ibscope.bth", "Base Transport Header", "The BTH, as ibscope decodes it." },
+    { IBS_ETT_DETH, "ibscope.deth", "Datagram Extended Transport Header",
+      "The DETH, as ibscope decodes it." },
+    { IBS_ETT_MAD, "ibscope.mad", "MAD Header", "The common MAD header, as ibscope decodes it." },
+    { IBS_ETT_CPI, "ibscope.cpi", "ClassPortInfo",
+      "A ClassPortInfo attribute, where redirects are named." },
+    { IBS_ETT_CM, "ibscope.cm", "Communication Manager", "A Communication Manager message." },
+    { IBS_ETT_ANALYSIS, "ibscope.analysis", "Analysis",
+      "What ibscope's analysis concluded about this frame." },
+};
+
+static void register_headings(int proto)
+{
+    size_t ncm = G_N_ELEMENTS(ibs_hf_cm_msg);
+    hf_register_info *hf = g_new0(hf_register_info, G_N_ELEMENTS(headings) + ncm);
+    size_t n = 0;
+    for (int e = 0; e < IBS_ETT_COUNT; e++)
+        ibs_hf_heading[e] = -1;
+    for (size_t i = 0; i < G_N_ELEMENTS(headings); i++, n++) {
+        hf[n].p_id = &ibs_hf_heading[headings[i].ett];
+        hf[n].hfinfo = hfi(headings[i].name, headings[i].abbrev, FT_NONE, BASE_NONE, NULL, 0,
+                           headings[i].blurb);
+    }
+    /* "CM REQ" ... as ibscope.cm.req ..., so the heading names the message. */
+    for (size_t i = 0; i < ncm; i++, n++) {
+        const char *msg = ib_name_lookup(ib_cm_attr_names, (uint32_t)(IB_CM_REQ + i));
+        gchar *lower = g_ascii_strdown(msg, -1);
+        ibs_hf_cm_msg[i] = -1;
+        hf[n].p_id = &ibs_hf_cm_msg[i];
+        hf[n].hfinfo = hfi(g_strconcat("CM ", msg, NULL), g_strconcat("ibscope.cm.", lower, NULL),
+                           FT_NONE, BASE_NONE, NULL, 0,
+                           g_strconcat("A CM ", msg, " message.", NULL));
+        g_free(lower);
+    }
+    proto_register_field_array(proto, hf, (int)n);
+}
+
 static int map_severity(enum ib_severity s)
 {
     switch (s) {
@@ -233,6 +279,7 @@ void ibs_register_fields(int proto)
     }
     proto_register_field_array(proto, hf, (int)n);
     proto_register_field_array(proto, extra_hf, G_N_ELEMENTS(extra_hf));
+    register_headings(proto);
 
     gint *ett[IBS_ETT_COUNT];
     for (int i = 0; i < IBS_ETT_COUNT; i++) {

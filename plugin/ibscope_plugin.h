@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "engine.h"
 #include "fields.h"
+#include "cm.h"
 #include "packet.h"
 
 /* ---- plugin.c ---- */
@@ -42,6 +43,12 @@ enum ibs_ett {
     IBS_ETT_COUNT
 };
 extern gint ibs_ett[IBS_ETT_COUNT];
+
+/* Subtree headings are FT_NONE fields (ibscope.lrh, ibscope.analysis, ...),
+ * by ett; -1 where a subtree has none.  A CM message's heading is its own
+ * field (ibscope.cm.req ...), by attribute ID from IB_CM_REQ. */
+extern int ibs_hf_heading[IBS_ETT_COUNT];
+extern int ibs_hf_cm_msg[IB_CM_APR - IB_CM_REQ + 1];
 
 /* Fields that are not in ib_fields[]: derived from a decoded value, or the analysis. */
 struct ibs_hf_extra {

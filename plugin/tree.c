@@ -18,23 +18,24 @@ static guint clip(tvbuff_t *tvb, guint off, guint len)
 
 struct group {
     const char *prefix;
-    const char *title;
     int ett;
+    uint32_t layer;          /* IB_HAS_ bit without which no field of it is present */
 };
 
 static const struct group groups[] = {
-    { "lrh", "Local Route Header", IBS_ETT_LRH },
-    { "grh", "Global Route Header", IBS_ETT_GRH },
-    { "bth", "Base Transport Header", IBS_ETT_BTH },
-    { "deth", "Datagram Extended Transport Header", IBS_ETT_DETH },
-    { "mad", "MAD Header", IBS_ETT_MAD },
-    { "cpi", "ClassPortInfo", IBS_ETT_CPI },
-    { "cm", "Communication Manager", IBS_ETT_CM },
+    { "lrh", IBS_ETT_LRH, IB_HAS_LRH },
+    { "grh", IBS_ETT_GRH, IB_HAS_GRH },
+    { "bth", IBS_ETT_BTH, IB_HAS_BTH },
+    { "deth", IBS_ETT_DETH, IB_HAS_DETH },
+    { "mad", IBS_ETT_MAD, IB_HAS_MAD },
+    { "cpi", IBS_ETT_CPI, IB_HAS_CPI },
+    { "cm", IBS_ETT_CM, IB_HAS_CM },
 };
+#define GROUP_COUNT G_N_ELEMENTS(groups)
 
 static const struct group *group_of(const char *abbrev)
 {
-    for (size_t i = 0; i < G_N_ELEMENTS(groups); i++) {
+    for (size_t i = 0; i < GROUP_COUNT; i++) {
         size_t n = strlen(groups[i].prefix);
         if (strncmp(abbrev, groups[i].prefix, n) == 0 && abbrev[n] == '.')
             return &groups[i];
@@ -42,25 +43,61 @@ static const struct group *group_of(const char *abbrev)
     return NULL;
 }
 
-/* Per field of ib_fields[]: its group and its special cases, worked out
- * once, as string comparisons per field per frame cost more than the rest. */
+/* Per field of ib_fields[]: its role and shift, and per group the fields
+ * in it, worked out once: a frame then visits only the fields of the
+ * layers it has (string work or a walk of all ~190 fields per frame cost
+ * more than the items themselves). */
 enum { F_PLAIN, F_ATTR_ID, F_STATUS, F_STATUS_BIT };
-static const struct group **field_group;
-static uint8_t *field_role;
+struct field_plan {
+    uint8_t role;
+    uint8_t shift;           /* of wire_mask: the core's value is already shifted */
+};
+static struct field_plan *plan;
+static size_t *group_fields[GROUP_COUNT];
+static size_t group_size[GROUP_COUNT];
+/* The CM group's fields again, per message (by attribute ID from IB_CM_REQ). */
+#define CM_MSG_COUNT (IB_CM_APR - IB_CM_REQ + 1)
+static size_t *cm_fields[CM_MSG_COUNT];
+static size_t cm_size[CM_MSG_COUNT];
+
+static unsigned mask_shift(guint64 mask)
+{
+    unsigned s = 0;
+    while (mask && !(mask & 1)) {
+        mask >>= 1;
+        s++;
+    }
+    return s;
+}
 
 static void prepare(void)
 {
-    field_group = g_new(const struct group *, ib_field_count);
-    field_role = g_new0(uint8_t, ib_field_count);
+    plan = g_new0(struct field_plan, ib_field_count);
+    for (size_t g = 0; g < GROUP_COUNT; g++)
+        group_fields[g] = g_new(size_t, ib_field_count);
     for (size_t i = 0; i < ib_field_count; i++) {
         const char *a = ib_fields[i].abbrev;
-        field_group[i] = group_of(a);
         if (strcmp(a, "mad.attr_id") == 0)
-            field_role[i] = F_ATTR_ID;
+            plan[i].role = F_ATTR_ID;
         else if (strcmp(a, "mad.status") == 0)
-            field_role[i] = F_STATUS;
+            plan[i].role = F_STATUS;
         else if (strncmp(a, "mad.status.", 11) == 0)
-            field_role[i] = F_STATUS_BIT;
+            plan[i].role = F_STATUS_BIT;
+        plan[i].shift = (uint8_t)mask_shift(ib_fields[i].wire_mask);
+        const struct group *g = group_of(a);
+        if (g) {
+            size_t gi = (size_t)(g - groups);
+            group_fields[gi][group_size[gi]++] = i;
+        }
+    }
+    size_t cm = (size_t)(group_of("cm.msg") - groups);
+    for (size_t m = 0; m < CM_MSG_COUNT; m++) {
+        cm_fields[m] = g_new(size_t, group_size[cm]);
+        for (size_t k = 0; k < group_size[cm]; k++) {
+            size_t i = group_fields[cm][k];
+            if (ib_field_may_apply_to_cm(&ib_fields[i], (uint16_t)(IB_CM_REQ + m)))
+                cm_fields[m][cm_size[m]++] = i;
+        }
     }
 }
 
@@ -77,53 +114,40 @@ static void group_range(const struct group *g, const struct ib_packet *p, guint 
     }
 }
 
-static unsigned mask_shift(guint64 mask)
-{
-    unsigned s = 0;
-    while (mask && !(mask & 1)) {
-        mask >>= 1;
-        s++;
-    }
-    return s;
-}
-
-/* One item of ib_fields[i].  Wireshark masks and shifts a value added to a
- * bitmask field, so the core's (already shifted) value is shifted back. */
+/* One item of ib_fields[i], whose value is v.  Wireshark masks and shifts
+ * a value added to a bitmask field, so the core's value is shifted back. */
 static proto_item *add_core_item(proto_tree *t, tvbuff_t *tvb, size_t i,
-                                 const struct ib_packet *p)
+                                 const struct ib_packet *p, const struct ib_field_value *v)
 {
     const struct ib_field *f = &ib_fields[i];
-    struct ib_field_value v;
-    if (!ib_field_get(f, p, &v))
-        return NULL;
     guint off = ib_field_frame_offset(f, p);
     guint len = clip(tvb, off, f->wire_len);
     int hf = ibs_hf_core[i];
-    unsigned sh = mask_shift(f->wire_mask);
+    unsigned sh = plan[i].shift;
     switch (f->type) {
     case IB_FT_BOOL:
         return proto_tree_add_boolean(t, hf, tvb, off, len,
-                                      v.u ? (f->wire_mask ? f->wire_mask : 1) : 0);
+                                      v->u ? (f->wire_mask ? f->wire_mask : 1) : 0);
     case IB_FT_GID:
     case IB_FT_IPV6:
-        return proto_tree_add_ipv6(t, hf, tvb, off, len, (const ws_in6_addr *)v.bytes);
+        return proto_tree_add_ipv6(t, hf, tvb, off, len, (const ws_in6_addr *)v->bytes);
     case IB_FT_IPV4: {
         guint32 a;
-        memcpy(&a, v.bytes, 4); /* network order, as Wireshark wants it */
+        memcpy(&a, v->bytes, 4); /* network order, as Wireshark wants it */
         return proto_tree_add_ipv4(t, hf, tvb, off, len, a);
     }
     default:
         break;
     }
     if (f->wire_len > 4 || f->member_size > 4)
-        return proto_tree_add_uint64(t, hf, tvb, off, len, v.u << sh);
-    if (field_role[i] == F_ATTR_ID) {
-        const char *name = ib_attr_name(p->mad.mgmt_class, (uint16_t)v.u);
-        return proto_tree_add_uint_format_value(t, hf, tvb, off, len, (guint32)v.u,
+        return proto_tree_add_uint64(t, hf, tvb, off, len, v->u << sh);
+    if (plan[i].role == F_ATTR_ID) {
+        const char *name = ib_attr_name(p->mad.mgmt_class, (uint16_t)v->u);
+        return proto_tree_add_uint_format_value(t, hf, tvb, off, len, (guint32)v->u,
                                                 "%s (0x%04x)", name ? name : "Unknown",
-                                                (unsigned)v.u);
+                                                (unsigned)v->u);
     }
-    return proto_tree_add_uint(t, hf, tvb, off, len, (guint32)(v.u << sh));
+    return proto_tree_add_uint(t, hf, tvb, off, len, (guint32)(v->u << sh));
 }
 
 static void add_derived_lrh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet *p)
@@ -165,42 +189,48 @@ static void add_derived_grh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet
     }
 }
 
+/* The heading of a group: an FT_NONE item, labelled only when shown. */
+static proto_tree *add_heading(proto_tree *root, tvbuff_t *tvb, const struct group *g,
+                               const struct ib_packet *p)
+{
+    guint off, len;
+    group_range(g, p, &off, &len);
+    int hf = ibs_hf_heading[g->ett];
+    if (g->ett == IBS_ETT_CM && p->cm.attr >= IB_CM_REQ && p->cm.attr <= IB_CM_APR)
+        hf = ibs_hf_cm_msg[p->cm.attr - IB_CM_REQ];
+    proto_item *it = proto_tree_add_item(root, hf, tvb, off, clip(tvb, off, len), ENC_NA);
+    return proto_item_add_subtree(it, ibs_ett[g->ett]);
+}
+
 static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *p)
 {
-    const struct group *cur = NULL;
-    proto_tree *sub = NULL, *status = NULL;
-    for (size_t i = 0; i < ib_field_count; i++) {
-        const struct ib_field *f = &ib_fields[i];
-        const struct group *g = field_group[i];
-        struct ib_field_value v;
-        if (!g || !ib_field_get(f, p, &v))
+    for (size_t g = 0; g < GROUP_COUNT; g++) {
+        if (!ib_packet_has(p, groups[g].layer))
             continue;
-        if (g != cur) {
-            if (cur && cur->ett == IBS_ETT_LRH)
-                add_derived_lrh(sub, tvb, p);
-            if (cur && cur->ett == IBS_ETT_GRH)
-                add_derived_grh(sub, tvb, p);
-            guint off, len;
-            group_range(g, p, &off, &len);
-            const char *title = g->title;
-            if (g->ett == IBS_ETT_CM) {
-                const char *msg = ib_name_lookup(ib_cm_attr_names, p->cm.attr);
-                title = wmem_strdup_printf(wmem_packet_scope(), "CM %s", msg ? msg : "message");
-            }
-            sub = proto_tree_add_subtree(root, tvb, off, clip(tvb, off, len), ibs_ett[g->ett],
-                                         NULL, title);
-            cur = g;
-            status = NULL;
+        const size_t *list = group_fields[g];
+        size_t n = group_size[g];
+        if (groups[g].ett == IBS_ETT_CM && p->cm.attr >= IB_CM_REQ && p->cm.attr <= IB_CM_APR) {
+            list = cm_fields[p->cm.attr - IB_CM_REQ];
+            n = cm_size[p->cm.attr - IB_CM_REQ];
         }
-        proto_tree *into = field_role[i] == F_STATUS_BIT && status ? status : sub;
-        proto_item *it = add_core_item(into, tvb, i, p);
-        if (field_role[i] == F_STATUS)
-            status = proto_item_add_subtree(it, ibs_ett[IBS_ETT_MAD_STATUS]);
+        proto_tree *sub = NULL, *status = NULL;
+        for (size_t k = 0; k < n; k++) {
+            size_t i = list[k];
+            struct ib_field_value v;
+            if (!ib_field_get(&ib_fields[i], p, &v))
+                continue;
+            if (!sub)
+                sub = add_heading(root, tvb, &groups[g], p);
+            proto_tree *into = plan[i].role == F_STATUS_BIT && status ? status : sub;
+            proto_item *it = add_core_item(into, tvb, i, p, &v);
+            if (plan[i].role == F_STATUS)
+                status = proto_item_add_subtree(it, ibs_ett[IBS_ETT_MAD_STATUS]);
+        }
+        if (sub && groups[g].ett == IBS_ETT_LRH)
+            add_derived_lrh(sub, tvb, p);
+        if (sub && groups[g].ett == IBS_ETT_GRH)
+            add_derived_grh(sub, tvb, p);
     }
-    if (cur && cur->ett == IBS_ETT_LRH)
-        add_derived_lrh(sub, tvb, p);
-    if (cur && cur->ett == IBS_ETT_GRH)
-        add_derived_grh(sub, tvb, p);
 }
 
 static void add_frame(proto_tree *t, int hf, tvbuff_t *tvb, const struct ib_frame_ref *r)
@@ -214,10 +244,10 @@ static void add_frame(proto_tree *t, int hf, tvbuff_t *tvb, const struct ib_fram
 static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
                          const struct ibs_result *r)
 {
-    proto_item *ai = NULL;
-    proto_tree *t = proto_tree_add_subtree(root, tvb, 0, 0, ibs_ett[IBS_ETT_ANALYSIS], &ai,
-                                           "Analysis");
+    proto_item *ai = proto_tree_add_item(root, ibs_hf_heading[IBS_ETT_ANALYSIS], tvb, 0, 0,
+                                         ENC_NA);
     proto_item_set_generated(ai);
+    proto_tree *t = proto_item_add_subtree(ai, ibs_ett[IBS_ETT_ANALYSIS]);
     add_frame(t, ibs_hf.retransmission_of, tvb, &r->retransmission_of);
     add_frame(t, ibs_hf.port_reused_from, tvb, &r->port_reused_from);
     add_frame(t, ibs_hf.duplicate_tuple_of, tvb, &r->duplicate_tuple_of);
@@ -270,7 +300,7 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
                   const struct ibs_frame *fr)
 {
     const struct ib_packet *p = &fr->pkt;
-    if (!field_group)
+    if (!plan)
         prepare();
     /* Nothing of ours is shown or filtered on (tshark -T fields of other
      * fields, plain -r): the expert infos are all that must be added. */

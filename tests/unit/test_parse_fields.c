@@ -466,6 +466,49 @@ static void test_fields_match_wire_grh(void **state)
 }
 
 /* Every prefix of the REQ frame: whatever is present lies inside the prefix. */
+/* ib_field_may_apply_to_cm: never false for a field a message of that kind
+ * carries (a decoder that skips by it would lose the field), and false
+ * for fields of other messages. */
+static void test_may_apply_to_cm(void **state)
+{
+    (void)state;
+    static const struct {
+        void (*fill)(uint8_t *);
+        uint16_t attr;
+    } msgs[] = {
+        { fill_req, 0x0010 }, { fill_mra, 0x0011 }, { fill_rej, 0x0012 },
+        { fill_rep, 0x0013 }, { fill_dreq, 0x0015 }, { fill_sidr_req, 0x0017 },
+        { fill_sidr_rep, 0x0018 }, { fill_lap, 0x0019 }, { fill_apr, 0x001A },
+    };
+    for (size_t m = 0; m < sizeof msgs / sizeof msgs[0]; m++) {
+        uint8_t f[300];
+        size_t len = native(f, msgs[m].fill);
+        struct ib_packet p;
+        decode(f, len, &p);
+        assert_int_equal(p.cm.attr, msgs[m].attr);
+        unsigned present = 0;
+        for (size_t i = 0; i < ib_field_count; i++) {
+            struct ib_field_value v;
+            if (!ib_field_get(&ib_fields[i], &p, &v))
+                continue;
+            present++;
+            if (!ib_field_may_apply_to_cm(&ib_fields[i], msgs[m].attr))
+                fail_msg("%s is present in CM 0x%04x but said not to apply",
+                         ib_fields[i].abbrev, msgs[m].attr);
+        }
+        assert_true(present > 20);
+    }
+    assert_true(ib_field_may_apply_to_cm(field("lrh.dlid"), 0x0013));
+    assert_true(ib_field_may_apply_to_cm(field("cm.sport"), 0x0010));
+    assert_true(ib_field_may_apply_to_cm(field("cm.sport"), 0x0017));
+    assert_false(ib_field_may_apply_to_cm(field("cm.sport"), 0x0013));
+    assert_false(ib_field_may_apply_to_cm(field("cm.req.local_qpn"), 0x0013));
+    assert_true(ib_field_may_apply_to_cm(field("cm.reject_reason"), 0x0012));
+    assert_false(ib_field_may_apply_to_cm(field("cm.reject_reason"), 0x0014));
+    assert_false(ib_field_may_apply_to_cm(field("cm.remote_comm_id"), 0x0010));
+    assert_true(ib_field_may_apply_to_cm(field("cm.remote_comm_id"), 0x0014));
+}
+
 static void test_fields_inside_every_prefix(void **state)
 {
     (void)state;
@@ -500,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_fields_match_wire_sidr),
         cmocka_unit_test(test_lap_path_fields),
         cmocka_unit_test(test_fields_match_wire_grh),
+        cmocka_unit_test(test_may_apply_to_cm),
         cmocka_unit_test(test_fields_inside_every_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
