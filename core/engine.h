@@ -73,7 +73,6 @@ struct ib_frame_analysis {
     struct ib_frame_ref port_reused_from;
     struct ib_frame_ref duplicate_tuple_of;
     struct ib_frame_ref redirected_by;         /* the redirecting response */
-    struct ib_frame_ref redirect_target_frame; /* on a redirect: the follow-up */
     struct ib_frame_ref redirect_loop_to;
     bool has_ports;                /* a REQ with an IP CM tuple */
     uint32_t ports_in_use;         /* this source, legacy model, after the REQ */

@@ -60,7 +60,6 @@ static void check_analysis(const struct ib_frame_analysis *a, uint64_t frames)
     check_ref("port_reused_from", a->port_reused_from, frames);
     check_ref("duplicate_tuple_of", a->duplicate_tuple_of, frames);
     check_ref("redirected_by", a->redirected_by, frames);
-    check_ref("redirect_target_frame", a->redirect_target_frame, frames);
     check_ref("redirect_loop_to", a->redirect_loop_to, frames);
 }
 

@@ -25,7 +25,15 @@
 /* ---- plugin.c ---- */
 extern int ibs_proto;
 
+/* Which decoded fields the ibscope tree carries (the analysis is always there). */
+enum ibs_tree_fields {
+    IBS_TREE_ALL,           /* every field ibscope decodes */
+    IBS_TREE_NO_CM_DETAILS, /* without the per-message CM fields (ibscope.cm.req.* ...) */
+    IBS_TREE_ANALYSIS_ONLY, /* no header, MAD or CM fields at all */
+};
+
 struct ibs_prefs {
+    gint tree_fields;       /* enum ibs_tree_fields */
     guint pool_low;
     guint pool_high;
     guint threshold_pct;

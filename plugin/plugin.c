@@ -18,7 +18,7 @@ WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
 int ibs_proto = -1;
-struct ibs_prefs ibs_prefs = { 32768, 60999, 90, { 0 } };
+struct ibs_prefs ibs_prefs = { IBS_TREE_ALL, 32768, 60999, 90, { 0 } };
 
 static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
@@ -34,9 +34,24 @@ static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
     return tvb_captured_length(tvb);
 }
 
+static const enum_val_t tree_fields_vals[] = {
+    { "all", "Every field ibscope decodes", IBS_TREE_ALL },
+    { "no_cm_details", "Headers, MAD, ClassPortInfo and IP CM fields, without CM message details",
+      IBS_TREE_NO_CM_DETAILS },
+    { "analysis_only", "Analysis and diagnostics only", IBS_TREE_ANALYSIS_ONLY },
+    { NULL, NULL, 0 },
+};
+
 static void register_prefs(void)
 {
     module_t *m = prefs_register_protocol(ibs_proto, NULL);
+    /* Every item costs when the whole tree is built (tshark -V, -T fields,
+     * -T json): fewer fields make ibscope cheaper there. */
+    prefs_register_enum_preference(m, "tree_fields", "Fields in the ibscope tree",
+                                   "Which decoded fields the ibscope tree carries. Fields left "
+                                   "out can not be filtered on; the analysis fields and expert "
+                                   "infos are always there.",
+                                   &ibs_prefs.tree_fields, tree_fields_vals, FALSE);
     prefs_register_uint_preference(m, "pool_low", "Port pool: first port",
                                    "First port of the RDMA CM source port pool "
                                    "(Linux ip_local_port_range).",

@@ -31,6 +31,11 @@ struct ibs_stored {
 };
 
 static struct ib_engine *engine;
+/* Stored results of redirect responses by frame number: the request that
+ * follows a redirect names itself in the response's result.  That is a
+ * forward reference, so like Wireshark's own "Response in" links it shows
+ * from the second pass on (tshark -2, the GUI), not in a single pass. */
+static GHashTable *redirect_results;
 static int proto_infiniband = -1;
 static uint16_t rocev2_port = IB_ROCEV2_UDP_PORT; /* the built-in's preference, per file */
 
@@ -46,6 +51,7 @@ static void state_init(void)
     for (int k = 0; k < IB_FIND_COUNT; k++)
         cfg.enabled[k] = ibs_prefs.enabled[k] != FALSE;
     engine = ib_engine_new(&cfg);
+    redirect_results = g_hash_table_new(g_direct_hash, g_direct_equal);
     /* Read once per file, not per frame: a preference lookup is a string search. */
     guint port = prefs_get_uint_value("infiniband", "rroce.port");
     rocev2_port = port > 0 && port <= 65535 ? (uint16_t)port : IB_ROCEV2_UDP_PORT;
@@ -55,6 +61,9 @@ static void state_cleanup(void)
 {
     ib_engine_free(engine);
     engine = NULL;
+    if (redirect_results)
+        g_hash_table_destroy(redirect_results);
+    redirect_results = NULL;
 }
 
 void ibs_state_register(void)
@@ -258,12 +267,12 @@ static bool ref_set(const struct ib_frame_ref *r)
 }
 
 /* Keeps only what a later pass needs: a frame's analysis is mostly empty. */
-static const struct ibs_result *keep(const struct ib_frame_analysis *a)
+static struct ibs_result *keep(const struct ib_frame_analysis *a)
 {
     if (a->count == 0 && !a->has_ports && !a->has_redirect_depth &&
         !ref_set(&a->retransmission_of) && !ref_set(&a->port_reused_from) &&
         !ref_set(&a->duplicate_tuple_of) && !ref_set(&a->redirected_by) &&
-        !ref_set(&a->redirect_target_frame) && !ref_set(&a->redirect_loop_to))
+        !ref_set(&a->redirect_loop_to))
         return NULL;
     struct ibs_result *r = wmem_new0(wmem_file_scope(), struct ibs_result);
     r->count = a->count;
@@ -274,7 +283,6 @@ static const struct ibs_result *keep(const struct ib_frame_analysis *a)
     r->port_reused_from = a->port_reused_from;
     r->duplicate_tuple_of = a->duplicate_tuple_of;
     r->redirected_by = a->redirected_by;
-    r->redirect_target_frame = a->redirect_target_frame;
     r->redirect_loop_to = a->redirect_loop_to;
     r->has_ports = a->has_ports;
     r->ports_in_use = a->ports_in_use;
@@ -283,6 +291,22 @@ static const struct ibs_result *keep(const struct ib_frame_analysis *a)
     r->has_redirect_depth = a->has_redirect_depth;
     r->redirect_depth = a->redirect_depth;
     return r;
+}
+
+/* A redirect response (it has a chain depth) is remembered; a request that
+ * follows one is written into it as its target frame (the first only). */
+static void link_redirect(struct ibs_result *r, guint32 num, const struct ib_frame_ref *at)
+{
+    if (!redirect_results)
+        return;
+    if (r->redirected_by.frame != 0 && r->redirected_by.frame <= G_MAXUINT32) {
+        struct ibs_result *m = g_hash_table_lookup(
+            redirect_results, GUINT_TO_POINTER((guint32)r->redirected_by.frame));
+        if (m && m->redirect_target_frame.frame == 0)
+            m->redirect_target_frame = *at;
+    } else if (r->has_redirect_depth) {
+        g_hash_table_insert(redirect_results, GUINT_TO_POINTER(num), r);
+    }
 }
 
 bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_frame *out)
@@ -315,7 +339,10 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct
     if (engine) {
         struct ib_frame_analysis *a = wmem_new(pinfo->pool, struct ib_frame_analysis);
         ib_engine_feed(engine, at, ib ? &out->pkt : NULL, a);
-        st->result = keep(a);
+        struct ibs_result *r = keep(a);
+        if (r)
+            link_redirect(r, pinfo->num, &at);
+        st->result = r;
     }
     p_add_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0, st);
     out->result = st->result;

@@ -49,6 +49,7 @@ static const struct group *group_of(const char *abbrev)
  * more than the items themselves). */
 enum { F_PLAIN, F_ATTR_ID, F_STATUS, F_STATUS_BIT };
 struct field_plan {
+    bool cm_detail;          /* cm.<message>.*: left out under IBS_TREE_NO_CM_DETAILS */
     uint8_t role;
     uint8_t shift;           /* of wire_mask: the core's value is already shifted */
 };
@@ -84,6 +85,7 @@ static void prepare(void)
         else if (strncmp(a, "mad.status.", 11) == 0)
             plan[i].role = F_STATUS_BIT;
         plan[i].shift = (uint8_t)mask_shift(ib_fields[i].wire_mask);
+        plan[i].cm_detail = strncmp(a, "cm.", 3) == 0 && strchr(a + 3, '.') != NULL;
         const struct group *g = group_of(a);
         if (g) {
             size_t gi = (size_t)(g - groups);
@@ -204,6 +206,9 @@ static proto_tree *add_heading(proto_tree *root, tvbuff_t *tvb, const struct gro
 
 static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *p)
 {
+    if (ibs_prefs.tree_fields == IBS_TREE_ANALYSIS_ONLY)
+        return;
+    bool details = ibs_prefs.tree_fields != IBS_TREE_NO_CM_DETAILS;
     for (size_t g = 0; g < GROUP_COUNT; g++) {
         if (!ib_packet_has(p, groups[g].layer))
             continue;
@@ -217,7 +222,7 @@ static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *
         for (size_t k = 0; k < n; k++) {
             size_t i = list[k];
             struct ib_field_value v;
-            if (!ib_field_get(&ib_fields[i], p, &v))
+            if ((plan[i].cm_detail && !details) || !ib_field_get(&ib_fields[i], p, &v))
                 continue;
             if (!sub)
                 sub = add_heading(root, tvb, &groups[g], p);

@@ -9,9 +9,13 @@ CHECK is one of:
   golden     -T fields and -V -O ibscope output equal tests/plugin/golden/ (--update rewrites)
   stats      -z ibscope,tree equals its golden file
   agreement  the plugin's expert infos (frame, kind) equal `ibscope --format json` findings
-  passes     one pass (-r) and two passes (-2 -r) print the same thing
+  passes     one pass (-r) and two passes (-2 -r) print the same thing, but for the one
+             forward reference (redirect_target_frame: only a second pass can know it)
+  forward    with -2, redirect_target_frame links each redirect to the request that
+             followed it: the inverse of redirected_by
   builtin    Wireshark's own InfiniBand decode is the same with and without the plugin
   port       RoCEv2 on a non-default UDP port, set through infiniband.rroce.port
+  treefields the ibscope.tree_fields preference leaves out exactly the fields it names
 
 tshark ignores personal plugins as root, so as root it runs as `nobody`
 (runuser) with a HOME of its own; otherwise it runs directly.  Samples are
@@ -276,20 +280,61 @@ def info_tags(text):
     return "\n".join(out) + "\n"
 
 
+FORWARD = "ibscope.analysis.redirect_target_frame"
+FORWARD_LABEL = "[Redirect followed in: "
+
+
+def without_forward_fields(text):
+    """-T fields output (header=y) with the forward reference's column blanked."""
+    rows = [l.split("\t") for l in text.splitlines()]
+    if not rows or FORWARD not in rows[0]:
+        return text
+    col = rows[0].index(FORWARD)
+    return "".join("\t".join(r[:col] + [""] + r[col + 1:]) + "\n" for r in rows)
+
+
+def without_forward_lines(text):
+    return "".join(l for l in ibscope_view(text).splitlines(True) if FORWARD_LABEL not in l)
+
+
 def check_passes(env, update):
     # Other dissectors (ICMP response tracking, reassembly, the built-in's
     # Source column) differ between one and two passes by themselves: only
     # ibscope's own output is compared.
     errs = []
     info = (["-T", "fields", "-e", "frame.number", "-e", "_ws.col.Info"], info_tags, "Info tags")
-    verbose = (["-V", "-O", "ibscope"], ibscope_view, "-V -O ibscope")
-    fields = (fields_args(), lambda t: t, "-T fields")
+    verbose = (["-V", "-O", "ibscope"], without_forward_lines, "-V -O ibscope")
+    fields = (fields_args(), without_forward_fields, "-T fields")
     for c in env.samples + env.extra:
         for args, view, what in (info, verbose, fields):
             one = view(env.read(c, args))
             two = view(env.read(c, args, two_pass=True))
             if one != two:
                 errs.append(diff(one, two, "%s: -r vs -2 -r, %s" % (name(c), what)))
+    return errs
+
+
+def check_forward(env, update):
+    """Two passes: M's redirect_target_frame is N exactly when N is the first
+    frame whose redirected_by is M."""
+    errs = []
+    links = 0
+    args = ["-T", "fields", "-e", "frame.number", "-e", "ibscope.analysis.redirected_by",
+            "-e", FORWARD]
+    for c in env.samples + env.extra:
+        by, target = {}, {}
+        for line in env.read(c, args, two_pass=True).splitlines():
+            num, redirected_by, forward = line.split("\t")
+            if redirected_by:
+                by.setdefault(int(redirected_by), int(num))
+            if forward:
+                target[int(num)] = int(forward)
+        if by != target:
+            errs.append("%s: first follow-up by redirect %s, redirect_target_frame %s"
+                        % (name(c), sorted(by.items())[:8], sorted(target.items())[:8]))
+        links += len(by)
+    if links == 0:
+        errs.append("no capture has a followed redirect: nothing was tested")
     return errs
 
 
@@ -303,6 +348,46 @@ def check_builtin(env, update):
         without = env.read(c, ["-V", "-O", "infiniband"], plugin=False)
         if with_plugin != without:
             errs.append(diff(without, with_plugin, "%s: built-in decode with the plugin" % name(c)))
+    return errs
+
+
+def ibscope_items(env, capture, extra_args=()):
+    """(frame, field name) of every ibscope item in -T pdml, counted."""
+    items = collections.Counter()
+    frame = None
+    for line in env.read(capture, ["-T", "pdml"] + list(extra_args)).splitlines():
+        m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
+        if m:
+            frame = int(m.group(1))
+            continue
+        m = re.search(r'<field name="(ibscope\.[a-z0-9_.]+)"', line)
+        if m:
+            items[(frame, m.group(1))] += 1
+    return items
+
+
+CM_DETAIL = re.compile(r"ibscope\.cm\.[a-z_]+\.")               # ibscope.cm.req.local_qpn
+DECODED = re.compile(r"ibscope\.(lrh|grh|bth|deth|mad|cpi|cm)(\.|$)")
+
+
+def check_treefields(env, update):
+    """Each setting leaves out exactly its fields; the rest, the analysis
+    and the expert infos stay item for item as in the default."""
+    errs = []
+    details = analysis = 0
+    for c in env.samples:
+        full = ibscope_items(env, c)
+        details += sum(n for (_, f), n in full.items() if CM_DETAIL.match(f))
+        analysis += sum(n for (_, f), n in full.items() if not DECODED.match(f))
+        for level, left_out in (("no_cm_details", CM_DETAIL), ("analysis_only", DECODED)):
+            want = collections.Counter({k: n for k, n in full.items() if not left_out.match(k[1])})
+            got = ibscope_items(env, c, ["-o", "ibscope.tree_fields:" + level])
+            if got != want:
+                errs.append("%s, tree_fields=%s: missing %s; unexpected %s"
+                            % (name(c), level, sorted((want - got).items())[:6],
+                               sorted((got - want).items())[:6]))
+    if details == 0 or analysis == 0:
+        errs.append("the samples have no CM detail fields or no analysis: nothing was tested")
     return errs
 
 
@@ -352,6 +437,8 @@ CHECKS = {
     "load": check_load, "fields": check_fields, "golden": check_golden, "stats": check_stats,
     "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
     "port": check_port,
+    "forward": check_forward,
+    "treefields": check_treefields,
 }
 
 
