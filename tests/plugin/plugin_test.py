@@ -221,17 +221,28 @@ def check_stats(env, update):
     return errs
 
 
-def plugin_findings(env, capture):
-    found = collections.Counter()
+def ibscope_items(env, capture, extra_args=()):
+    """(frame, field name) of every ibscope item in -T pdml, counted."""
+    items = collections.Counter()
     frame = None
-    for line in env.read(capture, ["-T", "pdml"]).splitlines():
+    for line in env.read(capture, ["-T", "pdml"] + list(extra_args)).splitlines():
         m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
         if m:
             frame = int(m.group(1))
             continue
-        m = re.search(r'<field name="ibscope\.expert\.([a-z_]+)[".]', line)
+        m = re.search(r'<field name="(ibscope\.[a-z0-9_.]+)"', line)
         if m:
-            found[(frame, m.group(1))] += 1
+            items[(frame, m.group(1))] += 1
+    return items
+
+
+def plugin_findings(env, capture):
+    """(frame, finding kind) of every ibscope expert info, counted; all
+    addressing rules are the kind "addressing", as in the analyzer."""
+    found = collections.Counter()
+    for (frame, field), n in ibscope_items(env, capture).items():
+        if field.startswith("ibscope.expert."):
+            found[(frame, field.split(".")[2])] += n
     return found
 
 
@@ -349,21 +360,6 @@ def check_builtin(env, update):
         if with_plugin != without:
             errs.append(diff(without, with_plugin, "%s: built-in decode with the plugin" % name(c)))
     return errs
-
-
-def ibscope_items(env, capture, extra_args=()):
-    """(frame, field name) of every ibscope item in -T pdml, counted."""
-    items = collections.Counter()
-    frame = None
-    for line in env.read(capture, ["-T", "pdml"] + list(extra_args)).splitlines():
-        m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
-        if m:
-            frame = int(m.group(1))
-            continue
-        m = re.search(r'<field name="(ibscope\.[a-z0-9_.]+)"', line)
-        if m:
-            items[(frame, m.group(1))] += 1
-    return items
 
 
 CM_DETAIL = re.compile(r"ibscope\.cm\.[a-z_]+\.")               # ibscope.cm.req.local_qpn
