@@ -16,10 +16,10 @@
 #include <epan/expert.h>
 #include <epan/packet.h>
 
+#include "cm.h"
 #include "diag.h"
 #include "engine.h"
 #include "fields.h"
-#include "cm.h"
 #include "packet.h"
 
 /* ---- plugin.c ---- */

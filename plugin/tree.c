@@ -45,7 +45,7 @@ static const struct group *group_of(const char *abbrev)
 
 /* Per field of ib_fields[]: its role and shift, and per group the fields
  * in it, worked out once: a frame then visits only the fields of the
- * layers it has (string work or a walk of all ~190 fields per frame cost
+ * layers it has (string work or a walk of all 156 fields per frame cost
  * more than the items themselves). */
 enum { F_PLAIN, F_ATTR_ID, F_STATUS, F_STATUS_BIT };
 struct field_plan {
