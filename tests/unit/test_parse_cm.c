@@ -2,9 +2,9 @@
  * header, the RDMA CM tuple and address formatting.
  *
  * Offsets are inside the 256-byte MAD, as in the digest's table
- * (/work/shared/docs/iba-wire-digest.md sections 6 and 7).  Every message is
- * written field by field with ts_put*, a distinct value in each field, and
- * parsed from an exact-size heap copy.
+ * (/work/shared/docs/iba-wire-digest.md sections 6 and 7).  Every message
+ * has a distinct value in each field (the shared vectors of vectors.c, or
+ * written here with ts_put*) and is parsed from an exact-size heap copy.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +19,7 @@
 #include "cm.h"
 #include "ipcm.h"
 #include "test_support.h"
+#include "vectors.h"
 
 #define MAD 256
 
@@ -30,37 +31,6 @@ static struct ib_cm parse_copy(const uint8_t *m, size_t len, uint16_t attr, bool
     *ok = ib_parse_cm(ib_span_make(b, len), attr, &cm);
     free(b);
     return cm;
-}
-
-/* ClassPortInfo used in REJ ARI and SIDR_REP Info (same bytes as test_parse_mad):
- * RedirectGID fe80::1111:2222:3333:4444, TC 0x9C SL 0xD FL 0xB1234,
- * LID 0x4321, P_Key 0x8A0B, QP 0xC0FFEE, Q_Key 0x11223344. */
-static const char cpi_hex[] = "01 02 1357 e8d159d3"
-                              "fe80000000000000 1111222233334444"
-                              "9cdb1234 4321 8a0b ee c0ffee 11223344"
-                              "fec0000000000000 0005000600070008"
-                              "4735a5a5 0777 7fff 3e 1abcde 80010000";
-
-static void check_cpi(const struct ib_cpi *c)
-{
-    uint8_t gid[16];
-    ts_gid(gid, "fe80000000000000 1111222233334444");
-    assert_int_equal(c->base_version, 1);
-    assert_int_equal(c->class_version, 2);
-    assert_int_equal(c->cap_mask, 0x1357);
-    assert_int_equal(c->cap_mask2, 0x7468ACE);
-    assert_int_equal(c->resp_time, 0x13);
-    assert_memory_equal(c->redirect_gid, gid, 16);
-    assert_int_equal(c->redirect_tc, 0x9C);
-    assert_int_equal(c->redirect_sl, 0xD);
-    assert_int_equal(c->redirect_fl, 0xB1234);
-    assert_int_equal(c->redirect_lid, 0x4321);
-    assert_int_equal(c->redirect_pkey, 0x8A0B);
-    assert_int_equal(c->redirect_qp, 0xC0FFEE);
-    assert_int_equal(c->redirect_qkey, 0x11223344);
-    assert_int_equal(c->trap_lid, 0x0777);
-    assert_int_equal(c->trap_qp, 0x1ABCDE);
-    assert_int_equal(c->trap_qkey, 0x80010000u);
 }
 
 /* ---- REQ ---- */
@@ -219,18 +189,13 @@ static void test_req_lengths(void **state)
 
 /* ---- MRA, REJ, REP, RTU, DREQ, DREP ---- */
 
-/* MRA: 24 Local 0xA1A2A3A4; 28 Remote 0xB1B2B3B4;
- * 32 MsgMRAed 1 (REP) in bits 7:6, reserved bits set: 0x7F;
- * 33 ServiceTimeout 0x1D in bits 7:3, reserved set: 0xE8|7 = 0xEF. */
+/* The vectors (ts_build_cm_*) and their layouts are in vectors.c. */
+
 static void test_mra(void **state)
 {
     (void)state;
     uint8_t m[MAD];
-    ts_cm_header(m, IB_CM_MRA);
-    ts_put32(m, 24, 0xA1A2A3A4u);
-    ts_put32(m, 28, 0xB1B2B3B4u);
-    m[32] = 0x7F;
-    m[33] = 0xEF;
+    ts_build_cm_mra(m);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_MRA, &ok);
     assert_true(ok);
@@ -245,26 +210,11 @@ static void test_mra(void **state)
     assert_int_equal(cm.u.mra.msg_mraed, 2);
 }
 
-/* REJ reason 24 (port and CM redirect): 24 Local 0x01020304; 28 Remote 0x05060708;
- * 32 MsgRejected 2 -> 0x80; 33 RejInfoLen 72 -> 72<<1 = 0x90; 34 Reason 0x0018;
- * 36..107 ARI = ClassPortInfo. */
-static void build_rej(uint8_t *m, uint16_t reason)
-{
-    ts_cm_header(m, IB_CM_REJ);
-    ts_put32(m, 24, 0x01020304u);
-    ts_put32(m, 28, 0x05060708u);
-    m[32] = 0x80;
-    m[33] = 0x90;
-    ts_put16(m, 34, reason);
-    ts_hex(cpi_hex, m + 36, 72);
-    memset(m + 108, 0x5E, 148);
-}
-
 static void test_rej_redirect_cpi(void **state)
 {
     (void)state;
     uint8_t m[MAD];
-    build_rej(m, 24);
+    ts_build_cm_rej(m, 24);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_REJ, &ok);
     assert_true(ok);
@@ -277,7 +227,7 @@ static void test_rej_redirect_cpi(void **state)
     assert_true(cm.u.rej.ari_has_cpi);
     assert_true(cm.has_cpi);
     assert_int_equal(cm.cpi_offset, 36);
-    check_cpi(&cm.cpi);
+    ts_check_cpi(&cm.cpi);
     assert_int_equal(cm.private_offset, 108);
     assert_int_equal(cm.private_len, 148);
     assert_false(cm.has_service_id);
@@ -288,13 +238,13 @@ static void test_rej_other_reasons(void **state)
     (void)state;
     uint8_t m[MAD];
     bool ok;
-    build_rej(m, 25); /* port redirect: ARI is ClassPortInfo too */
+    ts_build_cm_rej(m, 25); /* port redirect: ARI is ClassPortInfo too */
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_REJ, &ok);
     assert_true(ok);
     assert_int_equal(cm.u.rej.reason, 25);
     assert_true(cm.has_cpi);
     assert_int_equal(cm.cpi.redirect_lid, 0x4321);
-    build_rej(m, 28); /* consumer reject: no ClassPortInfo */
+    ts_build_cm_rej(m, 28); /* consumer reject: no ClassPortInfo */
     m[32] = 0x40;     /* MsgRejected 1 (REP) */
     m[33] = 0x00;
     cm = parse_copy(m, MAD, IB_CM_REJ, &ok);
@@ -304,35 +254,16 @@ static void test_rej_other_reasons(void **state)
     assert_int_equal(cm.u.rej.rej_info_len, 0);
     assert_false(cm.u.rej.ari_has_cpi);
     assert_false(cm.has_cpi);
-    build_rej(m, 0x0108); /* a reason whose low byte is 8: read as 16 bits */
+    ts_build_cm_rej(m, 0x0108); /* a reason whose low byte is 8: read as 16 bits */
     cm = parse_copy(m, MAD, IB_CM_REJ, &ok);
     assert_int_equal(cm.u.rej.reason, 0x0108);
 }
 
-/* REP: 24 Local 0xC1C2C3C4, 28 Remote 0xD1D2D3D4,
- * 32 LocalQ_Key 0x0A0B0C0D; 36 LocalQPN 0x3C4D5E (39 reserved 0xFF);
- * 40 LocalEECN 0x6F7081; 44 StartingPSN 0x92A3B4; 48 RespRes 0x10; 49 InitDepth 0x20;
- * 50 TargetAckDelay 0x1B, FailoverAccepted 2, EEFC 1: 0xD8|0x04|1 = 0xDD;
- * 51 RNRRetry 6, SRQ 1, rsv 1111: 0xC0|0x10|0x0F = 0xDF; 52 LocalCA GUID 0x0002C90300FEDCBA. */
 static void test_rep(void **state)
 {
     (void)state;
     uint8_t m[MAD];
-    ts_cm_header(m, IB_CM_REP);
-    ts_put32(m, 24, 0xC1C2C3C4u);
-    ts_put32(m, 28, 0xD1D2D3D4u);
-    ts_put32(m, 32, 0x0A0B0C0Du);
-    ts_put24(m, 36, 0x3C4D5E);
-    m[39] = 0xFF;
-    ts_put24(m, 40, 0x6F7081);
-    m[43] = 0xFF;
-    ts_put24(m, 44, 0x92A3B4);
-    m[47] = 0xFF;
-    m[48] = 0x10;
-    m[49] = 0x20;
-    m[50] = 0xDD;
-    m[51] = 0xDF;
-    ts_put64(m, 52, 0x0002C90300FEDCBAull);
+    ts_build_cm_rep(m);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_REP, &ok);
     assert_true(ok);
@@ -382,16 +313,11 @@ static void test_rtu_drep(void **state)
     }
 }
 
-/* DREQ: 32-34 RemoteQPN/EECN 0x7A8B9C, byte 35 reserved 0x55. */
 static void test_dreq(void **state)
 {
     (void)state;
     uint8_t m[MAD];
-    ts_cm_header(m, IB_CM_DREQ);
-    ts_put32(m, 24, 0x0BADF00Du);
-    ts_put32(m, 28, 0x0DEFACEDu);
-    ts_put24(m, 32, 0x7A8B9C);
-    m[35] = 0x55;
+    ts_build_cm_dreq(m);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_DREQ, &ok);
     assert_true(ok);
@@ -404,25 +330,11 @@ static void test_dreq(void **state)
 
 /* ---- SIDR ---- */
 
-/* SIDR_REQ: 24 RequestID 0x99887766; 28 P_Key 0x8123 (30-31 reserved 0xFFFF);
- * 32 ServiceID 0x0000000001110FA0 (IP CM, UDP, port 4000);
- * 40 IP CM: 00 60 1389 (IPV 6, sport 5001), 2001:db8::10 -> 2001:db8::20. */
-static void build_sidr_req(uint8_t *m)
-{
-    ts_cm_header(m, IB_CM_SIDR_REQ);
-    ts_put32(m, 24, 0x99887766u);
-    ts_put16(m, 28, 0x8123);
-    ts_put16(m, 30, 0xFFFF);
-    ts_put64(m, 32, 0x0000000001110FA0ull);
-    ts_hex("00 60 1389 20010db8000000000000000000000010 20010db8000000000000000000000020",
-           m + 40, 36);
-}
-
 static void test_sidr_req_ipcm_v6(void **state)
 {
     (void)state;
     uint8_t m[MAD], ip[16];
-    build_sidr_req(m);
+    ts_build_cm_sidr_req(m);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_SIDR_REQ, &ok);
     assert_true(ok);
@@ -447,22 +359,11 @@ static void test_sidr_req_ipcm_v6(void **state)
     assert_false(ok);
 }
 
-/* SIDR_REP status 4 (redirect): 24 RequestID 0x99887766; 28 Status 4; 29 InfoLen 72;
- * 32 QPN 0x5F6E7D (35 reserved 0xAA); 36 ServiceID 0x00000000013F1234 (IP CM, IB, 0x1234);
- * 44 Q_Key 0x2B3C4D5E; 48..119 Info = ClassPortInfo. */
 static void test_sidr_rep_redirect(void **state)
 {
     (void)state;
     uint8_t m[MAD];
-    ts_cm_header(m, IB_CM_SIDR_REP);
-    ts_put32(m, 24, 0x99887766u);
-    m[28] = 4;
-    m[29] = 72;
-    ts_put24(m, 32, 0x5F6E7D);
-    m[35] = 0xAA;
-    ts_put64(m, 36, 0x00000000013F1234ull);
-    ts_put32(m, 44, 0x2B3C4D5Eu);
-    ts_hex(cpi_hex, m + 48, 72);
+    ts_build_cm_sidr_rep(m);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_SIDR_REP, &ok);
     assert_true(ok);
@@ -480,7 +381,7 @@ static void test_sidr_rep_redirect(void **state)
     assert_int_equal(cm.sid.dport, 0x1234);
     assert_true(cm.has_cpi);
     assert_int_equal(cm.cpi_offset, 48);
-    check_cpi(&cm.cpi);
+    ts_check_cpi(&cm.cpi);
     assert_int_equal(cm.private_offset, 120);
     assert_int_equal(cm.private_len, 136);
     assert_false(cm.has_ipcm);
@@ -495,40 +396,11 @@ static void test_sidr_rep_redirect(void **state)
 
 /* ---- LAP, APR ---- */
 
-/* LAP (IBA Vol. 1 §12.6.14; Linux cm_msgs.h struct cm_lap_msg):
- *  24 Local 0x31323334; 28 Remote 0x41424344; 36 RemoteQPN 0x1A2B3C;
- *  39 RemoteCMRespTimeout 0x17 in bits 7:3, rsv set: 0xB8|7 = 0xBF;
- *  44 AltLocalLID 0x0505; 46 AltRemoteLID 0x0606;
- *  48 local GID fe80::5; 64 remote GID fe80::6;
- *  80 FlowLabel 0x9ABCD (bits 31:12), rsv 11:8, TClass 0x7E (bits 7:0) -> 0x9ABCD07E;
- *  84 HopLimit 0x21; 85 rsv[7:6] PacketRate 0x0C; 86 SL 0x9, SubnetLocal 1 -> 0x98;
- *  87 LocalAckTimeout 0x12 -> 0x90.
- * The LAP's path is NOT laid out like the REQ's: in a REQ the 32-bit word at
- * path+36 is FlowLabel:20 rsv:6 PacketRate:6 and TClass/HopLimit follow; in a
- * LAP that word is FlowLabel:20 rsv:4 TClass:8, then HopLimit, then PacketRate. */
-static void build_lap(uint8_t *m)
-{
-    ts_cm_header(m, IB_CM_LAP);
-    ts_put32(m, 24, 0x31323334u);
-    ts_put32(m, 28, 0x41424344u);
-    ts_put24(m, 36, 0x1A2B3C);
-    m[39] = 0xBF;
-    ts_put16(m, 44, 0x0505);
-    ts_put16(m, 46, 0x0606);
-    ts_gid(m + 48, "fe80000000000000 0000000000000005");
-    ts_gid(m + 64, "fe80000000000000 0000000000000006");
-    ts_put32(m, 80, 0x9ABCD07Eu);
-    m[84] = 0x21;
-    m[85] = 0x0C;
-    m[86] = 0x98;
-    m[87] = 0x90;
-}
-
 static void test_lap(void **state)
 {
     (void)state;
     uint8_t m[MAD], gid[16];
-    build_lap(m);
+    ts_build_cm_lap(m);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_LAP, &ok);
     assert_true(ok);
@@ -564,7 +436,7 @@ static void test_lap_path_tclass_hoplimit_rate(void **state)
 {
     (void)state;
     uint8_t m[MAD];
-    build_lap(m);
+    ts_build_cm_lap(m);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_LAP, &ok);
     assert_true(ok);
@@ -574,17 +446,11 @@ static void test_lap_path_tclass_hoplimit_rate(void **state)
     assert_int_equal(p->packet_rate, 0x0C);
 }
 
-/* APR: 24 Local 0x51525354; 28 Remote 0x61626364; 32 InfoLen 16; 33 APStatus 11. */
 static void test_apr(void **state)
 {
     (void)state;
     uint8_t m[MAD];
-    ts_cm_header(m, IB_CM_APR);
-    ts_put32(m, 24, 0x51525354u);
-    ts_put32(m, 28, 0x61626364u);
-    m[32] = 16;
-    m[33] = 11;
-    ts_put16(m, 34, 0xFFFF);
+    ts_build_cm_apr(m);
     bool ok;
     struct ib_cm cm = parse_copy(m, MAD, IB_CM_APR, &ok);
     assert_true(ok);

@@ -20,14 +20,9 @@
 #include "fields.h"
 #include "packet.h"
 #include "test_support.h"
+#include "vectors.h"
 
 #define MAD_AT 28
-
-static const char cpi_hex[] = "01 02 1357 e8d159d3"
-                              "fe80000000000000 1111222233334444"
-                              "9cdb1234 4321 8a0b ee c0ffee 11223344"
-                              "fec0000000000000 0005000600070008"
-                              "4735a5a5 0777 7fff 3e 1abcde 80010000";
 
 /* Native GMP frame to QP1 around a 256-byte MAD that fill() writes at mad. */
 static size_t native(uint8_t *f, void (*fill)(uint8_t *mad))
@@ -46,100 +41,11 @@ static size_t native(uint8_t *f, void (*fill)(uint8_t *mad))
     return at + 262;
 }
 
-/* REQ: the shared vector of test_support.c (every field distinct; LocalCommID
- * 0x11223344, LocalQPN 0xABCDEF, P_Key 0xBEEF, IP CM sport 50000, ...). */
-static void fill_req(uint8_t *m)
-{
-    ts_build_cm_req(m);
-}
-
+/* The CM messages: the shared vectors of vectors.c (every field distinct;
+ * REQ LocalCommID 0x11223344, LocalQPN 0xABCDEF, IP CM sport 50000, ...). */
 static void fill_rej(uint8_t *m)
 {
-    ts_cm_header(m, 0x0012);
-    ts_put32(m, 24, 0x01020304u);
-    ts_put32(m, 28, 0x05060708u);
-    m[32] = 0x80;
-    m[33] = 0x90;
-    ts_put16(m, 34, 24);
-    ts_hex(cpi_hex, m + 36, 72);
-}
-
-static void fill_sidr_req(uint8_t *m)
-{
-    ts_cm_header(m, 0x0017);
-    ts_put32(m, 24, 0x99887766u);
-    ts_put16(m, 28, 0x8123);
-    ts_put64(m, 32, 0x0000000001110FA0ull);
-    ts_hex("00 60 1389 20010db8000000000000000000000010 20010db8000000000000000000000020",
-           m + 40, 36);
-}
-
-static void fill_sidr_rep(uint8_t *m)
-{
-    ts_cm_header(m, 0x0018);
-    ts_put32(m, 24, 0x99887766u);
-    m[28] = 4;
-    m[29] = 72;
-    ts_put24(m, 32, 0x5F6E7D);
-    ts_put64(m, 36, 0x00000000013F1234ull);
-    ts_put32(m, 44, 0x2B3C4D5Eu);
-    ts_hex(cpi_hex, m + 48, 72);
-}
-
-static void fill_rep(uint8_t *m)
-{
-    ts_cm_header(m, 0x0013);
-    ts_put32(m, 24, 0xC1C2C3C4u);
-    ts_put32(m, 28, 0xD1D2D3D4u);
-    ts_put32(m, 32, 0x0A0B0C0Du);
-    ts_put24(m, 36, 0x3C4D5E);
-    ts_put24(m, 44, 0x92A3B4);
-    m[50] = 0xDD;
-    m[51] = 0xDF;
-    ts_put64(m, 52, 0x0002C90300FEDCBAull);
-}
-
-static void fill_mra(uint8_t *m)
-{
-    ts_cm_header(m, 0x0011);
-    ts_put32(m, 24, 0xA1A2A3A4u);
-    ts_put32(m, 28, 0xB1B2B3B4u);
-    m[32] = 0x7F;
-    m[33] = 0xEF;
-}
-
-static void fill_dreq(uint8_t *m)
-{
-    ts_cm_header(m, 0x0015);
-    ts_put32(m, 24, 0x0BADF00Du);
-    ts_put32(m, 28, 0x0DEFACEDu);
-    ts_put24(m, 32, 0x7A8B9C);
-    m[35] = 0x55;
-}
-
-static void fill_apr(uint8_t *m)
-{
-    ts_cm_header(m, 0x001A);
-    ts_put32(m, 24, 0x51525354u);
-    ts_put32(m, 28, 0x61626364u);
-    m[32] = 16;
-    m[33] = 11;
-}
-
-static void fill_lap(uint8_t *m)
-{
-    ts_cm_header(m, 0x0019);
-    ts_put32(m, 24, 0x31323334u);
-    ts_put32(m, 28, 0x41424344u);
-    ts_put24(m, 36, 0x1A2B3C);
-    m[39] = 0xBF;
-    ts_put16(m, 44, 0x0505);
-    ts_put16(m, 46, 0x0606);
-    ts_put32(m, 80, 0x9ABCD07Eu);
-    m[84] = 0x21;
-    m[85] = 0x0C;
-    m[86] = 0x98;
-    m[87] = 0x90;
+    ts_build_cm_rej(m, 24); /* port and CM redirect: ARI is ClassPortInfo */
 }
 
 /* SA GetResp, redirect status, ClassPortInfo at 56. */
@@ -150,7 +56,7 @@ static void fill_sa_cpi(uint8_t *m)
                             .tid = 0x0102030405060708ull, .attr_id = 0x0001,
                             .attr_mod = 0x89ABCDEFu };
     ts_put_mad_hdr(m, 0, &h);
-    ts_hex(cpi_hex, m + 56, 72);
+    ts_hex(ts_cpi_hex, m + 56, 72);
 }
 
 static const struct ib_field *field(const char *abbrev)
@@ -190,7 +96,7 @@ static void test_req_field_values(void **state)
 {
     (void)state;
     uint8_t f[290];
-    size_t n = native(f, fill_req);
+    size_t n = native(f, ts_build_cm_req);
     struct ib_packet p;
     decode(f, n, &p);
     assert_true(ib_packet_has(&p, IB_HAS_CM));
@@ -381,17 +287,17 @@ static void check_packet(void (*fill)(uint8_t *), const char *what)
 static void test_fields_match_wire(void **state)
 {
     (void)state;
-    check_packet(fill_req, "REQ");
+    check_packet(ts_build_cm_req, "REQ");
     check_packet(fill_rej, "REJ");
-    check_packet(fill_rep, "REP");
-    check_packet(fill_mra, "MRA");
-    check_packet(fill_dreq, "DREQ");
-    check_packet(fill_apr, "APR");
-    check_packet(fill_lap, "LAP");
+    check_packet(ts_build_cm_rep, "REP");
+    check_packet(ts_build_cm_mra, "MRA");
+    check_packet(ts_build_cm_dreq, "DREQ");
+    check_packet(ts_build_cm_apr, "APR");
+    check_packet(ts_build_cm_lap, "LAP");
     check_packet(fill_sa_cpi, "SA ClassPortInfo");
     /* SIDR: every field but cm.remote_comm_id (see the next test) */
-    check_packet_skip(fill_sidr_req, "SIDR_REQ", "cm.remote_comm_id");
-    check_packet_skip(fill_sidr_rep, "SIDR_REP", "cm.remote_comm_id");
+    check_packet_skip(ts_build_cm_sidr_req, "SIDR_REQ", "cm.remote_comm_id");
+    check_packet_skip(ts_build_cm_sidr_rep, "SIDR_REP", "cm.remote_comm_id");
 }
 
 /* Regression (bug found by this test, fixed in a5db222; core/fields.c,
@@ -405,8 +311,8 @@ static void test_fields_match_wire(void **state)
 static void test_fields_match_wire_sidr(void **state)
 {
     (void)state;
-    check_packet(fill_sidr_req, "SIDR_REQ");
-    check_packet(fill_sidr_rep, "SIDR_REP");
+    check_packet(ts_build_cm_sidr_req, "SIDR_REQ");
+    check_packet(ts_build_cm_sidr_rep, "SIDR_REP");
 }
 
 /* Regression (bug found by this test, fixed in a5db222; core/fields.c
@@ -419,7 +325,7 @@ static void test_lap_path_fields(void **state)
 {
     (void)state;
     uint8_t f[290];
-    size_t n = native(f, fill_lap);
+    size_t n = native(f, ts_build_cm_lap);
     struct ib_packet p;
     decode(f, n, &p);
     check_uint(&p, f, "cm.lap.alternate.flow_label", 0x9ABCD, MAD_AT + 80, 0x9A);
@@ -448,7 +354,7 @@ static void test_fields_match_wire_grh(void **state)
     at = ts_put_grh(f, at, &g);
     at = ts_put_bth(f, at, &t);
     at = ts_put_deth(f, at, 0x80010000u, 1);
-    fill_req(f + at);
+    ts_build_cm_req(f + at);
     ts_put32(f, at + 256, 0xC1C2C3C4u);
     ts_put16(f, at + 260, 0xD1D2);
     size_t n = at + 262;
@@ -476,9 +382,11 @@ static void test_may_apply_to_cm(void **state)
         void (*fill)(uint8_t *);
         uint16_t attr;
     } msgs[] = {
-        { fill_req, 0x0010 }, { fill_mra, 0x0011 }, { fill_rej, 0x0012 },
-        { fill_rep, 0x0013 }, { fill_dreq, 0x0015 }, { fill_sidr_req, 0x0017 },
-        { fill_sidr_rep, 0x0018 }, { fill_lap, 0x0019 }, { fill_apr, 0x001A },
+        { ts_build_cm_req, 0x0010 },      { ts_build_cm_mra, 0x0011 },
+        { fill_rej, 0x0012 },             { ts_build_cm_rep, 0x0013 },
+        { ts_build_cm_dreq, 0x0015 },     { ts_build_cm_sidr_req, 0x0017 },
+        { ts_build_cm_sidr_rep, 0x0018 }, { ts_build_cm_lap, 0x0019 },
+        { ts_build_cm_apr, 0x001A },
     };
     for (size_t m = 0; m < sizeof msgs / sizeof msgs[0]; m++) {
         uint8_t f[300];
@@ -513,7 +421,7 @@ static void test_fields_inside_every_prefix(void **state)
 {
     (void)state;
     uint8_t f[290];
-    size_t n = native(f, fill_req);
+    size_t n = native(f, ts_build_cm_req);
     for (size_t len = 0; len <= n; len++) {
         uint8_t *b = ts_exact_copy(f, len);
         struct ib_packet p;

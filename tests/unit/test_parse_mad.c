@@ -16,6 +16,7 @@
 #include "mad.h"
 #include "packet.h"
 #include "test_support.h"
+#include "vectors.h"
 
 /* BaseVersion 1, MgmtClass 0x03 (SA), ClassVersion 2, R=1 Method 0x12
  * (GetTableResp 0x92), Status 0xA51E, ClassSpecific 0xBEEF,
@@ -175,61 +176,18 @@ static void test_class_smp_redirectable(void **state)
     assert_true(ib_mad_class_is_redirectable(0x30));
 }
 
-/* ClassPortInfo, 72 bytes (digest section 5):
- *  0 BaseVersion 0x01; 1 ClassVersion 0x02; 2-3 CapabilityMask 0x1357;
- *  4-7 CapMask2 0x7468ACE << 5 | RespTimeValue 0x13 = 0xE8D159D3;
- *  8-23 RedirectGID fe80::1111:2222:3333:4444;
- *  24-27 TC 0x9C, SL 0xD, FL 0xB1234 -> 0x9CDB1234;
- *  28-29 RedirectLID 0x4321; 30-31 RedirectP_Key 0x8A0B; 32 reserved 0xEE;
- *  33-35 RedirectQP 0xC0FFEE; 36-39 RedirectQ_Key 0x11223344;
- *  40-55 TrapGID fec0::5:6:7:8; 56-59 TC 0x47, SL 0x3, FL 0x5A5A5 -> 0x4735A5A5;
- *  60-61 TrapLID 0x0777; 62-63 TrapP_Key 0x7FFF; 64 TrapHL 0x3E;
- *  65-67 TrapQP 0x1ABCDE; 68-71 TrapQ_Key 0x80010000. */
-static const char cpi_hex[] = "01 02 1357 e8d159d3"
-                              "fe80000000000000 1111222233334444"
-                              "9cdb1234 4321 8a0b ee c0ffee 11223344"
-                              "fec0000000000000 0005000600070008"
-                              "4735a5a5 0777 7fff 3e 1abcde 80010000";
-
-static void check_cpi(const struct ib_cpi *c)
-{
-    uint8_t gid[16];
-    assert_int_equal(c->base_version, 0x01);
-    assert_int_equal(c->class_version, 0x02);
-    assert_int_equal(c->cap_mask, 0x1357);
-    assert_int_equal(c->cap_mask2, 0x7468ACE);
-    assert_int_equal(c->resp_time, 0x13);
-    ts_gid(gid, "fe80000000000000 1111222233334444");
-    assert_memory_equal(c->redirect_gid, gid, 16);
-    assert_int_equal(c->redirect_tc, 0x9C);
-    assert_int_equal(c->redirect_sl, 0xD);
-    assert_int_equal(c->redirect_fl, 0xB1234);
-    assert_int_equal(c->redirect_lid, 0x4321);
-    assert_int_equal(c->redirect_pkey, 0x8A0B);
-    assert_int_equal(c->redirect_qp, 0xC0FFEE);
-    assert_int_equal(c->redirect_qkey, 0x11223344);
-    ts_gid(gid, "fec0000000000000 0005000600070008");
-    assert_memory_equal(c->trap_gid, gid, 16);
-    assert_int_equal(c->trap_tc, 0x47);
-    assert_int_equal(c->trap_sl, 0x3);
-    assert_int_equal(c->trap_fl, 0x5A5A5);
-    assert_int_equal(c->trap_lid, 0x0777);
-    assert_int_equal(c->trap_pkey, 0x7FFF);
-    assert_int_equal(c->trap_hl, 0x3E);
-    assert_int_equal(c->trap_qp, 0x1ABCDE);
-    assert_int_equal(c->trap_qkey, 0x80010000u);
-}
+/* ClassPortInfo: ts_cpi_hex and ts_check_cpi (vectors.c). */
 
 static void test_cpi_every_field(void **state)
 {
     (void)state;
     uint8_t raw[72];
-    assert_int_equal(ts_hex(cpi_hex, raw, sizeof raw), 72);
+    assert_int_equal(ts_hex(ts_cpi_hex, raw, sizeof raw), 72);
     uint8_t *b = ts_exact_copy(raw, 72);
     struct ib_cpi c;
     memset(&c, 0xEE, sizeof c);
     assert_true(ib_parse_cpi(ib_span_make(b, 72), &c));
-    check_cpi(&c);
+    ts_check_cpi(&c);
     free(b);
 }
 
@@ -238,7 +196,7 @@ static void test_cpi_capmask2_resptime_split(void **state)
 {
     (void)state;
     uint8_t raw[72];
-    ts_hex(cpi_hex, raw, sizeof raw);
+    ts_hex(ts_cpi_hex, raw, sizeof raw);
     uint8_t *b = ts_exact_copy(raw, 72);
     struct ib_cpi c;
     ts_put32(b, 4, 0xFFFFFFE0u);
@@ -261,7 +219,7 @@ static void test_cpi_short(void **state)
 {
     (void)state;
     uint8_t raw[72];
-    ts_hex(cpi_hex, raw, sizeof raw);
+    ts_hex(ts_cpi_hex, raw, sizeof raw);
     struct ib_cpi c;
     uint8_t *b = ts_exact_copy(raw, 71);
     assert_false(ib_parse_cpi(ib_span_make(b, 71), &c));
@@ -288,7 +246,7 @@ static void check_cpi_in_frame(uint8_t mgmt_class, uint16_t data_off)
     at = ts_put_deth(f, at, 0x80010000u, 1);
     assert_int_equal(at, 28);
     ts_put_mad_hdr(f, at, &m);
-    ts_hex(cpi_hex, f + 28 + data_off, 72);
+    ts_hex(ts_cpi_hex, f + 28 + data_off, 72);
     uint8_t *b = ts_exact_copy(f, sizeof f);
     struct ib_packet p;
     assert_int_equal(ib_parse_frame(NULL, IB_DLT_INFINIBAND, b, sizeof f, sizeof f, &p),
@@ -298,7 +256,7 @@ static void check_cpi_in_frame(uint8_t mgmt_class, uint16_t data_off)
     assert_true(p.mad.status_redirect);
     assert_int_equal(p.off.mad, 28);
     assert_int_equal(p.off.cpi, 28 + data_off);
-    check_cpi(&p.cpi);
+    ts_check_cpi(&p.cpi);
     free(b);
 }
 

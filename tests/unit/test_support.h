@@ -68,8 +68,6 @@ void ts_gid(uint8_t gid[16], const char *hex);
 
 /* Zeroes a 256-byte MAD and writes a CM header (Send, TID 0x0102030405060708). */
 void ts_cm_header(uint8_t m[256], uint16_t attr);
-/* A CM REQ with every field distinct; the values are listed in test_support.c. */
-void ts_build_cm_req(uint8_t m[256]);
 
 /* The first diagnostic with this id, or NULL. */
 const struct ib_diag *ts_diag_find(const struct ib_diag_list *list, enum ib_diag_id id);
