@@ -103,6 +103,11 @@ size_t ib_cm_fixed_len(uint16_t attr_id)
     return layout(attr_id, &fixed, &priv) ? fixed : IB_MAD_HEADER_SIZE;
 }
 
+bool ib_cm_carries_ipcm(uint16_t attr_id)
+{
+    return attr_id == IB_CM_REQ || attr_id == IB_CM_SIDR_REQ;
+}
+
 bool ib_parse_cm(struct ib_span m, uint16_t attr_id, struct ib_cm *cm)
 {
     size_t fixed, priv;
@@ -180,8 +185,7 @@ bool ib_parse_cm(struct ib_span m, uint16_t attr_id, struct ib_cm *cm)
         break;
     }
 
-    /* The IP CM header opens the private data of REQ and SIDR_REQ. */
-    if ((attr_id == IB_CM_REQ || attr_id == IB_CM_SIDR_REQ) && cm->sid.ip_cm)
+    if (ib_cm_carries_ipcm(attr_id) && cm->sid.ip_cm)
         cm->has_ipcm = ib_parse_ipcm(ib_span_from(m, priv), &cm->ipcm);
     return true;
 }

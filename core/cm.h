@@ -160,6 +160,10 @@ struct ib_cm {
  * Returns false when the MAD is shorter than the message needs. */
 bool ib_parse_cm(struct ib_span mad, uint16_t attr_id, struct ib_cm *out);
 
+/* True for the messages whose private data opens with an IP CM header when
+ * their Service ID is an IP CM one: REQ and SIDR_REQ. */
+bool ib_cm_carries_ipcm(uint16_t attr_id);
+
 /* Bytes of the MAD a CM message needs, up to the end of its fixed fields. */
 size_t ib_cm_fixed_len(uint16_t attr_id);
 

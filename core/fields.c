@@ -342,7 +342,7 @@ static bool cond_holds(uint8_t cond, const struct ib_packet *p)
                cm->attr != IB_CM_SIDR_REP;
     case IB_COND_CM_SID: return cm->attr == IB_CM_REQ || cm->attr == IB_CM_SIDR_REQ;
     case IB_COND_CM_IPSID:
-        return (cm->attr == IB_CM_REQ || cm->attr == IB_CM_SIDR_REQ) && cm->sid.ip_cm;
+        return ib_cm_carries_ipcm(cm->attr) && cm->sid.ip_cm;
     case IB_COND_IPCM: return cm->has_ipcm;
     case IB_COND_IPCM_V4: return cm->has_ipcm && cm->ipcm.ipv == 4;
     case IB_COND_IPCM_V6: return cm->has_ipcm && cm->ipcm.ipv == 6;
@@ -353,13 +353,12 @@ static bool cond_holds(uint8_t cond, const struct ib_packet *p)
 bool ib_field_may_apply_to_cm(const struct ib_field *f, uint16_t attr)
 {
     /* A message of this attribute carrying the most it can: an IP CM
-     * Service ID and header of either version where a message has them
-     * (REQ and SIDR_REQ, as ib_parse_cm decides). */
+     * Service ID and header of either version where a message has them. */
     struct ib_packet p;
     memset(&p, 0, sizeof p);
     p.present = IB_HAS_CM;
     p.cm.attr = attr;
-    p.cm.sid.ip_cm = p.cm.has_ipcm = attr == IB_CM_REQ || attr == IB_CM_SIDR_REQ;
+    p.cm.sid.ip_cm = p.cm.has_ipcm = ib_cm_carries_ipcm(attr);
     for (uint8_t ipv = 4; ipv <= 6; ipv += 2) {
         p.cm.ipcm.ipv = ipv;
         if (cond_holds(f->cond, &p))

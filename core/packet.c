@@ -212,8 +212,7 @@ static void parse_mad(struct ib_span f, struct ib_packet *p)
         }
         p->present |= IB_HAS_CM;
         const struct ib_cm *cm = &p->cm;
-        bool ipcm_missing = cm->sid.ip_cm && !cm->has_ipcm &&
-                            (cm->attr == IB_CM_REQ || cm->attr == IB_CM_SIDR_REQ);
+        bool ipcm_missing = cm->sid.ip_cm && !cm->has_ipcm && ib_cm_carries_ipcm(cm->attr);
         bool cpi_missing = (cm->attr == IB_CM_REJ && cm->u.rej.ari_has_cpi && !cm->has_cpi) ||
                            (cm->attr == IB_CM_SIDR_REP && cm->u.sidr_rep.info_has_cpi &&
                             !cm->has_cpi);
