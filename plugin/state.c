@@ -299,7 +299,7 @@ static void link_redirect(struct ibs_result *r, guint32 num, const struct ib_fra
 {
     if (!redirect_results)
         return;
-    if (r->redirected_by.frame != 0 && r->redirected_by.frame <= G_MAXUINT32) {
+    if (r->redirected_by.frame != 0) { /* a frame number of this file: 32 bits */
         struct ibs_result *m = g_hash_table_lookup(
             redirect_results, GUINT_TO_POINTER((guint32)r->redirected_by.frame));
         if (m && m->redirect_target_frame.frame == 0)
