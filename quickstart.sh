@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake clang libclang-rt-dev pkg-config python3 libpcap-dev libcmocka-dev
+          zlib1g-dev liblzma-dev libzstd-dev
           libglib2.0-dev libwireshark-dev libwiretap-dev wireshark-dev tshark)
 
 install_packages() {

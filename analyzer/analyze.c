@@ -4,11 +4,16 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "capture_reader.h"
+#include "input_guard.h"
+#include "output_file.h"
 #include "packet.h"
+#include "printable.h"
 #include "progress.h"
 #include "report_model.h"
+#include "temp_file.h"
 
 struct run {
     const struct options *opts;
@@ -101,8 +106,76 @@ static bool report_input_errors(const struct report_model *m)
     return any;
 }
 
+/* Captures are read side by side (a time-ordered merge), so each holds a
+ * descriptor for the whole run.  The soft limit is raised as far as the
+ * hard one allows; past that the run stops before reading anything. */
+#define FDS_RESERVED 32 /* standard streams, output, scratch files */
+
+static bool enough_descriptors(size_t captures)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return true;
+    rlim_t need = (rlim_t)captures + FDS_RESERVED;
+    if (need <= rl.rlim_cur)
+        return true;
+    if (rl.rlim_max == RLIM_INFINITY || need <= rl.rlim_max) {
+        rl.rlim_cur = need;
+        if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+            return true;
+    }
+    fprintf(stderr,
+            "ibscope: %zu captures are read at once and need %llu open files, but the limit "
+            "is %llu (ulimit -n); raise it, or analyse fewer at a time and merge the "
+            "reports\n",
+            captures, (unsigned long long)need,
+            (unsigned long long)(rl.rlim_max == RLIM_INFINITY ? rl.rlim_cur : rl.rlim_max));
+    return false;
+}
+
+/* Renders the report into out, which is then committed or abandoned. */
+static int render(struct run *r, struct capture_set *set, struct ib_engine *engine,
+                  struct output_file *out)
+{
+    r->rstate = r->renderer->begin(&r->model, out->fp);
+    if (!r->rstate) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        output_abort(out);
+        return 2;
+    }
+    if (r->opts->connections)
+        ib_engine_set_connection_sink(engine, on_connection, r);
+    read_all(r, set, engine);
+    ib_engine_finish(engine);
+    for (size_t i = 0; i < r->model.capture_count; i++)
+        r->model.captures[i].info = *capture_set_info(set, i);
+    int scratch_err = r->renderer->end(r->rstate, &r->model);
+    char where[PRINTABLE_MAX];
+    if (scratch_err && !ferror(out->fp)) {
+        printable(temp_dir(), where, sizeof where);
+        fprintf(stderr, "ibscope: scratch file in %s: %s; no report written\n", where,
+                strerror(scratch_err));
+        output_abort(out);
+        return 2;
+    }
+    bool atomic = out->atomic;
+    int err = output_commit(out);
+    if (err || scratch_err) {
+        printable(out->path, where, sizeof where);
+        fprintf(stderr, "ibscope: %s: %s%s\n", where, strerror(err ? err : EIO),
+                atomic ? "; no report written (a file already there is unchanged)" : "");
+        return 2;
+    }
+    return 0;
+}
+
 int analyze_run(const struct options *opts, const char *version)
 {
+    if (!input_guard_check(opts->captures, opts->capture_count, opts->output,
+                           opts->allow_duplicate_inputs) ||
+        !enough_descriptors(opts->capture_count))
+        return 2;
+
     struct run r;
     memset(&r, 0, sizeof(r));
     r.opts = opts;
@@ -117,71 +190,35 @@ int analyze_run(const struct options *opts, const char *version)
     cfg.pool_high = opts->pool_high;
     cfg.threshold_pct = opts->threshold_pct;
 
+    int status = 2;
+    struct output_file out;
     struct capture_set *set = capture_set_open(opts->captures, opts->capture_count);
     r.model.captures = calloc(opts->capture_count, sizeof(*r.model.captures));
     struct ib_engine *engine = ib_engine_new(&cfg);
     if (!set || !r.model.captures || !engine) {
         fprintf(stderr, "ibscope: out of memory\n");
-        capture_set_close(set);
-        free(r.model.captures);
-        if (engine)
-            ib_engine_free(engine);
-        return 2;
+        goto done;
     }
     r.model.engine = engine;
-
-    /* Nothing opened: no report, only the errors. */
     bool any_open = false;
-    for (size_t i = 0; i < opts->capture_count; i++)
-        any_open |= capture_set_info(set, i)->opened;
-    if (!any_open) {
-        for (size_t i = 0; i < opts->capture_count; i++)
-            r.model.captures[i].info = *capture_set_info(set, i);
+    for (size_t i = 0; i < opts->capture_count; i++) {
+        r.model.captures[i].info = *capture_set_info(set, i);
+        any_open |= r.model.captures[i].info.opened;
+    }
+    if (!any_open) { /* nothing to report on: only the errors */
         report_input_errors(&r.model);
-        capture_set_close(set);
-        ib_engine_free(engine);
-        free(r.model.captures);
-        return 2;
+        goto done;
     }
-
-    FILE *out = stdout;
-    if (opts->output && strcmp(opts->output, "-") != 0) {
-        out = fopen(opts->output, "w");
-        if (!out) {
-            fprintf(stderr, "ibscope: %s: %s\n", opts->output, strerror(errno));
-            capture_set_close(set);
-            ib_engine_free(engine);
-            free(r.model.captures);
-            return 2;
-        }
+    int err = output_open(&out, opts->output);
+    if (err) {
+        char path[PRINTABLE_MAX];
+        printable(opts->output, path, sizeof path);
+        fprintf(stderr, "ibscope: %s: %s\n", path, strerror(err));
+        goto done;
     }
-    /* Reports can be hundreds of megabytes (--connections): write in big
-     * blocks. */
-    setvbuf(out, NULL, _IOFBF, 1 << 20);
-    int status = 0;
-    r.rstate = r.renderer->begin(&r.model, out);
-    if (!r.rstate) {
-        fprintf(stderr, "ibscope: out of memory\n");
-        status = 2;
-    } else {
-        if (opts->connections)
-            ib_engine_set_connection_sink(engine, on_connection, &r);
-        read_all(&r, set, engine);
-        ib_engine_finish(engine);
-        for (size_t i = 0; i < opts->capture_count; i++)
-            r.model.captures[i].info = *capture_set_info(set, i);
-        if (!r.renderer->end(r.rstate, &r.model)) {
-            fprintf(stderr, "ibscope: %s: could not write the report (temporary files?)\n",
-                    opts->output ? opts->output : "standard output");
-            status = 2;
-        }
-    }
-    if (fflush(out) != 0 || ferror(out)) {
-        fprintf(stderr, "ibscope: %s: write error\n", opts->output ? opts->output : "standard output");
-        status = 2;
-    }
-    if (out != stdout)
-        fclose(out);
+    /* Reports can be hundreds of megabytes (--connections): big blocks. */
+    setvbuf(out.fp, NULL, _IOFBF, 1 << 20);
+    status = render(&r, set, engine, &out);
 
     const struct ib_engine_stats *es = ib_engine_stats(engine);
     for (int k = 0; k < IB_FIND_COUNT; k++)
@@ -191,9 +228,10 @@ int analyze_run(const struct options *opts, const char *version)
         status = 2;
     else if (status == 0 && r.fail_hit)
         status = 1;
-
+done:
     capture_set_close(set);
-    ib_engine_free(engine);
+    if (engine)
+        ib_engine_free(engine);
     free(r.model.captures);
     return status;
 }

@@ -9,15 +9,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "erf_file.h"
+#include "input_stream.h"
 #include "packet.h"
-
-/* Per input; a few inputs at most, so memory stays small. */
-#define READ_BUFFER (256 * 1024)
+#include "printable.h"
 
 struct input {
     struct capture_info info;
-    pcap_t *pcap;
-    char *buf;               /* the stream's buffer, freed after pcap_close */
+    pcap_t *pcap;            /* a pcap or pcapng file, or */
+    struct erf_file *erf;    /* a raw ERF file */
+    struct input_stream *stream; /* what either reads: freed after it closes */
     uint64_t size;           /* regular file size, 0 when unknown */
     uint64_t done_bytes;     /* bytes consumed when it ended */
     bool done;
@@ -62,8 +63,17 @@ static void word_pcap_error(struct input *in, const char *msg, bool at_open)
     size_t want = 0, got = 0;
     unsigned uwant = 0;
     uint64_t after = in->info.frames;
-    if (strstr(msg, "unknown file format")) {
-        snprintf(buf, sizeof(buf), "not a pcap or pcapng capture (unknown file format)");
+    const char *comp = in->stream ? input_stream_compression(in->stream) : NULL;
+    const char *broken = in->stream ? input_stream_error(in->stream) : NULL;
+    if (broken) {
+        /* The decompressor stopped, not the capture format. */
+        if (at_open)
+            snprintf(buf, sizeof(buf), "%s", broken);
+        else
+            snprintf(buf, sizeof(buf), "%s (after frame %" PRIu64 ")", broken, after);
+    } else if (strstr(msg, "unknown file format")) {
+        snprintf(buf, sizeof(buf), "%s%snot a pcap, pcapng or ERF capture (unknown file format)",
+                 comp ? comp : "", comp ? "-compressed, but " : "");
     } else if (sscanf(msg, "truncated dump file; tried to read %zu file header bytes, only got %zu",
                       &want, &got) == 2 ||
                sscanf(msg, "truncated pcapng dump file; tried to read %zu file header bytes, only got %zu",
@@ -91,6 +101,28 @@ static void word_pcap_error(struct input *in, const char *msg, bool at_open)
     set_error(in, buf);
 }
 
+/* libpcap did not know the format: a raw ERF file, read again from its start? */
+static bool open_as_erf(struct input *in)
+{
+    struct input_stream *stream;
+    if (strcmp(in->info.path, "-") == 0)
+        return false; /* standard input cannot be read twice */
+    FILE *fp = input_stream_open(in->info.path, &stream);
+    if (!fp)
+        return false;
+    in->erf = erf_file_open(fp);
+    if (!in->erf) {
+        fclose(fp);
+        input_stream_free(stream);
+        return false;
+    }
+    input_stream_free(in->stream);
+    in->stream = stream;
+    in->info.linktype = IB_DLT_ERF;
+    in->info.opened = true;
+    return true;
+}
+
 static void open_input(struct input *in)
 {
     char errbuf[PCAP_ERRBUF_SIZE] = "";
@@ -114,23 +146,16 @@ static void open_input(struct input *in)
             in->size = (uint64_t)st.st_size;
         }
     }
-    /* Opened here rather than by libpcap so that the stream gets a large
-     * buffer: libpcap reads each record with two small freads, and the
-     * default buffer makes that a read(2) every few kilobytes. */
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    FILE *fp = input_stream_open(path, &in->stream);
     if (!fp) {
         set_error(in, strerror(errno));
         return;
     }
-    if (fp != stdin) { /* stdin outlives us: it keeps its own buffer */
-        in->buf = malloc(READ_BUFFER);
-        if (in->buf)
-            setvbuf(fp, in->buf, _IOFBF, READ_BUFFER);
-    }
     in->pcap = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
     if (!in->pcap) {
-        if (fp != stdin)
-            fclose(fp);
+        fclose(fp);
+        if (strstr(errbuf, "unknown file format") && open_as_erf(in))
+            return;
         /* Its message may start with the path; ours names the file anyway. */
         size_t n = strlen(path);
         const char *msg = errbuf;
@@ -158,24 +183,27 @@ static void open_input(struct input *in)
 
 static uint64_t input_position(const struct input *in)
 {
-    if (in->done || !in->pcap)
+    if (in->done || !in->stream)
         return in->done_bytes;
-    FILE *f = pcap_file(in->pcap);
-    long pos = f ? ftell(f) : -1;
-    return pos > 0 ? (uint64_t)pos : 0;
+    return input_stream_consumed(in->stream);
+}
+
+/* Closes the reader, then the stream it read. */
+static void close_input(struct input *in)
+{
+    if (in->pcap)
+        pcap_close(in->pcap);
+    erf_file_close(in->erf);
+    input_stream_free(in->stream);
+    in->pcap = NULL;
+    in->erf = NULL;
+    in->stream = NULL;
 }
 
 static void finish_input(struct input *in)
 {
-    if (in->pcap) {
-        in->done_bytes = input_position(in);
-        if (in->size)
-            in->done_bytes = in->size;
-        pcap_close(in->pcap);
-        in->pcap = NULL;
-    }
-    free(in->buf);
-    in->buf = NULL;
+    in->done_bytes = in->size ? in->size : input_position(in);
+    close_input(in);
     in->done = true;
 }
 
@@ -192,33 +220,56 @@ static int64_t frame_time_ns(const struct timeval *ts)
     return t > limit ? limit : t < -limit ? -limit : t;
 }
 
-/* Reads the input's next record into in->cur; false at its end. */
-static bool advance(struct input *in, uint32_t index)
+/* The next raw ERF record as a frame: the whole record, as pcap wraps it. */
+static bool next_erf(struct input *in)
+{
+    struct erf_record rec;
+    char err[ERF_ERROR_MAX];
+    int rc = erf_file_next(in->erf, &rec, err);
+    if (rc < 0)
+        set_error(in, err);
+    if (rc != 1)
+        return false;
+    in->cur.time_ns = rec.time_ns;
+    in->cur.data = rec.data;
+    in->cur.caplen = in->cur.wirelen = rec.len;
+    return true;
+}
+
+static bool next_pcap(struct input *in)
 {
     struct pcap_pkthdr *hdr;
     const u_char *data;
-    if (in->done || !in->pcap)
-        return false;
     int rc = pcap_next_ex(in->pcap, &hdr, &data);
-    if (rc != 1) {
-        if (rc == PCAP_ERROR)
-            word_pcap_error(in, pcap_geterr(in->pcap), false);
+    if (rc == PCAP_ERROR)
+        word_pcap_error(in, pcap_geterr(in->pcap), false);
+    if (rc != 1)
+        return false;
+    in->cur.time_ns = frame_time_ns(&hdr->ts);
+    in->cur.data = data;
+    in->cur.caplen = hdr->caplen;
+    in->cur.wirelen = hdr->len;
+    return true;
+}
+
+/* Reads the input's next record into in->cur; false at its end. */
+static bool advance(struct input *in, uint32_t index)
+{
+    if (in->done || !(in->pcap || in->erf))
+        return false;
+    if (!(in->erf ? next_erf(in) : next_pcap(in))) {
         finish_input(in);
         return false;
     }
     in->info.frames++;
-    if (hdr->caplen < hdr->len) {
+    if (in->cur.caplen < in->cur.wirelen) {
         in->info.errors++;
         if (in->info.snaplen_cut++ == 0)
             in->info.first_cut = in->info.frames;
     }
     in->cur.capture = index;
     in->cur.frame = in->info.frames;
-    in->cur.time_ns = frame_time_ns(&hdr->ts);
     in->cur.linktype = in->info.linktype;
-    in->cur.data = data;
-    in->cur.caplen = hdr->caplen;
-    in->cur.wirelen = hdr->len;
     return true;
 }
 
@@ -276,11 +327,8 @@ void capture_set_close(struct capture_set *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->count; i++) {
-        if (s->in[i].pcap)
-            pcap_close(s->in[i].pcap);
-        free(s->in[i].buf);
-    }
+    for (size_t i = 0; i < s->count; i++)
+        close_input(&s->in[i]);
     free(s->in);
     free(s->heap);
     free(s);
@@ -304,11 +352,6 @@ bool capture_set_next(struct capture_set *s, struct capture_frame *out)
     return true;
 }
 
-size_t capture_set_count(const struct capture_set *s)
-{
-    return s->count;
-}
-
 const struct capture_info *capture_set_info(const struct capture_set *s, size_t i)
 {
     return &s->in[i].info;
@@ -328,15 +371,18 @@ void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t 
 bool capture_info_report(const struct capture_info *c, FILE *err)
 {
     bool any = false;
+    char path[PRINTABLE_MAX], msg[PRINTABLE_MAX];
+    printable(c->path, path, sizeof path);
     if (c->error[0]) {
-        fprintf(err, "ibscope: %s: %s\n", c->path, c->error);
+        printable(c->error, msg, sizeof msg);
+        fprintf(err, "ibscope: %s: %s\n", path, msg);
         any = true;
     }
     if (c->snaplen_cut) {
         fprintf(err,
                 "ibscope: %s: %llu frame%s cut by the snaplen (first: frame %llu); "
                 "analysed what was captured\n",
-                c->path, (unsigned long long)c->snaplen_cut, c->snaplen_cut == 1 ? "" : "s",
+                path, (unsigned long long)c->snaplen_cut, c->snaplen_cut == 1 ? "" : "s",
                 (unsigned long long)c->first_cut);
         any = true;
     }

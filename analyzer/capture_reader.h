@@ -1,5 +1,6 @@
 /* capture_reader.h - reads one or more pcap/pcapng captures (or standard
- * input) through libpcap and hands out their frames merged in time order.
+ * input) through libpcap, or raw ERF files, plain or compressed
+ * (input_stream.h), and hands out their frames merged in time order.
  *
  * Frames are numbered per file from 1, as Wireshark numbers them.  Problems
  * never stop the other files: a file that cannot be opened is skipped, a
@@ -52,7 +53,6 @@ void capture_set_close(struct capture_set *s);
  * when every input is exhausted. */
 bool capture_set_next(struct capture_set *s, struct capture_frame *out);
 
-size_t capture_set_count(const struct capture_set *s);
 const struct capture_info *capture_set_info(const struct capture_set *s, size_t i);
 /* Bytes read so far and total bytes of the regular files (for progress). */
 void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t *total);

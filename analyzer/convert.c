@@ -1,6 +1,6 @@
 /* convert.c - link type 247/147 to ERF type 21 (pcap link type 197).
  *
- * Each record gets a 16-byte ERF header (see iba-wire-digest §1): timestamp
+ * Each record gets a 16-byte ERF header (the ERF record header): timestamp
  * as 32.32 fixed-point seconds, little-endian; type 21; flags 0x04 (varying
  * length record); rlen = 16 + captured bytes and wlen = bytes on the wire,
  * both big-endian.  The output is a nanosecond pcap whose record timestamps
@@ -8,13 +8,19 @@
  */
 #include "convert.h"
 
+#include <errno.h>
 #include <pcap/pcap.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "input_guard.h"
+#include "input_stream.h"
+#include "output_file.h"
 #include "packet.h"
+#include "printable.h"
 
 #define ERF_HEADER 16
 #define ERF_FLAG_VLEN 0x04
@@ -23,7 +29,9 @@
 
 static int fail(const char *file, const char *msg)
 {
-    fprintf(stderr, "ibscope: %s: %s\n", file, msg);
+    char path[PRINTABLE_MAX];
+    printable(file, path, sizeof path);
+    fprintf(stderr, "ibscope: %s: %s\n", path, msg);
     return 2;
 }
 
@@ -41,84 +49,41 @@ static uint64_t erf_timestamp(int64_t sec, int64_t nsec)
     return ((uint64_t)sec << 32) + frac;
 }
 
-int convert_main(int argc, char **argv)
+/* Refuses link types that need no conversion or that convert cannot read. */
+static bool convertible(pcap_t *in, const char *in_path)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        puts("Usage: ibscope convert IN OUT\n"
-             "Rewrites a capture of link type 247 (INFINIBAND) or 147 (USER0) as link\n"
-             "type 197 (ERF, record type 21) so that Wireshark 4.0 can open it.\n"
-             "IN may be '-' for standard input and OUT '-' for standard output.");
-        return 0;
-    }
-    if (argc != 3) {
-        fprintf(stderr, "ibscope: convert: needs IN and OUT (ibscope convert IN OUT)\n");
-        return 2;
-    }
-    const char *in_path = argv[1], *out_path = argv[2];
-    char errbuf[PCAP_ERRBUF_SIZE] = "";
-    struct stat st;
-    if (strcmp(in_path, "-") != 0) {
-        if (stat(in_path, &st) != 0)
-            return fail(in_path, "No such file or directory");
-        if (S_ISDIR(st.st_mode))
-            return fail(in_path, "is a directory");
-        if (S_ISREG(st.st_mode) && st.st_size == 0)
-            return fail(in_path, "empty file");
-    }
-    pcap_t *in = pcap_open_offline_with_tstamp_precision(in_path, PCAP_TSTAMP_PRECISION_NANO,
-                                                         errbuf);
-    if (!in) {
-        size_t n = strlen(in_path);
-        const char *msg = errbuf;
-        if (strncmp(errbuf, in_path, n) == 0 && errbuf[n] == ':' && errbuf[n + 1] == ' ')
-            msg = errbuf + n + 2;
-        if (strstr(msg, "unknown file format"))
-            msg = "not a pcap or pcapng capture (unknown file format)";
-        return fail(in_path, msg);
-    }
     int lt = pcap_datalink(in);
-    if (lt != IB_DLT_INFINIBAND && lt != IB_DLT_USER0) {
-        char msg[160];
-        const char *name = pcap_datalink_val_to_name(lt);
-        if (lt == IB_DLT_ERF || lt == IB_DLT_EN10MB || lt == IB_DLT_LINUX_SLL ||
-            lt == IB_DLT_LINUX_SLL2)
-            snprintf(msg, sizeof(msg),
-                     "link type %d (%s) needs no conversion: Wireshark 4.0 opens it", lt,
-                     name ? name : "?");
-        else
-            snprintf(msg, sizeof(msg), "unsupported link type %d (%s); convert reads 247 and 147",
-                     lt, name ? name : "unknown");
-        pcap_close(in);
-        return fail(in_path, msg);
-    }
-    pcap_t *dead = pcap_open_dead_with_tstamp_precision(IB_DLT_ERF, ERF_MAX_RECORD,
-                                                        PCAP_TSTAMP_PRECISION_NANO);
-    if (!dead) {
-        pcap_close(in);
-        return fail(out_path, "out of memory");
-    }
-    pcap_dumper_t *out = pcap_dump_open(dead, out_path);
-    if (!out) {
-        char msg[PCAP_ERRBUF_SIZE];
-        snprintf(msg, sizeof(msg), "%s", pcap_geterr(dead));
-        pcap_close(dead);
-        pcap_close(in);
-        return fail(out_path, msg);
-    }
+    if (lt == IB_DLT_INFINIBAND || lt == IB_DLT_USER0)
+        return true;
+    char msg[160];
+    const char *name = pcap_datalink_val_to_name(lt);
+    if (lt == IB_DLT_ERF || lt == IB_DLT_EN10MB || lt == IB_DLT_LINUX_SLL ||
+        lt == IB_DLT_LINUX_SLL2)
+        snprintf(msg, sizeof(msg), "link type %d (%s) needs no conversion: Wireshark 4.0 opens it",
+                 lt, name ? name : "?");
+    else
+        snprintf(msg, sizeof(msg), "unsupported link type %d (%s); convert reads 247 and 147", lt,
+                 name ? name : "unknown");
+    fail(in_path, msg);
+    return false;
+}
 
+/* Copies every record of in as an ERF record into the dumper; returns the
+ * exit status (an input problem keeps the frames before it). */
+static int copy_records(pcap_t *in, const char *in_path, pcap_dumper_t *out)
+{
     static uint8_t rec[ERF_MAX_RECORD];
     struct pcap_pkthdr *hdr;
     const u_char *data;
     uint64_t frames = 0;
-    int status = 0, rc;
+    int rc;
     while ((rc = pcap_next_ex(in, &hdr, &data)) == 1) {
         frames++;
         if (hdr->caplen > ERF_MAX_RECORD - ERF_HEADER || hdr->len > ERF_MAX_RECORD - ERF_HEADER) {
             char msg[128];
             snprintf(msg, sizeof(msg), "frame %llu is too long for an ERF record (%u bytes)",
                      (unsigned long long)frames, hdr->len);
-            status = fail(in_path, msg);
-            break;
+            return fail(in_path, msg);
         }
         uint64_t ts = erf_timestamp(hdr->ts.tv_sec, hdr->ts.tv_usec);
         for (int i = 0; i < 8; i++)
@@ -138,13 +103,88 @@ int convert_main(int argc, char **argv)
         char msg[PCAP_ERRBUF_SIZE + 64];
         snprintf(msg, sizeof(msg), "%s (after frame %llu; the frames before it were converted)",
                  pcap_geterr(in), (unsigned long long)frames);
-        status = fail(in_path, msg);
+        return fail(in_path, msg);
     }
-    if (pcap_dump_flush(out) != 0 || ferror(pcap_dump_file(out))) {
-        status = fail(out_path, "write error");
+    return 0;
+}
+
+/* Writes the converted capture to out_path: a new file appears there only
+ * when every write succeeded (output_file.h). */
+static int convert_capture(pcap_t *in, const char *in_path, const char *out_path)
+{
+    if (!convertible(in, in_path))
+        return 2;
+    pcap_t *dead = pcap_open_dead_with_tstamp_precision(IB_DLT_ERF, ERF_MAX_RECORD,
+                                                        PCAP_TSTAMP_PRECISION_NANO);
+    if (!dead)
+        return fail(out_path, "out of memory");
+    struct output_file out;
+    int err = output_open(&out, out_path);
+    if (err) {
+        pcap_close(dead);
+        return fail(out_path, strerror(err));
     }
-    pcap_dump_close(out);
+    pcap_dumper_t *dumper = pcap_dump_fopen(dead, out.fp);
+    if (!dumper) {
+        char msg[PCAP_ERRBUF_SIZE];
+        snprintf(msg, sizeof(msg), "%s", pcap_geterr(dead));
+        output_abort(&out);
+        pcap_close(dead);
+        return fail(out_path, msg);
+    }
+    int status = copy_records(in, in_path, dumper);
+    /* The dumper is out.fp itself: committing closes it. */
+    err = output_commit(&out);
+    if (err)
+        status = fail(out_path, strerror(err));
     pcap_close(dead);
+    return status;
+}
+
+int convert_main(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        puts("Usage: ibscope convert IN OUT\n"
+             "Rewrites a capture of link type 247 (INFINIBAND) or 147 (USER0) as link\n"
+             "type 197 (ERF, record type 21) so that Wireshark 4.0 can open it.\n"
+             "IN may be '-' for standard input and OUT '-' for standard output.");
+        return 0;
+    }
+    if (argc != 3) {
+        fprintf(stderr, "ibscope: convert: needs IN and OUT (ibscope convert IN OUT)\n");
+        return 2;
+    }
+    const char *in_path = argv[1], *out_path = argv[2];
+    char errbuf[PCAP_ERRBUF_SIZE] = "";
+    struct stat st;
+    if (!input_guard_check(argv + 1, 1, out_path, false))
+        return 2;
+    if (strcmp(in_path, "-") != 0) {
+        if (stat(in_path, &st) != 0)
+            return fail(in_path, strerror(errno));
+        if (S_ISDIR(st.st_mode))
+            return fail(in_path, "is a directory");
+        if (S_ISREG(st.st_mode) && st.st_size == 0)
+            return fail(in_path, "empty file");
+    }
+    struct input_stream *stream;
+    FILE *fp = input_stream_open(in_path, &stream);
+    if (!fp)
+        return fail(in_path, strerror(errno));
+    pcap_t *in = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+    if (!in) {
+        fclose(fp);
+        input_stream_free(stream);
+        size_t n = strlen(in_path);
+        const char *msg = errbuf;
+        if (strncmp(errbuf, in_path, n) == 0 && errbuf[n] == ':' && errbuf[n + 1] == ' ')
+            msg = errbuf + n + 2;
+        if (strstr(msg, "unknown file format"))
+            msg = "not a pcap or pcapng capture (unknown file format)";
+        return fail(in_path, msg);
+    }
+    int status = convert_capture(in, in_path, out_path);
     pcap_close(in);
+    input_stream_free(stream);
     return status;
 }

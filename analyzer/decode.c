@@ -9,6 +9,7 @@
 #include "capture_reader.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "fields.h"
 #include "names.h"
 #include "packet.h"
+#include "printable.h"
 
 static const char *encap_name(enum ib_encap e)
 {
@@ -107,9 +109,29 @@ int decode_main(int argc, char **argv)
                 "Prints every field ibscope's core decodes, frame by frame.\n");
         return argc < 2 ? 2 : 0;
     }
-    int rc = 0;
+    /* decode has no options of its own: "-x" is a mistake, not a file,
+     * unless it follows "--". */
+    int rc = 0, files = 0;
+    bool only_files = false;
     for (int i = 1; i < argc; i++) {
-        if (argc > 2)
+        if (!only_files && strcmp(argv[i], "--") == 0) {
+            only_files = true;
+        } else if (!only_files && argv[i][0] == '-' && argv[i][1] != '\0') {
+            char opt[PRINTABLE_MAX];
+            printable(argv[i], opt, sizeof opt);
+            fprintf(stderr, "ibscope: decode: unknown option '%s' (try ibscope decode --help)\n",
+                    opt);
+            return 2;
+        } else {
+            argv[++files] = argv[i]; /* in place: files < i */
+        }
+    }
+    if (files == 0) {
+        fputs("ibscope: decode: no capture file given (try ibscope decode --help)\n", stderr);
+        return 2;
+    }
+    for (int i = 1; i <= files; i++) {
+        if (files > 1)
             printf("# %s\n", argv[i]);
         int r = decode_file(argv[i], stdout);
         if (r > rc)

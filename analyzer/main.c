@@ -7,6 +7,7 @@
 #include "convert.h"
 #include "decode.h"
 #include "options.h"
+#include "printable.h"
 
 #ifndef IBSCOPE_VERSION
 #define IBSCOPE_VERSION "0.0.0"
@@ -14,6 +15,7 @@
 
 int main(int argc, char **argv)
 {
+    printable_init();
     /* Subcommands take the rest of the line; a capture named like one can
      * be given as ./convert. */
     if (argc >= 2 && strcmp(argv[1], "convert") == 0)

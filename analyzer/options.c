@@ -18,6 +18,29 @@ bool options_parse_uint(const char *s, unsigned long max, unsigned long *out)
     return true;
 }
 
+bool options_parse_percent(const char *s, double *out)
+{
+    unsigned long whole, frac = 0;
+    const char *dot = s ? strchr(s, '.') : NULL;
+    char buf[8];
+    if (!dot)
+        return options_parse_uint(s, 100, &whole) && whole > 0 && (*out = (double)whole, true);
+    size_t wl = (size_t)(dot - s), fl = strlen(dot + 1);
+    if (wl == 0 || wl >= sizeof buf || fl == 0 || fl > 2)
+        return false;
+    memcpy(buf, s, wl);
+    buf[wl] = '\0';
+    if (!options_parse_uint(buf, 100, &whole) || !options_parse_uint(dot + 1, 99, &frac))
+        return false;
+    if (fl == 1)
+        frac *= 10;
+    unsigned long centi = whole * 100 + frac;
+    if (centi == 0 || centi > 10000)
+        return false;
+    *out = (double)centi / 100;
+    return true;
+}
+
 bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high)
 {
     const char *dash = s ? strchr(s, '-') : NULL;
@@ -104,6 +127,9 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     char **files = argv + 1;
     size_t nfiles = 0;
     bool only_files = false;
+    /* Single-valued options given twice are a mistake, not "last wins". */
+    const char *seen_output = NULL, *seen_format = NULL, *seen_pool = NULL,
+               *seen_threshold = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         size_t len = 0;
@@ -124,7 +150,11 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
             o->connections = true;
         } else if (strcmp(arg, "--no-progress") == 0) {
             o->progress = false;
+        } else if (strcmp(arg, "--allow-duplicate-inputs") == 0) {
+            o->allow_duplicate_inputs = true;
         } else if (is_option(arg, "--format", &len)) {
+            if (seen_format) goto twice;
+            seen_format = arg;
             val = option_value(argc, argv, &i, arg, len);
             if (!val) goto missing;
             if (strcmp(val, "text") == 0)
@@ -137,15 +167,23 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
                 snprintf(err, OPT_ERR_MAX, "--format: '%.64s' is not text, json or csv", val);
                 return OPT_USAGE;
             }
-        } else if (strncmp(arg, "-o", 2) == 0 && strncmp(arg, "--", 2) != 0) {
-            val = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
+        } else if ((strncmp(arg, "-o", 2) == 0 && strncmp(arg, "--", 2) != 0) ||
+                   is_option(arg, "--output", &len)) {
+            if (seen_output) goto twice;
+            seen_output = arg;
+            if (arg[1] == 'o')
+                val = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            else
+                val = option_value(argc, argv, &i, arg, len);
             if (!val) goto missing;
-            o->output = val;
-        } else if (is_option(arg, "--output", &len)) {
-            val = option_value(argc, argv, &i, arg, len);
-            if (!val) goto missing;
+            if (!*val) {
+                snprintf(err, OPT_ERR_MAX, "%.16s: the file name is empty", arg);
+                return OPT_USAGE;
+            }
             o->output = val;
         } else if (is_option(arg, "--pool", &len)) {
+            if (seen_pool) goto twice;
+            seen_pool = arg;
             val = option_value(argc, argv, &i, arg, len);
             if (!val) goto missing;
             if (!options_parse_pool(val, &o->pool_low, &o->pool_high)) {
@@ -154,15 +192,16 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
                 return OPT_USAGE;
             }
         } else if (is_option(arg, "--threshold", &len)) {
-            unsigned long pct;
+            if (seen_threshold) goto twice;
+            seen_threshold = arg;
             val = option_value(argc, argv, &i, arg, len);
             if (!val) goto missing;
-            if (!options_parse_uint(val, 100, &pct) || pct == 0) {
+            if (!options_parse_percent(val, &o->threshold_pct)) {
                 snprintf(err, OPT_ERR_MAX,
-                         "--threshold: '%.64s' is not a percentage from 1 to 100", val);
+                         "--threshold: '%.64s' is not a percentage from 0.01 to 100 "
+                         "(at most two decimals)", val);
                 return OPT_USAGE;
             }
-            o->threshold_pct = (unsigned)pct;
         } else if (is_option(arg, "--fail-on", &len)) {
             char bad[64];
             val = option_value(argc, argv, &i, arg, len);
@@ -179,6 +218,9 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
         continue;
     missing:
         snprintf(err, OPT_ERR_MAX, "%.64s needs a value", arg);
+        return OPT_USAGE;
+    twice:
+        snprintf(err, OPT_ERR_MAX, "%.64s is given twice; it takes one value", arg);
         return OPT_USAGE;
     }
     o->captures = files;
@@ -200,11 +242,13 @@ void options_usage(FILE *out)
           "  --format text|json|csv  report format (default text)\n"
           "  -o, --output FILE       write the report to FILE instead of standard output\n"
           "  --pool LO-HI            source port pool (default 32768-60999)\n"
-          "  --threshold PCT         pool_high finding at this utilization (default 90)\n"
+          "  --threshold PCT         pool_high finding at this utilization (default 90;\n"
+          "                          decimals allowed: 87.5)\n"
           "  --fail-on KIND[,KIND]   exit 1 when a finding of such a kind occurs\n"
           "  --frames                list every finding in the text report\n"
           "  --connections           list every CM connection\n"
           "  --no-progress           no progress line on standard error\n"
+          "  --allow-duplicate-inputs  read a capture given twice (or linked) twice\n"
           "  --version, --help\n"
           "\n"
           "Finding kinds:",

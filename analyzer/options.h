@@ -19,11 +19,12 @@ struct options {
     enum report_format format;
     const char *output;     /* NULL: standard output */
     uint16_t pool_low, pool_high;
-    unsigned threshold_pct;
+    double threshold_pct;
     bool fail_on[IB_FIND_COUNT];
     bool frames;            /* --frames: list every finding in text */
     bool connections;       /* --connections */
     bool progress;          /* --no-progress turns it off */
+    bool allow_duplicate_inputs; /* read a file given twice twice */
     bool help, version;
     size_t capture_count;
     char **captures;        /* points into argv */
@@ -40,6 +41,8 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
 /* Pure value parsers, exposed for reuse and tests: true on success. */
 bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high);
 bool options_parse_uint(const char *s, unsigned long max, unsigned long *out);
+/* A percentage above 0 and at most 100, with at most two decimals. */
+bool options_parse_percent(const char *s, double *out);
 
 /* The --help text. */
 void options_usage(FILE *out);

@@ -1,7 +1,8 @@
 /* report_csv.c - the CSV report: one row per finding, as it happens.
  *
- * RFC 4180: comma-separated, fields quoted when they hold a comma, quote or
- * line break.  With --connections, one row per connection follows in the
+ * RFC 4180: comma-separated, CRLF after every record, fields quoted when
+ * they hold a comma, quote or line break.  Each row names its capture by
+ * index and by path.  With --connections, one row per connection follows in the
  * same columns (record = "connection"), so the header is always the same.
  */
 #include <inttypes.h>
@@ -15,11 +16,14 @@ struct csv_state {
     FILE *out;
 };
 
+/* RFC 4180 ends every record, the header's too, with CRLF. */
+#define CRLF "\r\n"
+
 static const char csv_header[] =
-    "record,capture,frame,time,kind,severity,rule,related_capture,related_frame,message,"
-    "port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
+    "record,capture,capture_path,frame,time,kind,severity,rule,related_capture,related_frame,"
+    "message,port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
     "reject_reason,retransmissions,req_frame,rep_frame,rtu_frame,dreq_frame,drep_frame,"
-    "rej_frame,setup_latency_ns\n";
+    "rej_frame,setup_latency_ns" CRLF;
 
 /* Connection columns after message: 17 of them. */
 #define CSV_CONN_COLUMNS 17
@@ -39,6 +43,13 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The capture's path as given on the command line. */
+static void capture_path(FILE *out, const struct report_model *m, uint32_t capture)
+{
+    if (capture < m->capture_count)
+        csv_field(out, m->captures[capture].info.path);
+}
+
 static void *csv_begin(const struct report_model *m, FILE *out)
 {
     struct csv_state *st = calloc(1, sizeof(*st));
@@ -55,9 +66,10 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
     struct csv_state *st = p;
     char t[48];
     char msg[IB_FINDING_MESSAGE_MAX + 1];
-    (void)m;
     fmt_time_rfc3339(f->at.time_ns, t, sizeof(t));
-    fprintf(st->out, "finding,%" PRIu32 ",%" PRIu64 ",%s,%s,%s,", f->at.capture, f->at.frame, t,
+    fprintf(st->out, "finding,%" PRIu32 ",", f->at.capture);
+    capture_path(st->out, m, f->at.capture);
+    fprintf(st->out, ",%" PRIu64 ",%s,%s,%s,", f->at.frame, t,
             ib_finding_kind_name(f->kind), ib_severity_name(f->severity));
     if (f->kind == IB_FIND_ADDRESSING || f->kind == IB_FIND_MALFORMED)
         fputs(ib_diag_info((enum ib_diag_id)f->rule)->name, st->out);
@@ -71,7 +83,7 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
     csv_field(st->out, msg);
     for (int i = 0; i < CSV_CONN_COLUMNS; i++)
         fputc(',', st->out);
-    fputc('\n', st->out);
+    fputs(CRLF, st->out);
 }
 
 /* Frame numbers; "capture:frame" when several captures were merged. */
@@ -95,6 +107,8 @@ static void csv_connection(void *p, const struct report_model *m,
     if (rec->req.frame != 0)
         fmt_time_rfc3339(rec->req.time_ns, t, sizeof(t));
     fprintf(out, "connection,%" PRIu32 ",", rec->req.capture);
+    capture_path(out, m, rec->req.capture);
+    fputc(',', out);
     if (rec->req.frame != 0)
         fprintf(out, "%" PRIu64, rec->req.frame);
     fprintf(out, ",%s,,,,,,,", t); /* kind..message empty */
@@ -122,14 +136,14 @@ static void csv_connection(void *p, const struct report_model *m,
     fputc(',', out);
     if (report_connection_latency(rec, &lat))
         fprintf(out, "%" PRId64, lat);
-    fputc('\n', out);
+    fputs(CRLF, out);
 }
 
-static bool csv_end(void *p, const struct report_model *m)
+static int csv_end(void *p, const struct report_model *m)
 {
     (void)m;
     free(p);
-    return true;
+    return 0;
 }
 
 const struct report_renderer report_csv = {

@@ -5,6 +5,8 @@
  * the end: memory stays bounded however many there are, and the summary
  * keys can still come first.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@
 #include "names.h"
 #include "report_format.h"
 #include "report_model.h"
+#include "temp_file.h"
 
 struct json_state {
     FILE *out;
@@ -19,7 +22,7 @@ struct json_state {
     FILE *conn_tmp;
     struct json_writer findings;
     struct json_writer conns;
-    bool failed;
+    int error;                  /* errno of the first scratch-file failure */
 };
 
 /* Depth of the findings array's elements: top object (1), array (2). */
@@ -27,25 +30,38 @@ struct json_state {
 /* connections.list: top (1), connections (2), list (3). */
 #define CONN_DEPTH 3
 
+static void fail(struct json_state *st)
+{
+    if (!st->error)
+        st->error = errno ? errno : EIO;
+}
+
 static void *json_begin(const struct report_model *m, FILE *out)
 {
     struct json_state *st = calloc(1, sizeof(*st));
     if (!st)
         return NULL;
     st->out = out;
-    st->findings_tmp = tmpfile();
+    st->findings_tmp = temp_file();
     if (!st->findings_tmp)
-        st->failed = true;
+        fail(st);
     else
         json_writer_fragment(&st->findings, st->findings_tmp, true, FINDINGS_DEPTH);
     if (m->opts->connections) {
-        st->conn_tmp = tmpfile();
+        st->conn_tmp = temp_file();
         if (!st->conn_tmp)
-            st->failed = true;
+            fail(st);
         else
             json_writer_fragment(&st->conns, st->conn_tmp, true, CONN_DEPTH);
     }
     return st;
+}
+
+/* A percentage to 0.01 with no trailing zeros: 90, 87.5, 33.33. */
+static void percent_value(struct json_writer *w, double pct)
+{
+    long centi = lround(pct * 100);
+    json_double(w, pct, centi % 100 == 0 ? 0 : centi % 10 == 0 ? 1 : 2);
 }
 
 static void time_value(struct json_writer *w, int64_t ns)
@@ -291,9 +307,9 @@ static void write_connections(struct json_writer *w, struct json_state *st,
         json_key(w, "list");
         json_begin_array(w);
         if (st->conn_tmp && !json_flush(&st->conns))
-            st->failed = true;
+            fail(st);
         if (!json_splice(w, st->conn_tmp, m->connections_listed))
-            st->failed = true;
+            fail(st);
         json_end_array(w);
     }
     json_end_object(w);
@@ -403,7 +419,7 @@ static void write_chains(struct json_writer *w, const struct report_model *m)
     json_end_array(w);
 }
 
-static bool json_end(void *p, const struct report_model *m)
+static int json_end(void *p, const struct report_model *m)
 {
     struct json_state *st = p;
     const struct ib_engine_stats *es = ib_engine_stats(m->engine);
@@ -438,7 +454,7 @@ static bool json_end(void *p, const struct report_model *m)
     json_key(&w, "size");
     json_uint(&w, (unsigned)cfg->pool_high - cfg->pool_low + 1);
     json_key(&w, "threshold_pct");
-    json_uint(&w, cfg->threshold_pct);
+    percent_value(&w, cfg->threshold_pct);
     json_end_object(&w);
 
     write_connections(&w, st, m);
@@ -491,19 +507,21 @@ static bool json_end(void *p, const struct report_model *m)
     json_key(&w, "findings");
     json_begin_array(&w);
     if (st->findings_tmp && !json_flush(&st->findings))
-        st->failed = true;
+        fail(st);
     if (!json_splice(&w, st->findings_tmp, m->findings_total))
-        st->failed = true;
+        fail(st);
     json_end_array(&w);
     json_end_object(&w);
 
-    bool ok = !st->failed && !w.error && !st->findings.error && !st->conns.error;
+    if (w.error || st->findings.error || st->conns.error)
+        fail(st);
+    int error = st->error;
     if (st->findings_tmp)
         fclose(st->findings_tmp);
     if (st->conn_tmp)
         fclose(st->conn_tmp);
     free(st);
-    return ok;
+    return error;
 }
 
 const struct report_renderer report_json = {

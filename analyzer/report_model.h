@@ -40,14 +40,15 @@ struct report_model {
 };
 
 /* A renderer: begin before the first frame, then findings and connection
- * records as they happen, end with the whole model.  end returns false when
- * writing failed. */
+ * records as they happen, end with the whole model.  end returns 0, or the
+ * errno of the first failure of its scratch files (temp_file.h); a failed
+ * write to `out` is the caller's to find (ferror). */
 struct report_renderer {
     void *(*begin)(const struct report_model *m, FILE *out);
     void (*finding)(void *st, const struct report_model *m, const struct ib_finding *f);
     void (*connection)(void *st, const struct report_model *m,
                        const struct ib_connection_record *rec);
-    bool (*end)(void *st, const struct report_model *m);
+    int (*end)(void *st, const struct report_model *m);
 };
 
 extern const struct report_renderer report_text;

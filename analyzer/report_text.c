@@ -7,13 +7,16 @@
  * the capture is read, so the grouping costs no memory.  The --connections
  * table is streamed the same way.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "names.h"
+#include "printable.h"
 #include "report_format.h"
 #include "report_model.h"
+#include "temp_file.h"
 
 #define WIDTH 80
 
@@ -22,9 +25,7 @@ struct text_state {
     FILE *by_kind[IB_FIND_COUNT]; /* --frames: lines per kind, made on first use */
     FILE *conns;                  /* --connections: the table's rows */
     uint8_t worst[IB_FIND_COUNT]; /* most severe seen per kind, plus one (0: none) */
-    bool have_base;
-    int64_t base_ns;              /* times are shown from the first frame */
-    bool failed;
+    int error;                    /* errno of the first scratch-file failure */
 };
 
 /* Glues words that must stay on one line; printed as a space. */
@@ -60,6 +61,12 @@ static void wrap(FILE *out, const char *text, size_t first, size_t indent)
     fputc('\n', out);
 }
 
+static void fail(struct text_state *st)
+{
+    if (!st->error)
+        st->error = errno ? errno : EIO;
+}
+
 static void *text_begin(const struct report_model *m, FILE *out)
 {
     struct text_state *st = calloc(1, sizeof(*st));
@@ -67,9 +74,9 @@ static void *text_begin(const struct report_model *m, FILE *out)
         return NULL;
     st->out = out;
     if (m->opts->connections) {
-        st->conns = tmpfile();
+        st->conns = temp_file();
         if (!st->conns)
-            st->failed = true;
+            fail(st);
     }
     return st;
 }
@@ -86,9 +93,9 @@ static void text_finding(void *p, const struct report_model *m, const struct ib_
         return;
     FILE **tmp = &st->by_kind[f->kind];
     if (!*tmp) {
-        *tmp = tmpfile();
+        *tmp = temp_file();
         if (!*tmp) {
-            st->failed = true;
+            fail(st);
             return;
         }
     }
@@ -202,23 +209,21 @@ static void write_captures(FILE *out, const struct report_model *m)
             "IB frames", "err");
     for (size_t i = 0; i < m->capture_count; i++) {
         const struct report_capture *c = &m->captures[i];
-        char lt[24] = "-";
-        const char *path = c->info.path;
-        size_t plen = strlen(path);
+        char lt[24] = "-", path[PRINTABLE_MAX], error[PRINTABLE_MAX];
         if (c->info.linktype >= 0) {
             const char *name = linktype_name(c->info.linktype);
             snprintf(lt, sizeof(lt), "%d %s", c->info.linktype, name ? name : "?");
         }
-        /* Long paths keep their end, which names the file. */
-        if (plen > 32)
-            fprintf(out, "  %-2zu ...%-29s", i, path + plen - 29);
-        else
-            fprintf(out, "  %-2zu %-32s", i, path);
+        /* Names come from the command line: escaped, measured in columns. */
+        printable(c->info.path, path, sizeof path);
+        fprintf(out, "  %-2zu ", i);
+        print_column(out, path, 32);
         fprintf(out, " %-16s %9" PRIu64 " %9" PRIu64 " %3" PRIu64 "\n", lt, c->info.frames,
                 c->ib_frames, c->info.errors);
         if (c->info.error[0]) {
+            printable(c->info.error, error, sizeof error);
             fputs("     error: ", out);
-            wrap(out, c->info.error, 12, 7);
+            wrap(out, error, 12, 7);
         }
         if (c->info.snaplen_cut)
             fprintf(out, "     %" PRIu64 " frames cut by the snaplen (first: frame %" PRIu64 ")\n",
@@ -242,7 +247,7 @@ static void write_summary(FILE *out, const struct report_model *m)
         fmt_duration(m->max_ns - m->min_ns, d, sizeof(d));
         fprintf(out, "  from %s, %s\n", t, d);
     }
-    fprintf(out, "  port pool %u-%u (%u ports), pool_high at %u%%\n", (unsigned)cfg->pool_low,
+    fprintf(out, "  port pool %u-%u (%u ports), pool_high at %g%%\n", (unsigned)cfg->pool_low,
             (unsigned)cfg->pool_high, (unsigned)cfg->pool_high - cfg->pool_low + 1,
             cfg->threshold_pct);
     uint64_t total = 0;
@@ -295,7 +300,7 @@ static void write_connections(FILE *out, struct text_state *st, const struct rep
     if (st->conns) {
         fprintf(out, "\n  Connections (%" PRIu64 ")\n", m->connections_listed);
         if (!copy_file(st->conns, out))
-            st->failed = true;
+            fail(st);
     }
 }
 
@@ -438,13 +443,13 @@ static void write_findings(FILE *out, struct text_state *st, const struct report
         fprintf(out, "  %-24s %-7s %10" PRIu64 "\n", ib_finding_kind_name(kind),
                 ib_severity_name(sev), count);
         if (st->by_kind[k] && !copy_file(st->by_kind[k], out))
-            st->failed = true;
+            fail(st);
     }
     if (!any)
         fputs("  none\n", out);
 }
 
-static bool text_end(void *p, const struct report_model *m)
+static int text_end(void *p, const struct report_model *m)
 {
     struct text_state *st = p;
     FILE *out = st->out;
@@ -456,14 +461,14 @@ static bool text_end(void *p, const struct report_model *m)
     write_chains(out, m);
     write_addressing(out, m);
     write_findings(out, st, m);
-    bool ok = !st->failed;
+    int error = st->error;
     for (int k = 0; k < IB_FIND_COUNT; k++)
         if (st->by_kind[k])
             fclose(st->by_kind[k]);
     if (st->conns)
         fclose(st->conns);
     free(st);
-    return ok;
+    return error;
 }
 
 const struct report_renderer report_text = {

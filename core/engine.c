@@ -118,11 +118,15 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
         e->cfg.pool_low = e->cfg.pool_high;
         e->cfg.pool_high = t;
     }
-    if (e->cfg.threshold_pct > 100)
+    if (!(e->cfg.threshold_pct <= 100)) /* NaN too */
         e->cfg.threshold_pct = 100;
+    if (e->cfg.threshold_pct < 0)
+        e->cfg.threshold_pct = 0;
     e->pool_size = (uint32_t)e->cfg.pool_high - e->cfg.pool_low + 1;
-    /* ceil(threshold% of the pool), at least one port */
-    uint64_t th = ((uint64_t)e->pool_size * e->cfg.threshold_pct + 99) / 100;
+    /* ceil(threshold% of the pool), at least one port; in hundredths of a
+     * percent, so that 50.5 % of 200 ports is exactly 101 */
+    uint64_t centi = (uint64_t)(e->cfg.threshold_pct * 100 + 0.5);
+    uint64_t th = ((uint64_t)e->pool_size * centi + 9999) / 10000;
     e->threshold_ports = th ? (uint32_t)th : 1;
     /* Re-arm only after falling 5% of the pool below the threshold, so that a
      * source hovering at the threshold raises one finding, not one per REQ. */

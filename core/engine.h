@@ -85,8 +85,9 @@ struct ib_frame_analysis {
 struct ib_engine_config {
     uint16_t pool_low;            /* default 32768 */
     uint16_t pool_high;           /* default 60999 */
-    unsigned threshold_pct;       /* pool_high finding at this utilization, default 90; it
-                                   * fires again only after use fell 5% of the pool below */
+    double threshold_pct;         /* pool_high finding at this utilization (percent, to
+                                   * 0.01), default 90; it fires again only after use fell
+                                   * 5% of the pool below */
     size_t max_connections;       /* tracked CM connections, default 1 << 17 (131072) */
     size_t max_transactions;      /* pending MAD transactions, default 1 << 18 */
     size_t max_chains;            /* redirect chains kept for the report, default 10000 */

@@ -27,6 +27,7 @@ struct eng_port {
     uint16_t port;
     uint64_t hash;
     uint32_t holders;
+    bool in_pool;      /* counts toward the pool; a port outside it never does */
     struct el_link conns;
 };
 
@@ -36,7 +37,8 @@ struct eng_dest {
     uint8_t ip[16];
     uint16_t port;
     uint64_t hash;
-    uint32_t ports; /* distinct source ports held towards it */
+    uint32_t held;  /* distinct source ports held towards it: its lifetime */
+    uint32_t ports; /* those of them in the pool: the 4-tuple model's count */
 };
 
 /* One full tuple: a destination and a source port. */
@@ -293,7 +295,7 @@ static struct eng_tuple *tuple_get(struct ib_engine *e, struct eng_dest *d, uint
 
 static void dest_put(struct ib_engine *e, struct eng_dest *d)
 {
-    if (d->ports)
+    if (d->held)
         return;
     et_remove(&e->cm.dests, d->hash, d);
     ep_release(&e->cm.dest_pool, d);
@@ -318,7 +320,8 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     if (!src)
         return;
     src->st.connections++;
-    if (t->src_port < e->cfg.pool_low || t->src_port > e->cfg.pool_high)
+    bool in_pool = t->src_port >= e->cfg.pool_low && t->src_port <= e->cfg.pool_high;
+    if (!in_pool)
         src->st.ports_outside_pool++;
     struct eng_dest *d = dest_get(e, src, t);
     struct eng_tuple *tu = d ? tuple_get(e, d, t->src_port) : NULL;
@@ -367,10 +370,13 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     c->tuple = tu;
     el_append(&po->conns, &c->port_link);
     el_append(&tu->conns, &c->tuple_link);
-    if (po->holders++ == 0)
+    po->in_pool = in_pool;
+    if (po->holders++ == 0 && in_pool)
         src->st.ports_in_use++;
-    if (tu->holders++ == 0)
-        d->ports++;
+    if (tu->holders++ == 0) {
+        d->held++;
+        d->ports += in_pool;
+    }
 
     if (src->st.ports_in_use > src->st.peak_ports_in_use) {
         src->st.peak_ports_in_use = src->st.ports_in_use;
@@ -410,8 +416,9 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
     c->port = NULL;
     c->tuple = NULL;
     struct eng_source *src = po->src;
+    bool in_pool = po->in_pool;
     if (--po->holders == 0) {
-        src->st.ports_in_use--;
+        src->st.ports_in_use -= in_pool;
         et_remove(&e->cm.ports, po->hash, po);
         ep_release(&e->cm.port_pool, po);
         if (src->st.ports_in_use <= e->rearm_ports)
@@ -419,7 +426,8 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
     }
     if (--tu->holders == 0) {
         struct eng_dest *d = tu->dest;
-        d->ports--;
+        d->held--;
+        d->ports -= in_pool;
         et_remove(&e->cm.tuples, tu->hash, tu);
         ep_release(&e->cm.tuple_pool, tu);
         dest_put(e, d);

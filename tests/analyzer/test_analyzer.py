@@ -87,7 +87,7 @@ def t_badinput(d):
     first_len = 24 + 16 + len(smoke_records()[0][1])
     cases = [
         ("empty", b"", "empty file"),
-        ("text", b"hello, this is not a capture\n" * 4, "not a pcap or pcapng capture"),
+        ("text", b"hello, this is not a capture\n" * 4, "not a pcap, pcapng or ERF capture"),
         ("ghdr", good[:10], "truncated file header"),
         ("rhdr", good[:first_len + 8], "truncated record header after frame 1"),
         ("rdata", good[:first_len + 16 + 100], "truncated record data in frame 2"),
@@ -283,20 +283,27 @@ def t_json(d):
 
 
 def t_csv(d):
-    path = write(d, "s.pcap", pcap(smoke_records()))
-    rc, out, err = run(["--format", "csv", path])
-    lines = out.decode().strip().split("\n")
-    check(rc == 0, f"csv: exit {rc}")
-    check(lines[0].startswith("record,capture,frame,time,kind,severity,rule,related_capture,"
-                              "related_frame,message"), f"csv: header {lines[0]}")
-    rep = json.loads(run(["--format", "json", path])[1])
     import csv
-    rows = list(csv.reader(lines))
+    import io
+    path = write(d, "s,1.pcap", pcap(smoke_records()))  # a comma: the path must be quoted
+    rc, out, err = run(["--format", "csv", path])
+    text = out.decode()
+    check(rc == 0, f"csv: exit {rc}")
+    # RFC 4180: every record, the last too, ends in CRLF; no bare LF.
+    check(text.endswith("\r\n") and text.count("\n") == text.count("\r\n"),
+          "csv: records do not end in CRLF")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    check(rows[0][:11] == ["record", "capture", "capture_path", "frame", "time", "kind",
+                           "severity", "rule", "related_capture", "related_frame", "message"],
+          f"csv: header {rows[0]}")
+    rep = json.loads(run(["--format", "json", path])[1])
     check(all(len(r) == len(rows[0]) for r in rows), "csv: ragged rows")
     check(len(rows) - 1 == len(rep["findings"]), "csv: not one row per finding")
+    check(all(r[2] == path for r in rows[1:]), "csv: capture_path is not the path given")
     rc, out, err = run(["--format", "csv", "--connections", path])
-    rows = list(csv.reader(out.decode().strip().split("\n")))
-    check(sum(1 for r in rows if r[0] == "connection") == 2, "csv: connection rows")
+    rows = list(csv.reader(io.StringIO(out.decode(), newline="")))
+    conns = [r for r in rows if r[0] == "connection"]
+    check(len(conns) == 2 and all(r[2] == path for r in conns), "csv: connection rows")
 
 
 def t_failon(d):

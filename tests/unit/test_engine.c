@@ -695,14 +695,59 @@ static void test_exhaustion_spread_over_destinations(void **state)
     assert_int_equal(s->peak_dst_ip[15], 2); /* the first to reach 283: i = 28200 */
 }
 
+/* A port outside the pool is counted as such and never toward the pool:
+ * utilization cannot pass 100 %, however many outside ports are held. */
 static void test_ports_outside_pool(void **state)
 {
     (void)state;
     struct tup t = { TEN(1), 1234, TEN(2), 7174 };
     feed_quiet(PK(req(1, 2, 100, t)));
-    assert_int_equal(A.ports_in_use, 1);
+    assert_int_equal(A.ports_in_use, 0);
+    assert_int_equal(A.tuple_ports_in_use, 0);
     assert_int_equal(source0()->ports_outside_pool, 1);
-    assert_int_equal(source0()->ports_in_use, 1);
+    assert_int_equal(source0()->ports_in_use, 0);
+    assert_int_equal(source0()->peak_ports_in_use, 0);
+
+    /* A one-port pool, 40000-40000: one port inside, two outside. */
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = cfg.pool_high = 40000;
+    E = ib_engine_new(&cfg);
+    assert_non_null(E);
+    struct tup in = { TEN(1), 40000, TEN(2), 7174 }, out1 = { TEN(1), 1234, TEN(2), 7174 },
+               out2 = { TEN(1), 1235, TEN(2), 7174 };
+    feed_quiet(PK(req(1, 2, 101, out1)));
+    feed(PK(req(1, 2, 102, in))); /* pool_high: 1 of 1 port */
+    feed_quiet(PK(req(1, 2, 103, out2)));
+    const struct ib_source_stats *s = source0();
+    assert_int_equal(s->ports_outside_pool, 2);
+    assert_int_equal(s->ports_in_use, 1);
+    assert_int_equal(s->peak_ports_in_use, 1);
+    assert_true(s->pool_utilization == 100.0);
+    assert_true(A.pool_utilization == 100.0);
+    assert_int_equal(s->peak_ports_per_destination, 1);
+    assert_true(s->exhausted);
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_POOL_HIGH], 1);
+}
+
+/* --threshold 50.5 of a 200-port pool: ceil(101.0) = 101 ports, not 100. */
+static void test_decimal_threshold(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = 40000;
+    cfg.pool_high = 40199;
+    cfg.threshold_pct = 50.5;
+    E = ib_engine_new(&cfg);
+    assert_non_null(E);
+    for (unsigned i = 0; i < 101; i++) {
+        struct tup t = { TEN(1), (uint16_t)(40000 + i), TEN(2), 7174 };
+        feed(PK(req(1, 2, 200 + i, t)));
+        assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_POOL_HIGH], i == 100);
+    }
 }
 
 /* ---- caps ---- */
@@ -1262,6 +1307,7 @@ int main(void)
         T(test_exhaustion_default_pool),
         T(test_exhaustion_spread_over_destinations),
         T(test_ports_outside_pool),
+        T(test_decimal_threshold),
         T(test_connection_eviction),
         T(test_source_cap),
         T(test_transaction_eviction),

@@ -1,0 +1,41 @@
+/* output_file.h - where a report or a converted capture goes: either the
+ * file that was there before, or a complete new one.
+ *
+ * A regular file is written to a temporary file in the same folder
+ * (".NAME.ibscope-XXXXXX"), fsync'd, and renamed over NAME only when every
+ * write succeeded.  On failure, or on SIGINT, SIGTERM or SIGHUP, the
+ * temporary file is removed and NAME is left as it was; the signal then
+ * ends the process as it would have (exit status 130, 143, 129 in a shell).
+ * A path that names something other than a regular file (a device, a
+ * FIFO) is written in place, and standard output as it is.  Only a
+ * SIGKILL can leave a temporary file behind; the old report stays.
+ */
+#ifndef IBSCOPE_OUTPUT_FILE_H
+#define IBSCOPE_OUTPUT_FILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct output_file {
+    const char *path;   /* as given, for messages; "standard output" for none */
+    FILE *fp;           /* where to write; NULL after output_commit/abort */
+    bool atomic;        /* written to a temporary, renamed at commit */
+    char *target;       /* the file renamed over (symlinks resolved) */
+    char *tmp_path;
+    int fd;
+};
+
+/* Opens the output: path NULL or "-" is standard output.  Returns 0, or an
+ * errno value (nothing was created). */
+int output_open(struct output_file *o, const char *path);
+
+/* Flushes, syncs, closes the stream and puts the new file in place.  A
+ * pcap dumper opened on o->fp is that same FILE: commit closes it, so
+ * pcap_dump_close must not be called.  Returns 0, or the errno of the
+ * first failure (the old file is then kept, the temporary removed). */
+int output_commit(struct output_file *o);
+
+/* Gives up: the temporary file is removed, the old file kept. */
+void output_abort(struct output_file *o);
+
+#endif
