@@ -46,9 +46,20 @@ test)
     install_packages
     build build
     build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-    (cd build && ctest --output-on-failure -j"$(nproc)")
-    (cd build-asan && ctest --output-on-failure -j"$(nproc)")
-    fuzz/ci.sh build-fuzz
+    # The tests get a scratch folder of their own, which must be empty again
+    # at the end: a test that leaves files behind fails the run.
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/ibscope-tests.XXXXXX")
+    chmod 1777 "$scratch" # tshark, run as nobody by the plugin tests, reads there
+    (export TMPDIR=$scratch
+     (cd build && ctest --output-on-failure -j"$(nproc)")
+     (cd build-asan && ctest --output-on-failure -j"$(nproc)")
+     fuzz/ci.sh build-fuzz)
+    if [ -n "$(ls -A "$scratch")" ]; then
+        echo "quickstart: the tests left files behind in TMPDIR:" >&2
+        ls -A "$scratch" >&2
+        exit 1
+    fi
+    rmdir "$scratch"
     ;;
 *)
     echo "usage: $0 demo|test" >&2

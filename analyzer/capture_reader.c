@@ -72,8 +72,10 @@ static void word_pcap_error(struct input *in, const char *msg, bool at_open)
         else
             snprintf(buf, sizeof(buf), "%s (after frame %" PRIu64 ")", broken, after);
     } else if (strstr(msg, "unknown file format")) {
-        snprintf(buf, sizeof(buf), "%s%snot a pcap, pcapng or ERF capture (unknown file format)",
-                 comp ? comp : "", comp ? "-compressed, but " : "");
+        bool from_stdin = strcmp(in->info.path, "-") == 0;
+        snprintf(buf, sizeof(buf), "%s%snot a pcap, pcapng or ERF capture (unknown file format%s)",
+                 comp ? comp : "", comp ? "-compressed, but " : "",
+                 from_stdin ? "; raw ERF is read from a file, not standard input" : "");
     } else if (sscanf(msg, "truncated dump file; tried to read %zu file header bytes, only got %zu",
                       &want, &got) == 2 ||
                sscanf(msg, "truncated pcapng dump file; tried to read %zu file header bytes, only got %zu",

@@ -340,8 +340,8 @@ static void write_sources(FILE *out, const struct report_model *m)
                 s->connections, s->peak_ports_in_use, p1, f1, s->peak_ports_per_destination, p2,
                 f2);
         if (s->ports_outside_pool) {
-            fprintf(out, "  %-16s %" PRIu64 " requests used a source port outside the pool\n", "",
-                    s->ports_outside_pool);
+            fprintf(out, "  %-16s %" PRIu64 " request%s used a source port outside the pool\n",
+                    "", s->ports_outside_pool, s->ports_outside_pool == 1 ? "" : "s");
         }
     }
     fputs("  ! = pool exhausted in that model\n", out);

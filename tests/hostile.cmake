@@ -28,4 +28,13 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
                    --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --max-rss-mib ${IBSCOPE_HOSTILE_RSS}
                    --redirects 20000 redirect)
   set_tests_properties(hostile.flood_short hostile.redirect_short PROPERTIES TIMEOUT 600)
+  # Outputs: no capture overwritten, no report that lies (signals, full disks,
+  # aliasing), names made safe, compressed and raw ERF inputs.
+  foreach(group alias dup signals fulldisk names edges formats)
+    add_test(NAME hostile.outputs.${group}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_outputs.py
+                     --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}
+                     ${group})
+    set_tests_properties(hostile.outputs.${group} PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
+  endforeach()
 endif()

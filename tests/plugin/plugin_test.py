@@ -71,6 +71,7 @@ class Env:
         self.golden = os.path.join(self.source, "tests", "plugin", "golden")
         self.analyzer = os.path.join(self.build, "bin", "ibscope")
         self.home = tempfile.mkdtemp(prefix="ibscope-plugin-home.")
+        atexit.register(shutil.rmtree, self.home, True)
         os.chmod(self.home, 0o777)
         samples_dir = samples_dir or os.path.join(self.source, "samples", "captures")
         self.samples = sorted(glob.glob(os.path.join(samples_dir, "*.pcap")))

@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+"""test_outputs.py - ibscope never destroys a capture and never leaves a report that lies.
+
+Usage: test_outputs.py --ibscope BIN --source-dir DIR GROUP...
+Groups:
+  alias      -o (and convert's OUT, and a redirected standard output) naming an
+             input by path, ./path, symlink or hard link: refused, input intact
+  dup        the same input twice (path, hard link, ./path, '-' twice, '-' that is
+             a file given too): refused unless --allow-duplicate-inputs
+  signals    SIGINT, SIGTERM, SIGHUP and SIGKILL in the middle of a run: the
+             previous report is intact, no temporary left (but after SIGKILL)
+  fulldisk   a full output file system, a full TMPDIR, /dev/full (tiny tmpfs in a
+             mount namespace: unshare -m)
+  names      control characters and UTF-8 in file names: escaped, aligned
+  edges      ports outside the pool, decimal --threshold, repeated options,
+             -o '', decode options, the open-file limit
+  formats    gzip, xz and zstd captures, raw ERF files
+Exit 0 when every check holds, 1 otherwise, 77 when a group cannot run here.
+"""
+import argparse
+import glob
+import gzip
+import hashlib
+import io
+import json
+import lzma
+import os
+import re
+import resource
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "analyzer"))
+import streams  # noqa: E402
+from pcapgen import cm_req, pcap  # noqa: E402
+
+SKIP = 77
+T0 = 1767225600_000000000
+OLD_REPORT = b"the previous report\n"
+failures = []
+skipped = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+    return cond
+
+
+def sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def run(args, stdin=None, env=None, stdout=None, preexec=None, timeout=300, cwd=None):
+    p = subprocess.run([ARGS.ibscope] + args, input=stdin, env=env, timeout=timeout, cwd=cwd,
+                       stdout=stdout if stdout is not None else subprocess.PIPE,
+                       stderr=subprocess.PIPE, preexec_fn=preexec)
+    return p.returncode, p.stdout or b"", p.stderr.decode("utf-8", "replace")
+
+
+def one_line(err, *needles):
+    lines = err.rstrip("\n").split("\n")
+    return len(lines) == 1 and lines[0].startswith("ibscope: ") and all(n in lines[0]
+                                                                      for n in needles)
+
+
+def sample(name):
+    return os.path.join(ARGS.source_dir, "samples", "captures", name)
+
+
+def copy_sample(d, name, as_name=None):
+    dest = os.path.join(d, as_name or name)
+    shutil.copyfile(sample(name), dest)
+    return dest
+
+
+def without_paths(report):
+    for c in report["captures"]:
+        c["path"] = ""
+    return report
+
+
+def without_times(v):
+    """A report with every time and latency left out."""
+    if isinstance(v, dict):
+        return {k: without_times(x) for k, x in v.items()
+                if not k.endswith(("time", "latency", "latency_ns"))}
+    if isinstance(v, list):
+        return [without_times(x) for x in v]
+    return v
+
+
+# ---- alias ----
+
+def g_alias(d):
+    cap = copy_sample(d, "cm_rocev2.pcap")
+    before = sha(cap)
+    os.symlink(cap, os.path.join(d, "sym.pcap"))
+    os.link(cap, os.path.join(d, "hard.pcap"))
+    rel = os.path.join(d, ".", "cm_rocev2.pcap")
+    for label, out in [("same path", cap), ("./path", rel), ("symlink", os.path.join(d, "sym.pcap")),
+                       ("hard link", os.path.join(d, "hard.pcap"))]:
+        for argv in (["-o", out, cap], ["--format", "json", "--output=" + out, cap],
+                     ["convert", cap, out]):
+            rc, out_b, err = run(argv)
+            check(rc == 2 and not out_b, f"alias {label} {argv[0]}: exit {rc}")
+            check(one_line(err, "refusing to overwrite a capture"), f"alias {label}: {err!r}")
+            check(sha(cap) == before, f"alias {label} {argv}: the capture changed")
+    # ibscope cap >> cap: standard output is the input.
+    with open(cap, "ab") as out:
+        rc, _, err = run([cap], stdout=out)
+    check(rc == 2 and one_line(err, "standard output", "refusing to overwrite"),
+          f"alias stdout: exit {rc} {err!r}")
+    check(sha(cap) == before, "alias stdout: the capture changed")
+    # A report path that is a symlink to an old report: the report it names is
+    # replaced, the link stays a link.
+    old = os.path.join(d, "old.txt")
+    with open(old, "wb") as f:
+        f.write(OLD_REPORT)
+    link = os.path.join(d, "report-link.txt")
+    os.symlink(old, link)
+    rc, _, err = run(["-o", link, cap])
+    check(rc == 0 and os.path.islink(link), f"alias report symlink: exit {rc} {err!r}")
+    with open(old, "rb") as f:
+        check(f.read().startswith(b"ibscope "), "alias report symlink: target not replaced")
+
+
+# ---- dup ----
+
+def g_dup(d):
+    cap = copy_sample(d, "cm_rocev2.pcap")
+    hard = os.path.join(d, "hard.pcap")
+    os.link(cap, hard)
+    rel = os.path.join(d, ".", "cm_rocev2.pcap")
+    for label, argv in [("twice", [cap, cap]), ("hard link", [cap, hard]), ("./path", [cap, rel])]:
+        rc, out, err = run(argv)
+        check(rc == 2 and not out, f"dup {label}: exit {rc}")
+        check(one_line(err, "is the same file as", "inputs 1 and 2", "--allow-duplicate-inputs"),
+              f"dup {label}: {err!r}")
+    with open(cap, "rb") as f:
+        data = f.read()
+    rc, out, err = run(["-", "-"], stdin=data)
+    check(rc == 2 and one_line(err, "standard input is given twice"), f"dup - -: {rc} {err!r}")
+    with open(cap, "rb") as f:
+        p = subprocess.run([ARGS.ibscope, cap, "-"], stdin=f, capture_output=True)
+    check(p.returncode == 2 and one_line(p.stderr.decode(), "is the same file as"),
+          f"dup file and - from it: {p.returncode} {p.stderr!r}")
+    # Asked for: read twice, counted twice.
+    rc, out, err = run(["--allow-duplicate-inputs", "--format", "json", cap, hard])
+    rep = json.loads(out) if out else {}
+    one = json.loads(run(["--format", "json", cap])[1])
+    check(rc == 0 and rep.get("frames", {}).get("total") == 2 * one["frames"]["total"],
+          f"dup allowed: exit {rc}, frames {rep.get('frames')}")
+
+
+# ---- signals ----
+
+def _stream_bytes(n):
+    buf = io.BytesIO()
+    streams.flood(buf, n)
+    return buf.getvalue()
+
+
+def _temporaries(report):
+    folder, base = os.path.split(report)
+    return glob.glob(os.path.join(folder, "." + base + ".ibscope-*"))
+
+
+def _wait_for_temporary(report, proc, seconds=20):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and proc.poll() is None:
+        if _temporaries(report):
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def g_signals(d):
+    report = os.path.join(d, "report.json")
+    head = _stream_bytes(2000)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL):
+        name = signal.Signals(sig).name
+        with open(report, "wb") as f:
+            f.write(OLD_REPORT)
+        # The stream stays open: ibscope waits for more frames when the signal comes.
+        proc = subprocess.Popen([ARGS.ibscope, "--no-progress", "--format", "json",
+                                 "--connections", "-o", report, "-"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc.stdin.write(head)
+        proc.stdin.flush()
+        check(_wait_for_temporary(report, proc), f"signals {name}: no temporary file appeared")
+        time.sleep(0.1)
+        proc.send_signal(sig)
+        proc.stdin.close()
+        rc = proc.wait(timeout=60)
+        # Python's -N is "killed by signal N": a shell shows 128 + N.
+        check(rc == -sig, f"signals {name}: exit {rc}, expected killed by the signal")
+        with open(report, "rb") as f:
+            check(f.read() == OLD_REPORT, f"signals {name}: the previous report changed")
+        left = _temporaries(report)
+        if sig == signal.SIGKILL:
+            check(len(left) == 1, f"signals SIGKILL: temporaries {left}")
+            for t in left:
+                os.unlink(t)  # SIGKILL cannot be caught: the one thing left behind
+        else:
+            check(not left, f"signals {name}: temporary left behind: {left}")
+    # A large file, SIGINT at a moment in the middle: whatever the moment, the
+    # report is the previous one or a complete new one.
+    big = os.path.join(d, "big.pcap")
+    with open(big, "wb") as f:
+        streams.flood(f, 400000)
+    for delay in (0.05, 0.3):
+        with open(report, "wb") as f:
+            f.write(OLD_REPORT)
+        proc = subprocess.Popen([ARGS.ibscope, "--no-progress", "--format", "json",
+                                 "--connections", "-o", report, big],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _wait_for_temporary(report, proc)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        rc = proc.wait(timeout=300)
+        with open(report, "rb") as f:
+            data = f.read()
+        if rc == -signal.SIGINT:
+            check(data == OLD_REPORT, f"signals large run +{delay}s: previous report changed")
+        else:
+            check(rc == 0 and json.loads(data)["frames"]["total"] == 400000,
+                  f"signals large run +{delay}s: exit {rc} and an incomplete report")
+        check(not _temporaries(report), f"signals large run +{delay}s: temporary left")
+        print(f"signals large run: SIGINT after {delay} s -> exit {rc}")
+
+
+# ---- fulldisk ----
+
+def _in_namespace(mount_dir, script, env=None):
+    """Runs a shell script with a 64 KiB tmpfs mounted on mount_dir, in a mount
+    namespace of its own (nothing outside sees it)."""
+    return subprocess.run(["unshare", "-m", "--propagation", "private", "--", "sh", "-c",
+                           'mount -t tmpfs -o size=64k tmpfs "$0" || exit 99\n' + script,
+                           mount_dir], capture_output=True, env=env, timeout=300)
+
+
+def g_fulldisk(d):
+    probe = subprocess.run(["unshare", "-m", "--propagation", "private", "true"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        skipped.append("fulldisk: this machine allows no mount namespace (unshare -m): %s"
+                       % probe.stderr.decode().strip())
+        return
+    cap = os.path.join(d, "flood.pcap")
+    with open(cap, "wb") as f:
+        streams.flood(f, 3000)  # a JSON --connections report of about 2 MB
+    small = os.path.join(d, "small")
+    os.mkdir(small)
+    ib = ARGS.ibscope
+    # 1. The output's file system fills up: the old report stays, no temporary.
+    script = ('printf "%s" > "$0/r.json"\n' % OLD_REPORT.decode().strip() +
+              f'"{ib}" --no-progress --format json --connections -o "$0/r.json" "{cap}"\n'
+              'echo "rc=$?"; cat "$0/r.json"; echo; ls -A "$0"')
+    p = _in_namespace(small, script)
+    out, err = p.stdout.decode(), p.stderr.decode()
+    check(p.returncode == 0 and "rc=2" in out, f"fulldisk output: {out!r} {err!r}")
+    check(one_line(err, "r.json: No space left on device", "no report written"),
+          f"fulldisk output: stderr {err!r}")
+    check(out.split("\n")[1] == OLD_REPORT.decode().strip() and out.strip().endswith("r.json"),
+          f"fulldisk output: old report or listing wrong: {out!r}")
+    # 2. TMPDIR fills up (--frames and --connections stream rows into scratch
+    # files there): no report at all, the old one kept, the folder named.
+    report = os.path.join(d, "report.out")
+    for fmt in (["--frames", "--connections"], ["--format", "json", "--connections"]):
+        with open(report, "wb") as f:
+            f.write(OLD_REPORT)
+        script = f'TMPDIR="$0" "{ib}" --no-progress {" ".join(fmt)} -o "{report}" "{cap}"\n' \
+                 'echo "rc=$?"; ls -A "$0"'
+        p = _in_namespace(small, script)
+        out, err = p.stdout.decode(), p.stderr.decode()
+        check(out.strip() == "rc=2", f"fulldisk TMPDIR {fmt}: {out!r} (scratch files left?)")
+        check(one_line(err, "scratch file in " + small, "No space left on device"),
+              f"fulldisk TMPDIR {fmt}: stderr {err!r}")
+        with open(report, "rb") as f:
+            check(f.read() == OLD_REPORT, f"fulldisk TMPDIR {fmt}: the previous report changed")
+    # 3. No -o: standard output on a full device says why, exit 2.
+    with open("/dev/full", "wb") as full:
+        rc, _, err = run(["--no-progress", "--connections", cap], stdout=full)
+    check(rc == 2 and one_line(err, "standard output: No space left on device"),
+          f"fulldisk /dev/full stdout: {rc} {err!r}")
+    rc, _, err = run(["--no-progress", "-o", "/dev/full", cap])
+    check(rc == 2 and one_line(err, "/dev/full: No space left on device"),
+          f"fulldisk -o /dev/full: {rc} {err!r}")
+
+
+# ---- names ----
+
+def _column_of(line, text):
+    """Display column where text starts in line (wide characters count two)."""
+    i = line.index(text)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line[:i])
+
+
+def g_names(d):
+    evil = "evil\x1b[31m\rred\nline.pcap"
+    shutil.copyfile(sample("cm_rocev2.pcap"), os.path.join(d, evil))
+    rc, out, err = run(["--no-progress", evil], cwd=d)
+    text = out.decode("utf-8")
+    check(rc == 0, f"names evil: exit {rc}")
+    check(not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text), "names evil: control bytes in the report")
+    check("evil\\x1B[31m\\x0Dred\\x0Aline.pcap" in text, "names evil: name not escaped as \\xNN")
+    empty = os.path.join(d, "bad\x1b]0;title\x07.pcap")
+    open(empty, "wb").close()
+    rc, _, err = run([empty])
+    check(rc == 2 and one_line(err, "bad\\x1B]0;title\\x07.pcap: empty file"),
+          f"names error line: {err!r}")
+    # UTF-8 names keep the table's columns: measured in display columns.
+    for name in ("捕获-ü.pcap", "über-straße.pcap", "漢" * 40 + ".pcap"):
+        path = os.path.join(d, name)
+        shutil.copyfile(sample("cm_rocev2.pcap"), path)
+        rc, out, _ = run(["--no-progress", path])
+        lines = out.decode("utf-8").split("\n")
+        header = next(l for l in lines if "link type" in l)
+        row = next(l for l in lines if l.startswith("  0  "))
+        check(_column_of(row, "1 EN10MB") == _column_of(header, "link type"),
+              f"names {name[:12]}: columns differ:\n{header}\n{row}")
+        if len(name) > 32:
+            check("..." in row and row.rstrip().endswith("0") and _column_of(row, "1 EN10MB") == 38,
+                  f"names long: not cut to 32 columns: {row}")
+
+
+# ---- edges ----
+
+def g_edges(d):
+    # Ports outside the pool: one port in a two-port pool, two outside it.
+    recs = [(T0 + 1000 * i, cm_req(0x100 + i, "10.0.0.1", port, "10.0.0.2", 4791, 1, 2))
+            for i, port in enumerate((40000, 1234, 1235))]
+    cap = os.path.join(d, "outside.pcap")
+    with open(cap, "wb") as f:
+        f.write(pcap(recs))
+    rc, out, err = run(["--format", "json", "--pool", "40000-40001", "--threshold", "50", cap])
+    rep = json.loads(out)
+    src = rep["sources"][0]
+    check(rc == 0 and src["ports_outside_pool"] == 2 and src["peak_ports_in_use"] == 1
+          and src["pool_utilization"] == 50.0, f"edges outside pool: {src}")
+    msgs = [f["message"] for f in rep["findings"] if f["kind"] == "pool_high"]
+    check(len(msgs) == 1 and "50.0% of the pool (1 of 2)" in msgs[0],
+          f"edges outside pool: pool_high message {msgs}")
+    rc, out, _ = run(["--pool", "40000-40000", sample("cm_rocev2.pcap")])
+    sources = out.decode().split("Sources:")[1]
+    pcts = [float(m) for m in re.findall(r"\s(\d+\.\d)!?\s", sources)]
+    check(pcts and max(pcts) <= 100.0, f"edges --pool 40000-40000: utilization {pcts}")
+    check(b"used a source port outside the pool" in out, "edges: outside ports not reported")
+    # --threshold takes decimals.
+    for val, ok in [("50.5", True), ("87.25", True), ("100", True), ("0.01", True),
+                    ("50.555", False), ("0", False), ("100.01", False), ("1e2", False),
+                    ("abc", False), (".5", False)]:
+        rc, out, err = run(["--format", "json", "--threshold", val, cap])
+        if ok:
+            check(rc == 0 and json.loads(out)["pool"]["threshold_pct"] == float(val),
+                  f"edges --threshold {val}: exit {rc} {err!r}")
+        else:
+            check(rc == 2 and one_line(err, "--threshold"), f"edges --threshold {val}: {rc}")
+    # A single-valued option given twice is a mistake.
+    for argv in (["-o", "a", "-o", "b"], ["-oa", "--output", "b"], ["--format", "json",
+                                                                      "--format=csv"],
+                 ["--pool", "1-2", "--pool", "3-4"], ["--threshold", "5", "--threshold", "6"]):
+        rc, out, err = run(argv + [cap])
+        check(rc == 2 and not out and one_line(err, "given twice"), f"edges {argv}: {rc} {err!r}")
+    rc, _, err = run(["-o", "", cap])
+    check(rc == 2 and one_line(err, "-o: the file name is empty"), f"edges -o '': {err!r}")
+    rc, out, err = run(["decode", "--bogus", cap])
+    check(rc == 2 and not out and one_line(err, "decode: unknown option '--bogus'"),
+          f"edges decode --bogus: {rc} {err!r}")
+    # The open-file limit: explained before anything is read.
+    many = []
+    for i in range(300):
+        p = os.path.join(d, f"m{i}.pcap")
+        with open(p, "wb") as f:
+            f.write(pcap([(T0 + i, recs[0][1])]))
+        many.append(p)
+
+    def limit(soft, hard):
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    rc, out, err = run(["--no-progress", "--format", "json"] + many, preexec=limit(64, 64))
+    check(rc == 2 and not out and one_line(err, "300 captures", "the limit is 64"),
+          f"edges ulimit 64: {rc} {err!r}")
+    rc, out, err = run(["--no-progress", "--format", "json", "--allow-duplicate-inputs"] + many,
+                       preexec=limit(64, 4096))
+    check(rc == 0 and json.loads(out)["frames"]["total"] == 300,
+          f"edges ulimit 64 (hard 4096): {rc} {err!r}")
+
+
+# ---- formats ----
+
+def _erf_records_of(pcap_path):
+    """The ERF records inside a link-type-197 pcap, each padded to its rlen."""
+    with open(pcap_path, "rb") as f:
+        data = f.read()
+    off, out = 24, b""
+    while off + 16 <= len(data):
+        cap = struct.unpack_from("<I", data, off + 8)[0]
+        rec = data[off + 16:off + 16 + cap]
+        rlen = struct.unpack_from(">H", rec, 10)[0]
+        out += rec[:rlen] + bytes(max(0, rlen - len(rec)))
+        off += 16 + cap
+    return out
+
+
+def g_formats(d):
+    for name in ("cm_rocev2.pcap", "redirect.pcap", "port_ramp_small.pcap"):
+        plain = json.loads(run(["--format", "json", sample(name)])[1])
+        with open(sample(name), "rb") as f:
+            raw = f.read()
+        packed = {"gz": gzip.compress(raw), "xz": lzma.compress(raw)}
+        if shutil.which("zstd"):
+            packed["zst"] = subprocess.run(["zstd", "-q", "-c"], input=raw,
+                                           capture_output=True).stdout
+        # Concatenated members read on, as gzip -dc does.
+        half = len(raw) // 2
+        packed["2.gz"] = gzip.compress(raw[:half]) + gzip.compress(raw[half:])
+        for ext, blob in packed.items():
+            path = os.path.join(d, f"{name}.{ext}")
+            with open(path, "wb") as f:
+                f.write(blob)
+            for argv, stdin in (([path], None), (["-"], blob)):
+                rc, out, err = run(["--format", "json"] + argv, stdin=stdin)
+                got = json.loads(out) if out else None
+                check(rc == 0 and got and without_paths(got) == without_paths(dict(plain)),
+                      f"formats {name}.{ext} {argv[0]}: exit {rc} {err!r}")
+        # Cut short, and corrupt: named, with the frames before analysed.
+        cut = os.path.join(d, f"{name}.cut.gz")
+        with open(cut, "wb") as f:
+            f.write(packed["gz"][:len(packed["gz"]) * 2 // 3])
+        rc, out, err = run(["--format", "json", cut])
+        check(rc == 2 and one_line(err, "gzip stream ends early (after frame"),
+              f"formats cut gzip: {rc} {err!r}")
+        check(out and 0 < json.loads(out)["frames"]["total"] < plain["frames"]["total"],
+              "formats cut gzip: frames before the cut not analysed")
+    bad = os.path.join(d, "bad.xz")
+    with open(bad, "wb") as f:
+        f.write(b"\xfd7zXZ\x00" + b"\x55" * 200)
+    rc, _, err = run([bad])
+    check(rc == 2 and one_line(err, "xz data is corrupt"), f"formats corrupt xz: {err!r}")
+    text = os.path.join(d, "notes.gz")
+    with open(text, "wb") as f:
+        f.write(gzip.compress(b"hello, not a capture\n" * 10))
+    rc, _, err = run([text])
+    check(rc == 2 and one_line(err, "gzip-compressed, but not a pcap, pcapng or ERF capture"),
+          f"formats gzip text: {err!r}")
+    # Raw ERF: the records of the ERF samples without the pcap around them.
+    erf_pcaps = [sample("cm_ib_erf.pcap"), sample("redirect.pcap")]
+    real = os.path.join(ARGS.source_dir, "..", "shared", "captures",
+                        "ajbanjara_Wireshark_infiniband.pcap")
+    if os.path.exists(real):
+        erf_pcaps.append(real)
+    for src in erf_pcaps:
+        raw = os.path.join(d, os.path.basename(src) + ".erf")
+        with open(raw, "wb") as f:
+            f.write(_erf_records_of(src))
+        want = json.loads(run(["--format", "json", src])[1])
+        rc, out, err = run(["--format", "json", raw])
+        got = json.loads(out) if out else None
+        if src == real:
+            # That pcap keeps microseconds; its ERF records keep 2^-32 s.
+            got, want = without_times(got), without_times(want)
+        check(rc == 0 and got and without_paths(got) == without_paths(want),
+              f"formats raw ERF {os.path.basename(src)}: exit {rc} {err!r}")
+        with open(raw, "rb") as f:
+            rc, _, err = run(["-"], stdin=f.read())
+        check(rc == 2 and one_line(err, "raw ERF is read from a file"),
+              f"formats raw ERF on stdin: {err!r}")
+
+
+GROUPS = {"alias": g_alias, "dup": g_dup, "signals": g_signals, "fulldisk": g_fulldisk,
+          "names": g_names, "edges": g_edges, "formats": g_formats}
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ibscope", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("groups", nargs="+", choices=sorted(GROUPS))
+    ARGS = ap.parse_args()
+    ARGS.ibscope = os.path.abspath(ARGS.ibscope)
+    for g in ARGS.groups:
+        with tempfile.TemporaryDirectory(prefix="ibscope-outputs-") as d:
+            GROUPS[g](d)
+    for s in skipped:
+        print("SKIP: " + s)
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    if skipped and len(ARGS.groups) == 1:
+        return SKIP
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
