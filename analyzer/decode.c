@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "input_guard.h"
 #include "names.h"
 #include "packet.h"
 #include "printable.h"
@@ -130,6 +131,9 @@ int decode_main(int argc, char **argv)
         fputs("ibscope: decode: no capture file given (try ibscope decode --help)\n", stderr);
         return 2;
     }
+    /* Decoding a file twice harms nothing; writing over it (>>) would. */
+    if (!input_guard_check(argv + 1, (size_t)files, NULL, true))
+        return 2;
     for (int i = 1; i <= files; i++) {
         if (files > 1)
             printf("# %s\n", argv[i]);

@@ -122,6 +122,11 @@ def g_alias(d):
     check(rc == 2 and one_line(err, "standard output", "refusing to overwrite"),
           f"alias stdout: exit {rc} {err!r}")
     check(sha(cap) == before, "alias stdout: the capture changed")
+    with open(cap, "ab") as out:
+        rc, _, err = run(["decode", cap], stdout=out)
+    check(rc == 2 and one_line(err, "standard output", "refusing to overwrite"),
+          f"alias decode stdout: exit {rc} {err!r}")
+    check(sha(cap) == before, "alias decode stdout: the capture changed")
     # A report path that is a symlink to an old report: the report it names is
     # replaced, the link stays a link.
     old = os.path.join(d, "old.txt")
