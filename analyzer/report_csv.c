@@ -65,7 +65,7 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
 {
     struct csv_state *st = p;
     char t[48];
-    char msg[IB_FINDING_MESSAGE_MAX + 1];
+    char msg[IB_FINDING_TEXT_MAX];
     fmt_time_rfc3339(f->at.time_ns, t, sizeof(t));
     fprintf(st->out, "finding,%" PRIu32 ",", f->at.capture);
     capture_path(st->out, m, f->at.capture);
@@ -78,9 +78,7 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
         fprintf(st->out, "%" PRIu32 ",%" PRIu64 ",", f->related.capture, f->related.frame);
     else
         fputs(",,", st->out);
-    memcpy(msg, f->message, IB_FINDING_MESSAGE_MAX);
-    msg[IB_FINDING_MESSAGE_MAX] = '\0';
-    csv_field(st->out, msg);
+    csv_field(st->out, ib_finding_format(f, msg, sizeof msg));
     for (int i = 0; i < CSV_CONN_COLUMNS; i++)
         fputc(',', st->out);
     fputs(CRLF, st->out);

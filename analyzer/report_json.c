@@ -140,8 +140,9 @@ static void json_finding(void *p, const struct report_model *m, const struct ib_
     json_string(w, ib_finding_kind_name(f->kind));
     json_key(w, "severity");
     json_string(w, ib_severity_name(f->severity));
+    char msg[IB_FINDING_TEXT_MAX];
     json_key(w, "message");
-    json_string_n(w, f->message, strnlen(f->message, sizeof(f->message)));
+    json_string(w, ib_finding_format(f, msg, sizeof msg));
     if (f->related.frame != 0) {
         json_key(w, "related_capture");
         json_uint(w, f->related.capture);

@@ -100,20 +100,19 @@ static void text_finding(void *p, const struct report_model *m, const struct ib_
         }
     }
     char at[32], rel[32], when[32];
-    char line[IB_FINDING_MESSAGE_MAX + 64];
-    char msg[IB_FINDING_MESSAGE_MAX + 1];
+    char line[IB_FINDING_TEXT_MAX + 64];
+    char msg[IB_FINDING_TEXT_MAX];
     fmt_frame(&f->at, m->capture_count, at, sizeof(at));
     fmt_seconds(f->at.time_ns - (m->have_time ? m->first_ns : f->at.time_ns), when, sizeof(when));
-    memcpy(msg, f->message, IB_FINDING_MESSAGE_MAX);
-    msg[IB_FINDING_MESSAGE_MAX] = '\0';
-    char mention[48];
+    ib_finding_format(f, msg, sizeof msg);
+    /* A message names its related frame within its capture; with several
+     * captures, or a kind that does not name it, the line says which. */
     fmt_frame(&f->related, m->capture_count, rel, sizeof(rel));
-    snprintf(mention, sizeof(mention), "frame %s", rel);
-    if (f->related.frame != 0 && !strstr(msg, mention)) {
+    if (f->related.frame != 0 &&
+        (m->capture_count > 1 || !ib_finding_kinds[f->kind].names_related))
         snprintf(line, sizeof(line), "%s (see frame %s)", msg, rel);
-    } else {
+    else
         snprintf(line, sizeof(line), "%s", msg);
-    }
     int n = fprintf(*tmp, "    frame %-7s %10s s  ", at, when);
     wrap(*tmp, line, n > 0 ? (size_t)n : 0, 8);
 }

@@ -11,70 +11,8 @@
  */
 #include "engine_priv.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static const char *const kind_names[IB_FIND_COUNT] = {
-    [IB_FIND_RETRANSMISSION] = "retransmission",
-    [IB_FIND_PORT_REUSED] = "port_reused",
-    [IB_FIND_DUPLICATE_TUPLE] = "duplicate_tuple",
-    [IB_FIND_POOL_HIGH] = "pool_high",
-    [IB_FIND_REDIRECT] = "redirect",
-    [IB_FIND_REDIRECT_FOLLOWED] = "redirect_followed",
-    [IB_FIND_REDIRECT_LOOP] = "redirect_loop",
-    [IB_FIND_REDIRECT_GID_ONLY] = "redirect_gid_only",
-    [IB_FIND_REDIRECT_BAD_TARGET] = "redirect_bad_target",
-    [IB_FIND_REDIRECT_KEY_MISMATCH] = "redirect_key_mismatch",
-    [IB_FIND_REDIRECT_NOT_FOLLOWED] = "redirect_not_followed",
-    [IB_FIND_ADDRESSING] = "addressing",
-    [IB_FIND_MALFORMED] = "malformed",
-};
-
-/* addressing and malformed findings take their diagnostic's severity;
- * these are the kinds' defaults. */
-static const enum ib_severity kind_severity[IB_FIND_COUNT] = {
-    [IB_FIND_RETRANSMISSION] = IB_SEV_NOTE,
-    [IB_FIND_PORT_REUSED] = IB_SEV_NOTE,
-    [IB_FIND_DUPLICATE_TUPLE] = IB_SEV_WARN,
-    [IB_FIND_POOL_HIGH] = IB_SEV_WARN,
-    [IB_FIND_REDIRECT] = IB_SEV_NOTE,
-    [IB_FIND_REDIRECT_FOLLOWED] = IB_SEV_CHAT,
-    [IB_FIND_REDIRECT_LOOP] = IB_SEV_WARN,
-    [IB_FIND_REDIRECT_GID_ONLY] = IB_SEV_NOTE,
-    [IB_FIND_REDIRECT_BAD_TARGET] = IB_SEV_WARN,
-    [IB_FIND_REDIRECT_KEY_MISMATCH] = IB_SEV_WARN,
-    [IB_FIND_REDIRECT_NOT_FOLLOWED] = IB_SEV_WARN,
-    [IB_FIND_ADDRESSING] = IB_SEV_WARN,
-    [IB_FIND_MALFORMED] = IB_SEV_ERROR,
-};
-
-const char *ib_finding_kind_name(enum ib_finding_kind kind)
-{
-    return (unsigned)kind < IB_FIND_COUNT ? kind_names[kind] : "unknown";
-}
-
-enum ib_finding_kind ib_finding_kind_by_name(const char *name)
-{
-    for (unsigned i = 0; i < IB_FIND_COUNT; i++)
-        if (name && strcmp(kind_names[i], name) == 0)
-            return (enum ib_finding_kind)i;
-    return IB_FIND_COUNT;
-}
-
-enum ib_severity ib_finding_kind_severity(enum ib_finding_kind kind)
-{
-    return (unsigned)kind < IB_FIND_COUNT ? kind_severity[kind] : IB_SEV_ERROR;
-}
-
-enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind)
-{
-    switch (kind) {
-    case IB_FIND_ADDRESSING: return IB_GROUP_PROTOCOL;
-    case IB_FIND_MALFORMED: return IB_GROUP_MALFORMED;
-    default: return IB_GROUP_SEQUENCE;
-    }
-}
 
 const char *ib_conn_state_name(enum ib_conn_state state)
 {
@@ -177,22 +115,17 @@ static struct ib_finding *add_finding(struct ib_engine *e, enum ib_finding_kind 
     struct ib_finding *f = &out->findings[out->count++];
     memset(f, 0, sizeof *f);
     f->kind = kind;
-    f->severity = kind_severity[kind];
+    f->severity = ib_finding_kinds[kind].severity;
     f->at = e->at;
     return f;
 }
 
 struct ib_finding *eng_emit(struct ib_engine *e, enum ib_finding_kind kind,
-                            struct ib_frame_ref related, const char *fmt, ...)
+                            struct ib_frame_ref related)
 {
     struct ib_finding *f = add_finding(e, kind);
-    if (!f)
-        return NULL;
-    f->related = related;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->message, sizeof f->message, fmt, ap);
-    va_end(ap);
+    if (f)
+        f->related = related;
     return f;
 }
 
@@ -218,7 +151,6 @@ static void diag_findings(struct ib_engine *e, const struct ib_packet *p)
             continue;
         f->severity = info->severity;
         f->rule = id;
-        snprintf(f->message, sizeof f->message, "%s (%s)", info->text, info->name);
     }
 }
 

@@ -13,52 +13,8 @@
 #ifndef IBSCOPE_ENGINE_H
 #define IBSCOPE_ENGINE_H
 
+#include "finding.h"
 #include "packet.h"
-
-/* The fixed vocabulary of finding kinds, shared with the plugin's expert
- * infos (ibscope.expert.<name>) and the reports. */
-enum ib_finding_kind {
-    IB_FIND_RETRANSMISSION,
-    IB_FIND_PORT_REUSED,
-    IB_FIND_DUPLICATE_TUPLE,
-    IB_FIND_POOL_HIGH,
-    IB_FIND_REDIRECT,
-    IB_FIND_REDIRECT_FOLLOWED,
-    IB_FIND_REDIRECT_LOOP,
-    IB_FIND_REDIRECT_GID_ONLY,
-    IB_FIND_REDIRECT_BAD_TARGET,
-    IB_FIND_REDIRECT_KEY_MISMATCH,
-    IB_FIND_REDIRECT_NOT_FOLLOWED,
-    IB_FIND_ADDRESSING,
-    IB_FIND_MALFORMED,
-    IB_FIND_COUNT
-};
-
-const char *ib_finding_kind_name(enum ib_finding_kind kind);
-/* Looks a name up; IB_FIND_COUNT when there is none. */
-enum ib_finding_kind ib_finding_kind_by_name(const char *name);
-enum ib_severity ib_finding_kind_severity(enum ib_finding_kind kind);
-enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind);
-
-/* A frame: which capture (0-based index of the input file), which frame of
- * it (1-based, as Wireshark numbers them) and when (ns since the epoch).
- * frame == 0 means "none". */
-struct ib_frame_ref {
-    uint32_t capture;
-    uint64_t frame;
-    int64_t time_ns;
-};
-
-#define IB_FINDING_MESSAGE_MAX 160
-
-struct ib_finding {
-    enum ib_finding_kind kind;
-    enum ib_severity severity;
-    uint16_t rule;                /* enum ib_diag_id for addressing and malformed */
-    struct ib_frame_ref at;
-    struct ib_frame_ref related;  /* frame == 0 when none applies */
-    char message[IB_FINDING_MESSAGE_MAX];
-};
 
 #define IB_FRAME_FINDINGS_MAX 24
 
@@ -156,15 +112,6 @@ struct ib_source_stats {
 };
 
 #define IB_CHAIN_HOPS_MAX 16
-
-struct ib_redirect_hop {
-    uint16_t lid;
-    uint8_t gid[16];
-    uint32_t qp;
-    uint32_t qkey;
-    uint16_t pkey;
-    struct ib_frame_ref frame; /* the redirecting response */
-};
 
 struct ib_redirect_chain {
     struct ib_endpoint requester;

@@ -10,7 +10,6 @@
  * connections holding it in REQ order, which gives the "latest holder" links.
  */
 #include "engine_priv.h"
-#include "engine_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,17 +335,14 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
             dest_put(e, d);
         return;
     }
-    char ps_buf[8], a[ENG_ADDR_MAX + 8], b[ENG_ADDR_MAX + 8];
-    const char *ps = eng_port_space_name(t->port_space, ps_buf);
-
+    struct ib_finding *f;
     if (tu->holders) {
         const struct eng_conn *o = EL_ENTRY(tu->conns.prev, struct eng_conn, tuple_link);
-        eng_fmt_ip_port(t->ip_version, t->src_ip, t->src_port, a, sizeof a);
-        eng_fmt_ip_port(t->ip_version, t->dst_ip, t->dst_port, b, sizeof b);
-        if (eng_emit(e, IB_FIND_DUPLICATE_TUPLE, o->rec.req,
-                     "%s %s -> %s already open under LocalCommID 0x%08x (REQ frame %llu)", ps, a,
-                     b, o->rec.local_comm_id, (unsigned long long)o->rec.req.frame))
+        if ((f = eng_emit(e, IB_FIND_DUPLICATE_TUPLE, o->rec.req))) {
+            f->data.tuple = *t;
+            f->data.comm_id = o->rec.local_comm_id;
             e->out->duplicate_tuple_of = o->rec.req;
+        }
     }
     if (po->holders > tu->holders) {
         /* Latest holder of the port with another tuple; at most
@@ -357,13 +353,10 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
             l = l->prev;
             o = EL_ENTRY(l, struct eng_conn, port_link);
         }
-        eng_fmt_ip(t->ip_version, t->src_ip, a, sizeof a);
-        eng_fmt_ip_port(t->ip_version, t->dst_ip, t->dst_port, b, sizeof b);
-        if (eng_emit(e, IB_FIND_PORT_REUSED, o->rec.req,
-                     "source port %u of %s (%s port space) reused for %s while held by the "
-                     "connection of frame %llu",
-                     t->src_port, a, ps, b, (unsigned long long)o->rec.req.frame))
+        if ((f = eng_emit(e, IB_FIND_PORT_REUSED, o->rec.req))) {
+            f->data.tuple = *t;
             e->out->port_reused_from = o->rec.req;
+        }
     }
 
     c->port = po;
@@ -395,12 +388,12 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     }
     if (src->pool_high_armed && src->st.ports_in_use >= e->threshold_ports) {
         src->pool_high_armed = false;
-        eng_fmt_ip(t->ip_version, t->src_ip, a, sizeof a);
         struct ib_frame_ref none = { 0, 0, 0 };
-        eng_emit(e, IB_FIND_POOL_HIGH, none,
-                 "ports in use by %s (%s) reached %.1f%% of the pool (%u of %u)", a, ps,
-                 100.0 * src->st.ports_in_use / e->pool_size, src->st.ports_in_use,
-                 e->pool_size);
+        if ((f = eng_emit(e, IB_FIND_POOL_HIGH, none))) {
+            f->data.tuple = *t;
+            f->data.ports_in_use = src->st.ports_in_use;
+            f->data.pool_size = e->pool_size;
+        }
     }
     fill_port_analysis(e, c);
 }
@@ -529,11 +522,14 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     if (c && !c->answered) {
         c->rec.retransmissions++;
         e->conn.retransmissions++;
-        if (eng_emit(e, IB_FIND_RETRANSMISSION, c->rec.req,
-                     "%s retransmitted (%s 0x%08x, first sent in frame %llu)",
-                     sidr ? "SIDR_REQ" : "REQ", sidr ? "RequestID" : "LocalCommID",
-                     p->cm.local_comm_id, (unsigned long long)c->rec.req.frame))
+        struct ib_finding *f = eng_emit(e, IB_FIND_RETRANSMISSION, c->rec.req);
+        if (f) {
+            f->data.sidr = sidr;
+            f->data.comm_id = p->cm.local_comm_id;
+            if (c->rec.has_tuple)
+                f->data.tuple = c->rec.tuple;
             e->out->retransmission_of = c->rec.req;
+        }
         fill_port_analysis(e, c);
         return;
     }
@@ -570,17 +566,19 @@ static void set_remote(struct eng_conn *c, uint32_t id)
 }
 
 static void cm_redirect(struct ib_engine *e, const struct ib_packet *p, const struct eng_conn *c,
-                        const char *what)
+                        uint16_t cm_attr)
 {
     struct eng_redirect_src rs;
     memset(&rs, 0, sizeof rs);
     rs.requester = &p->dst;
-    rs.mgmt_class = 0x07;
+    rs.mgmt_class = IB_CLASS_CM;
     rs.agent = &p->src;
     rs.agent_qp = c ? c->req_qp : ib_packet_has(p, IB_HAS_DETH) ? p->deth.srcqp : 1;
     if (c)
         rs.request = c->rec.req;
-    rs.what = what;
+    rs.cm_attr = cm_attr;
+    if (cm_attr == IB_CM_REJ)
+        rs.reject_reason = p->cm.u.rej.reason;
     eng_mad_redirect(e, &rs, &p->cm.cpi);
 }
 
@@ -604,7 +602,7 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
             r->mra = e->at;
         return;
     case IB_CM_REP:
-        eng_mad_answer(e, p, 0x07);
+        eng_mad_answer(e, p, IB_CLASS_CM);
         if (!c || r->rep.frame)
             return;
         set_remote(c, cm->local_comm_id);
@@ -628,11 +626,9 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
                          cm->u.rej.reason == IB_CM_REJ_PORT_REDIRECT) &&
                         cm->has_cpi;
         if (redirect) {
-            char what[24];
-            snprintf(what, sizeof what, "CM REJ %u", cm->u.rej.reason);
-            cm_redirect(e, p, c, what);
+            cm_redirect(e, p, c, IB_CM_REJ);
         } else {
-            eng_mad_answer(e, p, 0x07);
+            eng_mad_answer(e, p, IB_CLASS_CM);
         }
         if (!c)
             return;
@@ -681,9 +677,9 @@ static void cm_sidr_reply(struct ib_engine *e, const struct ib_packet *p)
     e->conn.sidr_replies++;
     struct eng_conn *c = conn_find(e, &p->dst, cm->local_comm_id, true);
     if (cm->u.sidr_rep.status == IB_CM_SIDR_STATUS_REDIRECT && cm->has_cpi)
-        cm_redirect(e, p, c, "CM SIDR_REP");
+        cm_redirect(e, p, c, IB_CM_SIDR_REP);
     else
-        eng_mad_answer(e, p, 0x07);
+        eng_mad_answer(e, p, IB_CLASS_CM);
     if (!c)
         return;
     c->answered = true;
@@ -696,11 +692,11 @@ void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p)
     switch (p->cm.attr) {
     case IB_CM_REQ:
         cm_request(e, p, false);
-        eng_mad_follow(e, p, 0x07);
+        eng_mad_follow(e, p, IB_CLASS_CM);
         break;
     case IB_CM_SIDR_REQ:
         cm_request(e, p, true);
-        eng_mad_follow(e, p, 0x07);
+        eng_mad_follow(e, p, IB_CLASS_CM);
         break;
     case IB_CM_SIDR_REP:
         cm_sidr_reply(e, p);

@@ -8,10 +8,15 @@
  * 24/25, SIDR_REP 4) come in through eng_mad_redirect() from engine_cm.c.
  */
 #include "engine_priv.h"
-#include "engine_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+static bool gid_is_zero(const uint8_t gid[16])
+{
+    static const uint8_t zero[16];
+    return memcmp(gid, zero, 16) == 0;
+}
 
 /* Answered transactions kept to recognise repeated responses. */
 #define ENG_ANSWERED_KEEP 4096
@@ -120,7 +125,7 @@ static struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *h)
     struct ib_endpoint ep;
     memset(&ep, 0, sizeof ep);
     ep.lid = h->lid;
-    ep.has_gid = !eng_gid_is_zero(h->gid);
+    ep.has_gid = !gid_is_zero(h->gid);
     memcpy(ep.gid, h->gid, 16);
     return ep;
 }
@@ -129,31 +134,6 @@ static bool hop_is(const struct ib_redirect_hop *h, const struct ib_endpoint *ep
 {
     struct ib_endpoint t = hop_endpoint(h);
     return h->qp == qp && ep_same(&t, ep);
-}
-
-static void fmt_target(const struct ib_redirect_hop *h, char *buf, size_t size)
-{
-    int n;
-    if (h->lid || eng_gid_is_zero(h->gid)) {
-        n = snprintf(buf, size, "LID %u", h->lid);
-    } else {
-        char g[ENG_ADDR_MAX];
-        eng_fmt_gid(h->gid, g, sizeof g);
-        n = snprintf(buf, size, "GID %s", g);
-    }
-    if (n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, " QP 0x%06x", h->qp);
-}
-
-static void fmt_endpoint(const struct ib_endpoint *ep, uint32_t qp, char *buf, size_t size)
-{
-    if (ep->lid || !ep->has_gid) {
-        snprintf(buf, size, "LID %u QP 0x%06x", ep->lid, qp);
-    } else {
-        char g[ENG_ADDR_MAX];
-        eng_fmt_gid(ep->gid, g, sizeof g);
-        snprintf(buf, size, "GID %s QP 0x%06x", g, qp);
-    }
 }
 
 /* ---- redirect targets that carry MADs ---- */
@@ -197,7 +177,7 @@ static void madqp_add(struct ib_engine *e, const struct ib_redirect_hop *h)
         struct eng_node n = eng_node_of(&ep);
         madqp_add_node(e, &n, h->qp);
     }
-    if (!eng_gid_is_zero(h->gid)) {
+    if (!gid_is_zero(h->gid)) {
         ep.lid = 0;
         ep.has_gid = true;
         memcpy(ep.gid, h->gid, 16);
@@ -309,6 +289,17 @@ static const struct ib_frame_ref *loop_target(const struct eng_chain *c,
     return NULL;
 }
 
+/* A redirect finding with what it is about. */
+static struct ib_finding *redirect_emit(struct ib_engine *e, enum ib_finding_kind kind,
+                                        struct ib_frame_ref related,
+                                        const struct ib_finding_data *about)
+{
+    struct ib_finding *f = eng_emit(e, kind, related);
+    if (f)
+        f->data = *about;
+    return f;
+}
+
 void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
                       const struct ib_cpi *cpi)
 {
@@ -320,27 +311,24 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
     hop.qkey = cpi->redirect_qkey;
     hop.pkey = cpi->redirect_pkey;
     hop.frame = e->at;
-    bool gid_zero = eng_gid_is_zero(hop.gid);
+    bool gid_zero = gid_is_zero(hop.gid);
+    struct ib_finding_data about;
+    memset(&about, 0, sizeof about);
+    about.mgmt_class = src->mgmt_class;
+    about.cm_attr = src->cm_attr;
+    about.reject_reason = src->reject_reason;
+    about.target = hop;
+    about.sl = cpi->redirect_sl;
 
-    char cls_buf[16], g[ENG_ADDR_MAX] = "";
-    const char *what = src->what ? src->what : eng_class_name(src->mgmt_class, cls_buf);
-    if (!gid_zero)
-        eng_fmt_gid(hop.gid, g, sizeof g);
-    eng_emit(e, IB_FIND_REDIRECT, src->request,
-             "%s redirect to LID %u%s%s QP 0x%06x Q_Key 0x%08x P_Key 0x%04x SL %u", what, hop.lid,
-             gid_zero ? "" : " GID ", g, hop.qp, hop.qkey, hop.pkey, cpi->redirect_sl);
+    redirect_emit(e, IB_FIND_REDIRECT, src->request, &about);
     if (hop.lid == 0 && !gid_zero)
-        eng_emit(e, IB_FIND_REDIRECT_GID_ONLY, src->request,
-                 "%s redirect names RedirectLID 0 and GID %s: the requester must resolve a "
-                 "path to it",
-                 what, g);
+        redirect_emit(e, IB_FIND_REDIRECT_GID_ONLY, src->request, &about);
     bool no_addr = hop.lid == 0 && gid_zero;
-    bool no_pkey = (hop.pkey & 0x7fff) == 0;
-    if (no_addr || hop.qp == 0 || no_pkey)
-        eng_emit(e, IB_FIND_REDIRECT_BAD_TARGET, src->request,
-                 "%s redirect target is unusable:%s%s%s", what,
-                 no_addr ? " RedirectLID and RedirectGID both 0" : "",
-                 hop.qp == 0 ? " RedirectQP 0" : "", no_pkey ? " RedirectP_Key 0" : "");
+    about.problems = (no_addr ? IB_TARGET_NO_ADDRESS : 0) | (hop.qp == 0 ? IB_TARGET_QP0 : 0) |
+                     ((hop.pkey & 0x7fff) == 0 ? IB_TARGET_NO_PKEY : 0);
+    if (about.problems)
+        redirect_emit(e, IB_FIND_REDIRECT_BAD_TARGET, src->request, &about);
+    about.problems = 0;
     if (!no_addr && hop.qp > 1)
         madqp_add(e, &hop);
 
@@ -375,13 +363,8 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
             loop = &agent_frame;
     }
     if (loop) {
-        char t[96];
-        fmt_target(&hop, t, sizeof t);
-        unsigned len = c ? c->pub.hop_count + c->pub.hops_dropped + 1 : 1;
-        if (eng_emit(e, IB_FIND_REDIRECT_LOOP, *loop,
-                     "%s redirect to %s loops back to the target of frame %llu (%u redirects in "
-                     "the chain)",
-                     what, t, (unsigned long long)loop->frame, len))
+        about.hops = c ? c->pub.hop_count + c->pub.hops_dropped + 1 : 1;
+        if (redirect_emit(e, IB_FIND_REDIRECT_LOOP, *loop, &about))
             e->out->redirect_loop_to = *loop;
         if (c)
             c->pub.loop = true;
@@ -409,32 +392,28 @@ void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
     if (!c || !c->awaiting)
         return;
     uint32_t qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
-    char cls_buf[16], t[96];
-    const char *name = eng_class_name(cls, cls_buf);
     const struct ib_redirect_hop *h = &c->last;
     unsigned depth = c->pub.hop_count + c->pub.hops_dropped;
-    fmt_target(h, t, sizeof t);
+    struct ib_finding_data about;
+    memset(&about, 0, sizeof about);
+    about.mgmt_class = cls;
+    about.target = *h;
     if (hop_is(h, &p->dst, qp)) {
         c->awaiting = false;
         c->pub.followed = true;
         e->out->redirected_by = h->frame;
         e->out->has_redirect_depth = true;
         e->out->redirect_depth = depth;
-        eng_emit(e, IB_FIND_REDIRECT_FOLLOWED, h->frame,
-                 "%s request follows the redirect of frame %llu to %s (hop %u)", name,
-                 (unsigned long long)h->frame.frame, t, depth);
+        about.hops = depth;
+        redirect_emit(e, IB_FIND_REDIRECT_FOLLOWED, h->frame, &about);
         bool qkey_bad = ib_packet_has(p, IB_HAS_DETH) && p->deth.qkey != h->qkey;
         bool pkey_bad =
             ib_packet_has(p, IB_HAS_BTH) && (p->bth.pkey & 0x7fff) != (h->pkey & 0x7fff);
         if (qkey_bad || pkey_bad) {
-            char qk[40] = "", pk[40] = "";
-            if (qkey_bad)
-                snprintf(qk, sizeof qk, " Q_Key 0x%08x (not 0x%08x)", p->deth.qkey, h->qkey);
-            if (pkey_bad)
-                snprintf(pk, sizeof pk, " P_Key 0x%04x (not 0x%04x)", p->bth.pkey, h->pkey);
-            eng_emit(e, IB_FIND_REDIRECT_KEY_MISMATCH, h->frame,
-                     "%s request redirected by frame %llu uses%s%s", name,
-                     (unsigned long long)h->frame.frame, qk, pk);
+            about.problems = (qkey_bad ? IB_KEY_QKEY : 0) | (pkey_bad ? IB_KEY_PKEY : 0);
+            about.qkey = qkey_bad ? p->deth.qkey : 0;
+            about.pkey = pkey_bad ? p->bth.pkey : 0;
+            redirect_emit(e, IB_FIND_REDIRECT_KEY_MISMATCH, h->frame, &about);
         }
         return;
     }
@@ -442,12 +421,10 @@ void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
         return;
     if ((qp == c->agent_qp && ep_same(&c->agent, &p->dst)) ||
         (qp == c->pub.origin_qp && ep_same(&c->pub.origin, &p->dst))) {
-        char o[96];
-        fmt_endpoint(&p->dst, qp, o, sizeof o);
         c->not_followed_reported = true;
-        eng_emit(e, IB_FIND_REDIRECT_NOT_FOLLOWED, h->frame,
-                 "%s request sent to %s again instead of %s named by the redirect of frame %llu",
-                 name, o, t, (unsigned long long)h->frame.frame);
+        about.sent_to = p->dst;
+        about.sent_to_qp = qp;
+        redirect_emit(e, IB_FIND_REDIRECT_NOT_FOLLOWED, h->frame, &about);
     }
 }
 

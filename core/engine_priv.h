@@ -91,7 +91,8 @@ struct eng_redirect_src {
     const struct ib_endpoint *agent;     /* who redirected */
     uint32_t agent_qp;
     struct ib_frame_ref request;         /* the request redirected, frame 0 unknown */
-    const char *what;                    /* "PerfMgt", "CM REJ 24", ... */
+    uint16_t cm_attr;                    /* IB_CM_REJ or IB_CM_SIDR_REP for a CM redirect */
+    uint16_t reject_reason;              /* with IB_CM_REJ */
 };
 void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
                       const struct ib_cpi *cpi);
@@ -121,9 +122,9 @@ struct ib_engine {
 };
 
 /* Adds a finding of this kind to the current frame unless the kind is
- * switched off; returns it (message already formatted) or NULL. */
+ * switched off or the frame is full; returns it, for the caller to fill in
+ * its data, or NULL. */
 struct ib_finding *eng_emit(struct ib_engine *e, enum ib_finding_kind kind,
-                            struct ib_frame_ref related, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+                            struct ib_frame_ref related);
 
 #endif

@@ -237,27 +237,6 @@ static int map_group(enum ib_diag_group g)
     }
 }
 
-/* Summaries of the finding kinds, for the expert info dialog. */
-static const char *kind_summary(enum ib_finding_kind k)
-{
-    switch (k) {
-    case IB_FIND_RETRANSMISSION: return "CM REQ retransmission (same LocalCommID)";
-    case IB_FIND_PORT_REUSED: return "RDMA CM source port reused by a new connection";
-    case IB_FIND_DUPLICATE_TUPLE: return "RDMA CM tuple already used by an open connection";
-    case IB_FIND_POOL_HIGH: return "RDMA CM port pool utilization above the threshold";
-    case IB_FIND_REDIRECT: return "MAD or CM redirect";
-    case IB_FIND_REDIRECT_FOLLOWED: return "Request follows a redirect";
-    case IB_FIND_REDIRECT_LOOP: return "Redirect chain loops";
-    case IB_FIND_REDIRECT_GID_ONLY: return "Redirect names a GID only (RedirectLID 0)";
-    case IB_FIND_REDIRECT_BAD_TARGET: return "Redirect names an invalid target";
-    case IB_FIND_REDIRECT_KEY_MISMATCH: return "Redirected request uses other keys than named";
-    case IB_FIND_REDIRECT_NOT_FOLLOWED: return "Request ignores an earlier redirect";
-    case IB_FIND_ADDRESSING: return "Addressing rule broken";
-    case IB_FIND_MALFORMED: return "Malformed InfiniBand packet";
-    default: return "ibscope finding";
-    }
-}
-
 static ei_register_info make_ei(expert_field *id, const char *abbrev, int group, int severity,
                                 const char *summary)
 {
@@ -296,7 +275,8 @@ void ibs_register_fields(int proto)
         ei[nei++] = make_ei(&ibs_ei_kind[k],
                             g_strconcat("ibscope.expert.", ib_finding_kind_name(k), NULL),
                             map_group(ib_finding_kind_group(k)),
-                            map_severity(ib_finding_kind_severity(k)), kind_summary(k));
+                            map_severity(ib_finding_kind_severity(k)),
+                            ib_finding_kinds[k].summary);
     }
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);

@@ -68,17 +68,7 @@ static void count_redirects(stats_tree *st, const struct ibs_result *r)
 {
     for (unsigned i = 0; i < r->count; i++) {
         enum ib_finding_kind k = r->findings[i].kind;
-        const char *what = NULL;
-        switch (k) {
-        case IB_FIND_REDIRECT: what = "redirects"; break;
-        case IB_FIND_REDIRECT_FOLLOWED: what = "followed"; break;
-        case IB_FIND_REDIRECT_NOT_FOLLOWED: what = "not followed"; break;
-        case IB_FIND_REDIRECT_LOOP: what = "loops"; break;
-        case IB_FIND_REDIRECT_GID_ONLY: what = "to a GID only"; break;
-        case IB_FIND_REDIRECT_BAD_TARGET: what = "bad targets"; break;
-        case IB_FIND_REDIRECT_KEY_MISMATCH: what = "key mismatches"; break;
-        default: break;
-        }
+        const char *what = (unsigned)k < IB_FIND_COUNT ? ib_finding_kinds[k].redirect_stat : NULL;
         if (!what)
             continue;
         tick_stat_node(st, node_redirects, 0, TRUE);

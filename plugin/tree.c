@@ -281,7 +281,8 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
                                : &ibs_ei_kind[f->kind < IB_FIND_COUNT ? f->kind : IB_FIND_MALFORMED];
         /* expert_add_info works without a tree too: -z expert and the
          * expert column still see it. */
-        expert_add_info_format(pinfo, ai, ei, "%s", f->message);
+        char msg[IB_FINDING_TEXT_MAX];
+        expert_add_info_format(pinfo, ai, ei, "%s", ib_finding_format(f, msg, sizeof msg));
     }
 }
 
@@ -325,26 +326,6 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
         add_analysis(root, tvb, pinfo, fr->result);
 }
 
-static const char *kind_tag(enum ib_finding_kind k)
-{
-    switch (k) {
-    case IB_FIND_RETRANSMISSION: return "CM REQ retransmission";
-    case IB_FIND_PORT_REUSED: return "RDMA CM port reused";
-    case IB_FIND_DUPLICATE_TUPLE: return "RDMA CM duplicate tuple";
-    case IB_FIND_POOL_HIGH: return "RDMA CM port pool high";
-    case IB_FIND_REDIRECT: return "MAD redirect";
-    case IB_FIND_REDIRECT_FOLLOWED: return "Redirect followed";
-    case IB_FIND_REDIRECT_LOOP: return "Redirect loop";
-    case IB_FIND_REDIRECT_GID_ONLY: return "Redirect to GID only";
-    case IB_FIND_REDIRECT_BAD_TARGET: return "Redirect bad target";
-    case IB_FIND_REDIRECT_KEY_MISMATCH: return "Redirect key mismatch";
-    case IB_FIND_REDIRECT_NOT_FOLLOWED: return "Redirect not followed";
-    case IB_FIND_ADDRESSING: return "IB addressing";
-    case IB_FIND_MALFORMED: return "IB malformed";
-    default: return "ibscope";
-    }
-}
-
 const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res)
 {
     if (!res || res->count == 0)
@@ -354,7 +335,8 @@ const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res)
     for (unsigned i = 1; i < res->count; i++)
         if (res->findings[i].severity > best->severity)
             best = &res->findings[i];
-    const char *tag = kind_tag(best->kind);
+    const char *tag = (unsigned)best->kind < IB_FIND_COUNT ? ib_finding_kinds[best->kind].tag
+                                                            : "ibscope";
     if (best->kind == IB_FIND_ADDRESSING || best->kind == IB_FIND_MALFORMED)
         return wmem_strdup_printf(pinfo->pool, "%s: %s", tag,
                                   ib_diag_info((enum ib_diag_id)best->rule)->name);

@@ -234,6 +234,13 @@ static const struct ib_finding *get(enum ib_finding_kind k)
     return NULL;
 }
 
+/* The finding in words, as every view words it. */
+static const char *text(const struct ib_finding *f)
+{
+    static char buf[IB_FINDING_TEXT_MAX];
+    return ib_finding_format(f, buf, sizeof buf);
+}
+
 static void feed_quiet(const struct ib_packet *p)
 {
     feed(p);
@@ -298,8 +305,8 @@ static void test_retransmission(void **state)
     assert_int_equal(f->related.frame, 1);
     assert_int_equal(f->severity, IB_SEV_NOTE);
     assert_int_equal(A.retransmission_of.frame, 1);
-    assert_non_null(strstr(f->message, "0x30ab0075"));
-    assert_non_null(strstr(f->message, "frame 1"));
+    assert_non_null(strstr(text(f), "0x30ab0075"));
+    assert_non_null(strstr(text(f), "frame 1"));
     assert_int_equal(A.ports_in_use, 1); /* not a new holder */
     feed(&again);
     assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 1);
@@ -344,7 +351,7 @@ static void test_duplicate_tuple(void **state)
     assert_int_equal(f->related.frame, 1);
     assert_int_equal(f->severity, IB_SEV_WARN);
     assert_int_equal(A.duplicate_tuple_of.frame, 1);
-    assert_non_null(strstr(f->message, "10.0.0.1:40000 -> 10.0.0.2:7174"));
+    assert_non_null(strstr(text(f), "10.0.0.1:40000 -> 10.0.0.2:7174"));
     assert_int_equal(A.ports_in_use, 1);
     assert_int_equal(A.tuple_ports_in_use, 1);
     /* a third links to the latest */
@@ -363,7 +370,7 @@ static void test_port_reused_links_latest(void **state)
     const struct ib_finding *f = get(IB_FIND_PORT_REUSED);
     assert_int_equal(f->related.frame, 1);
     assert_int_equal(f->severity, IB_SEV_NOTE);
-    assert_string_equal(f->message, "source port 40000 of 10.0.0.1 (TCP port space) reused for "
+    assert_string_equal(text(f), "source port 40000 of 10.0.0.1 (TCP port space) reused for "
                                     "10.0.0.3:7174 while held by the connection of frame 1");
     assert_int_equal(A.port_reused_from.frame, 1);
     assert_int_equal(A.ports_in_use, 1);
@@ -597,7 +604,7 @@ static void test_pool_high_once_per_crossing(void **state)
     feed(PK(req(1, 2, 104, t5)));
     assert_int_equal(A.count, 1);
     const struct ib_finding *f = get(IB_FIND_POOL_HIGH);
-    assert_string_equal(f->message, "ports in use by 10.0.0.1 (TCP) reached 50.0% of the pool "
+    assert_string_equal(text(f), "ports in use by 10.0.0.1 (TCP) reached 50.0% of the pool "
                                     "(5 of 10)");
     assert_int_equal(f->related.frame, 0);
     assert_int_equal(A.ports_in_use, 5);
@@ -829,7 +836,7 @@ static void test_redirect_chain_two_hops(void **state)
     feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 42, &c1)));
     assert_int_equal(A.count, 1);
     const struct ib_finding *f = get(IB_FIND_REDIRECT);
-    assert_string_equal(f->message,
+    assert_string_equal(text(f),
                         "PerfMgt redirect to LID 7 QP 0x000010 Q_Key 0x80010000 P_Key 0xffff SL 0");
     assert_int_equal(f->related.frame, 1);
     assert_int_equal(f->severity, IB_SEV_NOTE);
@@ -918,7 +925,7 @@ static void test_redirect_loop_length_2(void **state)
     feed(PK(mad_get(lid(1), lid(7), 0x10, IB_CLASS_PERF, 2)));
     feed(PK(mad_resp(lid(7), lid(1), IB_CLASS_PERF, 2, &to_a)));
     assert_int_equal(get(IB_FIND_REDIRECT_LOOP)->related.frame, 1);
-    assert_non_null(strstr(get(IB_FIND_REDIRECT_LOOP)->message, "2 redirects"));
+    assert_non_null(strstr(text(get(IB_FIND_REDIRECT_LOOP)), "2 redirects"));
     assert_int_equal(A.redirect_depth, 2);
     /* following back to A and being sent to B again: loops to hop 1 */
     feed(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 3)));
@@ -989,7 +996,7 @@ static void test_redirect_gid_only(void **state)
     feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 1, &c)));
     assert_int_equal(A.count, 2);
     assert_int_equal(A.findings[0].kind, IB_FIND_REDIRECT);
-    assert_non_null(strstr(A.findings[0].message, "LID 0 GID fe80::77 QP 0x000010"));
+    assert_non_null(strstr(text(&A.findings[0]), "LID 0 GID fe80::77 QP 0x000010"));
     assert_int_equal(A.findings[1].kind, IB_FIND_REDIRECT_GID_ONLY);
     assert_int_equal(A.findings[1].severity, IB_SEV_NOTE);
     assert_int_equal(count_of(IB_FIND_REDIRECT_BAD_TARGET), 0);
@@ -1037,7 +1044,7 @@ static void test_redirect_bad_targets(void **state)
         feed(PK(mad_resp(lid(5), lid(1), cls, i, &cases[i].c)));
         const struct ib_finding *f = get(IB_FIND_REDIRECT_BAD_TARGET);
         assert_int_equal(f->severity, IB_SEV_WARN);
-        assert_non_null(strstr(f->message, cases[i].why));
+        assert_non_null(strstr(text(f), cases[i].why));
         assert_int_equal(count_of(IB_FIND_REDIRECT_GID_ONLY), 0);
     }
     /* a good target: none */
@@ -1061,8 +1068,8 @@ static void test_redirect_key_mismatch(void **state)
     assert_int_equal(A.findings[0].kind, IB_FIND_REDIRECT_FOLLOWED);
     assert_int_equal(A.findings[1].kind, IB_FIND_REDIRECT_KEY_MISMATCH);
     assert_int_equal(A.findings[1].related.frame, 2);
-    assert_non_null(strstr(A.findings[1].message, "Q_Key 0x80010000 (not 0x22222222)"));
-    assert_null(strstr(A.findings[1].message, "P_Key"));
+    assert_non_null(strstr(text(&A.findings[1]), "Q_Key 0x80010000 (not 0x22222222)"));
+    assert_null(strstr(text(&A.findings[1]), "P_Key"));
 
     /* P_Key mismatch only (other class, fresh chain) */
     feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_SA, 3)));
@@ -1072,7 +1079,7 @@ static void test_redirect_key_mismatch(void **state)
     f.bth.pkey = 0xffff;
     feed(&f);
     assert_int_equal(count_of(IB_FIND_REDIRECT_KEY_MISMATCH), 1);
-    assert_non_null(strstr(get(IB_FIND_REDIRECT_KEY_MISMATCH)->message,
+    assert_non_null(strstr(text(get(IB_FIND_REDIRECT_KEY_MISMATCH)),
                            "P_Key 0xffff (not 0x8005)"));
 
     /* both right, membership bit differs: no mismatch */
@@ -1097,7 +1104,7 @@ static void test_redirect_not_followed(void **state)
     const struct ib_finding *f = get(IB_FIND_REDIRECT_NOT_FOLLOWED);
     assert_int_equal(f->related.frame, 2);
     assert_int_equal(f->severity, IB_SEV_WARN);
-    assert_non_null(strstr(f->message, "LID 5 QP 0x000001"));
+    assert_non_null(strstr(text(f), "LID 5 QP 0x000001"));
     /* reported once per redirect */
     feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 3)));
     /* unrelated targets and other classes say nothing */
@@ -1149,7 +1156,7 @@ static void test_cm_rej_redirect(void **state)
     assert_int_equal(A.count, 1);
     const struct ib_finding *f = get(IB_FIND_REDIRECT);
     assert_int_equal(f->related.frame, 1);
-    assert_string_equal(f->message,
+    assert_string_equal(text(f),
                         "CM REJ 24 redirect to LID 8 QP 0x000030 Q_Key 0x80010000 P_Key 0xffff SL 0");
     const struct ib_connection_stats *cs = ib_engine_connections(E);
     assert_int_equal(cs->rejected, 1);
@@ -1190,7 +1197,7 @@ static void test_sidr_redirect(void **state)
     feed(&srep);
     assert_int_equal(A.count, 1);
     assert_int_equal(get(IB_FIND_REDIRECT)->related.frame, 1);
-    assert_non_null(strstr(get(IB_FIND_REDIRECT)->message, "CM SIDR_REP redirect to LID 8"));
+    assert_non_null(strstr(text(get(IB_FIND_REDIRECT)), "CM SIDR_REP redirect to LID 8"));
     const struct ib_connection_stats *cs = ib_engine_connections(E);
     assert_int_equal(cs->sidr_requests, 1);
     assert_int_equal(cs->sidr_replies, 1);
@@ -1228,7 +1235,7 @@ static void test_addressing_and_malformed(void **state)
     assert_int_equal(A.findings[0].kind, IB_FIND_ADDRESSING);
     assert_int_equal(A.findings[0].rule, IB_DIAG_SLID_RESERVED);
     assert_int_equal(A.findings[0].severity, IB_SEV_WARN);
-    assert_string_equal(A.findings[0].message, "SLID is the reserved LID 0 (slid_reserved)");
+    assert_string_equal(text(&A.findings[0]), "SLID is the reserved LID 0 (slid_reserved)");
     assert_int_equal(A.findings[1].kind, IB_FIND_MALFORMED);
     assert_int_equal(A.findings[1].rule, IB_DIAG_TRUNC_MAD);
     assert_int_equal(A.findings[1].severity, IB_SEV_ERROR);

@@ -1,0 +1,103 @@
+/* finding.c - the finding kinds: one row each. */
+#include "finding.h"
+
+#include <string.h>
+
+#define SEQ IB_GROUP_SEQUENCE
+
+const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
+    [IB_FIND_RETRANSMISSION] = {
+        "retransmission", IB_SEV_NOTE, SEQ, "CM REQ retransmission",
+        "CM REQ retransmission (same LocalCommID)", NULL,
+        "A CM REQ (or SIDR_REQ) sent again with the same LocalCommID before any answer.",
+        true },
+    [IB_FIND_PORT_REUSED] = {
+        "port_reused", IB_SEV_NOTE, SEQ, "RDMA CM port reused",
+        "RDMA CM source port reused by a new connection", NULL,
+        "A REQ takes a source port that an open connection of the same source holds "
+        "towards another destination (legal since the 4-tuple rule).",
+        true },
+    [IB_FIND_DUPLICATE_TUPLE] = {
+        "duplicate_tuple", IB_SEV_WARN, SEQ, "RDMA CM duplicate tuple",
+        "RDMA CM tuple already used by an open connection", NULL,
+        "A REQ opens a tuple (port space, source and destination address and port) that "
+        "an open connection already uses.",
+        true },
+    [IB_FIND_POOL_HIGH] = {
+        "pool_high", IB_SEV_WARN, SEQ, "RDMA CM port pool high",
+        "RDMA CM port pool utilization above the threshold", NULL,
+        "A source holds the --threshold share of its port pool (fires again after "
+        "falling 5% of the pool below).",
+        false },
+    [IB_FIND_REDIRECT] = {
+        "redirect", IB_SEV_NOTE, SEQ, "MAD redirect",
+        "MAD or CM redirect", "redirects",
+        "A ClassPortInfo redirect: a GetResp with MAD status redirect, or a CM REJ 24/25 "
+        "or SIDR_REP status 4.",
+        false },
+    [IB_FIND_REDIRECT_FOLLOWED] = {
+        "redirect_followed", IB_SEV_CHAT, SEQ, "Redirect followed",
+        "Request follows a redirect", "followed",
+        "A request goes where the last redirect of its chain sent it.",
+        true },
+    [IB_FIND_REDIRECT_LOOP] = {
+        "redirect_loop", IB_SEV_WARN, SEQ, "Redirect loop",
+        "Redirect chain loops", "loops",
+        "A redirect sends the requester back to an agent its chain has already visited.",
+        true },
+    [IB_FIND_REDIRECT_GID_ONLY] = {
+        "redirect_gid_only", IB_SEV_NOTE, SEQ, "Redirect to GID only",
+        "Redirect names a GID only (RedirectLID 0)", "to a GID only",
+        "A redirect names RedirectLID 0 and a GID: the requester must resolve a path first.",
+        false },
+    [IB_FIND_REDIRECT_BAD_TARGET] = {
+        "redirect_bad_target", IB_SEV_WARN, SEQ, "Redirect bad target",
+        "Redirect names an invalid target", "bad targets",
+        "A redirect names no address, QP 0 or P_Key 0.",
+        false },
+    [IB_FIND_REDIRECT_KEY_MISMATCH] = {
+        "redirect_key_mismatch", IB_SEV_WARN, SEQ, "Redirect key mismatch",
+        "Redirected request uses other keys than named", "key mismatches",
+        "A request that follows a redirect carries another Q_Key or P_Key than it named.",
+        true },
+    [IB_FIND_REDIRECT_NOT_FOLLOWED] = {
+        "redirect_not_followed", IB_SEV_WARN, SEQ, "Redirect not followed",
+        "Request ignores an earlier redirect", "not followed",
+        "A request goes to the agent again instead of where it was redirected.",
+        true },
+    [IB_FIND_ADDRESSING] = {
+        "addressing", IB_SEV_WARN, IB_GROUP_PROTOCOL, "IB addressing",
+        "Addressing rule broken", NULL,
+        "A packet breaks an addressing rule (reserved or multicast LIDs and GIDs, VL15, "
+        "permissive LID); the finding names the rule.",
+        false },
+    [IB_FIND_MALFORMED] = {
+        "malformed", IB_SEV_ERROR, IB_GROUP_MALFORMED, "IB malformed",
+        "Malformed InfiniBand packet", NULL,
+        "A packet cannot be decoded as it claims (cut short, lengths that disagree, "
+        "unknown versions); the finding names the problem.",
+        false },
+};
+
+const char *ib_finding_kind_name(enum ib_finding_kind kind)
+{
+    return (unsigned)kind < IB_FIND_COUNT ? ib_finding_kinds[kind].name : "unknown";
+}
+
+enum ib_finding_kind ib_finding_kind_by_name(const char *name)
+{
+    for (unsigned i = 0; i < IB_FIND_COUNT; i++)
+        if (name && strcmp(ib_finding_kinds[i].name, name) == 0)
+            return (enum ib_finding_kind)i;
+    return IB_FIND_COUNT;
+}
+
+enum ib_severity ib_finding_kind_severity(enum ib_finding_kind kind)
+{
+    return (unsigned)kind < IB_FIND_COUNT ? ib_finding_kinds[kind].severity : IB_SEV_ERROR;
+}
+
+enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind)
+{
+    return (unsigned)kind < IB_FIND_COUNT ? ib_finding_kinds[kind].group : IB_GROUP_PROTOCOL;
+}

@@ -1,0 +1,129 @@
+/* finding.h - what ibscope concludes about a frame, as data: the finding
+ * kinds, one table of everything said about each, and the findings the
+ * engine returns.
+ *
+ * A finding carries typed values (frames, tuple, ports, pool, redirect
+ * target, keys), never text: every view words it from the same values with
+ * ib_finding_format, and the tables below are the one place a kind's name,
+ * severity, group, Info tag, summary and description are written.  The
+ * plugin's expert infos, tags and statistics, the analyzer's --help and
+ * its reports are all generated from them.
+ */
+#ifndef IBSCOPE_FINDING_H
+#define IBSCOPE_FINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "ipcm.h"
+#include "packet.h"
+
+enum ib_finding_kind {
+    IB_FIND_RETRANSMISSION,
+    IB_FIND_PORT_REUSED,
+    IB_FIND_DUPLICATE_TUPLE,
+    IB_FIND_POOL_HIGH,
+    IB_FIND_REDIRECT,
+    IB_FIND_REDIRECT_FOLLOWED,
+    IB_FIND_REDIRECT_LOOP,
+    IB_FIND_REDIRECT_GID_ONLY,
+    IB_FIND_REDIRECT_BAD_TARGET,
+    IB_FIND_REDIRECT_KEY_MISMATCH,
+    IB_FIND_REDIRECT_NOT_FOLLOWED,
+    IB_FIND_ADDRESSING,
+    IB_FIND_MALFORMED,
+    IB_FIND_COUNT
+};
+
+/* Everything said about one kind.  The row of kind k is ib_finding_kinds[k]. */
+struct ib_finding_kind_info {
+    const char *name;            /* --fail-on, JSON, ibscope.expert.<name> */
+    enum ib_severity severity;   /* addressing and malformed take their rule's */
+    enum ib_diag_group group;    /* Wireshark's expert group */
+    const char *tag;             /* the plugin's Info column tag */
+    const char *summary;         /* the expert info's summary */
+    const char *redirect_stat;   /* its node under "Redirect chains", NULL for none */
+    const char *description;     /* one sentence: --help and docs/analyzer.md */
+    bool names_related;          /* its message names the related frame itself */
+};
+
+extern const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT];
+
+const char *ib_finding_kind_name(enum ib_finding_kind kind);
+/* Looks a name up; IB_FIND_COUNT when there is none. */
+enum ib_finding_kind ib_finding_kind_by_name(const char *name);
+enum ib_severity ib_finding_kind_severity(enum ib_finding_kind kind);
+enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind);
+
+/* A frame: which capture (0-based index of the input file), which frame of
+ * it (1-based, as Wireshark numbers them) and when (ns since the epoch).
+ * frame == 0 means "none". */
+struct ib_frame_ref {
+    uint32_t capture;
+    uint64_t frame;
+    int64_t time_ns;
+};
+
+/* Where a ClassPortInfo redirect sends the requester. */
+struct ib_redirect_hop {
+    uint16_t lid;
+    uint8_t gid[16];
+    uint32_t qp;
+    uint32_t qkey;
+    uint16_t pkey;
+    struct ib_frame_ref frame; /* the redirecting response */
+};
+
+/* redirect_bad_target: what makes the target unusable. */
+#define IB_TARGET_NO_ADDRESS 0x01 /* RedirectLID and RedirectGID both 0 */
+#define IB_TARGET_QP0 0x02        /* RedirectQP 0 */
+#define IB_TARGET_NO_PKEY 0x04    /* RedirectP_Key 0 */
+/* redirect_key_mismatch: which key differs from the redirect's. */
+#define IB_KEY_QKEY 0x01
+#define IB_KEY_PKEY 0x02
+
+/* The values a finding is about; each kind fills the members its row in
+ * finding_text.c names, the rest stay zero. */
+struct ib_finding_data {
+    /* retransmission, duplicate_tuple, port_reused, pool_high */
+    struct ib_tuple tuple;          /* the REQ's (pool_high: its source and port space) */
+    uint32_t comm_id;               /* retransmission: the REQ's LocalCommID (RequestID
+                                     * with sidr); duplicate_tuple: the open connection's */
+    bool sidr;
+    uint32_t ports_in_use;          /* pool_high: pool ports held when it fired */
+    uint32_t pool_size;
+    /* the redirect kinds */
+    uint8_t mgmt_class;
+    uint16_t cm_attr;               /* a CM redirect: IB_CM_REJ or IB_CM_SIDR_REP, else 0 */
+    uint16_t reject_reason;         /* with IB_CM_REJ */
+    struct ib_redirect_hop target;  /* where the redirect sends the requester */
+    uint8_t sl;                     /* redirect: RedirectSL */
+    uint8_t problems;               /* IB_TARGET_* or IB_KEY_* bits */
+    unsigned hops;                  /* redirect_loop: redirects in the chain;
+                                     * redirect_followed: the hop followed */
+    struct ib_endpoint sent_to;     /* redirect_not_followed: where the request went */
+    uint32_t sent_to_qp;
+    uint32_t qkey;                  /* redirect_key_mismatch: the keys it carried */
+    uint16_t pkey;
+};
+
+struct ib_finding {
+    enum ib_finding_kind kind;
+    enum ib_severity severity;
+    uint16_t rule;                /* enum ib_diag_id for addressing and malformed */
+    struct ib_frame_ref at;
+    struct ib_frame_ref related;  /* frame == 0 when none applies */
+    struct ib_finding_data data;
+};
+
+/* Room for any message ib_finding_format writes. */
+#define IB_FINDING_TEXT_MAX 192
+
+/* The finding in words, one line, the same for every view ("source port
+ * 40001 of 10.0.0.11 (TCP port space) reused for ..."); frames are written
+ * as numbers within their capture.  Returns buf. */
+const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size);
+
+#endif

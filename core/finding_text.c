@@ -1,0 +1,214 @@
+/* finding_text.c - a finding in words, from its values: one sentence per kind. */
+#include "finding.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cm.h"
+#include "names.h"
+
+#define ADDR_MAX 48
+
+static bool gid_is_zero(const uint8_t gid[16])
+{
+    static const uint8_t zero[16];
+    return memcmp(gid, zero, 16) == 0;
+}
+
+/* "ip:port", or "[ipv6]:port". */
+static void ip_port(uint8_t ip_version, const uint8_t ip[16], uint16_t port, char *buf,
+                    size_t size)
+{
+    char a[ADDR_MAX];
+    ib_format_ip(ip_version, ip, a, sizeof a);
+    snprintf(buf, size, ip_version == 4 ? "%s:%u" : "[%s]:%u", a, port);
+}
+
+static const char *port_space(uint16_t ps, char buf[8])
+{
+    const char *name = ib_name_lookup(ib_port_space_names, ps);
+    if (name)
+        return name;
+    snprintf(buf, 8, "0x%04x", ps);
+    return buf;
+}
+
+static const char *class_name(uint8_t c, char buf[16])
+{
+    const char *name = ib_mgmt_class_name(c);
+    if (name)
+        return name;
+    snprintf(buf, 16, "class 0x%02x", c);
+    return buf;
+}
+
+/* Who redirected: "PerfMgt", "CM REJ 24", "CM SIDR_REP". */
+static const char *redirector(const struct ib_finding_data *d, char buf[24])
+{
+    if (d->cm_attr == IB_CM_REJ)
+        snprintf(buf, 24, "CM REJ %u", d->reject_reason);
+    else if (d->cm_attr == IB_CM_SIDR_REP)
+        snprintf(buf, 24, "CM SIDR_REP");
+    else
+        return class_name(d->mgmt_class, buf);
+    return buf;
+}
+
+/* "LID 7 QP 0x000010", or "GID fe80::1 QP 0x000010" when only a GID names it. */
+static void target(const struct ib_redirect_hop *h, char *buf, size_t size)
+{
+    char g[ADDR_MAX];
+    if (h->lid || gid_is_zero(h->gid)) {
+        snprintf(buf, size, "LID %u QP 0x%06x", h->lid, h->qp);
+    } else {
+        ib_format_gid(h->gid, g, sizeof g);
+        snprintf(buf, size, "GID %s QP 0x%06x", g, h->qp);
+    }
+}
+
+static void endpoint(const struct ib_endpoint *ep, uint32_t qp, char *buf, size_t size)
+{
+    char g[ADDR_MAX];
+    if (ep->lid || !ep->has_gid) {
+        snprintf(buf, size, "LID %u QP 0x%06x", ep->lid, qp);
+    } else {
+        ib_format_gid(ep->gid, g, sizeof g);
+        snprintf(buf, size, "GID %s QP 0x%06x", g, qp);
+    }
+}
+
+static void cm_text(const struct ib_finding *f, char *buf, size_t size)
+{
+    const struct ib_finding_data *d = &f->data;
+    const struct ib_tuple *t = &d->tuple;
+    char ps_buf[8], a[ADDR_MAX + 8], b[ADDR_MAX + 8];
+    const char *ps = port_space(t->port_space, ps_buf);
+    unsigned long long rel = (unsigned long long)f->related.frame;
+    switch (f->kind) {
+    case IB_FIND_RETRANSMISSION:
+        snprintf(buf, size, "%s retransmitted (%s 0x%08x, first sent in frame %llu)",
+                 d->sidr ? "SIDR_REQ" : "REQ", d->sidr ? "RequestID" : "LocalCommID",
+                 d->comm_id, rel);
+        break;
+    case IB_FIND_DUPLICATE_TUPLE:
+        ip_port(t->ip_version, t->src_ip, t->src_port, a, sizeof a);
+        ip_port(t->ip_version, t->dst_ip, t->dst_port, b, sizeof b);
+        snprintf(buf, size, "%s %s -> %s already open under LocalCommID 0x%08x (REQ frame %llu)",
+                 ps, a, b, d->comm_id, rel);
+        break;
+    case IB_FIND_PORT_REUSED:
+        ib_format_ip(t->ip_version, t->src_ip, a, sizeof a);
+        ip_port(t->ip_version, t->dst_ip, t->dst_port, b, sizeof b);
+        snprintf(buf, size,
+                 "source port %u of %s (%s port space) reused for %s while held by the "
+                 "connection of frame %llu",
+                 t->src_port, a, ps, b, rel);
+        break;
+    default: /* IB_FIND_POOL_HIGH */
+        ib_format_ip(t->ip_version, t->src_ip, a, sizeof a);
+        snprintf(buf, size, "ports in use by %s (%s) reached %.1f%% of the pool (%u of %u)", a,
+                 ps, d->pool_size ? 100.0 * d->ports_in_use / d->pool_size : 0.0,
+                 d->ports_in_use, d->pool_size);
+        break;
+    }
+}
+
+/* The findings on a redirecting response. */
+static void redirect_text(const struct ib_finding *f, char *buf, size_t size)
+{
+    const struct ib_finding_data *d = &f->data;
+    const struct ib_redirect_hop *h = &d->target;
+    char who_buf[24], g[ADDR_MAX] = "", t[96];
+    const char *who = redirector(d, who_buf);
+    if (!gid_is_zero(h->gid))
+        ib_format_gid(h->gid, g, sizeof g);
+    switch (f->kind) {
+    case IB_FIND_REDIRECT:
+        snprintf(buf, size, "%s redirect to LID %u%s%s QP 0x%06x Q_Key 0x%08x P_Key 0x%04x SL %u",
+                 who, h->lid, g[0] ? " GID " : "", g, h->qp, h->qkey, h->pkey, d->sl);
+        break;
+    case IB_FIND_REDIRECT_GID_ONLY:
+        snprintf(buf, size,
+                 "%s redirect names RedirectLID 0 and GID %s: the requester must resolve a "
+                 "path to it",
+                 who, g);
+        break;
+    case IB_FIND_REDIRECT_BAD_TARGET:
+        snprintf(buf, size, "%s redirect target is unusable:%s%s%s", who,
+                 d->problems & IB_TARGET_NO_ADDRESS ? " RedirectLID and RedirectGID both 0" : "",
+                 d->problems & IB_TARGET_QP0 ? " RedirectQP 0" : "",
+                 d->problems & IB_TARGET_NO_PKEY ? " RedirectP_Key 0" : "");
+        break;
+    default: /* IB_FIND_REDIRECT_LOOP */
+        target(h, t, sizeof t);
+        snprintf(buf, size,
+                 "%s redirect to %s loops back to the target of frame %llu (%u redirects in "
+                 "the chain)",
+                 who, t, (unsigned long long)f->related.frame, d->hops);
+        break;
+    }
+}
+
+/* The findings on a request that a redirect concerns. */
+static void request_text(const struct ib_finding *f, char *buf, size_t size)
+{
+    const struct ib_finding_data *d = &f->data;
+    char cls_buf[16], t[96], o[96], qk[40] = "", pk[40] = "";
+    const char *name = class_name(d->mgmt_class, cls_buf);
+    unsigned long long rel = (unsigned long long)f->related.frame;
+    target(&d->target, t, sizeof t);
+    switch (f->kind) {
+    case IB_FIND_REDIRECT_FOLLOWED:
+        snprintf(buf, size, "%s request follows the redirect of frame %llu to %s (hop %u)", name,
+                 rel, t, d->hops);
+        break;
+    case IB_FIND_REDIRECT_KEY_MISMATCH:
+        if (d->problems & IB_KEY_QKEY)
+            snprintf(qk, sizeof qk, " Q_Key 0x%08x (not 0x%08x)", d->qkey, d->target.qkey);
+        if (d->problems & IB_KEY_PKEY)
+            snprintf(pk, sizeof pk, " P_Key 0x%04x (not 0x%04x)", d->pkey, d->target.pkey);
+        snprintf(buf, size, "%s request redirected by frame %llu uses%s%s", name, rel, qk, pk);
+        break;
+    default: /* IB_FIND_REDIRECT_NOT_FOLLOWED */
+        endpoint(&d->sent_to, d->sent_to_qp, o, sizeof o);
+        snprintf(buf, size,
+                 "%s request sent to %s again instead of %s named by the redirect of frame %llu",
+                 name, o, t, rel);
+        break;
+    }
+}
+
+const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size)
+{
+    if (size == 0)
+        return buf;
+    buf[0] = '\0';
+    switch (f->kind) {
+    case IB_FIND_RETRANSMISSION:
+    case IB_FIND_DUPLICATE_TUPLE:
+    case IB_FIND_PORT_REUSED:
+    case IB_FIND_POOL_HIGH:
+        cm_text(f, buf, size);
+        break;
+    case IB_FIND_REDIRECT:
+    case IB_FIND_REDIRECT_GID_ONLY:
+    case IB_FIND_REDIRECT_BAD_TARGET:
+    case IB_FIND_REDIRECT_LOOP:
+        redirect_text(f, buf, size);
+        break;
+    case IB_FIND_REDIRECT_FOLLOWED:
+    case IB_FIND_REDIRECT_KEY_MISMATCH:
+    case IB_FIND_REDIRECT_NOT_FOLLOWED:
+        request_text(f, buf, size);
+        break;
+    case IB_FIND_ADDRESSING:
+    case IB_FIND_MALFORMED: {
+        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)f->rule);
+        snprintf(buf, size, "%s (%s)", info->text, info->name);
+        break;
+    }
+    case IB_FIND_COUNT:
+        break;
+    }
+    return buf;
+}
