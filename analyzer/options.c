@@ -117,9 +117,9 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
 {
     memset(o, 0, sizeof(*o));
     o->format = FORMAT_TEXT;
-    o->pool_low = 32768;
-    o->pool_high = 60999;
-    o->threshold_pct = 90;
+    o->pool_low = IB_POOL_LOW_DEFAULT;
+    o->pool_high = IB_POOL_HIGH_DEFAULT;
+    o->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
     o->progress = true;
     o->captures = argv + argc; /* captures are collected in place below */
     err[0] = '\0';
@@ -232,6 +232,24 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     return OPT_OK;
 }
 
+/* Words after `col` columns, wrapped at 79 with continuation lines
+ * indented to `indent`. */
+static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent)
+{
+    while (*text) {
+        size_t word = strcspn(text, " ");
+        if (col + 1 + word > 79 && col > indent) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+        }
+        col += (size_t)fprintf(out, " %.*s", (int)word, text);
+        text += word;
+        while (*text == ' ')
+            text++;
+    }
+    fputc('\n', out);
+}
+
 void options_usage(FILE *out)
 {
     fputs("Usage: ibscope [options] CAPTURE...    analyse captures ('-' = standard input)\n"
@@ -240,21 +258,27 @@ void options_usage(FILE *out)
           "\n"
           "Options:\n"
           "  --format text|json|csv  report format (default text)\n"
-          "  -o, --output FILE       write the report to FILE instead of standard output\n"
-          "  --pool LO-HI            source port pool (default 32768-60999)\n"
-          "  --threshold PCT         pool_high finding at this utilization (default 90;\n"
-          "                          decimals allowed: 87.5)\n"
-          "  --fail-on KIND[,KIND]   exit 1 when a finding of such a kind occurs\n"
+          "  -o, --output FILE       write the report to FILE instead of standard output\n"          , out);
+    fprintf(out,
+            "  --pool LO-HI            source port pool (default %u-%u)\n"
+            "  --threshold PCT         pool_high finding at this utilization (default %u;\n"
+            "                          decimals allowed: 87.5)\n",
+            IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT);
+    fputs("  --fail-on KIND[,KIND]   exit 1 when a finding of such a kind occurs\n"
           "  --frames                list every finding in the text report\n"
           "  --connections           list every CM connection\n"
           "  --no-progress           no progress line on standard error\n"
           "  --allow-duplicate-inputs  read a capture given twice (or linked) twice\n"
           "  --version, --help\n"
           "\n"
-          "Finding kinds:",
+          "Finding kinds (name, default severity, what it means):\n",
           out);
-    for (int k = 0; k < IB_FIND_COUNT; k++)
-        fprintf(out, "%s%s", k % 4 == 0 ? "\n  " : " ", ib_finding_kind_name((enum ib_finding_kind)k));
-    fputs("\n\nExit status: 0 done, 1 a --fail-on finding occurred, 2 usage or input error.\n",
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        const struct ib_finding_kind_info *info = &ib_finding_kinds[k];
+        int col = fprintf(out, "  %-22s %-8s", info->name, ib_severity_name(info->severity));
+        print_wrapped(out, info->description, col > 0 ? (size_t)col : 0, 33);
+    }
+    fputs("\nExit status: 0 done, 1 a --fail-on finding occurred, 2 usage, input or output\n"
+          "error; ended by SIGINT, SIGTERM or SIGHUP, that signal's (130, 143, 129).\n",
           out);
 }

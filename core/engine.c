@@ -31,9 +31,9 @@ const char *ib_conn_state_name(enum ib_conn_state state)
 void ib_engine_config_init(struct ib_engine_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->pool_low = 32768;
-    cfg->pool_high = 60999;
-    cfg->threshold_pct = 90;
+    cfg->pool_low = IB_POOL_LOW_DEFAULT;
+    cfg->pool_high = IB_POOL_HIGH_DEFAULT;
+    cfg->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
     cfg->max_connections = (size_t)1 << 17; /* ~100 MiB at about 780 bytes each */
     cfg->max_transactions = (size_t)1 << 18;
     cfg->max_chains = 10000;

@@ -38,6 +38,12 @@ struct ib_frame_analysis {
     uint32_t redirect_depth;       /* hops so far in this chain */
 };
 
+/* The defaults, one place for every view: Linux's ip_local_port_range and
+ * a threshold that leaves a tenth of the pool. */
+#define IB_POOL_LOW_DEFAULT 32768
+#define IB_POOL_HIGH_DEFAULT 60999
+#define IB_THRESHOLD_PCT_DEFAULT 90
+
 struct ib_engine_config {
     uint16_t pool_low;            /* default 32768 */
     uint16_t pool_high;           /* default 60999 */

@@ -18,7 +18,8 @@ WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
 int ibs_proto = -1;
-struct ibs_prefs ibs_prefs = { IBS_TREE_ALL, 32768, 60999, 90, { 0 } };
+struct ibs_prefs ibs_prefs = { IBS_TREE_ALL, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
+                                IB_THRESHOLD_PCT_DEFAULT, { 0 } };
 
 static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
@@ -71,8 +72,8 @@ static void register_prefs(void)
         ibs_prefs.enabled[k] = TRUE;
         prefs_register_bool_preference(
             m, g_strconcat("check_", kind, NULL), g_strconcat("Check: ", kind, NULL),
-            g_strconcat("Report '", kind, "' findings (takes effect when the file is "
-                        "dissected again).", NULL),
+            g_strconcat("Report '", kind, "' findings: ", ib_finding_kinds[k].description,
+                        " (Takes effect when the file is dissected again.)", NULL),
             &ibs_prefs.enabled[k]);
     }
 }

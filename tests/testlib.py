@@ -31,3 +31,20 @@ def tshark_missing_status(tshark):
         return 1
     print("SKIP: tshark not installed")
     return 77
+
+
+def finding_kinds(ibscope):
+    """The finding kinds as ibscope --help prints them from the core's table:
+    a list of (name, severity, description)."""
+    import re
+    import subprocess
+    out = subprocess.run([ibscope, "--help"], capture_output=True, text=True, check=True).stdout
+    section = out.split("Finding kinds (name, default severity, what it means):\n")[1]
+    kinds = []
+    for line in section.split("\n\n")[0].split("\n"):
+        m = re.match(r"  (\w+) +(\w+) +(.*)", line)
+        if m:
+            kinds.append([m.group(1), m.group(2), m.group(3)])
+        else:
+            kinds[-1][2] += " " + line.strip()
+    return [tuple(k) for k in kinds]

@@ -2,7 +2,7 @@
 """test_analyzer.py - end-to-end tests of the ibscope command.
 
 Usage: test_analyzer.py --ibscope BIN --source-dir DIR [--gen BIN] GROUP
-Groups: badinput stdin merge convert json csv failon width exhaustion golden.
+Groups: badinput stdin merge convert json csv failon kinds width exhaustion golden severity.
 Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
@@ -16,6 +16,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import testlib  # noqa: E402
 from pcapgen import (CM_DREP, CM_DREQ, CM_REJ, CM_REP, CM_RTU, LT_EN10MB, LT_ERF,  # noqa: E402
                      LT_INFINIBAND, LT_USER0, cm_msg, cm_req, pcap)
 
@@ -306,6 +308,24 @@ def t_csv(d):
     check(len(conns) == 2 and all(r[2] == path for r in conns), "csv: connection rows")
 
 
+def t_kinds(d):
+    """Every finding kind of the core's table is in every view: --help, the
+    docs' table (same severity and sentence), --fail-on, the JSON counts."""
+    kinds = testlib.finding_kinds(ARGS.ibscope)
+    check(len(kinds) >= 13, f"kinds: only {len(kinds)} in --help")
+    with open(os.path.join(ARGS.source_dir, "docs", "analyzer.md")) as f:
+        doc = f.read()
+    for name, sev, text in kinds:
+        check(f"| `{name}` | {sev} | {text} |" in doc,
+              f"kinds: docs/analyzer.md has no row for {name} as --help words it")
+    path = write(d, "s.pcap", pcap(smoke_records()))
+    rc, _, err = run(["--fail-on", ",".join(k[0] for k in kinds), path])
+    check(rc == 1, f"kinds: --fail-on every kind: exit {rc} {err}")
+    rep = json.loads(run(["--format", "json", path])[1])
+    check(sorted(rep["finding_counts"]) == sorted(k[0] for k in kinds),
+          f"kinds: JSON finding_counts keys {sorted(rep['finding_counts'])}")
+
+
 def t_failon(d):
     path = write(d, "s.pcap", pcap(smoke_records()))
     rc, _, err = run(["--fail-on", "retransmission", path])
@@ -406,7 +426,7 @@ def t_golden(d):
 
 
 GROUPS = {"severity": t_severity, "badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
-          "json": t_json, "csv": t_csv, "failon": t_failon, "width": t_width,
+          "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "width": t_width,
           "exhaustion": t_exhaustion, "golden": t_golden}
 
 
