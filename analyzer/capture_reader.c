@@ -11,6 +11,7 @@
 
 #include "erf_file.h"
 #include "input_stream.h"
+#include "linktype.h"
 #include "packet.h"
 #include "printable.h"
 
@@ -32,21 +33,6 @@ struct capture_set {
     size_t *heap;            /* indices of inputs with a frame waiting */
     bool pending;            /* heap[0]'s frame was handed out */
 };
-
-bool capture_linktype_supported(int linktype)
-{
-    switch (linktype) {
-    case IB_DLT_EN10MB:
-    case IB_DLT_LINUX_SLL:
-    case IB_DLT_USER0:
-    case IB_DLT_ERF:
-    case IB_DLT_INFINIBAND:
-    case IB_DLT_LINUX_SLL2:
-        return true;
-    default:
-        return false;
-    }
-}
 
 static void set_error(struct input *in, const char *msg)
 {
@@ -168,14 +154,13 @@ static void open_input(struct input *in)
     }
     int lt = pcap_datalink(in->pcap);
     in->info.linktype = lt;
-    if (!capture_linktype_supported(lt)) {
+    if (!ib_linktype(lt)) {
         const char *name = pcap_datalink_val_to_name(lt);
-        char buf[64];
-        snprintf(buf, sizeof(buf), "%s", name ? name : "unknown");
+        char list[64];
         in->info.errors++;
         snprintf(in->info.error, sizeof(in->info.error),
-                 "unsupported link type %d (%s); ibscope reads 1, 113, 147, 197, 247 and 276",
-                 lt, buf);
+                 "unsupported link type %d (%s); ibscope reads %s", lt, name ? name : "unknown",
+                 ib_linktype_list(false, list, sizeof list));
         pcap_close(in->pcap);
         in->pcap = NULL;
         return;

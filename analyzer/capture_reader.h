@@ -57,9 +57,6 @@ const struct capture_info *capture_set_info(const struct capture_set *s, size_t 
 /* Bytes read so far and total bytes of the regular files (for progress). */
 void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t *total);
 
-/* Whether ibscope reads this link type. */
-bool capture_linktype_supported(int linktype);
-
 /* Writes one line "ibscope: FILE: problem" per problem of a capture (its
  * error, and the frames cut by the snaplen) to err.  True if there was any. */
 bool capture_info_report(const struct capture_info *c, FILE *err);

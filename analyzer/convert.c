@@ -18,6 +18,7 @@
 
 #include "input_guard.h"
 #include "input_stream.h"
+#include "linktype.h"
 #include "output_file.h"
 #include "packet.h"
 #include "printable.h"
@@ -53,17 +54,17 @@ static uint64_t erf_timestamp(int64_t sec, int64_t nsec)
 static bool convertible(pcap_t *in, const char *in_path)
 {
     int lt = pcap_datalink(in);
-    if (lt == IB_DLT_INFINIBAND || lt == IB_DLT_USER0)
+    const struct ib_linktype_info *info = ib_linktype(lt);
+    if (info && info->convert == IB_CONVERT_TO_ERF)
         return true;
-    char msg[160];
+    char msg[160], list[32];
     const char *name = pcap_datalink_val_to_name(lt);
-    if (lt == IB_DLT_ERF || lt == IB_DLT_EN10MB || lt == IB_DLT_LINUX_SLL ||
-        lt == IB_DLT_LINUX_SLL2)
+    if (info)
         snprintf(msg, sizeof(msg), "link type %d (%s) needs no conversion: Wireshark 4.0 opens it",
-                 lt, name ? name : "?");
+                 lt, info->name);
     else
-        snprintf(msg, sizeof(msg), "unsupported link type %d (%s); convert reads 247 and 147", lt,
-                 name ? name : "unknown");
+        snprintf(msg, sizeof(msg), "unsupported link type %d (%s); convert reads %s", lt,
+                 name ? name : "unknown", ib_linktype_list(true, list, sizeof list));
     fail(in_path, msg);
     return false;
 }

@@ -1,6 +1,9 @@
 /* report_format.c - value formatting shared by every renderer. */
 #include "report_format.h"
 
+#include "linktype.h"
+#include "names.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -95,31 +98,13 @@ void fmt_qp(uint32_t qp, char *buf, size_t size)
 
 const char *linktype_name(int linktype)
 {
-    switch (linktype) {
-    case IB_DLT_EN10MB: return "EN10MB";
-    case IB_DLT_LINUX_SLL: return "LINUX_SLL";
-    case IB_DLT_USER0: return "USER0";
-    case IB_DLT_ERF: return "ERF";
-    case IB_DLT_INFINIBAND: return "INFINIBAND";
-    case IB_DLT_LINUX_SLL2: return "LINUX_SLL2";
-    default: return NULL;
-    }
-}
-
-const char *port_space_name(uint16_t ps)
-{
-    switch (ps) {
-    case IB_PS_TCP: return "TCP";
-    case IB_PS_UDP: return "UDP";
-    case IB_PS_IB: return "IB";
-    case IB_PS_IPOIB: return "IPoIB";
-    default: return NULL;
-    }
+    const struct ib_linktype_info *lt = ib_linktype(linktype);
+    return lt ? lt->name : NULL;
 }
 
 void fmt_port_space(uint16_t ps, char buf[PORT_SPACE_BUF])
 {
-    const char *n = port_space_name(ps);
+    const char *n = ib_name_lookup(ib_port_space_names, ps);
     if (n)
         snprintf(buf, PORT_SPACE_BUF, "%s", n);
     else
@@ -128,44 +113,5 @@ void fmt_port_space(uint16_t ps, char buf[PORT_SPACE_BUF])
 
 const char *rej_reason_name(unsigned reason)
 {
-    /* IBA Vol. 1 §12.6.7 table 112; the ranges 12-23 are path fields. */
-    static const char *const names[] = {
-        [1] = "no QP",
-        [2] = "no EEC",
-        [3] = "no resources",
-        [4] = "timeout",
-        [5] = "unsupported request",
-        [6] = "invalid comm ID",
-        [7] = "invalid comm instance",
-        [8] = "invalid service ID",
-        [9] = "invalid transport type",
-        [10] = "stale connection",
-        [11] = "RDC does not exist",
-        [12] = "invalid primary GID",
-        [13] = "invalid primary LID",
-        [14] = "invalid primary SL",
-        [15] = "invalid primary TClass",
-        [16] = "invalid primary hop limit",
-        [17] = "invalid primary packet rate",
-        [18] = "invalid alternate GID",
-        [19] = "invalid alternate LID",
-        [20] = "invalid alternate SL",
-        [21] = "invalid alternate TClass",
-        [22] = "invalid alternate hop limit",
-        [23] = "invalid alternate packet rate",
-        [24] = "port and CM redirect",
-        [25] = "port redirect",
-        [26] = "invalid MTU",
-        [27] = "insufficient responder resources",
-        [28] = "consumer reject",
-        [29] = "invalid RNR retry",
-        [30] = "duplicate local comm ID",
-        [31] = "invalid class version",
-        [32] = "invalid flow label",
-        [33] = "invalid alternate flow label",
-        [35] = "vendor option not supported",
-    };
-    if (reason >= sizeof(names) / sizeof(names[0]))
-        return NULL;
-    return names[reason];
+    return ib_name_lookup(ib_rej_reason_names, reason);
 }

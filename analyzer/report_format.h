@@ -25,9 +25,9 @@ void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size);
 /* "QP1" for the special QPs, else "QP 0x10". */
 void fmt_qp(uint32_t qp, char *buf, size_t size);
 
-const char *linktype_name(int linktype);   /* "INFINIBAND", NULL if unknown */
-const char *port_space_name(uint16_t ps);  /* "TCP", NULL if unknown */
-const char *rej_reason_name(unsigned reason); /* "consumer reject", NULL */
+/* The core's names (linktype.h, names.h), NULL if unknown. */
+const char *linktype_name(int linktype);      /* "INFINIBAND" */
+const char *rej_reason_name(unsigned reason); /* "consumer reject" */
 
 #define PORT_SPACE_BUF 8
 /* Port space name or "0x1234". */
