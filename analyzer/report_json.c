@@ -469,17 +469,17 @@ static int json_end(void *p, const struct report_model *m)
         if (!info->addressing)
             continue;
         json_key(&w, info->name);
-        json_uint(&w, es->addressing[d]);
+        json_uint(&w, es->diagnostics[d]);
     }
     json_end_object(&w);
     json_key(&w, "diagnostics");
     json_begin_object(&w);
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
-        if (info->addressing || es->addressing[d] == 0)
+        if (info->addressing || es->diagnostics[d] == 0)
             continue;
         json_key(&w, info->name);
-        json_uint(&w, es->addressing[d]);
+        json_uint(&w, es->diagnostics[d]);
     }
     json_end_object(&w);
 

@@ -414,14 +414,14 @@ static void write_addressing(FILE *out, const struct report_model *m)
     const struct ib_engine_stats *es = ib_engine_stats(m->engine);
     bool any = false;
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
-        if (es->addressing[d] == 0)
-            continue;
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
+        if (!info->addressing || es->diagnostics[d] == 0)
+            continue;
         if (!any) {
             section(out, "Addressing rules broken (packets)");
             any = true;
         }
-        int n = fprintf(out, "  %-24s %8" PRIu64 "  ", info->name, es->addressing[d]);
+        int n = fprintf(out, "  %-24s %8" PRIu64 "  ", info->name, es->diagnostics[d]);
         wrap(out, info->text, n > 0 ? (size_t)n : 0, 37);
     }
 }

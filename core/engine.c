@@ -134,9 +134,14 @@ struct ib_finding *eng_emit(struct ib_engine *e, enum ib_finding_kind kind,
  * snaplen note stays in the tree. */
 static void diag_findings(struct ib_engine *e, const struct ib_packet *p)
 {
+    bool counted[IB_DIAG_COUNT] = { false }; /* a packet counts once per diagnostic */
     for (unsigned i = 0; i < p->diags.count && i < IB_DIAG_MAX; i++) {
         uint16_t id = p->diags.items[i].id;
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)id);
+        if (id < IB_DIAG_COUNT && !counted[id]) {
+            counted[id] = true;
+            e->stats.diagnostics[id]++;
+        }
         enum ib_finding_kind kind;
         if (info->addressing)
             kind = IB_FIND_ADDRESSING;
@@ -144,8 +149,6 @@ static void diag_findings(struct ib_engine *e, const struct ib_packet *p)
             kind = IB_FIND_MALFORMED;
         else
             continue;
-        if (kind == IB_FIND_ADDRESSING && id < IB_DIAG_COUNT)
-            e->stats.addressing[id]++;
         struct ib_finding *f = add_finding(e, kind);
         if (!f)
             continue;

@@ -137,7 +137,8 @@ struct ib_engine_stats {
     uint64_t frames;
     uint64_t ib_frames;
     uint64_t findings[IB_FIND_COUNT];
-    uint64_t addressing[IB_DIAG_COUNT]; /* by rule */
+    uint64_t diagnostics[IB_DIAG_COUNT]; /* packets with each diagnostic, addressing
+                                          * rules included */
     uint64_t connections_evicted;
     uint64_t transactions_evicted;
     uint64_t chains_dropped;

@@ -1247,14 +1247,20 @@ static void test_addressing_and_malformed(void **state)
     assert_int_equal(A.findings[3].severity, IB_SEV_NOTE);
     assert_int_equal(A.findings[3].at.frame, 1);
     const struct ib_engine_stats *st = ib_engine_stats(E);
-    assert_int_equal(st->addressing[IB_DIAG_SLID_RESERVED], 1);
-    assert_int_equal(st->addressing[IB_DIAG_LNH_NOT_IBA], 1);
+    assert_int_equal(st->diagnostics[IB_DIAG_SLID_RESERVED], 1);
+    assert_int_equal(st->diagnostics[IB_DIAG_LNH_NOT_IBA], 1);
+    /* every diagnostic is counted by name, not only the addressing rules */
+    assert_int_equal(st->diagnostics[IB_DIAG_TRUNC_MAD], 1);
+    assert_int_equal(st->diagnostics[IB_DIAG_IPCM_VERSION], 1);
     assert_int_equal(st->findings[IB_FIND_ADDRESSING], 2);
     assert_int_equal(st->findings[IB_FIND_MALFORMED], 2);
-    /* a snaplen note alone is not malformed */
+    /* a snaplen note alone is not malformed, but it is counted */
     struct ib_packet q = mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 2);
     ib_diag_add(&q.diags, IB_DIAG_SNAPLEN, 0, 0);
+    ib_diag_add(&q.diags, IB_DIAG_SNAPLEN, 4, 0); /* twice in one packet: one packet */
+    uint64_t before = st->diagnostics[IB_DIAG_SNAPLEN];
     feed_quiet(&q);
+    assert_int_equal(st->diagnostics[IB_DIAG_SNAPLEN], before + 1);
 }
 
 static void test_disabled_kind_still_tracks(void **state)
@@ -1277,7 +1283,7 @@ static void test_disabled_kind_still_tracks(void **state)
     struct ib_packet p = mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 1);
     ib_diag_add(&p.diags, IB_DIAG_DLID_RESERVED, 2, 2);
     feed_quiet(&p);
-    assert_int_equal(ib_engine_stats(E)->addressing[IB_DIAG_DLID_RESERVED], 1);
+    assert_int_equal(ib_engine_stats(E)->diagnostics[IB_DIAG_DLID_RESERVED], 1);
 }
 
 static void test_frame_findings_overflow(void **state)
