@@ -224,6 +224,12 @@ int analyze_run(const struct options *opts, const char *version)
     for (int k = 0; k < IB_FIND_COUNT; k++)
         if (opts->fail_on[k] && (es->findings[k] > 0 || r.model.findings[k] > 0))
             r.fail_hit = true;
+    if (es->allocation_failures) {
+        fprintf(stderr, "ibscope: out of memory: %llu connections, transactions or chains were "
+                        "not tracked; the analysis is incomplete\n",
+                (unsigned long long)es->allocation_failures);
+        status = 2;
+    }
     if (report_input_errors(&r.model))
         status = 2;
     else if (status == 0 && r.fail_hit)

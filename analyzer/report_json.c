@@ -503,6 +503,8 @@ static int json_end(void *p, const struct report_model *m)
     json_uint(&w, es->chains_dropped);
     json_key(&w, "sources_dropped");
     json_uint(&w, es->sources_dropped);
+    json_key(&w, "allocation_failures");
+    json_uint(&w, es->allocation_failures);
     json_end_object(&w);
 
     json_key(&w, "findings");

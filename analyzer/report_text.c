@@ -261,6 +261,11 @@ static void write_summary(FILE *out, const struct report_model *m)
                 " chains and %" PRIu64 " sources dropped\n",
                 m->findings_dropped, es->connections_evicted, es->transactions_evicted,
                 es->chains_dropped, es->sources_dropped);
+    if (es->allocation_failures)
+        fprintf(out,
+                "  out of memory: %" PRIu64 " connections, transactions or chains not tracked;\n"
+                "    the analysis is incomplete\n",
+                es->allocation_failures);
 }
 
 static void latency_line(FILE *out, const char *what, const struct ib_latency *l)

@@ -120,6 +120,12 @@ static struct ib_finding *add_finding(struct ib_engine *e, enum ib_finding_kind 
     return f;
 }
 
+void *eng_oom(struct ib_engine *e)
+{
+    e->stats.allocation_failures++;
+    return NULL;
+}
+
 struct ib_finding *eng_emit(struct ib_engine *e, enum ib_finding_kind kind,
                             struct ib_frame_ref related)
 {

@@ -143,6 +143,8 @@ struct ib_engine_stats {
     uint64_t transactions_evicted;
     uint64_t chains_dropped;
     uint64_t sources_dropped;
+    uint64_t allocation_failures; /* entries not made for want of memory: the
+                                   * analysis is incomplete, as after a cap */
 };
 
 const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e);

@@ -198,16 +198,16 @@ static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple 
         size_t cap = cm->source_cap ? cm->source_cap * 2 : 64;
         struct eng_source **l = realloc(cm->source_list, cap * sizeof *l);
         if (!l)
-            return NULL;
+            return eng_oom(e);
         cm->source_list = l;
         cm->source_cap = cap;
     }
     s = ep_alloc(&cm->source_pool);
     if (!s)
-        return NULL;
+        return eng_oom(e);
     if (!et_insert(&cm->sources, h, s)) {
         ep_release(&cm->source_pool, s);
-        return NULL;
+        return eng_oom(e);
     }
     s->hash = h;
     s->st.port_space = t->port_space;
@@ -230,10 +230,10 @@ static struct eng_port *port_get(struct ib_engine *e, struct eng_source *src, ui
         return p;
     p = ep_alloc(&e->cm.port_pool);
     if (!p)
-        return NULL;
+        return eng_oom(e);
     if (!et_insert(&e->cm.ports, h, p)) {
         ep_release(&e->cm.port_pool, p);
-        return NULL;
+        return eng_oom(e);
     }
     p->src = src;
     p->port = port;
@@ -256,10 +256,10 @@ static struct eng_dest *dest_get(struct ib_engine *e, struct eng_source *src,
         return d;
     d = ep_alloc(&e->cm.dest_pool);
     if (!d)
-        return NULL;
+        return eng_oom(e);
     if (!et_insert(&e->cm.dests, h, d)) {
         ep_release(&e->cm.dest_pool, d);
-        return NULL;
+        return eng_oom(e);
     }
     d->src = src;
     memcpy(d->ip, t->dst_ip, 16);
@@ -280,10 +280,10 @@ static struct eng_tuple *tuple_get(struct ib_engine *e, struct eng_dest *d, uint
         return t;
     t = ep_alloc(&e->cm.tuple_pool);
     if (!t)
-        return NULL;
+        return eng_oom(e);
     if (!et_insert(&e->cm.tuples, h, t)) {
         ep_release(&e->cm.tuple_pool, t);
-        return NULL;
+        return eng_oom(e);
     }
     t->dest = d;
     t->src_port = src_port;
@@ -451,10 +451,10 @@ static struct eng_conn *conn_new(struct ib_engine *e, const struct conn_key *k, 
     }
     struct eng_conn *c = ep_alloc(&cm->conn_pool);
     if (!c)
-        return NULL;
+        return eng_oom(e);
     if (!et_insert(&cm->conns, h, c)) {
         ep_release(&cm->conn_pool, c);
-        return NULL;
+        return eng_oom(e);
     }
     c->key = *k;
     c->hash = h;

@@ -156,10 +156,13 @@ static void madqp_add_node(struct ib_engine *e, const struct eng_node *n, uint32
         m->madqp_count--;
     }
     struct eng_madqp *q = ep_alloc(&m->madqp_pool);
-    if (!q)
+    if (!q) {
+        eng_oom(e);
         return;
+    }
     if (!et_insert(&m->madqps, h, q)) {
         ep_release(&m->madqp_pool, q);
+        eng_oom(e);
         return;
     }
     q->key = k;
@@ -248,18 +251,18 @@ static struct eng_chain *chain_new(struct ib_engine *e, const struct eng_redirec
         size_t cap = m->chain_cap ? m->chain_cap * 2 : 16;
         struct ib_redirect_chain **l = realloc(m->chain_list, cap * sizeof *l);
         if (!l)
-            return NULL;
+            return eng_oom(e);
         m->chain_list = l;
         m->chain_cap = cap;
     }
     struct eng_chain *c = ep_alloc(&m->chain_pool);
     if (!c)
-        return NULL;
+        return eng_oom(e);
     c->key = chain_key_make(src->requester, src->mgmt_class);
     c->hash = et_hash(&c->key, sizeof c->key);
     if (!et_insert(&m->chains, c->hash, c)) {
         ep_release(&m->chain_pool, c);
-        return NULL;
+        return eng_oom(e);
     }
     c->pub.requester = *src->requester;
     c->pub.mgmt_class = src->mgmt_class;
@@ -480,10 +483,13 @@ static void txn_request(struct ib_engine *e, const struct ib_packet *p)
         txn_free(e, EL_ENTRY(m->pending.next, struct eng_txn, age));
     }
     t = ep_alloc(&m->txn_pool);
-    if (!t)
+    if (!t) {
+        eng_oom(e);
         return;
+    }
     if (!et_insert(&m->txns, h, t)) {
         ep_release(&m->txn_pool, t);
+        eng_oom(e);
         return;
     }
     t->key = k;

@@ -121,6 +121,10 @@ struct ib_engine {
     struct ib_frame_analysis *out;
 };
 
+/* Memory ran out for an entry: counted, never silent.  Returns NULL for
+ * the caller to return. */
+void *eng_oom(struct ib_engine *e);
+
 /* Adds a finding of this kind to the current frame unless the kind is
  * switched off or the frame is full; returns it, for the caller to fill in
  * its data, or NULL. */

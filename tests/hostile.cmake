@@ -37,4 +37,13 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
                      ${group})
     set_tests_properties(hostile.outputs.${group} PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
   endforeach()
+  # An address-space limit makes malloc fail; the sanitizers need far more
+  # address space than any such limit allows.
+  if(NOT IBSCOPE_SANITIZE)
+    add_test(NAME hostile.outputs.oom
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_outputs.py
+                     --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}
+                     oom)
+    set_tests_properties(hostile.outputs.oom PROPERTIES TIMEOUT 600)
+  endif()
 endif()

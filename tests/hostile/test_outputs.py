@@ -12,6 +12,7 @@ Groups:
   fulldisk   a full output file system, a full TMPDIR, /dev/full (tiny tmpfs in a
              mount namespace: unshare -m)
   names      control characters and UTF-8 in file names: escaped, aligned
+  oom        memory runs out (RLIMIT_AS): counted, reported, exit 2 (not under ASan)
   edges      ports outside the pool, decimal --threshold, repeated options,
              -o '', decode options, the open-file limit
   formats    gzip, xz and zstd captures, raw ERF files
@@ -483,7 +484,29 @@ def g_formats(d):
               f"formats raw ERF on stdin: {err!r}")
 
 
-GROUPS = {"alias": g_alias, "dup": g_dup, "signals": g_signals, "fulldisk": g_fulldisk,
+# ---- oom ----
+
+def g_oom(d):
+    """Memory runs out (an address-space limit): counted, said, exit 2; the
+    report is still written and says the analysis is incomplete."""
+    cap = os.path.join(d, "flood.pcap")
+    with open(cap, "wb") as f:
+        streams.flood(f, 300000)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (64 << 20, 64 << 20))
+    rc, out, err = run(["--no-progress", "--format", "json", cap], preexec=limit)
+    rep = json.loads(out) if out else {}
+    failed = rep.get("limits", {}).get("allocation_failures", 0)
+    check(rc == 2 and failed > 0 and rep["connections"]["requests"] == 300000,
+          f"oom: exit {rc}, allocation_failures {failed}")
+    check(one_line(err, "out of memory", "the analysis is incomplete"), f"oom: stderr {err!r}")
+    rc, out, err = run(["--no-progress", cap], preexec=limit)
+    check(b"out of memory:" in out and b"the analysis is incomplete" in out,
+          "oom: the text report does not say the analysis is incomplete")
+
+
+GROUPS = {"oom": g_oom, "alias": g_alias, "dup": g_dup, "signals": g_signals, "fulldisk": g_fulldisk,
           "names": g_names, "edges": g_edges, "formats": g_formats}
 
 
