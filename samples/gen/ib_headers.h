@@ -1,7 +1,7 @@
 /* ib_headers.h - InfiniBand header and management-datagram builders.
  *
- * Wire formats from /work/shared/docs/iba-wire-digest.md (IBA Vol. 1 ch. 5, 9,
- * 12, 13, 16; Annex A11).  All fields big-endian.
+ * Wire formats from IBA Vol. 1 chapters 5, 9, 12, 13 and 16 and Annex A11.
+ * All fields big-endian.
  *
  *   LRH  8  | VL LVer | SL rsv LNH | DLID | rsv PktLen | SLID |
  *   GRH 40  | IPVer TClass FlowLabel | PayLen | NxtHdr | HopLmt | SGID | DGID |
@@ -109,7 +109,7 @@ typedef struct mad {
 void mad_init(mad_t *m, uint8_t mgmt_class, uint8_t class_ver, uint8_t method,
 	      uint16_t status, uint64_t tid, uint16_t attr, uint32_t attr_mod);
 
-/* ClassPortInfo, 72 bytes (digest section 5). */
+/* ClassPortInfo, 72 bytes (IBA Vol. 1 chapter 13, ClassPortInfo). */
 #define CPI_LEN 72
 typedef struct cpi {
 	uint8_t base_ver, class_ver;
@@ -151,7 +151,7 @@ void smp_put_node_info(uint8_t *dst, uint8_t node_type, uint8_t nports, uint64_t
 		       uint64_t node_guid, uint64_t port_guid, uint8_t local_port,
 		       uint32_t vendor_id);
 
-/* ---- Communication Manager (digest section 6) --------------------------- */
+/* ---- Communication Manager (IBA Vol. 1 chapter 12) --------------------------- */
 
 #define CM_CLASS_VERSION 2
 #define CM_ATTR_CLASSPORTINFO 0x0001

@@ -1,5 +1,5 @@
 /* scen_addressing.c - clean frames, then one frame per addressing rule of the
- * digest's section 3 (and the VL15 / LRH / GRH header rules), native IB in ERF.
+ * IBA Vol. 1 chapter 4 (and the VL15 / LRH / GRH header rules), native IB in ERF.
  * Each rule frame breaks exactly one rule and is otherwise a well-formed GMP
  * (PerfMgt Get(PortCounters), LID 0x0005 -> LID 0x0012 QP1) unless noted. */
 #include <stdio.h>
@@ -268,7 +268,7 @@ void story_addressing(gen_t *g)
 	f = emit(&a, &p);
 	gen_note(g, f,
 		 "length: LRH PktLen 70 words (280 bytes) but LRH..ICRC is 72 words (288 bytes) in "
-		 "the capture");
+		 "the capture; the MAD that PktLen bounds is then short too (trunc_mad)");
 
 	gmp(&a, &p, true);
 	p.paylen_adjust = 8;
@@ -279,6 +279,6 @@ void story_addressing(gen_t *g)
 
 	gen_note(g, 0,
 		 "Not covered: the base-LID/LMC rule (needs the SM's LMC) and the link-local "
-		 "'must not cross a router' rule (not visible in one capture point); the digest states "
+		 "'must not cross a router' rule (not visible in one capture point); IBA states "
 		 "no hop-limit rule for link-local GIDs, so no frame tests one.");
 }

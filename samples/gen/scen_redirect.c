@@ -1,4 +1,4 @@
-/* scen_redirect.c - ClassPortInfo redirection (digest section 5), native IB in ERF.
+/* scen_redirect.c - ClassPortInfo redirection (IBA Vol. 1 chapter 13, ClassPortInfo), native IB in ERF.
  *
  * A monitoring host (LID 0x0005) reads PortCounters from PerfMgt agents; a
  * client (LID 0x0011) queries the SA (LID 0x0001) and opens CM connections.

@@ -1,7 +1,7 @@
 /* test_parse_addressing.c - every addressing rule of core/diag.h, one packet each.
  *
  * Each packet is a clean SMP or GMP with one field changed to break one rule
- * (digest /work/shared/docs/iba-wire-digest.md sections 2-4, 7).  Packets
+ * (IBA Vol. 1 chapter 4 for the rules, chapters 5, 9 and 13 for the headers).  Packets
  * travel in ERF type 21 records, so the LRH starts at frame offset 16 and a
  * diagnostic that counted from the header instead of the frame would show.
  * Frame offsets: LRH 16; without GRH: BTH 24, DETH 36, MAD 44; with GRH:

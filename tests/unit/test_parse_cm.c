@@ -1,8 +1,8 @@
 /* test_parse_cm.c - every Communication Manager message, Service IDs, the IP CM
  * header, the RDMA CM tuple and address formatting.
  *
- * Offsets are inside the 256-byte MAD, as in the digest's table
- * (/work/shared/docs/iba-wire-digest.md sections 6 and 7).  Every message
+ * Offsets are inside the 256-byte MAD, as IBA Vol. 1 chapter 12 (CM
+ * messages) and Annex A11 (the RDMA IP CM service) lay them out.  Every message
  * has a distinct value in each field (the shared vectors of vectors.c, or
  * written here with ts_put*) and is parsed from an exact-size heap copy.
  */
@@ -431,7 +431,7 @@ static void test_lap(void **state)
  * PacketRate came from byte 83 (the TClass byte), TClass from 84 (HopLimit)
  * and HopLimit from 85 (PacketRate).  Expected per IBA Vol. 1 §12.6.14 / Linux
  * struct cm_lap_msg: TClass = MAD byte 83, HopLimit = 84, PacketRate = 85 bits 5:0.
- * The digest only says "44-87 alternate path" (it does not say "same shape"). */
+ * The layout only says "44-87 alternate path" (it does not say "same shape"). */
 static void test_lap_path_tclass_hoplimit_rate(void **state)
 {
     (void)state;
@@ -464,7 +464,7 @@ static void test_apr(void **state)
     assert_false(ok);
 }
 
-/* End of each message's fixed part (digest table: where private data starts). */
+/* End of each message's fixed part (IBA Vol. 1 chapter 12: where private data starts). */
 static void test_fixed_len(void **state)
 {
     (void)state;

@@ -2,8 +2,8 @@
  *
  * A native CM REQ (LRH at 0, BTH 8, DETH 20, MAD 28, IP CM header at
  * 28 + 164 = 192) is decoded and fields are read through the table: the
- * values and frame offsets are worked out by hand from the digest
- * (/work/shared/docs/iba-wire-digest.md).  Then, for several packets, every
+ * values and frame offsets are worked out by hand from IBA Vol. 1 (chapters
+ * 5, 9, 12, 13) and Annex A11.  Then, for several packets, every
  * present field's wire bytes (frame offset, wire_len, wire_mask) must hold
  * the value the field reports, and lie inside the captured bytes.
  */
@@ -303,7 +303,7 @@ static void test_fields_match_wire(void **state)
 /* Regression (bug found by this test, fixed in a5db222; core/fields.c,
  * "cm.remote_comm_id"): the field applied to every CM message
  * (IB_COND_CM_COMM_IDS, 0x10-0x1A) and highlighted MAD bytes 28-31,
- * but SIDR messages have no RemoteCommID there (digest section 6: SIDR_REQ
+ * but SIDR messages have no RemoteCommID there (IBA Vol. 1 chapter 12: SIDR_REQ
  * 28-29 P_Key; SIDR_REP 28 Status, 29 InfoLen) and the core reported 0: the
  * field showed RemoteCommID 0 over bytes holding 0x81230000 (SIDR_REQ) or
  * 0x04480000 (SIDR_REP).  The field should not apply to SIDR_REQ/SIDR_REP

@@ -1,7 +1,7 @@
 /* test_parse_headers.c - LRH, GRH, BTH, DETH and the extended-header table.
  *
- * Each header is written out byte by byte from the digest's layout
- * (/work/shared/docs/iba-wire-digest.md section 2), with a distinct value in
+ * Each header is written out byte by byte from IBA Vol. 1 chapters 5 and 9
+ * (LRH, GRH; BTH, DETH and the extended headers), with a distinct value in
  * every field so that a shifted or swapped field shows.
  */
 #include <setjmp.h>

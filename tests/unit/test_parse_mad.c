@@ -1,7 +1,7 @@
 /* test_parse_mad.c - MAD common header, class data offsets and ClassPortInfo.
  *
- * Expected values come from the digest (/work/shared/docs/iba-wire-digest.md
- * sections 4 and 5), worked out by hand below each byte array.
+ * Expected values come from IBA Vol. 1 chapter 13 (the MAD common header
+ * and ClassPortInfo), worked out by hand below each byte array.
  */
 #include <setjmp.h>
 #include <stdarg.h>

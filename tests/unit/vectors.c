@@ -1,7 +1,7 @@
 /* vectors.c - the shared wire test vectors (vectors.h), with their layouts.
  *
- * Offsets are inside the 256-byte MAD, as in the digest
- * (/work/shared/docs/iba-wire-digest.md sections 5 to 7); reserved bits
+ * Offsets are inside the 256-byte MAD, as IBA Vol. 1 chapters 12 and 13
+ * (CM messages, ClassPortInfo) and Annex A11 (IP CM) lay them out; reserved bits
  * are set where noted, so that a parser reading them shows.
  */
 #include <setjmp.h>
@@ -16,7 +16,7 @@
 #include "test_support.h"
 #include "vectors.h"
 
-/* ClassPortInfo, 72 bytes (digest section 5):
+/* ClassPortInfo, 72 bytes (IBA Vol. 1 chapter 13, ClassPortInfo):
  *  0 BaseVersion 0x01; 1 ClassVersion 0x02; 2-3 CapabilityMask 0x1357;
  *  4-7 CapMask2 0x7468ACE << 5 | RespTimeValue 0x13 = 0xE8D159D3;
  *  8-23 RedirectGID fe80::1111:2222:3333:4444;
