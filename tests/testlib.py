@@ -48,3 +48,16 @@ def finding_kinds(ibscope):
         else:
             kinds[-1][2] += " " + line.strip()
     return [tuple(k) for k in kinds]
+
+
+# What a test driver's checks have found wrong, in order.
+failures = []
+
+
+def check(cond, what):
+    """Records and prints a failed check; returns cond, so that a caller can
+    skip what depends on it."""
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+    return cond

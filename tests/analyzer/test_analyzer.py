@@ -18,19 +18,12 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import testlib  # noqa: E402
+from testlib import check, failures  # noqa: E402
 from pcapgen import (CM_DREP, CM_DREQ, CM_REJ, CM_REP, CM_RTU, LT_EN10MB, LT_ERF,  # noqa: E402
                      LT_INFINIBAND, LT_USER0, cm_msg, cm_req, pcap)
 
 T0 = 1767225600_000000000  # 2026-01-01T00:00:00Z
 SKIP = 77
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-    return cond
 
 
 def run(args, stdin=None, cwd=None):

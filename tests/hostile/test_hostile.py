@@ -20,23 +20,17 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
 import harness  # noqa: E402
 import make_hostile  # noqa: E402
 import streams  # noqa: E402
+from testlib import check, failures  # noqa: E402
 
 MAX_CONNECTIONS = 1 << 17     # ib_engine_config_init defaults (core/engine.c)
 MAX_TRANSACTIONS = 1 << 18
 MAX_CHAINS = 10000
 SANITIZER = re.compile(r"runtime error|AddressSanitizer|LeakSanitizer|UndefinedBehavior")
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what)
-    return cond
 
 
 class Ctx:

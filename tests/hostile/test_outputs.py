@@ -39,22 +39,16 @@ import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "analyzer"))
 import streams  # noqa: E402
 from pcapgen import cm_req, pcap  # noqa: E402
+from testlib import check, failures  # noqa: E402
 
 SKIP = 77
 T0 = 1767225600_000000000
 OLD_REPORT = b"the previous report\n"
-failures = []
 skipped = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what)
-    return cond
 
 
 def sha(path):
