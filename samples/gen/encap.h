@@ -1,4 +1,4 @@
-/* encap.h - how a capture frames an IBA packet (core/linktype.c lists the carriers).
+/* encap.h - how a capture frames an IBA packet (core/parse/linktype.c lists the carriers).
  *
  *   native   LRH .. ICRC VCRC                       (link types 247, 147; ERF type 21)
  *   ERF      16-byte ERF header [+ extension headers] + record body (link type 197)

@@ -26,7 +26,7 @@ import make_hostile  # noqa: E402
 import streams  # noqa: E402
 from testlib import check, failures  # noqa: E402
 
-MAX_CONNECTIONS = 1 << 17     # ib_engine_config_init defaults (core/engine.c)
+MAX_CONNECTIONS = 1 << 17     # ib_engine_config_init defaults (core/engine/engine.c)
 MAX_TRANSACTIONS = 1 << 18
 MAX_CHAINS = 10000
 SANITIZER = re.compile(r"runtime error|AddressSanitizer|LeakSanitizer|UndefinedBehavior")

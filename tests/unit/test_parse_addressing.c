@@ -1,4 +1,4 @@
-/* test_parse_addressing.c - every addressing rule of core/diag.h, one packet each.
+/* test_parse_addressing.c - every addressing rule of core/include/diag.h, one packet each.
  *
  * Each packet is a clean SMP or GMP with one field changed to break one rule
  * (IBA Vol. 1 chapter 4 for the rules, chapters 5, 9 and 13 for the headers).  Packets

@@ -425,8 +425,8 @@ static void test_lap(void **state)
     assert_false(ok);
 }
 
-/* Regression (bug found by this test, fixed in a5db222; core/cm.c parse_path,
- * used for the LAP at 44; core/fields.c PATH for
+/* Regression (bug found by this test, fixed in a5db222; core/parse/cm.c parse_path,
+ * used for the LAP at 44; core/parse/fields.c PATH for
  * "cm.lap.alternate"): the LAP path was read with the REQ path's shape, so
  * PacketRate came from byte 83 (the TClass byte), TClass from 84 (HopLimit)
  * and HopLimit from 85 (PacketRate).  Expected per IBA Vol. 1 §12.6.14 / Linux

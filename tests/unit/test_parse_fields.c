@@ -1,4 +1,4 @@
-/* test_parse_fields.c - the field table (core/fields.h) against hand-built packets.
+/* test_parse_fields.c - the field table (core/include/fields.h) against hand-built packets.
  *
  * A native CM REQ (LRH at 0, BTH 8, DETH 20, MAD 28, IP CM header at
  * 28 + 164 = 192) is decoded and fields are read through the table: the
@@ -300,7 +300,7 @@ static void test_fields_match_wire(void **state)
     check_packet_skip(ts_build_cm_sidr_rep, "SIDR_REP", "cm.remote_comm_id");
 }
 
-/* Regression (bug found by this test, fixed in a5db222; core/fields.c,
+/* Regression (bug found by this test, fixed in a5db222; core/parse/fields.c,
  * "cm.remote_comm_id"): the field applied to every CM message
  * (IB_COND_CM_COMM_IDS, 0x10-0x1A) and highlighted MAD bytes 28-31,
  * but SIDR messages have no RemoteCommID there (IBA Vol. 1 chapter 12: SIDR_REQ
@@ -315,8 +315,8 @@ static void test_fields_match_wire_sidr(void **state)
     check_packet(ts_build_cm_sidr_rep, "SIDR_REP");
 }
 
-/* Regression (bug found by this test, fixed in a5db222; core/fields.c
- * PATH("cm.lap.alternate", ..., 44) and core/cm.c parse_path):
+/* Regression (bug found by this test, fixed in a5db222; core/parse/fields.c
+ * PATH("cm.lap.alternate", ..., 44) and core/parse/cm.c parse_path):
  * the LAP path is laid out differently from the REQ path (IBA Vol. 1 §12.6.14,
  * Linux struct cm_lap_msg): MAD 80-83 FlowLabel:20 rsv:4 TClass:8, 84 HopLimit,
  * 85 rsv:2 PacketRate:6.  The table put TClass at 84, HopLimit at 85 and

@@ -1,7 +1,7 @@
 /* test_parse_frame.c - ib_parse_frame end to end, for every link type.
  *
  * A GMP (UD SEND_ONLY to QP1, Q_Key 0x80010000, a 256-byte CM REQ MAD) is
- * wrapped in each carrier ibscope reads (core/linktype.c; RoCE per IBA Annexes
+ * wrapped in each carrier ibscope reads (core/parse/linktype.c; RoCE per IBA Annexes
  * A16 and A17): native LRH first (247, 147, ERF type 21), RoCEv1 (GRH first),
  * RoCEv2 over IPv4/IPv6 (BTH first), with VLAN tags and Linux cooked headers.
  * Frame offsets are worked out from the header sizes: Ethernet 14, VLAN 4,
@@ -268,7 +268,7 @@ static void test_native_no_crcs(void **state)
     assert_no_diags(&p);
 }
 
-/* Regression (was a bug in core/packet.c, fixed in 0761bb0): when a frame
+/* Regression (was a bug in core/parse/packet.c, fixed in 0761bb0): when a frame
  * holds the packet without its CRCs (avail == PktLen*4 - 4), the payload must
  * end where the frame does: 288 - 8 - 12 - 8 - 4 = 256 bytes (IBA Vol. 1
  * chapter 7: PktLen counts LRH through ICRC), not 260. */

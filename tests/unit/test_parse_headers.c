@@ -245,7 +245,7 @@ static void test_opcode_ext_header_len(void **state)
     }
 }
 
-/* Regression (bug found by this test, fixed in a5db222; core/headers.c
+/* Regression (bug found by this test, fixed in a5db222; core/parse/headers.c
  * ib_opcode_ext_header_len): XRCETH is carried by XRC
  * *request* packets only (IBA Vol. 1 Annex A14; Linux rxe_opcode.c gives
  * XRC_ACKNOWLEDGE = BTH + AETH and XRC_RDMA_READ_RESPONSE_* = BTH + AETH);

@@ -1,4 +1,4 @@
-/* test_parse_reader.c - the bounds-checked byte readers of core/reader.h.
+/* test_parse_reader.c - the bounds-checked byte readers of core/include/reader.h.
  *
  * Expected values are worked out by hand: the buffer holds 0x01, 0x02, ...
  * 0x10, so a big-endian read at offset k of n bytes is the bytes k+1 .. k+n
@@ -95,7 +95,7 @@ static void test_reads_past_end_return_zero(void **state)
     free(buf);
 }
 
-/* Regression (bug found by this test, fixed in a5db222; core/reader.h
+/* Regression (bug found by this test, fixed in a5db222; core/include/reader.h
  * ib_rd64le): it read two 32-bit halves separately, so when only the low
  * 4..7 bytes were there it returned the low half instead of 0, and off + 4
  * could wrap around (off = SIZE_MAX - 3 read bytes 0-3).  reader.h promises
