@@ -60,11 +60,11 @@ static void check_analysis(const struct ib_frame_analysis *a, uint64_t frames)
         check_ref("finding", f->at, frames);
         check_ref("finding's related frame", f->related, frames);
     }
-    check_ref("retransmission_of", a->retransmission_of, frames);
-    check_ref("port_reused_from", a->port_reused_from, frames);
-    check_ref("duplicate_tuple_of", a->duplicate_tuple_of, frames);
-    check_ref("redirected_by", a->redirected_by, frames);
-    check_ref("redirect_loop_to", a->redirect_loop_to, frames);
+    check_ref("retransmission_of", a->links.retransmission_of, frames);
+    check_ref("port_reused_from", a->links.port_reused_from, frames);
+    check_ref("duplicate_tuple_of", a->links.duplicate_tuple_of, frames);
+    check_ref("redirected_by", a->links.redirected_by, frames);
+    check_ref("redirect_loop_to", a->links.redirect_loop_to, frames);
 }
 
 struct sink_state {

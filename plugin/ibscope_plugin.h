@@ -76,17 +76,14 @@ extern expert_field ibs_ei_rule[IB_DIAG_COUNT];
 void ibs_register_fields(int proto);
 
 /* ---- state.c ---- */
-/* What the first pass concluded about one frame, kept for every later pass. */
+/* What the first pass concluded about one frame, kept for every later
+ * pass: the engine's own links and findings, and the one link only a
+ * later frame can make (the request that followed a redirect). */
 struct ibs_result {
+    struct ib_frame_links links;
+    struct ib_frame_ref redirect_target_frame;
     unsigned count;
     struct ib_finding *findings;   /* count entries */
-    struct ib_frame_ref retransmission_of, port_reused_from, duplicate_tuple_of;
-    struct ib_frame_ref redirected_by, redirect_target_frame, redirect_loop_to;
-    bool has_ports;
-    uint32_t ports_in_use, tuple_ports_in_use;
-    double pool_utilization;
-    bool has_redirect_depth;
-    uint32_t redirect_depth;
 };
 
 /* A frame ibscope decoded: the packet, and the stored analysis (NULL when

@@ -26,7 +26,7 @@ struct ibs_stored {
     bool mad_qp;        /* the engine called the destination QP a MAD QP */
     uint16_t rocev2_port;
     uint32_t linktype;  /* IBS_BY_LINKTYPE */
-    uint32_t ib_off, ib_len;
+    uint32_t ib_off;    /* IBS_AT_OFFSET */
     const struct ibs_result *result;
 };
 
@@ -143,19 +143,41 @@ static const char *layer_before_infiniband(packet_info *pinfo)
     return NULL;
 }
 
-static void ip_endpoint(const address *a, struct ib_endpoint *ep, uint8_t *ipver)
+/* An address Wireshark's IP dissector set, for the carrier. */
+static void carrier_ip(const address *a, uint8_t ip[16], uint8_t *version)
 {
     if (a->type == AT_IPv4 && a->len == 4) {
-        /* RoCE GIDs carry IPv4 as ::ffff:a.b.c.d, as the core's link parser does. */
-        memset(ep->gid, 0, 10);
-        ep->gid[10] = ep->gid[11] = 0xff;
-        memcpy(ep->gid + 12, a->data, 4);
-        ep->has_gid = true;
-        *ipver = 4;
+        memcpy(ip, a->data, 4);
+        *version = 4;
     } else if (a->type == AT_IPv6 && a->len == 16) {
-        memcpy(ep->gid, a->data, 16);
-        ep->has_gid = true;
-        *ipver = 6;
+        memcpy(ip, a->data, 16);
+        *version = 6;
+    }
+}
+
+/* What the layers Wireshark dissected say about the packet at st->ib_off:
+ * the core applies the analyzer's length rules to it (ib_parse_carried). */
+static void carrier_of(tvbuff_t *tvb, packet_info *pinfo, const struct ibs_stored *st,
+                       struct ib_carrier *c)
+{
+    memset(c, 0, sizeof *c);
+    c->encap = (enum ib_encap)st->encap;
+    c->ib_off = st->ib_off;
+    if (c->encap == IB_ENCAP_NATIVE && pinfo->rec && pinfo->rec->rec_type == REC_TYPE_PACKET &&
+        pinfo->rec->rec_header.packet_header.pkt_encap == WTAP_ENCAP_ERF && pinfo->pseudo_header) {
+        /* Wireshark stripped the ERF header; its wlen still counts. */
+        c->has_erf_wlen = true;
+        c->erf_wlen = pinfo->pseudo_header->erf.phdr.wlen;
+    }
+    if (c->encap == IB_ENCAP_ROCEV2) {
+        if (st->ib_off >= 8) {
+            c->has_udp_len = true;
+            c->udp_len = tvb_get_ntohs(tvb, st->ib_off - 4);
+        }
+        carrier_ip(&pinfo->net_src, c->src_ip, &c->ip_version);
+        carrier_ip(&pinfo->net_dst, c->dst_ip, &c->ip_version);
+        c->udp_sport = (uint16_t)pinfo->srcport;
+        c->udp_dport = (uint16_t)pinfo->destport;
     }
 }
 
@@ -184,17 +206,12 @@ static void locate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct i
     }
     st->how = IBS_AT_OFFSET;
     st->ib_off = off;
-    st->ib_len = tvb_captured_length(tvb) > off ? tvb_captured_length(tvb) - off : 0;
     if (before && strcmp(before, "udp") == 0)
         st->encap = IB_ENCAP_ROCEV2;
     else if (off == 0)
         st->encap = IB_ENCAP_NATIVE;
     else
         st->encap = IB_ENCAP_ROCEV1;
-    if (st->encap == IB_ENCAP_ROCEV2 && off >= 8) {
-        guint udp_len = tvb_get_ntohs(tvb, off - 4);
-        st->ib_len = udp_len >= 8 ? MIN(udp_len - 8, st->ib_len) : 0;
-    }
 }
 
 static bool parse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_stored *st,
@@ -222,74 +239,27 @@ static bool parse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ib
             return false;
         st->how = IBS_AT_OFFSET;
         st->ib_off = off;
-        st->ib_len = caplen - off;
         st->encap = strcmp(before, "udp") == 0 ? IB_ENCAP_ROCEV2 : IB_ENCAP_ROCEV1;
-        if (st->encap == IB_ENCAP_ROCEV2 && off >= 8) {
-            guint udp_len = tvb_get_ntohs(tvb, off - 4);
-            st->ib_len = udp_len >= 8 ? MIN(udp_len - 8, st->ib_len) : 0;
-        }
-        memset(pkt, 0, sizeof *pkt);
     }
     if (st->how != IBS_AT_OFFSET)
         return false;
-    /* The length checks ib_parse_frame does before ib_parse_at, so that a
-     * snapped frame is "cut by the snaplen" here as in the analyzer, not
-     * "PktLen disagrees". */
-    pkt->linktype = 0;
-    pkt->caplen = caplen;
-    pkt->wirelen = tvb_reported_length(tvb);
-    if (pkt->wirelen > caplen)
-        ib_diag_add(&pkt->diags, IB_DIAG_SNAPLEN, caplen, 0);
-    if (pinfo->rec && pinfo->rec->rec_type == REC_TYPE_PACKET &&
-        pinfo->rec->rec_header.packet_header.pkt_encap == WTAP_ENCAP_ERF &&
-        pinfo->pseudo_header && st->encap == IB_ENCAP_NATIVE) {
-        /* Wireshark has stripped the ERF header; its wlen still tells
-         * record padding (shorter) from the card's own snap length (longer). */
-        guint32 wlen = pinfo->pseudo_header->erf.phdr.wlen;
-        if (wlen < st->ib_len)
-            st->ib_len = wlen;
-        else if (wlen > st->ib_len && !ib_packet_snapped(pkt))
-            ib_diag_add(&pkt->diags, IB_DIAG_SNAPLEN, st->ib_off + st->ib_len, 0);
-    }
-    if (st->encap == IB_ENCAP_ROCEV2) {
-        ip_endpoint(&pinfo->net_src, &pkt->src, &pkt->ip_version);
-        ip_endpoint(&pinfo->net_dst, &pkt->dst, &pkt->ip_version);
-        pkt->udp_sport = (uint16_t)pinfo->srcport;
-        pkt->udp_dport = (uint16_t)pinfo->destport;
-    }
-    ib_parse_at(&opts, (enum ib_encap)st->encap, data, caplen, st->ib_off, st->ib_len, pkt);
+    struct ib_carrier carrier;
+    carrier_of(tvb, pinfo, st, &carrier);
+    ib_parse_carried(&opts, data, caplen, tvb_reported_length(tvb), &carrier, pkt);
     return true;
-}
-
-static bool ref_set(const struct ib_frame_ref *r)
-{
-    return r->frame != 0;
 }
 
 /* Keeps only what a later pass needs: a frame's analysis is mostly empty. */
 static struct ibs_result *keep(const struct ib_frame_analysis *a)
 {
-    if (a->count == 0 && !a->has_ports && !a->has_redirect_depth &&
-        !ref_set(&a->retransmission_of) && !ref_set(&a->port_reused_from) &&
-        !ref_set(&a->duplicate_tuple_of) && !ref_set(&a->redirected_by) &&
-        !ref_set(&a->redirect_loop_to))
+    if (a->count == 0 && ib_frame_links_empty(&a->links))
         return NULL;
     struct ibs_result *r = wmem_new0(wmem_file_scope(), struct ibs_result);
+    r->links = a->links;
     r->count = a->count;
     if (a->count)
         r->findings = wmem_memdup(wmem_file_scope(), a->findings,
                                   a->count * sizeof a->findings[0]);
-    r->retransmission_of = a->retransmission_of;
-    r->port_reused_from = a->port_reused_from;
-    r->duplicate_tuple_of = a->duplicate_tuple_of;
-    r->redirected_by = a->redirected_by;
-    r->redirect_loop_to = a->redirect_loop_to;
-    r->has_ports = a->has_ports;
-    r->ports_in_use = a->ports_in_use;
-    r->tuple_ports_in_use = a->tuple_ports_in_use;
-    r->pool_utilization = a->pool_utilization;
-    r->has_redirect_depth = a->has_redirect_depth;
-    r->redirect_depth = a->redirect_depth;
     return r;
 }
 
@@ -299,12 +269,12 @@ static void link_redirect(struct ibs_result *r, guint32 num, const struct ib_fra
 {
     if (!redirect_results)
         return;
-    if (r->redirected_by.frame != 0) { /* a frame number of this file: 32 bits */
+    if (r->links.redirected_by.frame != 0) { /* a frame number of this file: 32 bits */
         struct ibs_result *m = g_hash_table_lookup(
-            redirect_results, GUINT_TO_POINTER((guint32)r->redirected_by.frame));
+            redirect_results, GUINT_TO_POINTER((guint32)r->links.redirected_by.frame));
         if (m && m->redirect_target_frame.frame == 0)
             m->redirect_target_frame = *at;
-    } else if (r->has_redirect_depth) {
+    } else if (r->links.has_redirect_depth) {
         g_hash_table_insert(redirect_results, GUINT_TO_POINTER(num), r);
     }
 }

@@ -53,7 +53,7 @@ static void count_kinds(stats_tree *st, const struct ibs_result *r)
 
 static void count_ports(stats_tree *st, const struct ib_packet *p, const struct ibs_result *r)
 {
-    if (!r->has_ports || !p->cm.has_ipcm)
+    if (!r->links.has_ports || !p->cm.has_ipcm)
         return;
     char ip[64];
     ib_format_ip(p->cm.ipcm.ipv, p->cm.ipcm.src_ip, ip, sizeof ip);
@@ -61,7 +61,7 @@ static void count_ports(stats_tree *st, const struct ib_packet *p, const struct 
     char key[96];
     g_snprintf(key, sizeof key, "%s %s", ip, space ? space : "?");
     tick_stat_node(st, node_ports, 0, TRUE);
-    avg_stat_node_add_value_int(st, key, st_ports, FALSE, (gint)r->ports_in_use);
+    avg_stat_node_add_value_int(st, key, st_ports, FALSE, (gint)r->links.ports_in_use);
 }
 
 static void count_redirects(stats_tree *st, const struct ibs_result *r)
@@ -74,8 +74,8 @@ static void count_redirects(stats_tree *st, const struct ibs_result *r)
         tick_stat_node(st, node_redirects, 0, TRUE);
         tick_stat_node(st, what, st_redirects, FALSE);
     }
-    if (r->has_redirect_depth)
-        avg_stat_node_add_value_int(st, "depth", st_redirects, FALSE, (gint)r->redirect_depth);
+    if (r->links.has_redirect_depth)
+        avg_stat_node_add_value_int(st, "depth", st_redirects, FALSE, (gint)r->links.redirect_depth);
 }
 
 static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_dissect_t *edt,

@@ -253,25 +253,25 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
                                          ENC_NA);
     proto_item_set_generated(ai);
     proto_tree *t = proto_item_add_subtree(ai, ibs_ett[IBS_ETT_ANALYSIS]);
-    add_frame(t, ibs_hf.retransmission_of, tvb, &r->retransmission_of);
-    add_frame(t, ibs_hf.port_reused_from, tvb, &r->port_reused_from);
-    add_frame(t, ibs_hf.duplicate_tuple_of, tvb, &r->duplicate_tuple_of);
-    add_frame(t, ibs_hf.redirected_by, tvb, &r->redirected_by);
+    add_frame(t, ibs_hf.retransmission_of, tvb, &r->links.retransmission_of);
+    add_frame(t, ibs_hf.port_reused_from, tvb, &r->links.port_reused_from);
+    add_frame(t, ibs_hf.duplicate_tuple_of, tvb, &r->links.duplicate_tuple_of);
+    add_frame(t, ibs_hf.redirected_by, tvb, &r->links.redirected_by);
     add_frame(t, ibs_hf.redirect_target_frame, tvb, &r->redirect_target_frame);
-    add_frame(t, ibs_hf.redirect_loop_to, tvb, &r->redirect_loop_to);
+    add_frame(t, ibs_hf.redirect_loop_to, tvb, &r->links.redirect_loop_to);
     proto_item *it;
-    if (r->has_ports) {
-        it = proto_tree_add_uint(t, ibs_hf.ports_in_use, tvb, 0, 0, r->ports_in_use);
+    if (r->links.has_ports) {
+        it = proto_tree_add_uint(t, ibs_hf.ports_in_use, tvb, 0, 0, r->links.ports_in_use);
         proto_item_set_generated(it);
         it = proto_tree_add_double_format_value(t, ibs_hf.pool_utilization, tvb, 0, 0,
-                                                r->pool_utilization, "%.2f%%",
-                                                r->pool_utilization);
+                                                r->links.pool_utilization, "%.2f%%",
+                                                r->links.pool_utilization);
         proto_item_set_generated(it);
-        it = proto_tree_add_uint(t, ibs_hf.tuple_ports_in_use, tvb, 0, 0, r->tuple_ports_in_use);
+        it = proto_tree_add_uint(t, ibs_hf.tuple_ports_in_use, tvb, 0, 0, r->links.tuple_ports_in_use);
         proto_item_set_generated(it);
     }
-    if (r->has_redirect_depth) {
-        it = proto_tree_add_uint(t, ibs_hf.redirect_depth, tvb, 0, 0, r->redirect_depth);
+    if (r->links.has_redirect_depth) {
+        it = proto_tree_add_uint(t, ibs_hf.redirect_depth, tvb, 0, 0, r->links.redirect_depth);
         proto_item_set_generated(it);
     }
     for (unsigned i = 0; i < r->count; i++) {

@@ -305,10 +305,10 @@ static void fill_port_analysis(struct ib_engine *e, const struct eng_conn *c)
     if (!c->port || !c->tuple)
         return;
     struct ib_frame_analysis *out = e->out;
-    out->has_ports = true;
-    out->ports_in_use = c->port->src->st.ports_in_use;
-    out->tuple_ports_in_use = c->tuple->dest->ports;
-    out->pool_utilization = 100.0 * out->ports_in_use / e->pool_size;
+    out->links.has_ports = true;
+    out->links.ports_in_use = c->port->src->st.ports_in_use;
+    out->links.tuple_ports_in_use = c->tuple->dest->ports;
+    out->links.pool_utilization = 100.0 * out->links.ports_in_use / e->pool_size;
 }
 
 /* The REQ of c takes its source port: findings, counts and peaks. */
@@ -341,7 +341,7 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
         if ((f = eng_emit(e, IB_FIND_DUPLICATE_TUPLE, o->rec.req))) {
             f->data.tuple = *t;
             f->data.comm_id = o->rec.local_comm_id;
-            e->out->duplicate_tuple_of = o->rec.req;
+            e->out->links.duplicate_tuple_of = o->rec.req;
         }
     }
     if (po->holders > tu->holders) {
@@ -355,7 +355,7 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
         }
         if ((f = eng_emit(e, IB_FIND_PORT_REUSED, o->rec.req))) {
             f->data.tuple = *t;
-            e->out->port_reused_from = o->rec.req;
+            e->out->links.port_reused_from = o->rec.req;
         }
     }
 
@@ -528,7 +528,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
             f->data.comm_id = p->cm.local_comm_id;
             if (c->rec.has_tuple)
                 f->data.tuple = c->rec.tuple;
-            e->out->retransmission_of = c->rec.req;
+            e->out->links.retransmission_of = c->rec.req;
         }
         fill_port_analysis(e, c);
         return;

@@ -342,8 +342,8 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
             /* The same agent repeats the same redirect (it was not
              * followed): no new hop, nothing loops. */
             c->awaiting = true;
-            e->out->has_redirect_depth = true;
-            e->out->redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
+            e->out->links.has_redirect_depth = true;
+            e->out->links.redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
             return;
         }
         /* A redirect extends the chain only when it comes from where the
@@ -368,7 +368,7 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
     if (loop) {
         about.hops = c ? c->pub.hop_count + c->pub.hops_dropped + 1 : 1;
         if (redirect_emit(e, IB_FIND_REDIRECT_LOOP, *loop, &about))
-            e->out->redirect_loop_to = *loop;
+            e->out->links.redirect_loop_to = *loop;
         if (c)
             c->pub.loop = true;
     }
@@ -383,8 +383,8 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
     c->not_followed_reported = false;
     c->agent = *src->agent;
     c->agent_qp = src->agent_qp;
-    e->out->has_redirect_depth = true;
-    e->out->redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
+    e->out->links.has_redirect_depth = true;
+    e->out->links.redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
 }
 
 void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
@@ -404,9 +404,9 @@ void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
     if (hop_is(h, &p->dst, qp)) {
         c->awaiting = false;
         c->pub.followed = true;
-        e->out->redirected_by = h->frame;
-        e->out->has_redirect_depth = true;
-        e->out->redirect_depth = depth;
+        e->out->links.redirected_by = h->frame;
+        e->out->links.has_redirect_depth = true;
+        e->out->links.redirect_depth = depth;
         about.hops = depth;
         redirect_emit(e, IB_FIND_REDIRECT_FOLLOWED, h->frame, &about);
         bool qkey_bad = ib_packet_has(p, IB_HAS_DETH) && p->deth.qkey != h->qkey;

@@ -18,13 +18,10 @@
 
 #define IB_FRAME_FINDINGS_MAX 24
 
-/* What the engine says about one frame. */
-struct ib_frame_analysis {
-    unsigned count;
-    unsigned dropped; /* findings past IB_FRAME_FINDINGS_MAX */
-    struct ib_finding findings[IB_FRAME_FINDINGS_MAX];
-
-    /* For the plugin's ibscope.analysis.* fields. */
+/* What the engine links one frame to, and the figures it has for it: the
+ * plugin's ibscope.analysis.* fields.  The plugin keeps this struct itself
+ * for every frame that has something in it. */
+struct ib_frame_links {
     struct ib_frame_ref retransmission_of;
     struct ib_frame_ref port_reused_from;
     struct ib_frame_ref duplicate_tuple_of;
@@ -36,6 +33,17 @@ struct ib_frame_analysis {
     double pool_utilization;       /* ports_in_use / pool size, percent */
     bool has_redirect_depth;
     uint32_t redirect_depth;       /* hops so far in this chain */
+};
+
+/* True when the frame is linked to nothing and has no figures. */
+bool ib_frame_links_empty(const struct ib_frame_links *l);
+
+/* What the engine says about one frame. */
+struct ib_frame_analysis {
+    unsigned count;
+    unsigned dropped; /* findings past IB_FRAME_FINDINGS_MAX */
+    struct ib_frame_links links;
+    struct ib_finding findings[IB_FRAME_FINDINGS_MAX]; /* last: not cleared per frame */
 };
 
 /* The defaults, one place for every view: Linux's ip_local_port_range and

@@ -116,6 +116,30 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts,
                                     size_t caplen, size_t wirelen,
                                     struct ib_packet *out);
 
+/* What a host that already took the link layer apart (Wireshark's own
+ * dissectors) knows about the carrier of an InfiniBand packet: where the
+ * packet starts and what the layers around it say about its length and its
+ * ends.  The members that do not apply stay zero. */
+struct ib_carrier {
+    enum ib_encap encap;       /* native, RoCEv1 or RoCEv2 */
+    size_t ib_off;             /* the packet's first byte in the frame */
+    bool has_erf_wlen;         /* native, from an ERF record whose header the */
+    uint32_t erf_wlen;         /* host removed: its wlen (bytes on the wire) */
+    bool has_udp_len;          /* RoCEv2: the UDP header's length field */
+    uint16_t udp_len;
+    uint8_t ip_version;        /* RoCEv2: 4 or 6 (0: not known) */
+    uint8_t src_ip[16], dst_ip[16]; /* IPv4 in the first 4 bytes */
+    uint16_t udp_sport, udp_dport;
+};
+
+/* Decodes the packet a carrier describes in a frame of caplen captured and
+ * wirelen original bytes, with the same length rules as ib_parse_frame:
+ * the snaplen, the ERF wlen (record padding or the card's snap length), the
+ * UDP length, the IP addresses as RoCE GIDs. */
+enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts,
+                                      const uint8_t *frame, size_t caplen, size_t wirelen,
+                                      const struct ib_carrier *carrier, struct ib_packet *out);
+
 /* Decodes an IB packet that starts at frame + ib_off and is carried as
  * encap.  ib_len is how many bytes the carrier says it has (UDP payload for
  * RoCEv2, Ethernet payload for RoCEv1, the rest of the frame for native);

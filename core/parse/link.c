@@ -23,20 +23,61 @@ void ib_parse_opts_init(struct ib_parse_opts *opts)
     *opts = (struct ib_parse_opts){ .rocev2_port = IB_ROCEV2_UDP_PORT };
 }
 
-/* Maps an IPv4 address to its RoCE GID form ::ffff:a.b.c.d. */
-static void endpoint_from_ipv4(struct ib_endpoint *ep, struct ib_span s, size_t off)
+/* An IP address as a RoCE GID: IPv6 as it is, IPv4 as ::ffff:a.b.c.d. */
+static void endpoint_from_ip(struct ib_endpoint *ep, uint8_t ip_version, const uint8_t *ip)
 {
     memset(ep, 0, sizeof *ep);
     ep->has_gid = true;
-    ep->gid[10] = ep->gid[11] = 0xFF;
-    ib_rdbytes(s, off, ep->gid + 12, 4);
+    if (ip_version == 4) {
+        ep->gid[10] = ep->gid[11] = 0xFF;
+        memcpy(ep->gid + 12, ip, 4);
+    } else {
+        memcpy(ep->gid, ip, 16);
+    }
+}
+
+static void endpoint_from_ipv4(struct ib_endpoint *ep, struct ib_span s, size_t off)
+{
+    uint8_t ip[4] = { 0 };
+    ib_rdbytes(s, off, ip, 4);
+    endpoint_from_ip(ep, 4, ip);
 }
 
 static void endpoint_from_ipv6(struct ib_endpoint *ep, struct ib_span s, size_t off)
 {
-    memset(ep, 0, sizeof *ep);
-    ep->has_gid = true;
-    ib_rdbytes(s, off, ep->gid, 16);
+    uint8_t ip[16] = { 0 };
+    ib_rdbytes(s, off, ip, 16);
+    endpoint_from_ip(ep, 6, ip);
+}
+
+/* The UDP length bounds a RoCEv2 packet: len bytes of frame, udp_len on the wire. */
+static size_t udp_payload(size_t udp_len, size_t len)
+{
+    if (udp_len < UDP_HEADER)
+        return 0;
+    return udp_len - UDP_HEADER < len ? udp_len - UDP_HEADER : len;
+}
+
+/* An ERF record's wlen bounds a native packet of len bytes at off: a shorter
+ * wlen is record padding, a longer one the card's own snap length. */
+static size_t erf_bound(struct ib_packet *p, size_t off, size_t len, size_t wlen)
+{
+    if (wlen < len)
+        return wlen;
+    if (wlen > len && !ib_packet_snapped(p))
+        ib_diag_add(&p->diags, IB_DIAG_SNAPLEN, off + len, 0);
+    return len;
+}
+
+/* Every frame starts the same way: sizes kept, a snaplen cut noted. */
+static void frame_begin(struct ib_packet *p, uint32_t linktype, size_t caplen, size_t wirelen)
+{
+    memset(p, 0, sizeof *p);
+    p->linktype = linktype;
+    p->caplen = caplen > UINT32_MAX ? UINT32_MAX : (uint32_t)caplen;
+    p->wirelen = wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)wirelen;
+    if (wirelen > caplen)
+        ib_diag_add(&p->diags, IB_DIAG_SNAPLEN, caplen, 0);
 }
 
 /* UDP at udp_off, ip_payload bytes long according to the IP header. */
@@ -194,11 +235,31 @@ static enum ib_frame_result parse_erf(const struct ib_parse_opts *opts, struct i
     } else if (rlen - off < len) {
         len = rlen - off; /* bytes past rlen belong to no record */
     }
-    if (wlen < len)
-        len = wlen; /* record padding */
-    else if (wlen > len && !ib_packet_snapped(p))
-        ib_diag_add(&p->diags, IB_DIAG_SNAPLEN, off + len, 0); /* the card's own snap length */
+    len = erf_bound(p, off, len, wlen);
     ib_parse_at(opts, IB_ENCAP_NATIVE, f.data, off + len, off, len, p);
+    return IB_FRAME_IB;
+}
+
+enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts, const uint8_t *frame,
+                                      size_t caplen, size_t wirelen, const struct ib_carrier *c,
+                                      struct ib_packet *p)
+{
+    frame_begin(p, 0, caplen, wirelen);
+    size_t len = caplen > c->ib_off ? caplen - c->ib_off : 0;
+    if (c->encap == IB_ENCAP_NATIVE && c->has_erf_wlen)
+        len = erf_bound(p, c->ib_off, len, c->erf_wlen);
+    if (c->encap == IB_ENCAP_ROCEV2) {
+        if (c->has_udp_len)
+            len = udp_payload(c->udp_len, len);
+        if (c->ip_version == 4 || c->ip_version == 6) {
+            p->ip_version = c->ip_version;
+            endpoint_from_ip(&p->src, c->ip_version, c->src_ip);
+            endpoint_from_ip(&p->dst, c->ip_version, c->dst_ip);
+        }
+        p->udp_sport = c->udp_sport;
+        p->udp_dport = c->udp_dport;
+    }
+    ib_parse_at(opts, c->encap, frame, caplen, c->ib_off, len, p);
     return IB_FRAME_IB;
 }
 
@@ -211,13 +272,8 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t l
         ib_parse_opts_init(&defaults);
         opts = &defaults;
     }
-    memset(p, 0, sizeof *p);
+    frame_begin(p, linktype, caplen, wirelen);
     struct ib_span f = ib_span_make(frame, caplen);
-    p->linktype = linktype;
-    p->caplen = caplen > UINT32_MAX ? UINT32_MAX : (uint32_t)caplen;
-    p->wirelen = wirelen > UINT32_MAX ? UINT32_MAX : (uint32_t)wirelen;
-    if (wirelen > caplen)
-        ib_diag_add(&p->diags, IB_DIAG_SNAPLEN, caplen, 0);
 
     enum ib_frame_result r;
     switch (linktype) {

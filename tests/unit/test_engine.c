@@ -296,18 +296,18 @@ static void test_retransmission(void **state)
 {
     (void)state;
     feed_quiet(PK(req(1, 2, 0x30ab0075, T1)));
-    assert_true(A.has_ports);
-    assert_int_equal(A.ports_in_use, 1);
+    assert_true(A.links.has_ports);
+    assert_int_equal(A.links.ports_in_use, 1);
     struct ib_packet again = req(1, 2, 0x30ab0075, T1);
     feed(&again);
     assert_int_equal(A.count, 1);
     const struct ib_finding *f = get(IB_FIND_RETRANSMISSION);
     assert_int_equal(f->related.frame, 1);
     assert_int_equal(f->severity, IB_SEV_NOTE);
-    assert_int_equal(A.retransmission_of.frame, 1);
+    assert_int_equal(A.links.retransmission_of.frame, 1);
     assert_non_null(strstr(text(f), "0x30ab0075"));
     assert_non_null(strstr(text(f), "frame 1"));
-    assert_int_equal(A.ports_in_use, 1); /* not a new holder */
+    assert_int_equal(A.links.ports_in_use, 1); /* not a new holder */
     feed(&again);
     assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 1);
     const struct ib_connection_stats *cs = ib_engine_connections(E);
@@ -350,10 +350,10 @@ static void test_duplicate_tuple(void **state)
     const struct ib_finding *f = get(IB_FIND_DUPLICATE_TUPLE);
     assert_int_equal(f->related.frame, 1);
     assert_int_equal(f->severity, IB_SEV_WARN);
-    assert_int_equal(A.duplicate_tuple_of.frame, 1);
+    assert_int_equal(A.links.duplicate_tuple_of.frame, 1);
     assert_non_null(strstr(text(f), "10.0.0.1:40000 -> 10.0.0.2:7174"));
-    assert_int_equal(A.ports_in_use, 1);
-    assert_int_equal(A.tuple_ports_in_use, 1);
+    assert_int_equal(A.links.ports_in_use, 1);
+    assert_int_equal(A.links.tuple_ports_in_use, 1);
     /* a third links to the latest */
     feed(PK(req(1, 2, 102, T1)));
     assert_int_equal(get(IB_FIND_DUPLICATE_TUPLE)->related.frame, 2);
@@ -372,9 +372,9 @@ static void test_port_reused_links_latest(void **state)
     assert_int_equal(f->severity, IB_SEV_NOTE);
     assert_string_equal(text(f), "source port 40000 of 10.0.0.1 (TCP port space) reused for "
                                     "10.0.0.3:7174 while held by the connection of frame 1");
-    assert_int_equal(A.port_reused_from.frame, 1);
-    assert_int_equal(A.ports_in_use, 1);
-    assert_int_equal(A.tuple_ports_in_use, 1);
+    assert_int_equal(A.links.port_reused_from.frame, 1);
+    assert_int_equal(A.links.ports_in_use, 1);
+    assert_int_equal(A.links.tuple_ports_in_use, 1);
     struct tup t3 = { TEN(1), 40000, TEN(2), 7175 }; /* other dst port */
     feed(PK(req(1, 2, 102, t3)));
     assert_int_equal(get(IB_FIND_PORT_REUSED)->related.frame, 2);
@@ -406,7 +406,7 @@ static void test_reuse_after_close_no_finding(void **state)
     assert_int_equal(source0()->ports_in_use, 0);
     /* same tuple, new comm ID: no duplicate, no reuse */
     feed_quiet(PK(req(1, 2, 101, T1)));
-    assert_int_equal(A.ports_in_use, 1);
+    assert_int_equal(A.links.ports_in_use, 1);
     /* rejected: ends too */
     feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 101)));
     assert_int_equal(source0()->ports_in_use, 0);
@@ -607,8 +607,8 @@ static void test_pool_high_once_per_crossing(void **state)
     assert_string_equal(text(f), "ports in use by 10.0.0.1 (TCP) reached 50.0% of the pool "
                                     "(5 of 10)");
     assert_int_equal(f->related.frame, 0);
-    assert_int_equal(A.ports_in_use, 5);
-    assert_true(A.pool_utilization > 49.9 && A.pool_utilization < 50.1);
+    assert_int_equal(A.links.ports_in_use, 5);
+    assert_true(A.links.pool_utilization > 49.9 && A.links.pool_utilization < 50.1);
     struct tup t6 = { TEN(1), 1005, TEN(2), 7174 };
     feed_quiet(PK(req(1, 2, 105, t6))); /* still above: quiet */
     /* fall to 5 (still at the threshold), then 4 (below) */
@@ -665,7 +665,7 @@ static void exhaust(unsigned destinations)
     for (uint32_t i = 0; i < 28232; i++) {
         struct tup t = { TEN(1), (uint16_t)(32768 + i), TEN(2 + i % destinations), 7174 };
         feed(PK(req(1, 2, 0x1000 + i, t)));
-        assert_int_equal(A.ports_in_use, i + 1);
+        assert_int_equal(A.links.ports_in_use, i + 1);
         unsigned want = i + 1 == 25409; /* ceil(90% of 28232) */
         assert_int_equal(count_of(IB_FIND_POOL_HIGH), want);
         assert_int_equal(A.count, want);
@@ -697,7 +697,7 @@ static void test_exhaustion_spread_over_destinations(void **state)
     assert_int_equal(s->peak_ports_in_use, 28232);
     assert_false(s->exhausted_per_destination);
     assert_int_equal(s->peak_ports_per_destination, 283); /* ceil(28232 / 100) */
-    assert_int_equal(A.tuple_ports_in_use, 283); /* i = 28231 went to 10.0.0.33 */
+    assert_int_equal(A.links.tuple_ports_in_use, 283); /* i = 28231 went to 10.0.0.33 */
     assert_int_equal(s->peak_dst_port, 7174);
     assert_int_equal(s->peak_dst_ip[15], 2); /* the first to reach 283: i = 28200 */
 }
@@ -709,8 +709,8 @@ static void test_ports_outside_pool(void **state)
     (void)state;
     struct tup t = { TEN(1), 1234, TEN(2), 7174 };
     feed_quiet(PK(req(1, 2, 100, t)));
-    assert_int_equal(A.ports_in_use, 0);
-    assert_int_equal(A.tuple_ports_in_use, 0);
+    assert_int_equal(A.links.ports_in_use, 0);
+    assert_int_equal(A.links.tuple_ports_in_use, 0);
     assert_int_equal(source0()->ports_outside_pool, 1);
     assert_int_equal(source0()->ports_in_use, 0);
     assert_int_equal(source0()->peak_ports_in_use, 0);
@@ -732,7 +732,7 @@ static void test_ports_outside_pool(void **state)
     assert_int_equal(s->ports_in_use, 1);
     assert_int_equal(s->peak_ports_in_use, 1);
     assert_true(s->pool_utilization == 100.0);
-    assert_true(A.pool_utilization == 100.0);
+    assert_true(A.links.pool_utilization == 100.0);
     assert_int_equal(s->peak_ports_per_destination, 1);
     assert_true(s->exhausted);
     assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_POOL_HIGH], 1);
@@ -801,7 +801,7 @@ static void test_source_cap(void **state)
     feed_quiet(PK(req(1, 2, 100, T1)));
     struct tup t = { TEN(5), 40000, TEN(2), 7174 };
     feed_quiet(PK(req(1, 2, 101, t)));
-    assert_false(A.has_ports);
+    assert_false(A.links.has_ports);
     assert_int_equal(ib_engine_source_count(E), 1);
     assert_int_equal(ib_engine_stats(E)->sources_dropped, 1);
 }
@@ -840,8 +840,8 @@ static void test_redirect_chain_two_hops(void **state)
                         "PerfMgt redirect to LID 7 QP 0x000010 Q_Key 0x80010000 P_Key 0xffff SL 0");
     assert_int_equal(f->related.frame, 1);
     assert_int_equal(f->severity, IB_SEV_NOTE);
-    assert_true(A.has_redirect_depth);
-    assert_int_equal(A.redirect_depth, 1);
+    assert_true(A.links.has_redirect_depth);
+    assert_int_equal(A.links.redirect_depth, 1);
     assert_true(ib_engine_is_mad_qp(E, &(struct ib_endpoint){ .lid = 7 }, 0x10));
     assert_false(ib_engine_is_mad_qp(E, &(struct ib_endpoint){ .lid = 7 }, 0x11));
     assert_false(ib_engine_is_mad_qp(E, &(struct ib_endpoint){ .lid = 8 }, 0x10));
@@ -851,21 +851,21 @@ static void test_redirect_chain_two_hops(void **state)
     f = get(IB_FIND_REDIRECT_FOLLOWED);
     assert_int_equal(f->related.frame, 2);
     assert_int_equal(f->severity, IB_SEV_CHAT);
-    assert_int_equal(A.redirected_by.frame, 2);
-    assert_int_equal(A.redirect_depth, 1);
+    assert_int_equal(A.links.redirected_by.frame, 2);
+    assert_int_equal(A.links.redirect_depth, 1);
     /* a second request to the target is ordinary traffic */
     feed_quiet(PK(mad_get(lid(1), lid(7), 0x10, IB_CLASS_PERF, 44)));
 
     feed(PK(mad_resp(lid(7), lid(1), IB_CLASS_PERF, 43, &c2)));
     assert_int_equal(get(IB_FIND_REDIRECT)->related.frame, 3);
-    assert_int_equal(A.redirect_depth, 2);
+    assert_int_equal(A.links.redirect_depth, 2);
     struct ib_packet follow = mad_get(lid(1), lid(9), 0x20, IB_CLASS_PERF, 45);
     follow.deth.qkey = 0x11111111;
     follow.bth.pkey = 0x0001; /* limited member of 0x8001's partition: same key */
     feed(&follow);
     assert_int_equal(A.count, 1);
     assert_int_equal(get(IB_FIND_REDIRECT_FOLLOWED)->related.frame, 5);
-    assert_int_equal(A.redirect_depth, 2);
+    assert_int_equal(A.links.redirect_depth, 2);
     feed_quiet(PK(mad_resp(lid(9), lid(1), IB_CLASS_PERF, 45, NULL)));
 
     assert_int_equal(ib_engine_chain_count(E), 1);
@@ -889,7 +889,7 @@ static void test_redirect_chain_two_hops(void **state)
     /* a later redirect of the same class starts a new chain */
     feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 46)));
     feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 46, &c1)));
-    assert_int_equal(A.redirect_depth, 1);
+    assert_int_equal(A.links.redirect_depth, 1);
     assert_int_equal(ib_engine_chain_count(E), 2);
     assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_REDIRECT], 3);
 }
@@ -905,7 +905,7 @@ static void test_redirect_loop_length_1(void **state)
     assert_int_equal(A.findings[1].kind, IB_FIND_REDIRECT_LOOP);
     assert_int_equal(A.findings[1].related.frame, 1);
     assert_int_equal(A.findings[1].severity, IB_SEV_WARN);
-    assert_int_equal(A.redirect_loop_to.frame, 1);
+    assert_int_equal(A.links.redirect_loop_to.frame, 1);
     assert_true(ib_engine_chain(E, 0)->loop);
     /* same agent, other QP: not a loop */
     struct ib_cpi other_qp = cpi_to(5, 2, IB_GSI_QKEY, 0xffff);
@@ -926,7 +926,7 @@ static void test_redirect_loop_length_2(void **state)
     feed(PK(mad_resp(lid(7), lid(1), IB_CLASS_PERF, 2, &to_a)));
     assert_int_equal(get(IB_FIND_REDIRECT_LOOP)->related.frame, 1);
     assert_non_null(strstr(text(get(IB_FIND_REDIRECT_LOOP)), "2 redirects"));
-    assert_int_equal(A.redirect_depth, 2);
+    assert_int_equal(A.links.redirect_depth, 2);
     /* following back to A and being sent to B again: loops to hop 1 */
     feed(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 3)));
     assert_int_equal(count_of(IB_FIND_REDIRECT_FOLLOWED), 1);
@@ -961,7 +961,7 @@ static void test_redirect_repeated_is_not_a_loop(void **state)
     feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 2, &c)));
     assert_int_equal(A.count, 1);
     assert_int_equal(count_of(IB_FIND_REDIRECT), 1);
-    assert_int_equal(A.redirect_depth, 1);
+    assert_int_equal(A.links.redirect_depth, 1);
     assert_int_equal(ib_engine_chain(E, 0)->hop_count, 1);
     /* not reported twice for the same redirect */
     feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 3)));
@@ -979,7 +979,7 @@ static void test_redirect_elsewhere_starts_new_chain(void **state)
     feed_quiet(PK(mad_get(lid(1), lid(9), 1, IB_CLASS_PERF, 2)));
     feed(PK(mad_resp(lid(9), lid(1), IB_CLASS_PERF, 2, &c2)));
     assert_int_equal(count_of(IB_FIND_REDIRECT_LOOP), 0);
-    assert_int_equal(A.redirect_depth, 1);
+    assert_int_equal(A.links.redirect_depth, 1);
     assert_int_equal(ib_engine_chain_count(E), 2);
     assert_int_equal(ib_engine_chain(E, 1)->origin.lid, 9);
     assert_int_equal(ib_engine_chain(E, 1)->first_request.frame, 3);
@@ -1275,7 +1275,7 @@ static void test_disabled_kind_still_tracks(void **state)
     feed_quiet(PK(req(1, 2, 100, T1)));
     struct tup t2 = { TEN(1), 40000, TEN(3), 7174 };
     feed_quiet(PK(req(1, 3, 101, t2)));
-    assert_int_equal(A.port_reused_from.frame, 0);
+    assert_int_equal(A.links.port_reused_from.frame, 0);
     assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_PORT_REUSED], 0);
     feed(PK(req(1, 2, 102, T1)));
     assert_int_equal(A.count, 1);
