@@ -6,6 +6,10 @@
  */
 #include "ibscope_plugin.h"
 
+#include "classportinfo.h"
+#include "headers.h"
+#include "mad.h"
+
 #include "names.h"
 
 static guint clip(tvbuff_t *tvb, guint off, guint len)
@@ -108,11 +112,14 @@ static void group_range(const struct group *g, const struct ib_packet *p, guint 
     switch (g->ett) {
     case IBS_ETT_LRH: *off = p->off.lrh; *len = IB_LRH_SIZE; break;
     case IBS_ETT_GRH: *off = p->off.grh; *len = IB_GRH_SIZE; break;
-    case IBS_ETT_BTH: *off = p->off.bth; *len = 12; break;
-    case IBS_ETT_DETH: *off = p->off.deth; *len = 8; break;
-    case IBS_ETT_MAD: *off = p->off.mad; *len = 24; break;
-    case IBS_ETT_CPI: *off = p->off.cpi; *len = 72; break;
-    default: *off = p->off.mad + 24; *len = 256 - 24; break;
+    case IBS_ETT_BTH: *off = p->off.bth; *len = IB_BTH_SIZE; break;
+    case IBS_ETT_DETH: *off = p->off.deth; *len = IB_DETH_SIZE; break;
+    case IBS_ETT_MAD: *off = p->off.mad; *len = IB_MAD_HEADER_SIZE; break;
+    case IBS_ETT_CPI: *off = p->off.cpi; *len = IB_CPI_SIZE; break;
+    default:
+        *off = p->off.mad + IB_MAD_HEADER_SIZE;
+        *len = IB_MAD_SIZE - IB_MAD_HEADER_SIZE;
+        break;
     }
 }
 
@@ -155,10 +162,11 @@ static proto_item *add_core_item(proto_tree *t, tvbuff_t *tvb, size_t i,
 static void add_derived_lrh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet *p)
 {
     guint o = p->off.lrh;
-    proto_item *it = proto_tree_add_uint(t, ibs_hf.dlid_type, tvb, o + 2, clip(tvb, o + 2, 2),
+    guint d = o + IB_LRH_DLID_OFF, s = o + IB_LRH_SLID_OFF;
+    proto_item *it = proto_tree_add_uint(t, ibs_hf.dlid_type, tvb, d, clip(tvb, d, 2),
                                          ib_lid_type(p->lrh.dlid));
     proto_item_set_generated(it);
-    it = proto_tree_add_uint(t, ibs_hf.slid_type, tvb, o + 6, clip(tvb, o + 6, 2),
+    it = proto_tree_add_uint(t, ibs_hf.slid_type, tvb, s, clip(tvb, s, 2),
                              ib_lid_type(p->lrh.slid));
     proto_item_set_generated(it);
 }
@@ -166,10 +174,11 @@ static void add_derived_lrh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet
 static void add_derived_grh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet *p)
 {
     guint o = p->off.grh;
-    proto_item *it = proto_tree_add_uint(t, ibs_hf.sgid_scope, tvb, o + 8, clip(tvb, o + 8, 16),
-                                         ib_gid_scope(p->grh.sgid));
+    guint sg = o + IB_GRH_SGID_OFF, dg = o + IB_GRH_DGID_OFF;
+    proto_item *it = proto_tree_add_uint(t, ibs_hf.sgid_scope, tvb, sg,
+                                         clip(tvb, sg, IB_GID_SIZE), ib_gid_scope(p->grh.sgid));
     proto_item_set_generated(it);
-    it = proto_tree_add_uint(t, ibs_hf.dgid_scope, tvb, o + 24, clip(tvb, o + 24, 16),
+    it = proto_tree_add_uint(t, ibs_hf.dgid_scope, tvb, dg, clip(tvb, dg, IB_GID_SIZE),
                              ib_gid_scope(p->grh.dgid));
     proto_item_set_generated(it);
     /* Multicast flags and scope: of the DGID, or of an (illegal) multicast SGID. */
@@ -177,10 +186,10 @@ static void add_derived_grh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet
     guint at = 0;
     if (ib_gid_scope(p->grh.dgid) == IB_GID_MULTICAST) {
         mgid = p->grh.dgid;
-        at = o + 25;
+        at = dg + 1; /* flags and scope share the second byte */
     } else if (ib_gid_scope(p->grh.sgid) == IB_GID_MULTICAST) {
         mgid = p->grh.sgid;
-        at = o + 9;
+        at = sg + 1;
     }
     if (mgid) {
         it = proto_tree_add_uint(t, ibs_hf.mcast_flags, tvb, at, clip(tvb, at, 1), mgid[1] >> 4);

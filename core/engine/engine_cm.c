@@ -178,6 +178,25 @@ const struct ib_source_stats *eng_cm_source(const struct ib_engine *e, size_t i)
 
 /* ---- ports ---- */
 
+/* The item with this key in table t, or a new, zeroed one from pool; NULL
+ * when memory ran out (counted).  *made says whether it is new. */
+static void *find_or_make(struct ib_engine *e, struct et_table *t, struct ep_pool *pool,
+                          uint64_t h, et_eq_fn eq, const void *key, bool *made)
+{
+    void *item = et_find(t, h, eq, key);
+    *made = false;
+    if (item)
+        return item;
+    if (!(item = ep_alloc(pool)))
+        return eng_oom(e);
+    if (!et_insert(t, h, item)) {
+        ep_release(pool, item);
+        return eng_oom(e);
+    }
+    *made = true;
+    return item;
+}
+
 static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple *t)
 {
     struct eng_cm *cm = &e->cm;
@@ -202,13 +221,9 @@ static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple 
         cm->source_list = l;
         cm->source_cap = cap;
     }
-    s = ep_alloc(&cm->source_pool);
-    if (!s)
-        return eng_oom(e);
-    if (!et_insert(&cm->sources, h, s)) {
-        ep_release(&cm->source_pool, s);
-        return eng_oom(e);
-    }
+    bool made;
+    if (!(s = find_or_make(e, &cm->sources, &cm->source_pool, h, source_eq, &k, &made)))
+        return NULL;
     s->hash = h;
     s->st.port_space = t->port_space;
     s->st.ip_version = t->ip_version;
@@ -225,20 +240,14 @@ static struct eng_port *port_get(struct ib_engine *e, struct eng_source *src, ui
     k.src = src;
     k.port = port;
     uint64_t h = et_hash(&k, sizeof k);
-    struct eng_port *p = et_find(&e->cm.ports, h, port_eq, &k);
-    if (p)
-        return p;
-    p = ep_alloc(&e->cm.port_pool);
-    if (!p)
-        return eng_oom(e);
-    if (!et_insert(&e->cm.ports, h, p)) {
-        ep_release(&e->cm.port_pool, p);
-        return eng_oom(e);
+    bool made;
+    struct eng_port *p = find_or_make(e, &e->cm.ports, &e->cm.port_pool, h, port_eq, &k, &made);
+    if (p && made) {
+        p->src = src;
+        p->port = port;
+        p->hash = h;
+        el_init(&p->conns);
     }
-    p->src = src;
-    p->port = port;
-    p->hash = h;
-    el_init(&p->conns);
     return p;
 }
 
@@ -251,20 +260,14 @@ static struct eng_dest *dest_get(struct ib_engine *e, struct eng_source *src,
     memcpy(k.ip, t->dst_ip, 16);
     k.port = t->dst_port;
     uint64_t h = et_hash(&k, sizeof k);
-    struct eng_dest *d = et_find(&e->cm.dests, h, dest_eq, &k);
-    if (d)
-        return d;
-    d = ep_alloc(&e->cm.dest_pool);
-    if (!d)
-        return eng_oom(e);
-    if (!et_insert(&e->cm.dests, h, d)) {
-        ep_release(&e->cm.dest_pool, d);
-        return eng_oom(e);
+    bool made;
+    struct eng_dest *d = find_or_make(e, &e->cm.dests, &e->cm.dest_pool, h, dest_eq, &k, &made);
+    if (d && made) {
+        d->src = src;
+        memcpy(d->ip, t->dst_ip, 16);
+        d->port = t->dst_port;
+        d->hash = h;
     }
-    d->src = src;
-    memcpy(d->ip, t->dst_ip, 16);
-    d->port = t->dst_port;
-    d->hash = h;
     return d;
 }
 
@@ -275,20 +278,15 @@ static struct eng_tuple *tuple_get(struct ib_engine *e, struct eng_dest *d, uint
     k.dest = d;
     k.port = src_port;
     uint64_t h = et_hash(&k, sizeof k);
-    struct eng_tuple *t = et_find(&e->cm.tuples, h, tuple_eq, &k);
-    if (t)
-        return t;
-    t = ep_alloc(&e->cm.tuple_pool);
-    if (!t)
-        return eng_oom(e);
-    if (!et_insert(&e->cm.tuples, h, t)) {
-        ep_release(&e->cm.tuple_pool, t);
-        return eng_oom(e);
+    bool made;
+    struct eng_tuple *t = find_or_make(e, &e->cm.tuples, &e->cm.tuple_pool, h, tuple_eq, &k,
+                                       &made);
+    if (t && made) {
+        t->dest = d;
+        t->src_port = src_port;
+        t->hash = h;
+        el_init(&t->conns);
     }
-    t->dest = d;
-    t->src_port = src_port;
-    t->hash = h;
-    el_init(&t->conns);
     return t;
 }
 
@@ -622,9 +620,8 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
         eng_latency_add(&e->lat_setup, e->at.time_ns - r->req.time_ns);
         return;
     case IB_CM_REJ: {
-        bool redirect = (cm->u.rej.reason == IB_CM_REJ_PORT_CM_REDIRECT ||
-                         cm->u.rej.reason == IB_CM_REJ_PORT_REDIRECT) &&
-                        cm->has_cpi;
+        /* The parser read the ARI as ClassPortInfo for reasons 24 and 25. */
+        bool redirect = cm->u.rej.ari_has_cpi && cm->has_cpi;
         if (redirect) {
             cm_redirect(e, p, c, IB_CM_REJ);
         } else {

@@ -14,6 +14,13 @@
 
 #include "reader.h"
 
+/* Field offsets the plugin marks its derived items at. */
+#define IB_LRH_DLID_OFF 2
+#define IB_LRH_SLID_OFF 6
+#define IB_GRH_SGID_OFF 8
+#define IB_GRH_DGID_OFF 24
+#define IB_GID_SIZE 16
+
 #define IB_LRH_SIZE 8
 #define IB_GRH_SIZE 40
 #define IB_BTH_SIZE 12
