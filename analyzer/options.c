@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,107 @@ static bool is_option(const char *arg, const char *name, size_t *len)
     return true;
 }
 
+/* The options that take a value; -o is --output's short form. */
+enum valued { V_FORMAT, V_OUTPUT, V_POOL, V_THRESHOLD, V_FAIL_ON, V_COUNT };
+
+static const struct {
+    const char *name;
+    bool repeatable;    /* --fail-on adds up; the others take one value */
+} valued[V_COUNT] = {
+    [V_FORMAT] = { "--format", false },
+    [V_OUTPUT] = { "--output", false },
+    [V_POOL] = { "--pool", false },
+    [V_THRESHOLD] = { "--threshold", false },
+    [V_FAIL_ON] = { "--fail-on", true },
+};
+
+/* Which valued option arg is ("--name", "--name=value", "-o", "-oFILE");
+ * V_COUNT for none.  *len is the length of its name in arg. */
+static enum valued valued_option(const char *arg, size_t *len)
+{
+    if (arg[0] == '-' && arg[1] == 'o') {
+        *len = 2;
+        return V_OUTPUT;
+    }
+    for (int v = 0; v < V_COUNT; v++)
+        if (is_option(arg, valued[v].name, len))
+            return (enum valued)v;
+    return V_COUNT;
+}
+
+static bool set_flag(struct options *o, const char *arg)
+{
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+        o->help = true;
+    else if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0)
+        o->version = true;
+    else if (strcmp(arg, "--frames") == 0)
+        o->frames = true;
+    else if (strcmp(arg, "--connections") == 0)
+        o->connections = true;
+    else if (strcmp(arg, "--no-progress") == 0)
+        o->progress = false;
+    else if (strcmp(arg, "--allow-duplicate-inputs") == 0)
+        o->allow_duplicate_inputs = true;
+    else
+        return false;
+    return true;
+}
+
+/* Words the problem with a value into err; returns false, for set_value. */
+static bool refuse(char err[OPT_ERR_MAX], const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static bool refuse(char err[OPT_ERR_MAX], const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, OPT_ERR_MAX, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* Takes the value of a valued option; false with err worded. */
+static bool set_value(struct options *o, enum valued v, const char *arg, const char *val,
+                      char err[OPT_ERR_MAX])
+{
+    char bad[64];
+    switch (v) {
+    case V_FORMAT:
+        if (strcmp(val, "text") == 0)
+            o->format = FORMAT_TEXT;
+        else if (strcmp(val, "json") == 0)
+            o->format = FORMAT_JSON;
+        else if (strcmp(val, "csv") == 0)
+            o->format = FORMAT_CSV;
+        else
+            return refuse(err, "--format: '%.64s' is not text, json or csv", val);
+        return true;
+    case V_OUTPUT:
+        if (!*val)
+            return refuse(err, "%.16s: the file name is empty", arg);
+        o->output = val;
+        return true;
+    case V_POOL:
+        if (!options_parse_pool(val, &o->pool_low, &o->pool_high))
+            return refuse(err, "--pool: '%.64s' is not LO-HI with 1 <= LO <= HI <= 65535", val);
+        return true;
+    case V_THRESHOLD:
+        if (!options_parse_percent(val, &o->threshold_pct))
+            return refuse(err,
+                          "--threshold: '%.64s' is not a percentage from 0.01 to 100 "
+                          "(at most two decimals)", val);
+        return true;
+    case V_FAIL_ON:
+        if (!parse_kinds(val, o->fail_on, bad, sizeof(bad)))
+            return refuse(err, "--fail-on: unknown finding kind '%s' (see --help for the list)",
+                          bad);
+        return true;
+    case V_COUNT:
+        break;
+    }
+    return false;
+}
+
 enum opt_result options_parse(struct options *o, int argc, char **argv,
                               char err[OPT_ERR_MAX])
 {
@@ -121,107 +223,40 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     o->pool_high = IB_POOL_HIGH_DEFAULT;
     o->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
     o->progress = true;
-    o->captures = argv + argc; /* captures are collected in place below */
     err[0] = '\0';
 
-    char **files = argv + 1;
+    char **files = argv + 1; /* captures are collected in place */
     size_t nfiles = 0;
     bool only_files = false;
-    /* Single-valued options given twice are a mistake, not "last wins". */
-    const char *seen_output = NULL, *seen_format = NULL, *seen_pool = NULL,
-               *seen_threshold = NULL;
+    bool seen[V_COUNT] = { false }; /* a single value given twice is a mistake */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         size_t len = 0;
-        const char *val;
+        enum valued v;
         if (only_files || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            files[nfiles++] = argv[i]; /* in place: nfiles <= i - 1 < i */
-            continue;
-        }
-        if (strcmp(arg, "--") == 0) {
+            files[nfiles++] = argv[i]; /* nfiles <= i - 1 < i */
+        } else if (strcmp(arg, "--") == 0) {
             only_files = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            o->help = true;
-        } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0) {
-            o->version = true;
-        } else if (strcmp(arg, "--frames") == 0) {
-            o->frames = true;
-        } else if (strcmp(arg, "--connections") == 0) {
-            o->connections = true;
-        } else if (strcmp(arg, "--no-progress") == 0) {
-            o->progress = false;
-        } else if (strcmp(arg, "--allow-duplicate-inputs") == 0) {
-            o->allow_duplicate_inputs = true;
-        } else if (is_option(arg, "--format", &len)) {
-            if (seen_format) goto twice;
-            seen_format = arg;
-            val = option_value(argc, argv, &i, arg, len);
-            if (!val) goto missing;
-            if (strcmp(val, "text") == 0)
-                o->format = FORMAT_TEXT;
-            else if (strcmp(val, "json") == 0)
-                o->format = FORMAT_JSON;
-            else if (strcmp(val, "csv") == 0)
-                o->format = FORMAT_CSV;
-            else {
-                snprintf(err, OPT_ERR_MAX, "--format: '%.64s' is not text, json or csv", val);
-                return OPT_USAGE;
-            }
-        } else if ((strncmp(arg, "-o", 2) == 0 && strncmp(arg, "--", 2) != 0) ||
-                   is_option(arg, "--output", &len)) {
-            if (seen_output) goto twice;
-            seen_output = arg;
-            if (arg[1] == 'o')
-                val = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
-            else
-                val = option_value(argc, argv, &i, arg, len);
-            if (!val) goto missing;
-            if (!*val) {
-                snprintf(err, OPT_ERR_MAX, "%.16s: the file name is empty", arg);
-                return OPT_USAGE;
-            }
-            o->output = val;
-        } else if (is_option(arg, "--pool", &len)) {
-            if (seen_pool) goto twice;
-            seen_pool = arg;
-            val = option_value(argc, argv, &i, arg, len);
-            if (!val) goto missing;
-            if (!options_parse_pool(val, &o->pool_low, &o->pool_high)) {
-                snprintf(err, OPT_ERR_MAX,
-                         "--pool: '%.64s' is not LO-HI with 1 <= LO <= HI <= 65535", val);
-                return OPT_USAGE;
-            }
-        } else if (is_option(arg, "--threshold", &len)) {
-            if (seen_threshold) goto twice;
-            seen_threshold = arg;
-            val = option_value(argc, argv, &i, arg, len);
-            if (!val) goto missing;
-            if (!options_parse_percent(val, &o->threshold_pct)) {
-                snprintf(err, OPT_ERR_MAX,
-                         "--threshold: '%.64s' is not a percentage from 0.01 to 100 "
-                         "(at most two decimals)", val);
-                return OPT_USAGE;
-            }
-        } else if (is_option(arg, "--fail-on", &len)) {
-            char bad[64];
-            val = option_value(argc, argv, &i, arg, len);
-            if (!val) goto missing;
-            if (!parse_kinds(val, o->fail_on, bad, sizeof(bad))) {
-                snprintf(err, OPT_ERR_MAX,
-                         "--fail-on: unknown finding kind '%s' (see --help for the list)", bad);
-                return OPT_USAGE;
-            }
-        } else {
+        } else if (set_flag(o, arg)) {
+            continue;
+        } else if ((v = valued_option(arg, &len)) == V_COUNT) {
             snprintf(err, OPT_ERR_MAX, "unknown option '%.64s' (try --help)", arg);
             return OPT_USAGE;
+        } else if (seen[v] && !valued[v].repeatable) {
+            snprintf(err, OPT_ERR_MAX, "%.64s is given twice; it takes one value", arg);
+            return OPT_USAGE;
+        } else {
+            /* "-oFILE" has its value glued on, like "--name=value". */
+            const char *val = len == 2 && arg[2] ? arg + 2
+                                                 : option_value(argc, argv, &i, arg, len);
+            seen[v] = true;
+            if (!val) {
+                snprintf(err, OPT_ERR_MAX, "%.64s needs a value", arg);
+                return OPT_USAGE;
+            }
+            if (!set_value(o, v, arg, val, err))
+                return OPT_USAGE;
         }
-        continue;
-    missing:
-        snprintf(err, OPT_ERR_MAX, "%.64s needs a value", arg);
-        return OPT_USAGE;
-    twice:
-        snprintf(err, OPT_ERR_MAX, "%.64s is given twice; it takes one value", arg);
-        return OPT_USAGE;
     }
     o->captures = files;
     o->capture_count = nfiles;

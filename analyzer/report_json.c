@@ -420,92 +420,102 @@ static void write_chains(struct json_writer *w, const struct report_model *m)
     json_end_array(w);
 }
 
+static void write_frames(struct json_writer *w, const struct report_model *m)
+{
+    json_key(w, "frames");
+    json_begin_object(w);
+    json_key(w, "total");
+    json_uint(w, m->frames);
+    json_key(w, "ib");
+    json_uint(w, m->ib_frames);
+    json_key(w, "link_records");
+    json_uint(w, m->link_records);
+    json_key(w, "first_time");
+    if (m->have_time) time_value(w, m->first_ns); else json_null(w);
+    json_key(w, "last_time");
+    if (m->have_time) time_value(w, m->last_ns); else json_null(w);
+    json_end_object(w);
+}
+
+static void write_pool(struct json_writer *w, const struct report_model *m)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    json_key(w, "pool");
+    json_begin_object(w);
+    json_key(w, "low");
+    json_uint(w, cfg->pool_low);
+    json_key(w, "high");
+    json_uint(w, cfg->pool_high);
+    json_key(w, "size");
+    json_uint(w, (unsigned)cfg->pool_high - cfg->pool_low + 1);
+    json_key(w, "threshold_pct");
+    percent_value(w, cfg->threshold_pct);
+    json_end_object(w);
+}
+
+/* Packets per diagnostic: the addressing rules all (zeros too), the others
+ * only when seen. */
+static void write_diagnostics(struct json_writer *w, const struct report_model *m,
+                              const char *key, bool addressing)
+{
+    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    json_key(w, key);
+    json_begin_object(w);
+    for (int d = 0; d < IB_DIAG_COUNT; d++) {
+        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
+        if (info->addressing != addressing || (!addressing && es->diagnostics[d] == 0))
+            continue;
+        json_key(w, info->name);
+        json_uint(w, es->diagnostics[d]);
+    }
+    json_end_object(w);
+}
+
+static void write_counts(struct json_writer *w, const struct report_model *m)
+{
+    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    json_key(w, "finding_counts");
+    json_begin_object(w);
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        json_key(w, ib_finding_kind_name((enum ib_finding_kind)k));
+        json_uint(w, es->findings[k]);
+    }
+    json_end_object(w);
+
+    json_key(w, "limits");
+    json_begin_object(w);
+    json_key(w, "findings_dropped");
+    json_uint(w, m->findings_dropped);
+    json_key(w, "connections_evicted");
+    json_uint(w, es->connections_evicted);
+    json_key(w, "transactions_evicted");
+    json_uint(w, es->transactions_evicted);
+    json_key(w, "chains_dropped");
+    json_uint(w, es->chains_dropped);
+    json_key(w, "sources_dropped");
+    json_uint(w, es->sources_dropped);
+    json_key(w, "allocation_failures");
+    json_uint(w, es->allocation_failures);
+    json_end_object(w);
+}
+
 static int json_end(void *p, const struct report_model *m)
 {
     struct json_state *st = p;
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
     struct json_writer w;
     json_writer_init(&w, st->out, true);
     json_begin_object(&w);
     json_key(&w, "version");
     json_string(&w, m->version);
     write_captures(&w, m);
-
-    json_key(&w, "frames");
-    json_begin_object(&w);
-    json_key(&w, "total");
-    json_uint(&w, m->frames);
-    json_key(&w, "ib");
-    json_uint(&w, m->ib_frames);
-    json_key(&w, "link_records");
-    json_uint(&w, m->link_records);
-    json_key(&w, "first_time");
-    if (m->have_time) time_value(&w, m->first_ns); else json_null(&w);
-    json_key(&w, "last_time");
-    if (m->have_time) time_value(&w, m->last_ns); else json_null(&w);
-    json_end_object(&w);
-
-    json_key(&w, "pool");
-    json_begin_object(&w);
-    json_key(&w, "low");
-    json_uint(&w, cfg->pool_low);
-    json_key(&w, "high");
-    json_uint(&w, cfg->pool_high);
-    json_key(&w, "size");
-    json_uint(&w, (unsigned)cfg->pool_high - cfg->pool_low + 1);
-    json_key(&w, "threshold_pct");
-    percent_value(&w, cfg->threshold_pct);
-    json_end_object(&w);
-
+    write_frames(&w, m);
+    write_pool(&w, m);
     write_connections(&w, st, m);
     write_sources(&w, m);
     write_chains(&w, m);
-
-    json_key(&w, "addressing");
-    json_begin_object(&w);
-    for (int d = 0; d < IB_DIAG_COUNT; d++) {
-        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
-        if (!info->addressing)
-            continue;
-        json_key(&w, info->name);
-        json_uint(&w, es->diagnostics[d]);
-    }
-    json_end_object(&w);
-    json_key(&w, "diagnostics");
-    json_begin_object(&w);
-    for (int d = 0; d < IB_DIAG_COUNT; d++) {
-        const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
-        if (info->addressing || es->diagnostics[d] == 0)
-            continue;
-        json_key(&w, info->name);
-        json_uint(&w, es->diagnostics[d]);
-    }
-    json_end_object(&w);
-
-    json_key(&w, "finding_counts");
-    json_begin_object(&w);
-    for (int k = 0; k < IB_FIND_COUNT; k++) {
-        json_key(&w, ib_finding_kind_name((enum ib_finding_kind)k));
-        json_uint(&w, es->findings[k]);
-    }
-    json_end_object(&w);
-
-    json_key(&w, "limits");
-    json_begin_object(&w);
-    json_key(&w, "findings_dropped");
-    json_uint(&w, m->findings_dropped);
-    json_key(&w, "connections_evicted");
-    json_uint(&w, es->connections_evicted);
-    json_key(&w, "transactions_evicted");
-    json_uint(&w, es->transactions_evicted);
-    json_key(&w, "chains_dropped");
-    json_uint(&w, es->chains_dropped);
-    json_key(&w, "sources_dropped");
-    json_uint(&w, es->sources_dropped);
-    json_key(&w, "allocation_failures");
-    json_uint(&w, es->allocation_failures);
-    json_end_object(&w);
+    write_diagnostics(&w, m, "addressing", true);
+    write_diagnostics(&w, m, "diagnostics", false);
+    write_counts(&w, m);
 
     json_key(&w, "findings");
     json_begin_array(&w);
