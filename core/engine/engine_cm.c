@@ -309,6 +309,68 @@ static void fill_port_analysis(struct ib_engine *e, const struct eng_conn *c)
     out->links.pool_utilization = 100.0 * out->links.ports_in_use / e->pool_size;
 }
 
+/* duplicate_tuple and port_reused: what the REQ's tuple and port meet
+ * among the open connections, before it takes them. */
+static void reuse_findings(struct ib_engine *e, const struct ib_tuple *t,
+                           const struct eng_tuple *tu, const struct eng_port *po)
+{
+    struct ib_finding *f;
+    if (tu->holders) {
+        const struct eng_conn *o = EL_ENTRY(tu->conns.prev, struct eng_conn, tuple_link);
+        if ((f = eng_emit(e, IB_FIND_DUPLICATE_TUPLE, o->rec.req))) {
+            f->data.tuple = *t;
+            f->data.comm_id = o->rec.local_comm_id;
+            e->out->links.duplicate_tuple_of = o->rec.req;
+        }
+    }
+    if (po->holders > tu->holders) {
+        /* Latest holder of the port with another tuple; at most
+         * tu->holders same-tuple holders are skipped on the way. */
+        const struct el_link *l = po->conns.prev;
+        const struct eng_conn *o = EL_ENTRY(l, struct eng_conn, port_link);
+        while (o->tuple == tu) {
+            l = l->prev;
+            o = EL_ENTRY(l, struct eng_conn, port_link);
+        }
+        if ((f = eng_emit(e, IB_FIND_PORT_REUSED, o->rec.req))) {
+            f->data.tuple = *t;
+            e->out->links.port_reused_from = o->rec.req;
+        }
+    }
+}
+
+/* The source's peaks in both models, and pool_high when it crosses. */
+static void pool_figures(struct ib_engine *e, struct eng_source *src, const struct eng_dest *d,
+                         const struct ib_tuple *t)
+{
+    struct ib_source_stats *st = &src->st;
+    if (st->ports_in_use > st->peak_ports_in_use) {
+        st->peak_ports_in_use = st->ports_in_use;
+        st->peak_at = e->at;
+        st->pool_utilization = 100.0 * st->peak_ports_in_use / e->pool_size;
+        if (st->peak_ports_in_use >= e->pool_size)
+            st->exhausted = true;
+    }
+    if (d->ports > st->peak_ports_per_destination) {
+        st->peak_ports_per_destination = d->ports;
+        st->peak_per_destination_at = e->at;
+        memcpy(st->peak_dst_ip, d->ip, 16);
+        st->peak_dst_port = d->port;
+        if (d->ports >= e->pool_size)
+            st->exhausted_per_destination = true;
+    }
+    if (src->pool_high_armed && st->ports_in_use >= e->threshold_ports) {
+        src->pool_high_armed = false;
+        struct ib_frame_ref none = { 0, 0, 0 };
+        struct ib_finding *f = eng_emit(e, IB_FIND_POOL_HIGH, none);
+        if (f) {
+            f->data.tuple = *t;
+            f->data.ports_in_use = st->ports_in_use;
+            f->data.pool_size = e->pool_size;
+        }
+    }
+}
+
 /* The REQ of c takes its source port: findings, counts and peaks. */
 static void ports_take(struct ib_engine *e, struct eng_conn *c)
 {
@@ -333,30 +395,7 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
             dest_put(e, d);
         return;
     }
-    struct ib_finding *f;
-    if (tu->holders) {
-        const struct eng_conn *o = EL_ENTRY(tu->conns.prev, struct eng_conn, tuple_link);
-        if ((f = eng_emit(e, IB_FIND_DUPLICATE_TUPLE, o->rec.req))) {
-            f->data.tuple = *t;
-            f->data.comm_id = o->rec.local_comm_id;
-            e->out->links.duplicate_tuple_of = o->rec.req;
-        }
-    }
-    if (po->holders > tu->holders) {
-        /* Latest holder of the port with another tuple; at most
-         * tu->holders same-tuple holders are skipped on the way. */
-        const struct el_link *l = po->conns.prev;
-        const struct eng_conn *o = EL_ENTRY(l, struct eng_conn, port_link);
-        while (o->tuple == tu) {
-            l = l->prev;
-            o = EL_ENTRY(l, struct eng_conn, port_link);
-        }
-        if ((f = eng_emit(e, IB_FIND_PORT_REUSED, o->rec.req))) {
-            f->data.tuple = *t;
-            e->out->links.port_reused_from = o->rec.req;
-        }
-    }
-
+    reuse_findings(e, t, tu, po);
     c->port = po;
     c->tuple = tu;
     el_append(&po->conns, &c->port_link);
@@ -368,31 +407,7 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
         d->held++;
         d->ports += in_pool;
     }
-
-    if (src->st.ports_in_use > src->st.peak_ports_in_use) {
-        src->st.peak_ports_in_use = src->st.ports_in_use;
-        src->st.peak_at = e->at;
-        src->st.pool_utilization = 100.0 * src->st.peak_ports_in_use / e->pool_size;
-        if (src->st.peak_ports_in_use >= e->pool_size)
-            src->st.exhausted = true;
-    }
-    if (d->ports > src->st.peak_ports_per_destination) {
-        src->st.peak_ports_per_destination = d->ports;
-        src->st.peak_per_destination_at = e->at;
-        memcpy(src->st.peak_dst_ip, d->ip, 16);
-        src->st.peak_dst_port = d->port;
-        if (d->ports >= e->pool_size)
-            src->st.exhausted_per_destination = true;
-    }
-    if (src->pool_high_armed && src->st.ports_in_use >= e->threshold_ports) {
-        src->pool_high_armed = false;
-        struct ib_frame_ref none = { 0, 0, 0 };
-        if ((f = eng_emit(e, IB_FIND_POOL_HIGH, none))) {
-            f->data.tuple = *t;
-            f->data.ports_in_use = src->st.ports_in_use;
-            f->data.pool_size = e->pool_size;
-        }
-    }
+    pool_figures(e, src, d, t);
     fill_port_analysis(e, c);
 }
 
@@ -580,6 +595,51 @@ static void cm_redirect(struct ib_engine *e, const struct ib_packet *p, const st
     eng_mad_redirect(e, &rs, &p->cm.cpi);
 }
 
+/* A REJ ends the connection; reasons 24 and 25 also redirect it. */
+static void cm_reject(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c,
+                      bool by_passive)
+{
+    const struct ib_cm *cm = &p->cm;
+    /* The parser read the ARI as ClassPortInfo for reasons 24 and 25. */
+    if (cm->u.rej.ari_has_cpi && cm->has_cpi)
+        cm_redirect(e, p, c, IB_CM_REJ);
+    else
+        eng_mad_answer(e, p, IB_CLASS_CM);
+    if (!c)
+        return;
+    struct ib_connection_record *r = &c->rec;
+    if (by_passive)
+        set_remote(c, cm->local_comm_id);
+    r->rej = e->at;
+    r->state = IB_CONN_REJECTED;
+    r->reject_reason = cm->u.rej.reason;
+    e->conn.rejected++;
+    e->conn.reject_reasons[cm->u.rej.reason < IB_REJ_REASON_MAX ? cm->u.rej.reason
+                                                                : IB_REJ_REASON_MAX - 1]++;
+    conn_end(e, c, false);
+}
+
+/* DREQ closes (a connection counts once as closed); DREP ends it. */
+static void cm_disconnect(struct ib_engine *e, struct eng_conn *c, bool drep)
+{
+    struct ib_connection_record *r = &c->rec;
+    if (drep) {
+        r->drep = e->at;
+        r->state = IB_CONN_CLOSED;
+    } else {
+        if (!r->dreq.frame)
+            r->dreq = e->at;
+        if (r->state != IB_CONN_CLOSED)
+            r->state = IB_CONN_CLOSING;
+    }
+    if (!c->counted_closed) {
+        c->counted_closed = true;
+        e->conn.closed++;
+    }
+    if (drep)
+        conn_end(e, c, false);
+}
+
 static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
 {
     const struct ib_cm *cm = &p->cm;
@@ -619,49 +679,13 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
         e->conn.established++;
         eng_latency_add(&e->lat_setup, e->at.time_ns - r->req.time_ns);
         return;
-    case IB_CM_REJ: {
-        /* The parser read the ARI as ClassPortInfo for reasons 24 and 25. */
-        bool redirect = cm->u.rej.ari_has_cpi && cm->has_cpi;
-        if (redirect) {
-            cm_redirect(e, p, c, IB_CM_REJ);
-        } else {
-            eng_mad_answer(e, p, IB_CLASS_CM);
-        }
-        if (!c)
-            return;
-        if (by_passive)
-            set_remote(c, cm->local_comm_id);
-        r->rej = e->at;
-        r->state = IB_CONN_REJECTED;
-        r->reject_reason = cm->u.rej.reason;
-        e->conn.rejected++;
-        e->conn.reject_reasons[cm->u.rej.reason < IB_REJ_REASON_MAX ? cm->u.rej.reason
-                                                                    : IB_REJ_REASON_MAX - 1]++;
-        conn_end(e, c, false);
+    case IB_CM_REJ:
+        cm_reject(e, p, c, by_passive);
         return;
-    }
     case IB_CM_DREQ:
-        if (!c)
-            return;
-        if (!r->dreq.frame)
-            r->dreq = e->at;
-        if (r->state != IB_CONN_CLOSED)
-            r->state = IB_CONN_CLOSING;
-        if (!c->counted_closed) {
-            c->counted_closed = true;
-            e->conn.closed++;
-        }
-        return;
     case IB_CM_DREP:
-        if (!c)
-            return;
-        r->drep = e->at;
-        r->state = IB_CONN_CLOSED;
-        if (!c->counted_closed) {
-            c->counted_closed = true;
-            e->conn.closed++;
-        }
-        conn_end(e, c, false);
+        if (c)
+            cm_disconnect(e, c, cm->attr == IB_CM_DREP);
         return;
     default:
         return;

@@ -53,6 +53,7 @@ struct eng_chain {
     struct ib_redirect_hop last; /* the latest target (kept past IB_CHAIN_HOPS_MAX) */
     struct ib_endpoint agent;   /* who issued the latest redirect */
     uint32_t agent_qp;
+    uint32_t index;             /* in chain_list: the report's order */
 };
 
 struct madqp_key {
@@ -269,6 +270,7 @@ static struct eng_chain *chain_new(struct ib_engine *e, const struct eng_redirec
     c->pub.origin = *src->agent;
     c->pub.origin_qp = src->agent_qp;
     c->pub.first_request = src->request;
+    c->index = (uint32_t)m->chain_count;
     m->chain_list[m->chain_count++] = &c->pub;
     return c;
 }
@@ -303,6 +305,54 @@ static struct ib_finding *redirect_emit(struct ib_engine *e, enum ib_finding_kin
     return f;
 }
 
+/* redirect, redirect_gid_only, redirect_bad_target: what the target is. */
+static void target_findings(struct ib_engine *e, const struct eng_redirect_src *src,
+                            struct ib_finding_data *about)
+{
+    const struct ib_redirect_hop *hop = &about->target;
+    bool gid_zero = gid_is_zero(hop->gid);
+    redirect_emit(e, IB_FIND_REDIRECT, src->request, about);
+    if (hop->lid == 0 && !gid_zero)
+        redirect_emit(e, IB_FIND_REDIRECT_GID_ONLY, src->request, about);
+    bool no_addr = hop->lid == 0 && gid_zero;
+    about->problems = (no_addr ? IB_TARGET_NO_ADDRESS : 0) | (hop->qp == 0 ? IB_TARGET_QP0 : 0) |
+                      ((hop->pkey & 0x7fff) == 0 ? IB_TARGET_NO_PKEY : 0);
+    if (about->problems)
+        redirect_emit(e, IB_FIND_REDIRECT_BAD_TARGET, src->request, about);
+    about->problems = 0;
+    if (!no_addr && hop->qp > 1)
+        madqp_add(e, hop);
+}
+
+/* The chain this redirect belongs to (NULL past the cap); *repeat when the
+ * same agent only repeats its last redirect (it was not followed). */
+static struct eng_chain *chain_for(struct ib_engine *e, const struct eng_redirect_src *src,
+                                   const struct ib_redirect_hop *hop, bool *repeat)
+{
+    struct eng_chain *c = chain_find(e, src->requester, src->mgmt_class);
+    *repeat = false;
+    if (c && c->pub.hop_count + c->pub.hops_dropped > 0) {
+        if (same_target(&c->last, hop) && src->agent_qp == c->agent_qp &&
+            ep_same(&c->agent, src->agent)) {
+            *repeat = true;
+            return c;
+        }
+        /* A redirect extends the chain only when it comes from where the
+         * chain led; otherwise the requester started over elsewhere. */
+        if (!hop_is(&c->last, src->agent, src->agent_qp)) {
+            et_remove(&e->mad.chains, c->hash, c);
+            c = NULL;
+        }
+    }
+    return c ? c : chain_new(e, src);
+}
+
+static void set_depth(struct ib_engine *e, const struct eng_chain *c)
+{
+    e->out->links.has_redirect_depth = true;
+    e->out->links.redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
+}
+
 void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
                       const struct ib_cpi *cpi)
 {
@@ -314,7 +364,8 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
     hop.qkey = cpi->redirect_qkey;
     hop.pkey = cpi->redirect_pkey;
     hop.frame = e->at;
-    bool gid_zero = gid_is_zero(hop.gid);
+    bool repeat;
+    struct eng_chain *c = chain_for(e, src, &hop, &repeat);
     struct ib_finding_data about;
     memset(&about, 0, sizeof about);
     about.mgmt_class = src->mgmt_class;
@@ -322,39 +373,14 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
     about.reject_reason = src->reject_reason;
     about.target = hop;
     about.sl = cpi->redirect_sl;
-
-    redirect_emit(e, IB_FIND_REDIRECT, src->request, &about);
-    if (hop.lid == 0 && !gid_zero)
-        redirect_emit(e, IB_FIND_REDIRECT_GID_ONLY, src->request, &about);
-    bool no_addr = hop.lid == 0 && gid_zero;
-    about.problems = (no_addr ? IB_TARGET_NO_ADDRESS : 0) | (hop.qp == 0 ? IB_TARGET_QP0 : 0) |
-                     ((hop.pkey & 0x7fff) == 0 ? IB_TARGET_NO_PKEY : 0);
-    if (about.problems)
-        redirect_emit(e, IB_FIND_REDIRECT_BAD_TARGET, src->request, &about);
-    about.problems = 0;
-    if (!no_addr && hop.qp > 1)
-        madqp_add(e, &hop);
-
-    struct eng_chain *c = chain_find(e, src->requester, src->mgmt_class);
-    if (c && c->pub.hop_count + c->pub.hops_dropped > 0) {
-        if (same_target(&c->last, &hop) && src->agent_qp == c->agent_qp &&
-            ep_same(&c->agent, src->agent)) {
-            /* The same agent repeats the same redirect (it was not
-             * followed): no new hop, nothing loops. */
-            c->awaiting = true;
-            e->out->links.has_redirect_depth = true;
-            e->out->links.redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
-            return;
-        }
-        /* A redirect extends the chain only when it comes from where the
-         * chain led; otherwise the requester started over elsewhere. */
-        if (!hop_is(&c->last, src->agent, src->agent_qp)) {
-            et_remove(&e->mad.chains, c->hash, c);
-            c = NULL;
-        }
+    about.has_chain = c != NULL;
+    about.chain = c ? c->index : 0;
+    target_findings(e, src, &about);
+    if (repeat) { /* no new hop, nothing loops */
+        c->awaiting = true;
+        set_depth(e, c);
+        return;
     }
-    if (!c)
-        c = chain_new(e, src);
     const struct ib_frame_ref *loop = NULL;
     struct ib_frame_ref agent_frame = src->request;
     if (c) {
@@ -383,8 +409,7 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
     c->not_followed_reported = false;
     c->agent = *src->agent;
     c->agent_qp = src->agent_qp;
-    e->out->links.has_redirect_depth = true;
-    e->out->links.redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
+    set_depth(e, c);
 }
 
 void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
@@ -401,6 +426,8 @@ void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
     memset(&about, 0, sizeof about);
     about.mgmt_class = cls;
     about.target = *h;
+    about.has_chain = true;
+    about.chain = c->index;
     if (hop_is(h, &p->dst, qp)) {
         c->awaiting = false;
         c->pub.followed = true;

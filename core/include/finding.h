@@ -103,6 +103,8 @@ struct ib_finding_data {
     uint8_t problems;               /* IB_TARGET_* or IB_KEY_* bits */
     unsigned hops;                  /* redirect_loop: redirects in the chain;
                                      * redirect_followed: the hop followed */
+    bool has_chain;                 /* the chain is tracked (not past the cap): */
+    uint32_t chain;                 /* its index in the report's redirect chains */
     struct ib_endpoint sent_to;     /* redirect_not_followed: where the request went */
     uint32_t sent_to_qp;
     uint32_t qkey;                  /* redirect_key_mismatch: the keys it carried */

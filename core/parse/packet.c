@@ -41,6 +41,77 @@ static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, 
                             size_t limit, bool cut, struct ib_packet *p);
 static void parse_mad(struct ib_span f, struct ib_packet *p);
 
+/* Where the headers before the transport leave the packet. */
+struct link_layers {
+    size_t at;      /* next header, frame offset */
+    size_t total;   /* packet bytes through the ICRC, as far as captured */
+    bool cut;       /* the packet is not all there */
+    bool bth_next;
+};
+
+/* What parsing the headers before the transport came to. */
+enum layers_result {
+    LAYERS_OK,      /* go on to the transport */
+    LAYERS_CHECK,   /* stop, but check the addressing rules of what was read */
+    LAYERS_STOP,    /* nothing to check: not even the first header was there */
+};
+
+/* Native: LRH, then a GRH when LNH says so. */
+static enum layers_result native_layers(struct ib_span ib, size_t ib_len, struct link_layers *l,
+                                        struct ib_packet *p)
+{
+    p->off.lrh = (uint32_t)l->at;
+    if (!ib_parse_lrh(ib, &p->lrh)) {
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_LRH, l->at, ib_len);
+        return LAYERS_STOP;
+    }
+    p->present |= IB_HAS_LRH;
+    p->src.lid = p->lrh.slid;
+    p->dst.lid = p->lrh.dlid;
+    l->total = native_length(p, ib_len, &l->cut);
+    l->at += IB_LRH_SIZE;
+    if (p->lrh.lnh != IB_LNH_GRH) {
+        l->bth_next = p->lrh.lnh == IB_LNH_BTH;
+        return LAYERS_OK;
+    }
+    p->off.grh = (uint32_t)l->at;
+    if (!ib_parse_grh(ib_span_from(ib, IB_LRH_SIZE), &p->grh)) {
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_GRH, l->at, ib_len - IB_LRH_SIZE);
+        return LAYERS_CHECK;
+    }
+    p->present |= IB_HAS_GRH;
+    size_t stated = (size_t)p->lrh.pktlen * 4;
+    if (stated >= IB_LRH_SIZE + IB_GRH_SIZE && p->grh.paylen != stated - IB_LRH_SIZE - IB_GRH_SIZE)
+        ib_diag_add(&p->diags, IB_DIAG_PAYLEN_MISMATCH, l->at + 4, 2);
+    l->at += IB_GRH_SIZE;
+    l->bth_next = p->grh.nxthdr == IB_GRH_NXTHDR_BTH;
+    return LAYERS_OK;
+}
+
+/* RoCEv1: a GRH, whose PayLen bounds the packet. */
+static enum layers_result rocev1_layers(struct ib_span ib, size_t ib_len, struct link_layers *l,
+                                        struct ib_packet *p)
+{
+    p->off.grh = (uint32_t)l->at;
+    if (!ib_parse_grh(ib, &p->grh)) {
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_GRH, l->at, ib_len);
+        return LAYERS_STOP;
+    }
+    p->present |= IB_HAS_GRH;
+    l->total = IB_GRH_SIZE + (size_t)p->grh.paylen;
+    if (ib_len >= l->total) {
+        p->present |= IB_HAS_ICRC; /* what follows is Ethernet padding or FCS */
+    } else {
+        l->cut = true;
+        l->total = ib_len;
+        if (!ib_packet_snapped(p))
+            ib_diag_add(&p->diags, IB_DIAG_PAYLEN_MISMATCH, l->at + 4, 2);
+    }
+    l->at += IB_GRH_SIZE;
+    l->bth_next = p->grh.nxthdr == IB_GRH_NXTHDR_BTH;
+    return LAYERS_OK;
+}
+
 void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const uint8_t *frame,
                  size_t caplen, size_t ib_off, size_t ib_len, struct ib_packet *p)
 {
@@ -63,82 +134,40 @@ void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const ui
     p->encap = encap;
     p->off.ib = (uint32_t)ib_off;
     struct ib_span ib = ib_span_make(f.data + (ib_off <= f.len ? ib_off : f.len), ib_len);
-    size_t at = ib_off;  /* next header, frame offset */
-    size_t total;        /* packet bytes through the ICRC, as far as captured */
-    bool cut = carrier_cut;
-    bool bth_next = false;
-
+    struct link_layers l = { ib_off, ib_len, carrier_cut, false };
+    enum layers_result r;
     switch (encap) {
     case IB_ENCAP_NATIVE:
-        p->off.lrh = (uint32_t)at;
-        if (!ib_parse_lrh(ib, &p->lrh)) {
-            ib_diag_add(&p->diags, IB_DIAG_TRUNC_LRH, at, ib_len);
-            return;
-        }
-        p->present |= IB_HAS_LRH;
-        p->src.lid = p->lrh.slid;
-        p->dst.lid = p->lrh.dlid;
-        total = native_length(p, ib_len, &cut);
-        at += IB_LRH_SIZE;
-        if (p->lrh.lnh == IB_LNH_GRH) {
-            p->off.grh = (uint32_t)at;
-            if (!ib_parse_grh(ib_span_from(ib, IB_LRH_SIZE), &p->grh)) {
-                ib_diag_add(&p->diags, IB_DIAG_TRUNC_GRH, at, ib_len - IB_LRH_SIZE);
-                goto done;
-            }
-            p->present |= IB_HAS_GRH;
-            size_t stated = (size_t)p->lrh.pktlen * 4;
-            if (stated >= IB_LRH_SIZE + IB_GRH_SIZE &&
-                p->grh.paylen != stated - IB_LRH_SIZE - IB_GRH_SIZE)
-                ib_diag_add(&p->diags, IB_DIAG_PAYLEN_MISMATCH, at + 4, 2);
-            at += IB_GRH_SIZE;
-            bth_next = p->grh.nxthdr == IB_GRH_NXTHDR_BTH;
-        } else {
-            bth_next = p->lrh.lnh == IB_LNH_BTH;
-        }
+        r = native_layers(ib, ib_len, &l, p);
         break;
     case IB_ENCAP_ROCEV1:
-        p->off.grh = (uint32_t)at;
-        if (!ib_parse_grh(ib, &p->grh)) {
-            ib_diag_add(&p->diags, IB_DIAG_TRUNC_GRH, at, ib_len);
-            return;
-        }
-        p->present |= IB_HAS_GRH;
-        total = IB_GRH_SIZE + (size_t)p->grh.paylen;
-        if (ib_len >= total) {
-            p->present |= IB_HAS_ICRC; /* what follows is Ethernet padding or FCS */
-        } else {
-            cut = true;
-            total = ib_len;
-            if (!ib_packet_snapped(p))
-                ib_diag_add(&p->diags, IB_DIAG_PAYLEN_MISMATCH, at + 4, 2);
-        }
-        at += IB_GRH_SIZE;
-        bth_next = p->grh.nxthdr == IB_GRH_NXTHDR_BTH;
+        r = rocev1_layers(ib, ib_len, &l, p);
         break;
-    case IB_ENCAP_ROCEV2:
-        total = ib_len;
-        if (!cut)
+    case IB_ENCAP_ROCEV2: /* the BTH first; the UDP length bounds it */
+        if (!l.cut)
             p->present |= IB_HAS_ICRC;
-        bth_next = true;
+        l.bth_next = true;
+        r = LAYERS_OK;
         break;
     default:
         return;
     }
-
-    if (ib_packet_has(p, IB_HAS_GRH)) {
-        p->src.has_gid = p->dst.has_gid = true;
-        memcpy(p->src.gid, p->grh.sgid, 16);
-        memcpy(p->dst.gid, p->grh.dgid, 16);
+    if (r == LAYERS_STOP)
+        return;
+    if (r == LAYERS_OK) {
+        if (ib_packet_has(p, IB_HAS_GRH)) {
+            p->src.has_gid = p->dst.has_gid = true;
+            memcpy(p->src.gid, p->grh.sgid, 16);
+            memcpy(p->dst.gid, p->grh.dgid, 16);
+        }
+        p->ib_len = (uint32_t)l.total;
+        if (l.bth_next) {
+            size_t end = ib_off + l.total;
+            if (ib_packet_has(p, IB_HAS_ICRC) && l.total >= IB_ICRC_SIZE)
+                end -= IB_ICRC_SIZE;
+            parse_transport(opts, f, l.at, end, l.cut, p);
+        }
     }
-    p->ib_len = (uint32_t)total;
-    if (bth_next) {
-        size_t end = ib_off + total;
-        if (ib_packet_has(p, IB_HAS_ICRC) && total >= IB_ICRC_SIZE)
-            end -= IB_ICRC_SIZE;
-        parse_transport(opts, f, at, end, cut, p);
-    }
-done:
     ib_check_addressing(p);
 }
 
