@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cm.h"
 #include "json_writer.h"
 #include "names.h"
 #include "report_format.h"
@@ -122,6 +123,144 @@ static void port_space_value(struct json_writer *w, uint16_t ps)
     json_string(w, buf);
 }
 
+static void tuple_value(struct json_writer *w, const struct ib_tuple *t)
+{
+    json_begin_object(w);
+    json_key(w, "port_space");
+    port_space_value(w, t->port_space);
+    json_key(w, "src_ip");
+    ip_value(w, t->ip_version, t->src_ip);
+    json_key(w, "src_port");
+    json_uint(w, t->src_port);
+    json_key(w, "dst_ip");
+    ip_value(w, t->ip_version, t->dst_ip);
+    json_key(w, "dst_port");
+    json_uint(w, t->dst_port);
+    json_end_object(w);
+}
+
+/* Where a redirect sends the requester: {lid, gid, qp, qkey, pkey}. */
+static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
+{
+    json_begin_object(w);
+    json_key(w, "lid");
+    json_uint(w, h->lid);
+    json_key(w, "gid");
+    gid_value(w, h->gid);
+    json_key(w, "qp");
+    json_uint(w, h->qp);
+    json_key(w, "qkey");
+    json_uint(w, h->qkey);
+    json_key(w, "pkey");
+    json_uint(w, h->pkey);
+    json_end_object(w);
+}
+
+static void cm_details(struct json_writer *w, const struct ib_finding *f)
+{
+    const struct ib_finding_data *d = &f->data;
+    bool has_tuple = d->tuple.ip_version != 0;
+    if (f->kind == IB_FIND_POOL_HIGH) {
+        json_key(w, "source");
+        ip_value(w, d->tuple.ip_version, d->tuple.src_ip);
+        json_key(w, "port_space");
+        port_space_value(w, d->tuple.port_space);
+        json_key(w, "ports_in_use");
+        json_uint(w, d->ports_in_use);
+        json_key(w, "pool_size");
+        json_uint(w, d->pool_size);
+        return;
+    }
+    json_key(w, "tuple");
+    if (has_tuple)
+        tuple_value(w, &d->tuple);
+    else
+        json_null(w);
+    if (f->kind == IB_FIND_RETRANSMISSION) {
+        json_key(w, d->sidr ? "request_id" : "local_comm_id");
+        json_uint(w, d->comm_id);
+    } else if (f->kind == IB_FIND_DUPLICATE_TUPLE) {
+        json_key(w, "open_local_comm_id");
+        json_uint(w, d->comm_id);
+    }
+}
+
+static void redirect_details(struct json_writer *w, const struct ib_finding *f)
+{
+    static const char *const problems[] = { "no_address", "qp0", "no_pkey" };
+    const struct ib_finding_data *d = &f->data;
+    json_key(w, "mgmt_class");
+    json_uint(w, d->mgmt_class);
+    json_key(w, "chain");
+    if (d->has_chain) json_uint(w, d->chain); else json_null(w);
+    json_key(w, "target");
+    target_value(w, &d->target);
+    if (d->cm_attr) {
+        json_key(w, "cm_message");
+        json_string(w, d->cm_attr == IB_CM_REJ ? "REJ" : "SIDR_REP");
+        if (d->cm_attr == IB_CM_REJ) {
+            json_key(w, "reject_reason");
+            json_uint(w, d->reject_reason);
+        }
+    }
+    switch (f->kind) {
+    case IB_FIND_REDIRECT:
+        json_key(w, "sl");
+        json_uint(w, d->sl);
+        break;
+    case IB_FIND_REDIRECT_BAD_TARGET:
+        json_key(w, "problems");
+        json_begin_array(w);
+        for (unsigned i = 0; i < 3; i++)
+            if (d->problems & (1u << i))
+                json_string(w, problems[i]);
+        json_end_array(w);
+        break;
+    case IB_FIND_REDIRECT_LOOP:
+    case IB_FIND_REDIRECT_FOLLOWED:
+        json_key(w, f->kind == IB_FIND_REDIRECT_LOOP ? "chain_length" : "hop");
+        json_uint(w, d->hops);
+        break;
+    case IB_FIND_REDIRECT_KEY_MISMATCH:
+        json_key(w, "carried_qkey");
+        if (d->problems & IB_KEY_QKEY) json_uint(w, d->qkey); else json_null(w);
+        json_key(w, "carried_pkey");
+        if (d->problems & IB_KEY_PKEY) json_uint(w, d->pkey); else json_null(w);
+        break;
+    case IB_FIND_REDIRECT_NOT_FOLLOWED:
+        json_key(w, "sent_to");
+        endpoint_value(w, &d->sent_to);
+        json_key(w, "sent_to_qp");
+        json_uint(w, d->sent_to_qp);
+        break;
+    default:
+        break;
+    }
+}
+
+/* What the finding is about, as values: the keys its kind has
+ * (docs/report-schema.md). */
+static void details_value(struct json_writer *w, const struct ib_finding *f)
+{
+    json_begin_object(w);
+    switch (f->kind) {
+    case IB_FIND_RETRANSMISSION:
+    case IB_FIND_PORT_REUSED:
+    case IB_FIND_DUPLICATE_TUPLE:
+    case IB_FIND_POOL_HIGH:
+        cm_details(w, f);
+        break;
+    case IB_FIND_ADDRESSING:
+    case IB_FIND_MALFORMED:
+    case IB_FIND_COUNT:
+        break;
+    default:
+        redirect_details(w, f);
+        break;
+    }
+    json_end_object(w);
+}
+
 static void json_finding(void *p, const struct report_model *m, const struct ib_finding *f)
 {
     struct json_state *st = p;
@@ -153,6 +292,8 @@ static void json_finding(void *p, const struct report_model *m, const struct ib_
         json_key(w, "rule");
         json_string(w, ib_diag_info((enum ib_diag_id)f->rule)->name);
     }
+    json_key(w, "details");
+    details_value(w, f);
     json_end_object(w);
 }
 

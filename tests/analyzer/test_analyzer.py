@@ -2,7 +2,7 @@
 """test_analyzer.py - end-to-end tests of the ibscope command.
 
 Usage: test_analyzer.py --ibscope BIN --source-dir DIR [--gen BIN] GROUP
-Groups: badinput stdin merge convert json csv failon kinds width exhaustion golden severity.
+Groups: badinput stdin merge convert json csv failon kinds details width exhaustion golden severity.
 Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
@@ -319,6 +319,55 @@ def t_kinds(d):
           f"kinds: JSON finding_counts keys {sorted(rep['finding_counts'])}")
 
 
+def t_details(d):
+    """Findings carry their values (details), and they agree with the rest of
+    the report: a redirect finding's chain holds it, a CM finding's tuple is
+    the one its message names."""
+    samples = os.path.join(ARGS.source_dir, "samples", "captures")
+    rep = json.loads(run(["--format", "json", os.path.join(samples, "redirect.pcap")])[1])
+    chains = rep["redirect_chains"]
+    seen = 0
+    for f in rep["findings"]:
+        det = f["details"]
+        if not f["kind"].startswith("redirect"):
+            continue
+        seen += 1
+        if not check(det.get("chain") is not None and det["chain"] < len(chains),
+                     f"details: frame {f['frame']} {f['kind']} has no chain: {det}"):
+            continue
+        hops = chains[det["chain"]]["hops"]
+        targets = [(h["lid"], h["qp"]) for h in hops]
+        # A response is a hop of its chain (or repeats one); a request names
+        # the hop it concerns as its related frame.
+        if f["kind"] in ("redirect", "redirect_gid_only", "redirect_bad_target", "redirect_loop"):
+            check(f["frame"] in [h["frame"]["frame"] for h in hops]
+                  or (det["target"]["lid"], det["target"]["qp"]) in targets,
+                  f"details: {f['kind']} frame {f['frame']} is no hop of chain {det['chain']}")
+        else:
+            check(f["related_frame"] in [h["frame"]["frame"] for h in hops],
+                  f"details: {f['kind']} frame {f['frame']}: related frame not a hop")
+        if f["kind"] in ("redirect", "redirect_followed", "redirect_loop",
+                         "redirect_not_followed") and det["target"]["lid"]:
+            check("LID %d" % det["target"]["lid"] in f["message"],
+                  f"details: target LID not in the message of frame {f['frame']}")
+        if f["kind"] == "redirect_key_mismatch" and det["carried_qkey"] is not None:
+            check("Q_Key 0x%08x" % det["carried_qkey"] in f["message"],
+                  f"details: carried Q_Key not in the message of frame {f['frame']}")
+        if f["kind"] == "redirect_bad_target":
+            words = {"no_address": "RedirectLID and RedirectGID both 0", "qp0": "RedirectQP 0",
+                     "no_pkey": "RedirectP_Key 0"}
+            check(det["problems"] and all(words[p] in f["message"] for p in det["problems"]),
+                  f"details: bad target problems {det['problems']} vs {f['message']!r}")
+    check(seen > 10, f"details: only {seen} redirect findings in redirect.pcap")
+    rep = json.loads(run(["--format", "json", os.path.join(samples, "cm_rocev2.pcap")])[1])
+    for f in rep["findings"]:
+        t = f["details"].get("tuple")
+        if f["kind"] in ("port_reused", "duplicate_tuple"):
+            check(t and ("%s:%d" % (t["dst_ip"], t["dst_port"])) in f["message"]
+                  and str(t["src_port"]) in f["message"],
+                  f"details: {f['kind']} frame {f['frame']} tuple {t} vs {f['message']!r}")
+
+
 def t_failon(d):
     path = write(d, "s.pcap", pcap(smoke_records()))
     rc, _, err = run(["--fail-on", "retransmission", path])
@@ -419,7 +468,7 @@ def t_golden(d):
 
 
 GROUPS = {"severity": t_severity, "badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
-          "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "width": t_width,
+          "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "width": t_width,
           "exhaustion": t_exhaustion, "golden": t_golden}
 
 
