@@ -515,16 +515,7 @@ static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *
 static bool tuple_of(const struct ib_packet *p, struct ib_tuple *t)
 {
     const struct ib_cm *cm = &p->cm;
-    if (!cm->has_service_id || !cm->sid.ip_cm || !cm->has_ipcm || !cm->ipcm.valid)
-        return false;
-    memset(t, 0, sizeof *t);
-    t->port_space = cm->sid.port_space;
-    t->ip_version = cm->ipcm.ipv;
-    memcpy(t->src_ip, cm->ipcm.src_ip, 16);
-    t->src_port = cm->ipcm.src_port;
-    memcpy(t->dst_ip, cm->ipcm.dst_ip, 16);
-    t->dst_port = cm->sid.dport;
-    return true;
+    return cm->has_service_id && cm->has_ipcm && ib_tuple_make(&cm->sid, &cm->ipcm, t);
 }
 
 static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr)

@@ -1,6 +1,8 @@
 /* ipcm.c - RDMA IP CM Service ID and private-data header (IBA Annex A11), and the tuple. */
 #include "ipcm.h"
 
+#include <string.h>
+
 #include <stdio.h>
 
 void ib_parse_service_id(uint64_t raw, struct ib_service_id *out)
@@ -31,13 +33,11 @@ bool ib_tuple_make(const struct ib_service_id *sid, const struct ib_ipcm *ipcm,
 {
     if (!sid->ip_cm || !ipcm->valid)
         return false;
-    *out = (struct ib_tuple){ 0 };
+    memset(out, 0, sizeof *out); /* padding too: it is copied into findings whole */
     out->port_space = sid->port_space;
     out->ip_version = ipcm->ipv;
-    for (int i = 0; i < 16; i++) {
-        out->src_ip[i] = ipcm->src_ip[i];
-        out->dst_ip[i] = ipcm->dst_ip[i];
-    }
+    memcpy(out->src_ip, ipcm->src_ip, 16);
+    memcpy(out->dst_ip, ipcm->dst_ip, 16);
     out->src_port = ipcm->src_port;
     out->dst_port = sid->dport;
     return true;

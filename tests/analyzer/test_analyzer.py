@@ -317,6 +317,20 @@ def t_kinds(d):
     rep = json.loads(run(["--format", "json", path])[1])
     check(sorted(rep["finding_counts"]) == sorted(k[0] for k in kinds),
           f"kinds: JSON finding_counts keys {sorted(rep['finding_counts'])}")
+    # The link types: the reader's list (from the core's table, in its
+    # refusal) is the docs' list, and convert's is a part of it.
+    rc, _, err = run([write(d, "lt.pcap", pcap([(T0, b"x" * 40)], linktype=105))])
+    m = re.search(r"ibscope reads ([\d, and]+)$", err.strip())
+    if check(rc == 2 and m, f"kinds: no link type list in {err!r}"):
+        listed = [int(x) for x in re.findall(r"\d+", m.group(1))]
+        for lt in listed:
+            check(re.search(r"\b%d\b" % lt, doc.split("### Inputs")[1].split("###")[0]),
+                  f"kinds: link type {lt} is not in docs/analyzer.md's Inputs")
+    rc, _, err = run(["convert", write(d, "lt2.pcap", pcap([(T0, b"x" * 40)], linktype=105)),
+                      os.path.join(d, "out.pcap")])
+    m = re.search(r"convert reads ([\d, and]+)$", err.strip())
+    check(m and set(re.findall(r"\d+", m.group(1))) == {"147", "247"},
+          f"kinds: convert's link types {err!r}")
 
 
 def t_details(d):
