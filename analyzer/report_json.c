@@ -123,9 +123,9 @@ static void port_space_value(struct json_writer *w, uint16_t ps)
     json_string(w, buf);
 }
 
-static void tuple_value(struct json_writer *w, const struct ib_tuple *t)
+/* The tuple's five keys, in the object w has open. */
+static void tuple_members(struct json_writer *w, const struct ib_tuple *t)
 {
-    json_begin_object(w);
     json_key(w, "port_space");
     port_space_value(w, t->port_space);
     json_key(w, "src_ip");
@@ -136,6 +136,12 @@ static void tuple_value(struct json_writer *w, const struct ib_tuple *t)
     ip_value(w, t->ip_version, t->dst_ip);
     json_key(w, "dst_port");
     json_uint(w, t->dst_port);
+}
+
+static void tuple_value(struct json_writer *w, const struct ib_tuple *t)
+{
+    json_begin_object(w);
+    tuple_members(w, t);
     json_end_object(w);
 }
 
@@ -307,19 +313,8 @@ static void json_connection(void *p, const struct report_model *m,
     if (!st->conn_tmp)
         return;
     json_begin_object(w);
-    if (rec->has_tuple) {
-        const struct ib_tuple *t = &rec->tuple;
-        json_key(w, "port_space");
-        port_space_value(w, t->port_space);
-        json_key(w, "src_ip");
-        ip_value(w, t->ip_version, t->src_ip);
-        json_key(w, "src_port");
-        json_uint(w, t->src_port);
-        json_key(w, "dst_ip");
-        ip_value(w, t->ip_version, t->dst_ip);
-        json_key(w, "dst_port");
-        json_uint(w, t->dst_port);
-    }
+    if (rec->has_tuple)
+        tuple_members(w, &rec->tuple);
     json_key(w, "service_id");
     {
         char buf[24];
