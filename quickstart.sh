@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake clang libclang-rt-dev pkg-config python3 libpcap-dev libcmocka-dev
-          zlib1g-dev liblzma-dev libzstd-dev
+          zlib1g-dev liblzma-dev libzstd-dev python3-scapy
           libglib2.0-dev libwireshark-dev libwiretap-dev wireshark-dev tshark)
 
 install_packages() {

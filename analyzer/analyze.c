@@ -64,6 +64,7 @@ static void read_all(struct run *r, struct capture_set *set, struct ib_engine *e
     ib_parse_opts_init(&popts);
     popts.is_mad_qp = ib_engine_is_mad_qp;
     popts.ctx = engine;
+    popts.verify_crc = r->opts->crc;
     progress_init(&prog, r->opts->progress);
     while (capture_set_next(set, &fr)) {
         struct ib_frame_ref at = { fr.capture, fr.frame, fr.time_ns };
@@ -80,8 +81,11 @@ static void read_all(struct run *r, struct capture_set *set, struct ib_engine *e
             r->model.max_ns = fr.time_ns;
         r->model.frames++;
         if (res == IB_FRAME_IB) {
+            struct report_capture *c = &r->model.captures[fr.capture];
             r->model.ib_frames++;
-            r->model.captures[fr.capture].ib_frames++;
+            c->ib_frames++;
+            c->crc.icrc[pkt.crc.icrc]++;
+            c->crc.vcrc[pkt.crc.vcrc]++;
         } else if (res == IB_FRAME_LINK_RECORD) {
             r->model.link_records++;
         }

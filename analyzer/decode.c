@@ -44,6 +44,20 @@ static void print_summary(FILE *out, const struct ib_packet *p)
     }
 }
 
+/* "icrc: verified 0x1234abcd", or "mismatch 0x... (computed 0x...)". */
+static void print_crc(FILE *out, const char *which, enum ib_crc_status st, uint32_t carried,
+                      uint32_t computed, int digits)
+{
+    if (st == IB_CRC_NOT_PRESENT) {
+        fprintf(out, "  %s: not present\n", which);
+        return;
+    }
+    fprintf(out, "  %s: %s 0x%0*x", which, ib_crc_status_name(st), digits, carried);
+    if (st == IB_CRC_MISMATCH)
+        fprintf(out, " (computed 0x%0*x)", digits, computed);
+    fputc('\n', out);
+}
+
 static void print_frame(FILE *out, unsigned long long n, const struct ib_packet *p,
                         enum ib_frame_result r)
 {
@@ -70,6 +84,8 @@ static void print_frame(FILE *out, unsigned long long n, const struct ib_packet 
         ib_field_format(f, &v, text, sizeof text);
         fprintf(out, "  %s = %s\n", f->abbrev, text);
     }
+    print_crc(out, "icrc", p->crc.icrc, p->crc.icrc_carried, p->crc.icrc_computed, 8);
+    print_crc(out, "vcrc", p->crc.vcrc, p->crc.vcrc_carried, p->crc.vcrc_computed, 4);
     for (unsigned i = 0; i < p->diags.count; i++) {
         const struct ib_diag *d = &p->diags.items[i];
         const struct ib_diag_info *info = ib_diag_info(d->id);

@@ -155,6 +155,8 @@ static bool set_flag(struct options *o, const char *arg)
         o->progress = false;
     else if (strcmp(arg, "--allow-duplicate-inputs") == 0)
         o->allow_duplicate_inputs = true;
+    else if (strcmp(arg, "--no-crc") == 0)
+        o->crc = false;
     else
         return false;
     return true;
@@ -223,6 +225,7 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     o->pool_high = IB_POOL_HIGH_DEFAULT;
     o->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
     o->progress = true;
+    o->crc = true;
     err[0] = '\0';
 
     char **files = argv + 1; /* captures are collected in place */
@@ -304,6 +307,7 @@ void options_usage(FILE *out)
           "  --connections           list every CM connection\n"
           "  --no-progress           no progress line on standard error\n"
           "  --allow-duplicate-inputs  read a capture given twice (or linked) twice\n"
+          "  --no-crc                do not verify ICRC and VCRC\n"
           "  --version, --help\n"
           "\n"
           "Finding kinds (name, default severity, what it means):\n",

@@ -25,6 +25,7 @@ struct options {
     bool connections;       /* --connections */
     bool progress;          /* --no-progress turns it off */
     bool allow_duplicate_inputs; /* read a file given twice twice */
+    bool crc;               /* verify ICRC and VCRC; --no-crc turns it off */
     bool help, version;
     size_t capture_count;
     char **captures;        /* points into argv */

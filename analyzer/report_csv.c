@@ -23,10 +23,11 @@ static const char csv_header[] =
     "record,capture,capture_path,frame,time,kind,severity,rule,related_capture,related_frame,"
     "message,port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
     "reject_reason,retransmissions,req_frame,rep_frame,rtu_frame,dreq_frame,drep_frame,"
-    "rej_frame,setup_latency_ns" CRLF;
+    "rej_frame,setup_latency_ns,verified,mismatch,not_present" CRLF;
 
-/* Connection columns after message: 17 of them. */
+/* Connection columns after message: 17 of them; then the CRC counts, 3. */
 #define CSV_CONN_COLUMNS 17
+#define CSV_CRC_COLUMNS 3
 
 static void csv_field(FILE *out, const char *s)
 {
@@ -79,7 +80,7 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
     else
         fputs(",,", st->out);
     csv_field(st->out, ib_finding_format(f, msg, sizeof msg));
-    for (int i = 0; i < CSV_CONN_COLUMNS; i++)
+    for (int i = 0; i < CSV_CONN_COLUMNS + CSV_CRC_COLUMNS; i++)
         fputc(',', st->out);
     fputs(CRLF, st->out);
 }
@@ -134,12 +135,32 @@ static void csv_connection(void *p, const struct report_model *m,
     fputc(',', out);
     if (report_connection_latency(rec, &lat))
         fprintf(out, "%" PRId64, lat);
-    fputs(CRLF, out);
+    fputs(",,," CRLF, out); /* no CRC counts */
+}
+
+/* Two rows per capture, kind icrc and vcrc: its frames by CRC status. */
+static void crc_rows(FILE *out, const struct report_model *m)
+{
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct report_crc_counts *c = &m->captures[i].crc;
+        for (int k = 0; k < 2; k++) {
+            const uint64_t *n = k == 0 ? c->icrc : c->vcrc;
+            fprintf(out, "crc,%zu,", i);
+            capture_path(out, m, (uint32_t)i);
+            fprintf(out, ",,,%s,", k == 0 ? "icrc" : "vcrc");
+            for (int col = 0; col < 5 + CSV_CONN_COLUMNS; col++) /* severity .. latency */
+                fputc(',', out);
+            fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 CRLF, n[IB_CRC_VERIFIED],
+                    n[IB_CRC_MISMATCH], n[IB_CRC_NOT_PRESENT]);
+        }
+    }
 }
 
 static int csv_end(void *p, const struct report_model *m)
 {
-    (void)m;
+    struct csv_state *st = p;
+    if (m->opts->crc)
+        crc_rows(st->out, m);
     free(p);
     return 0;
 }

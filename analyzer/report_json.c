@@ -256,6 +256,13 @@ static void details_value(struct json_writer *w, const struct ib_finding *f)
     case IB_FIND_POOL_HIGH:
         cm_details(w, f);
         break;
+    case IB_FIND_ICRC_MISMATCH:
+    case IB_FIND_VCRC_MISMATCH:
+        json_key(w, "carried");
+        json_uint(w, f->data.crc_carried);
+        json_key(w, "computed");
+        json_uint(w, f->data.crc_computed);
+        break;
     case IB_FIND_ADDRESSING:
     case IB_FIND_MALFORMED:
     case IB_FIND_COUNT:
@@ -607,6 +614,41 @@ static void write_diagnostics(struct json_writer *w, const struct report_model *
     json_end_object(w);
 }
 
+static void crc_counts_value(struct json_writer *w, const uint64_t n[3])
+{
+    json_begin_object(w);
+    json_key(w, "verified");
+    json_uint(w, n[IB_CRC_VERIFIED]);
+    json_key(w, "mismatch");
+    json_uint(w, n[IB_CRC_MISMATCH]);
+    json_key(w, "not_present");
+    json_uint(w, n[IB_CRC_NOT_PRESENT]);
+    json_end_object(w);
+}
+
+/* ICRC and VCRC of the InfiniBand frames, per capture. */
+static void write_crc(struct json_writer *w, const struct report_model *m)
+{
+    json_key(w, "crc");
+    json_begin_object(w);
+    json_key(w, "checked");
+    json_bool(w, m->opts->crc);
+    json_key(w, "captures");
+    json_begin_array(w);
+    for (size_t i = 0; i < m->capture_count; i++) {
+        json_begin_object(w);
+        json_key(w, "capture");
+        json_uint(w, i);
+        json_key(w, "icrc");
+        crc_counts_value(w, m->captures[i].crc.icrc);
+        json_key(w, "vcrc");
+        crc_counts_value(w, m->captures[i].crc.vcrc);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_end_object(w);
+}
+
 static void write_counts(struct json_writer *w, const struct report_model *m)
 {
     const struct ib_engine_stats *es = ib_engine_stats(m->engine);
@@ -651,6 +693,7 @@ static int json_end(void *p, const struct report_model *m)
     write_chains(&w, m);
     write_diagnostics(&w, m, "addressing", true);
     write_diagnostics(&w, m, "diagnostics", false);
+    write_crc(&w, m);
     write_counts(&w, m);
 
     json_key(&w, "findings");

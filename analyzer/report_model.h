@@ -18,9 +18,15 @@
 #include "engine.h"
 #include "options.h"
 
+/* Frames by CRC status (enum ib_crc_status). */
+struct report_crc_counts {
+    uint64_t icrc[3], vcrc[3];
+};
+
 struct report_capture {
     struct capture_info info;
     uint64_t ib_frames;
+    struct report_crc_counts crc; /* its InfiniBand frames */
 };
 
 struct report_model {

@@ -268,6 +268,25 @@ static void write_summary(FILE *out, const struct report_model *m)
                 es->allocation_failures);
 }
 
+static void write_crc(FILE *out, const struct report_model *m)
+{
+    section(out, "CRCs of InfiniBand frames");
+    if (!m->opts->crc) {
+        fputs("  not checked (--no-crc)\n", out);
+        return;
+    }
+    fprintf(out, "  %-2s %-4s %8s %8s %11s | %-4s %8s %8s %11s\n", "#", "", "verified",
+            "mismatch", "not present", "", "verified", "mismatch", "not present");
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct report_crc_counts *c = &m->captures[i].crc;
+        fprintf(out, "  %-2zu ICRC %8" PRIu64 " %8" PRIu64 " %11" PRIu64 " | VCRC %8" PRIu64
+                     " %8" PRIu64 " %11" PRIu64 "\n",
+                i, c->icrc[IB_CRC_VERIFIED], c->icrc[IB_CRC_MISMATCH],
+                c->icrc[IB_CRC_NOT_PRESENT], c->vcrc[IB_CRC_VERIFIED], c->vcrc[IB_CRC_MISMATCH],
+                c->vcrc[IB_CRC_NOT_PRESENT]);
+    }
+}
+
 static void latency_line(FILE *out, const char *what, const struct ib_latency *l)
 {
     char a[24], b[24], c[24];
@@ -460,6 +479,7 @@ static int text_end(void *p, const struct report_model *m)
     fprintf(out, "ibscope %s report\n", m->version);
     write_captures(out, m);
     write_summary(out, m);
+    write_crc(out, m);
     write_connections(out, st, m);
     write_sources(out, m);
     write_chains(out, m);

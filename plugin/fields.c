@@ -14,7 +14,7 @@ gint ibs_ett[IBS_ETT_COUNT];
 int ibs_hf_heading[IBS_ETT_COUNT];
 int ibs_hf_cm_msg[IB_CM_APR - IB_CM_REQ + 1];
 struct ibs_hf_extra ibs_hf = {
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 };
 expert_field ibs_ei_kind[IB_FIND_COUNT];
 expert_field ibs_ei_rule[IB_DIAG_COUNT];
@@ -170,6 +170,16 @@ static hf_register_info extra_hf[] = {
       "Source ports held towards this destination address and port (the 4-tuple rule)."),
     X(&ibs_hf.redirect_depth, "Redirect depth", "analysis.redirect_depth", FT_UINT32, BASE_DEC,
       NULL, "Redirects so far in this chain."),
+    X(&ibs_hf.icrc_status, "ICRC status", "icrc.status", FT_UINT8, BASE_DEC,
+      NULL, "Whether the Invariant CRC verifies: verified, mismatch, or not "
+      "present (cut by the snaplen, stripped where captured, or not to be located)."),
+    X(&ibs_hf.icrc_computed, "ICRC", "icrc.computed", FT_UINT32, BASE_HEX, NULL,
+      "The Invariant CRC computed over the packet's invariant fields."),
+    X(&ibs_hf.vcrc_status, "VCRC status", "vcrc.status", FT_UINT8, BASE_DEC,
+      NULL, "Whether the Variant CRC of a native packet verifies: verified, "
+      "mismatch, or not present."),
+    X(&ibs_hf.vcrc_computed, "VCRC", "vcrc.computed", FT_UINT16, BASE_HEX, NULL,
+      "The Variant CRC computed over the packet as sent on its last link."),
     X(&ibs_hf.diag, "Diagnostic", "diag", FT_STRING, BASE_NONE, NULL,
       "A remark about the packet's content that is not a finding of the analysis."),
 };
@@ -233,6 +243,7 @@ static int map_group(enum ib_diag_group g)
     switch (g) {
     case IB_GROUP_MALFORMED: return PI_MALFORMED;
     case IB_GROUP_SEQUENCE: return PI_SEQUENCE;
+    case IB_GROUP_CHECKSUM: return PI_CHECKSUM;
     default: return PI_PROTOCOL;
     }
 }
@@ -257,6 +268,10 @@ void ibs_register_fields(int proto)
         hf[i] = core_hf(&ib_fields[i], &ibs_hf_core[i]);
     }
     proto_register_field_array(proto, hf, (int)n);
+    /* The CRC statuses are named by the core's table. */
+    for (size_t i = 0; i < G_N_ELEMENTS(extra_hf); i++)
+        if (extra_hf[i].p_id == &ibs_hf.icrc_status || extra_hf[i].p_id == &ibs_hf.vcrc_status)
+            extra_hf[i].hfinfo.strings = VALS(to_vals(ib_crc_status_names));
     proto_register_field_array(proto, extra_hf, G_N_ELEMENTS(extra_hf));
     register_headings(proto);
 

@@ -34,6 +34,7 @@ enum ibs_tree_fields {
 
 struct ibs_prefs {
     gint tree_fields;       /* enum ibs_tree_fields */
+    gboolean verify_crc;    /* ICRC and VCRC checked (ib_parse_opts.verify_crc) */
     guint pool_low;
     guint pool_high;
     guint threshold_pct;
@@ -65,6 +66,7 @@ struct ibs_hf_extra {
     int retransmission_of, port_reused_from, duplicate_tuple_of;
     int redirected_by, redirect_target_frame, redirect_loop_to;
     int ports_in_use, pool_utilization, tuple_ports_in_use, redirect_depth;
+    int icrc_status, icrc_computed, vcrc_status, vcrc_computed;
     int diag;
 };
 extern struct ibs_hf_extra ibs_hf;

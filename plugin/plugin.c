@@ -18,7 +18,7 @@ WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
 int ibs_proto = -1;
-struct ibs_prefs ibs_prefs = { IBS_TREE_ALL, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
+struct ibs_prefs ibs_prefs = { IBS_TREE_ALL, TRUE, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
                                 IB_THRESHOLD_PCT_DEFAULT, { 0 } };
 
 static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
@@ -53,6 +53,12 @@ static void register_prefs(void)
                                    "out can not be filtered on; the analysis fields and expert "
                                    "infos are always there.",
                                    &ibs_prefs.tree_fields, tree_fields_vals, FALSE);
+    prefs_register_bool_preference(m, "verify_crc", "Verify ICRC and VCRC",
+                                   "Check each packet's Invariant and Variant CRC "
+                                   "(ibscope.icrc.*, ibscope.vcrc.*, icrc_mismatch and "
+                                   "vcrc_mismatch): the built-in dissector shows them "
+                                   "unchecked.",
+                                   &ibs_prefs.verify_crc);
     prefs_register_uint_preference(m, "pool_low", "Port pool: first port",
                                    "First port of the RDMA CM source port pool "
                                    "(Linux ip_local_port_range).",

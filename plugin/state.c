@@ -222,6 +222,7 @@ static bool parse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ib
     opts.rocev2_port = st->rocev2_port;
     opts.is_mad_qp = ask_mad_qp;
     opts.ctx = qc;
+    opts.verify_crc = ibs_prefs.verify_crc != FALSE;
     guint caplen = tvb_captured_length(tvb);
     const uint8_t *data = tvb_get_ptr(tvb, 0, caplen);
     memset(pkt, 0, sizeof *pkt);

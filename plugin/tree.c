@@ -311,6 +311,38 @@ static void add_diags(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *p
     }
 }
 
+/* One CRC the way Wireshark shows checksums: the carried value, "[correct]"
+ * or "[incorrect, should be 0x...]"; its field's value is the computed one. */
+static void add_crc(proto_tree *t, tvbuff_t *tvb, int hf_status, int hf_value, guint off,
+                    guint len, enum ib_crc_status st, uint32_t carried, uint32_t computed)
+{
+    proto_item *it = proto_tree_add_uint(t, hf_status, tvb, 0, 0, st);
+    proto_item_set_generated(it);
+    if (st == IB_CRC_NOT_PRESENT)
+        return;
+    int digits = (int)len * 2;
+    if (st == IB_CRC_VERIFIED)
+        it = proto_tree_add_uint_format_value(t, hf_value, tvb, off, clip(tvb, off, len),
+                                              computed, "0x%0*x [correct]", digits, carried);
+    else
+        it = proto_tree_add_uint_format_value(t, hf_value, tvb, off, clip(tvb, off, len),
+                                              computed, "0x%0*x [incorrect, should be 0x%0*x]",
+                                              digits, carried, digits, computed);
+    proto_item_set_generated(it);
+}
+
+/* The CRCs the built-in dissector shows unchecked: after the ICRC's bytes
+ * come the VCRC's (native). */
+static void add_crcs(proto_tree *t, tvbuff_t *tvb, const struct ib_packet *p)
+{
+    const struct ib_crc_check *c = &p->crc;
+    guint icrc_at = p->off.ib + p->ib_len - IB_ICRC_SIZE;
+    add_crc(t, tvb, ibs_hf.icrc_status, ibs_hf.icrc_computed, icrc_at, IB_ICRC_SIZE, c->icrc,
+            c->icrc_carried, c->icrc_computed);
+    add_crc(t, tvb, ibs_hf.vcrc_status, ibs_hf.vcrc_computed, p->off.ib + p->ib_len,
+            IB_VCRC_SIZE, c->vcrc, c->vcrc_carried, c->vcrc_computed);
+}
+
 void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
                   const struct ibs_frame *fr)
 {
@@ -331,6 +363,8 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
         add_fields(root, tvb, p);
     if (root)
         add_diags(root, tvb, p);
+    if (root && ibs_prefs.verify_crc)
+        add_crcs(root, tvb, p);
     if (fr->result)
         add_analysis(root, tvb, pinfo, fr->result);
 }

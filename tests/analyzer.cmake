@@ -13,6 +13,18 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
   endforeach()
 endif()
 
+# Scapy's RoCE layer against ibscope's ICRC, on the samples and the real
+# captures: Debian's python3 (the one python3-scapy installs into).
+file(GLOB IBSCOPE_SCAPY_CAPTURES ${PROJECT_SOURCE_DIR}/samples/captures/*.pcap
+                                 ${PROJECT_SOURCE_DIR}/../shared/captures/*.pcap
+                                 ${PROJECT_SOURCE_DIR}/../shared/captures/*.dump)
+if(TARGET ibscope AND EXISTS /usr/bin/python3)
+  add_test(NAME analyzer.scapy_icrc
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/scapy_icrc.py
+                   ${CMAKE_BINARY_DIR}/bin/ibscope ${IBSCOPE_SCAPY_CAPTURES})
+  set_tests_properties(analyzer.scapy_icrc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()
+
 # The analyzer on the real captures in ../shared/captures (made outside this
 # project; read in place): Wireshark's connections, and no false findings.
 find_program(IBSCOPE_TSHARK_FOR_REAL tshark)

@@ -1,7 +1,8 @@
 /* engine.c - the engine's entry points: setup, per-frame dispatch, summary.
  *
  * Findings of one frame come in this fixed order:
- *   1. addressing and malformed, in the order of the packet's diagnostics;
+ *   1. addressing and malformed, in the order of the packet's diagnostics,
+ *      then icrc_mismatch and vcrc_mismatch;
  *   2. CM: retransmission, or else duplicate_tuple, port_reused, pool_high;
  *      then redirect findings of the CM (REJ 24/25, SIDR_REP 4, a REQ that
  *      follows one);
@@ -170,6 +171,21 @@ bool ib_frame_links_empty(const struct ib_frame_links *l)
     return memcmp(l, &none, sizeof none) == 0;
 }
 
+/* CRCs that do not verify (checked by the parser, ib_parse_opts.verify_crc). */
+static void crc_findings(struct ib_engine *e, const struct ib_packet *p)
+{
+    static const struct ib_frame_ref none;
+    struct ib_finding *f;
+    if (p->crc.icrc == IB_CRC_MISMATCH && (f = eng_emit(e, IB_FIND_ICRC_MISMATCH, none))) {
+        f->data.crc_carried = p->crc.icrc_carried;
+        f->data.crc_computed = p->crc.icrc_computed;
+    }
+    if (p->crc.vcrc == IB_CRC_MISMATCH && (f = eng_emit(e, IB_FIND_VCRC_MISMATCH, none))) {
+        f->data.crc_carried = p->crc.vcrc_carried;
+        f->data.crc_computed = p->crc.vcrc_computed;
+    }
+}
+
 void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
                     struct ib_frame_analysis *out)
 {
@@ -183,6 +199,7 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     e->at = at;
     e->out = out;
     diag_findings(e, pkt);
+    crc_findings(e, pkt);
     if (ib_packet_has(pkt, IB_HAS_MAD)) {
         if (pkt->mad.mgmt_class == IB_CLASS_CM && ib_packet_has(pkt, IB_HAS_CM) &&
             pkt->cm.attr != IB_CM_CLASS_PORT_INFO)

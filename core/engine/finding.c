@@ -77,6 +77,17 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "A packet cannot be decoded as it claims (cut short, lengths that disagree, "
         "unknown versions); the finding names the problem.",
         false },
+    [IB_FIND_ICRC_MISMATCH] = {
+        "icrc_mismatch", IB_SEV_WARN, IB_GROUP_CHECKSUM, "ICRC mismatch",
+        "Invariant CRC does not verify", NULL,
+        "A packet's ICRC does not match its bytes: corrupted, or rewritten in flight "
+        "(the receiving NIC drops it).",
+        false },
+    [IB_FIND_VCRC_MISMATCH] = {
+        "vcrc_mismatch", IB_SEV_WARN, IB_GROUP_CHECKSUM, "VCRC mismatch",
+        "Variant CRC does not verify", NULL,
+        "A native packet's VCRC does not match its bytes: corrupted on the last link.",
+        false },
 };
 
 const char *ib_finding_kind_name(enum ib_finding_kind kind)

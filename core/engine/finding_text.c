@@ -207,6 +207,14 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
         snprintf(buf, size, "%s (%s)", info->text, info->name);
         break;
     }
+    case IB_FIND_ICRC_MISMATCH:
+        snprintf(buf, size, "ICRC 0x%08x does not verify: the packet's bytes give 0x%08x",
+                 f->data.crc_carried, f->data.crc_computed);
+        break;
+    case IB_FIND_VCRC_MISMATCH:
+        snprintf(buf, size, "VCRC 0x%04x does not verify: the packet's bytes give 0x%04x",
+                 f->data.crc_carried, f->data.crc_computed);
+        break;
     case IB_FIND_COUNT:
         break;
     }

@@ -25,6 +25,7 @@ enum ib_diag_group {
     IB_GROUP_MALFORMED, /* truncated or inconsistent lengths */
     IB_GROUP_PROTOCOL,  /* a field violates a rule of the specification */
     IB_GROUP_SEQUENCE,  /* an exchange between packets */
+    IB_GROUP_CHECKSUM,  /* a CRC that does not verify */
 };
 
 enum ib_diag_id {

@@ -34,6 +34,8 @@ enum ib_finding_kind {
     IB_FIND_REDIRECT_NOT_FOLLOWED,
     IB_FIND_ADDRESSING,
     IB_FIND_MALFORMED,
+    IB_FIND_ICRC_MISMATCH,
+    IB_FIND_VCRC_MISMATCH,
     IB_FIND_COUNT
 };
 
@@ -109,6 +111,8 @@ struct ib_finding_data {
     uint32_t sent_to_qp;
     uint32_t qkey;                  /* redirect_key_mismatch: the keys it carried */
     uint16_t pkey;
+    /* icrc_mismatch, vcrc_mismatch */
+    uint32_t crc_carried, crc_computed;
 };
 
 struct ib_finding {

@@ -14,6 +14,7 @@
 #define IBSCOPE_PACKET_H
 
 #include "cm.h"
+#include "crc.h"
 #include "diag.h"
 #include "headers.h"
 #include "mad.h"
@@ -74,6 +75,7 @@ struct ib_layer_offsets {
     uint32_t ib;      /* first InfiniBand header */
     uint32_t lrh, grh, bth, deth, mad, cpi;
     uint32_t payload; /* first byte after the transport headers */
+    uint32_t ip, udp; /* RoCEv2: the IP and UDP headers before the BTH */
 };
 
 struct ib_packet {
@@ -98,6 +100,7 @@ struct ib_packet {
     struct ib_mad mad;
     struct ib_cpi cpi;
     struct ib_cm cm;
+    struct ib_crc_check crc; /* with ib_parse_opts.verify_crc */
     struct ib_diag_list diags;
 };
 
@@ -107,6 +110,7 @@ struct ib_parse_opts {
      * carries MADs (beyond QP0 and QP1).  May be NULL. */
     bool (*is_mad_qp)(void *ctx, const struct ib_endpoint *dst, uint32_t qp);
     void *ctx;
+    bool verify_crc;      /* check the ICRC and VCRC into out->crc, default on */
 };
 
 void ib_parse_opts_init(struct ib_parse_opts *opts);
@@ -129,6 +133,8 @@ struct ib_carrier {
     uint16_t udp_len;
     uint8_t ip_version;        /* RoCEv2: 4 or 6 (0: not known) */
     uint8_t src_ip[16], dst_ip[16]; /* IPv4 in the first 4 bytes */
+    bool has_ip_off;           /* RoCEv2: where the IP header starts (for the ICRC, */
+    size_t ip_off;             /* which covers it); the UDP header ends at ib_off */
     uint16_t udp_sport, udp_dport;
 };
 

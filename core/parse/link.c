@@ -20,7 +20,7 @@
 
 void ib_parse_opts_init(struct ib_parse_opts *opts)
 {
-    *opts = (struct ib_parse_opts){ .rocev2_port = IB_ROCEV2_UDP_PORT };
+    *opts = (struct ib_parse_opts){ .rocev2_port = IB_ROCEV2_UDP_PORT, .verify_crc = true };
 }
 
 /* An IP address as a RoCE GID: IPv6 as it is, IPv4 as ::ffff:a.b.c.d. */
@@ -88,6 +88,7 @@ static enum ib_frame_result parse_udp(const struct ib_parse_opts *opts, struct i
         /* Only a port we cannot see could make this RoCE: not ours to flag. */
         return IB_FRAME_NOT_IB;
     }
+    p->off.udp = (uint32_t)udp_off;
     p->udp_sport = ib_rd16(f, udp_off);
     p->udp_dport = ib_rd16(f, udp_off + 2);
     if (p->udp_dport != opts->rocev2_port)
@@ -130,6 +131,7 @@ static enum ib_frame_result parse_ipv4(const struct ib_parse_opts *opts, struct 
     size_t total = ib_rd16(f, off + 2);
     size_t present = f.len - off;
     p->ip_version = 4;
+    p->off.ip = (uint32_t)off;
     endpoint_from_ipv4(&p->src, f, off + 12);
     endpoint_from_ipv4(&p->dst, f, off + 16);
     if (total < ihl || total > present) {
@@ -150,6 +152,7 @@ static enum ib_frame_result parse_ipv6(const struct ib_parse_opts *opts, struct 
     uint8_t next = ib_rd8(f, off + 6);
     size_t at = off + 40;
     p->ip_version = 6;
+    p->off.ip = (uint32_t)off;
     endpoint_from_ipv6(&p->src, f, off + 8);
     endpoint_from_ipv6(&p->dst, f, off + 24);
     /* Skip hop-by-hop, routing and destination options headers. */
@@ -244,6 +247,11 @@ enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts, const ui
                                       size_t caplen, size_t wirelen, const struct ib_carrier *c,
                                       struct ib_packet *p)
 {
+    struct ib_parse_opts defaults;
+    if (!opts) {
+        ib_parse_opts_init(&defaults);
+        opts = &defaults;
+    }
     frame_begin(p, 0, caplen, wirelen);
     size_t len = caplen > c->ib_off ? caplen - c->ib_off : 0;
     if (c->encap == IB_ENCAP_NATIVE && c->has_erf_wlen)
@@ -258,8 +266,14 @@ enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts, const ui
         }
         p->udp_sport = c->udp_sport;
         p->udp_dport = c->udp_dport;
+        if (c->has_ip_off && c->ib_off >= UDP_HEADER) {
+            p->off.ip = (uint32_t)c->ip_off;
+            p->off.udp = (uint32_t)(c->ib_off - UDP_HEADER);
+        }
     }
     ib_parse_at(opts, c->encap, frame, caplen, c->ib_off, len, p);
+    if (opts->verify_crc)
+        ib_crc_check(frame, caplen, p, &p->crc);
     return IB_FRAME_IB;
 }
 
@@ -280,7 +294,8 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t l
     case IB_DLT_INFINIBAND:
     case IB_DLT_USER0:
         ib_parse_at(opts, IB_ENCAP_NATIVE, f.data, f.len, 0, f.len, p);
-        return IB_FRAME_IB;
+        r = IB_FRAME_IB;
+        break;
     case IB_DLT_ERF:
         r = parse_erf(opts, f, p);
         break;
@@ -302,6 +317,8 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t l
     default:
         return IB_FRAME_BAD_LINKTYPE;
     }
+    if (r == IB_FRAME_IB && opts->verify_crc)
+        ib_crc_check(frame, caplen, p, &p->crc);
     if (r != IB_FRAME_IB) {
         /* Keep a clean slate: the frame says nothing about InfiniBand. */
         uint32_t lt = p->linktype, cl = p->caplen, wl = p->wirelen;

@@ -1,6 +1,8 @@
 /* names.c - value strings for classes, methods, attributes, CM messages, reasons and port spaces. */
 #include "names.h"
 
+#include "crc.h"
+
 #include <stddef.h>
 
 const struct ib_value_name ib_mgmt_class_names[] = {
@@ -59,6 +61,11 @@ const struct ib_value_name ib_sidr_status_names[] = {
     { 2, "rejected by the service" }, { 3, "no QP available" },
     { 4, "redirect" },          { 5, "class version not supported" },
     { 0, NULL },
+};
+
+const struct ib_value_name ib_crc_status_names[] = {
+    { IB_CRC_NOT_PRESENT, "not present" }, { IB_CRC_VERIFIED, "verified" },
+    { IB_CRC_MISMATCH, "mismatch" }, { 0, NULL },
 };
 
 const struct ib_value_name ib_lnh_names[] = {

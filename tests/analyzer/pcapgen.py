@@ -5,6 +5,11 @@ its code, so that a bug in one is caught by the other.  Frames follow the
 layouts of IBA Vol. 1 (LRH, BTH, DETH, MAD) and Annex A11 (IP CM header).
 """
 import struct
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import crcs  # noqa: E402
 
 LT_EN10MB, LT_USER0, LT_ERF, LT_INFINIBAND = 1, 147, 197, 247
 
@@ -42,12 +47,12 @@ def mad(mgmt_class, method, attr, tid, data, status=0):
 
 
 def ud_packet(payload, slid, dlid, dqp=1, sqp=1, qkey=0x80010000, psn=0):
-    """LRH + BTH (UD SEND_ONLY) + DETH + payload + ICRC + VCRC (zeros)."""
+    """LRH + BTH (UD SEND_ONLY) + DETH + payload + ICRC + VCRC."""
     pktlen = (8 + 12 + 8 + len(payload) + 4) // 4
     lrh = struct.pack(">BBHHH", 0x00, 0x02, dlid, pktlen, slid)
     bth = struct.pack(">BBHI I", 0x64, 0, 0xFFFF, dqp & 0xFFFFFF, psn & 0xFFFFFF)
     deth = struct.pack(">II", qkey, sqp & 0xFFFFFF)
-    return lrh + bth + deth + payload + bytes(4) + bytes(2)
+    return crcs.native_with_crcs(lrh + bth + deth + payload)
 
 
 def cm_req(comm_id, src_ip, src_port, dst_ip, dport, slid=1, dlid=2, tid=None):

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The analyzer on real captures: the same connections as Wireshark, and no false findings.
+"""The analyzer on real captures: the same connections as Wireshark, no false findings,
+and the CRC verdicts an independent computation gives.
 
 For every capture given (../shared/captures, made outside this project), the RDMA CM
 connections in `ibscope --format json --connections` must be exactly those Wireshark's
@@ -14,10 +15,12 @@ import collections
 import ipaddress
 import json
 import os
+import struct
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import crcs  # noqa: E402
 from testlib import tshark_missing_status  # noqa: E402
 
 # Findings that are right: (capture basename, kind, rule) -> count.
@@ -25,7 +28,76 @@ EXPECTED = {
     # Every RoCEv2 frame was cut to ~243 bytes while IPv4 and UDP still say ~4140 and the
     # pcap record claims nothing is missing (../shared/captures/SOURCES.md).
     ("magnate3_linux-riscv-dev_rdma-nccl2.pcap", "malformed", "ip_len_mismatch"): 489,
+    # The frames show UDP source port 4791 where the wire had the port the NIC chose
+    # (SNIFFED_SPORTS below): the ICRC covers the real one (docs/crc.md).
+    ("magnate3_linux-riscv-dev_rdma-nccl2.pcap", "icrc_mismatch", None): 20,
+    ("magnate3_linux-riscv-dev_dc-small2.pcap", "icrc_mismatch", None): 29,
 }
+
+# Frames by CRC status, per capture: ICRC (verified, mismatch, not present), then
+# VCRC.  Established first by a separate computation in Python (the rules
+# tests/crcs.py encodes); RoCE has no VCRC.
+CRC_COUNTS = {
+    "ajbanjara_Wireshark_infiniband.pcap": (43, 0, 0, 43, 0, 0),
+    "magnate3_linux-riscv-dev_dc-small2.pcap": (0, 29, 0, 0, 0, 29),
+    "magnate3_linux-riscv-dev_ib2.pcap": (127, 0, 0, 127, 0, 0),
+    "magnate3_linux-riscv-dev_ib_send_bw_over_roce.pcap": (10, 0, 0, 0, 0, 10),
+    "magnate3_linux-riscv-dev_nvme-discover.pcap": (61, 0, 0, 0, 0, 61),
+    "magnate3_linux-riscv-dev_nvme-discover2.pcap": (31, 0, 0, 0, 0, 31),
+    "magnate3_linux-riscv-dev_rdma-nccl2.pcap": (0, 20, 489, 0, 0, 509),
+    "magnate3_linux-riscv-dev_read2.pcap": (13, 0, 0, 0, 0, 13),
+    "magnate3_linux-riscv-dev_rocev1.pcap": (2468, 0, 0, 0, 0, 2468),
+    "magnate3_linux-riscv-dev_rocev1_test.pcap": (624, 0, 0, 0, 0, 624),
+    "magnate3_linux-riscv-dev_rocev2_test.pcap": (708, 0, 0, 0, 0, 708),
+    "magnate3_linux-riscv-dev_send.pcap": (9, 0, 0, 0, 0, 9),
+    "magnate3_linux-riscv-dev_write.pcap": (17, 0, 0, 0, 0, 17),
+    "montybeatnik_rdma-roce-lab_roce_capture_read-write-ecn.pcap": (12, 0, 0, 0, 0, 12),
+    "montybeatnik_rdma-roce-lab_test.pcap": (12, 0, 0, 0, 0, 12),
+    "oferby_proxy_roce.pcap": (105, 0, 0, 0, 0, 105),
+    "magnate3_linux-riscv-dev_rdma.dump": (19, 0, 0, 0, 0, 19),
+}
+
+# The UDP source port each mismatching frame's ICRC was computed over, by
+# destination QP (found by trying all 65,536: exactly one fits each frame).
+SNIFFED_SPORTS = {
+    "magnate3_linux-riscv-dev_dc-small2.pcap": {0x009035: 0xF018, 0x807FF4: 0xF018,
+                                                0xFFFFFF: 0xF018},
+    "magnate3_linux-riscv-dev_rdma-nccl2.pcap": {0x003D53: 0xF046, 0x004529: 0xF046,
+                                                 0x004D0E: 0xDAF8},
+}
+
+
+def pcap_frames(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    off = 24
+    while off + 16 <= len(data):
+        cap = struct.unpack_from("<I", data, off + 8)[0]
+        yield data[off + 16:off + 16 + cap]
+        off += 16 + cap
+
+
+def sniffed_port_explains(capture, frames):
+    """Each ICRC mismatch verifies once the UDP source port is the one the NIC
+    chose; returns the problems."""
+    ports = SNIFFED_SPORTS.get(os.path.basename(capture), {})
+    all_frames = list(pcap_frames(capture))
+    problems = []
+    for n in frames:
+        f = all_frames[n - 1]
+        ihl = (f[14] & 0x0F) * 4
+        ip, udp = f[14:14 + ihl], bytearray(f[14 + ihl:22 + ihl])
+        end = 14 + ihl + struct.unpack(">H", bytes(udp[4:6]))[0]
+        ib = f[22 + ihl:end - 4]
+        qp = int.from_bytes(ib[5:8], "big")
+        if qp not in ports:
+            problems.append(f"frame {n}: no sniffed port known for QP {qp:#x}")
+            continue
+        struct.pack_into(">H", udp, 0, ports[qp])
+        if crcs.icrc_rocev2_ipv4(ip, bytes(udp), ib) != f[end - 4:end]:
+            problems.append(f"frame {n}: ICRC does not verify with UDP source port "
+                            f"{ports[qp]:#x} either")
+    return problems
 
 FIELDS = ["frame.number", "infiniband.cm.req", "infiniband.cm.req.ip_cm.sip4",
           "infiniband.cm.req.ip_cm.sip6", "infiniband.cm.req.ip_cm.sport",
@@ -98,6 +170,13 @@ def check(ibscope, tshark, capture):
     want = {(k, r): n for (b, k, r), n in EXPECTED.items() if b == base}
     if dict(seen) != want:
         problems.append(f"findings {dict(seen)}, expected {want}")
+    crc = report["crc"]["captures"][0]
+    got = tuple(crc[c][k] for c in ("icrc", "vcrc") for k in ("verified", "mismatch",
+                                                               "not_present"))
+    if base in CRC_COUNTS and got != CRC_COUNTS[base]:
+        problems.append(f"CRC counts {got}, expected {CRC_COUNTS[base]}")
+    problems += sniffed_port_explains(capture, [f["frame"] for f in report["findings"]
+                                                if f["kind"] == "icrc_mismatch"])
     return problems, len(reqs)
 
 

@@ -293,7 +293,13 @@ def t_csv(d):
           f"csv: header {rows[0]}")
     rep = json.loads(run(["--format", "json", path])[1])
     check(all(len(r) == len(rows[0]) for r in rows), "csv: ragged rows")
-    check(len(rows) - 1 == len(rep["findings"]), "csv: not one row per finding")
+    check(sum(r[0] == "finding" for r in rows) == len(rep["findings"]),
+          "csv: not one row per finding")
+    # The CRC counts: a row per capture and CRC, as the JSON has them.
+    crc = {r[5]: [int(x) for x in r[-3:]] for r in rows if r[0] == "crc"}
+    want = rep["crc"]["captures"][0]
+    check(crc == {k: [want[k][s] for s in ("verified", "mismatch", "not_present")]
+                  for k in ("icrc", "vcrc")}, f"csv: CRC rows {crc}")
     check(all(r[2] == path for r in rows[1:]), "csv: capture_path is not the path given")
     rc, out, err = run(["--format", "csv", "--connections", path])
     rows = list(csv.reader(io.StringIO(out.decode(), newline="")))

@@ -8,6 +8,11 @@ header of Annex A11.  Written independently of the project's generator and of
 tests/analyzer/pcapgen.py, so that a shared misreading cannot hide.
 """
 import struct
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import crcs as crcs_lib  # noqa: E402
 
 GSI_QKEY = 0x80010000
 UD_SEND_ONLY = 0x64
@@ -44,11 +49,13 @@ def mad_header(mgmt_class, method, attr, tid, status=0, class_version=None):
                        attr, 0, 0)
 
 
-def native_ud(mad, dlid, slid, destqp=1, srcqp=1, qkey=GSI_QKEY):
-    """LRH + BTH (UD SEND only) + DETH + MAD + ICRC + VCRC: a complete native frame."""
+def native_ud(mad, dlid, slid, destqp=1, srcqp=1, qkey=GSI_QKEY, crcs=True):
+    """LRH + BTH (UD SEND only) + DETH + MAD + ICRC + VCRC: a complete native frame.
+    crcs=False: as captured without its CRCs (for templates patched afterwards)."""
     body = bth(UD_SEND_ONLY, destqp) + deth(qkey, srcqp) + mad
     words = (8 + len(body) + 4) // 4
-    return lrh(dlid, slid, words) + body + bytes(4) + bytes(2)
+    pkt = lrh(dlid, slid, words) + body
+    return crcs_lib.native_with_crcs(pkt) if crcs else pkt
 
 
 def _pad(b):
@@ -115,10 +122,10 @@ def _ip_checksum(h):
 
 def rocev2(mad, src_ip, dst_ip, destqp=1, srcqp=1, qkey=GSI_QKEY, udp_sport=49152):
     """Ethernet + IPv4 + UDP 4791 + BTH + DETH + MAD + ICRC."""
-    ib = bth(UD_SEND_ONLY, destqp) + deth(qkey, srcqp) + mad + bytes(4)
-    udp = struct.pack(">HHHH", udp_sport, 4791, 8 + len(ib), 0)
-    ip = bytearray(struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp) + len(ib), 0, 0x4000, 64,
-                               17, 0, bytes(src_ip), bytes(dst_ip)))
+    ib = bth(UD_SEND_ONLY, destqp) + deth(qkey, srcqp) + mad
+    udp = struct.pack(">HHHH", udp_sport, 4791, 8 + len(ib) + 4, 0)
+    ip = bytearray(struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp) + len(ib) + 4, 0,
+                               0x4000, 64, 17, 0, bytes(src_ip), bytes(dst_ip)))
     struct.pack_into(">H", ip, 10, _ip_checksum(bytes(ip)))
     eth = bytes.fromhex("020000000002" "020000000001" "0800")
-    return eth + bytes(ip) + udp + ib
+    return eth + bytes(ip) + udp + ib + crcs_lib.icrc_rocev2_ipv4(bytes(ip), udp, ib)
