@@ -155,6 +155,30 @@ static void carrier_ip(const address *a, uint8_t ip[16], uint8_t *version)
     }
 }
 
+/* Where the IP header before the UDP header at udp_off starts: Wireshark's
+ * IP dissector points the network source address into the frame's bytes.
+ * Checked against the header itself; false when it does not hold. */
+static bool ip_header_at(tvbuff_t *tvb, const packet_info *pinfo, guint udp_off, size_t *ip_off)
+{
+    const address *a = &pinfo->net_src;
+    guint len = tvb_captured_length(tvb);
+    const guint8 *base = tvb_get_ptr(tvb, 0, len);
+    const guint8 *src = a->data;
+    if (!base || !src || src < base || src >= base + len)
+        return false;
+    guint at = (guint)(src - base);
+    guint back = a->type == AT_IPv4 ? 12 : a->type == AT_IPv6 ? 8 : 0;
+    if (back == 0 || at < back)
+        return false;
+    guint ip = at - back;
+    guint8 v = tvb_get_guint8(tvb, ip);
+    guint hdr = a->type == AT_IPv4 ? (guint)(v & 0x0F) * 4 : 40;
+    if (v >> 4 != (a->type == AT_IPv4 ? 4 : 6) || ip + hdr != udp_off)
+        return false;
+    *ip_off = ip;
+    return true;
+}
+
 /* What the layers Wireshark dissected say about the packet at st->ib_off:
  * the core applies the analyzer's length rules to it (ib_parse_carried). */
 static void carrier_of(tvbuff_t *tvb, packet_info *pinfo, const struct ibs_stored *st,
@@ -176,6 +200,8 @@ static void carrier_of(tvbuff_t *tvb, packet_info *pinfo, const struct ibs_store
         }
         carrier_ip(&pinfo->net_src, c->src_ip, &c->ip_version);
         carrier_ip(&pinfo->net_dst, c->dst_ip, &c->ip_version);
+        if (st->ib_off >= 8)
+            c->has_ip_off = ip_header_at(tvb, pinfo, st->ib_off - 8, &c->ip_off);
         c->udp_sport = (uint16_t)pinfo->srcport;
         c->udp_dport = (uint16_t)pinfo->destport;
     }

@@ -278,7 +278,7 @@ def check_agreement(env, update):
 
 
 TAG = re.compile(r"\[(CM REQ retransmission|RDMA CM [a-z ]+|Redirect [a-zA-Z ]+|MAD redirect|"
-                 r"IB addressing: \w+|IB malformed: \w+)\]")
+                 r"IB addressing: \w+|IB malformed: \w+|[IV]CRC mismatch)\]")
 
 
 def ibscope_view(text):
@@ -434,12 +434,82 @@ def check_port(env, update):
         os.unlink(moved)
 
 
+CRC_STATUS = {"not present": "0", "verified": "1", "mismatch": "2"}
+
+
+def decode_crcs(env, capture):
+    """{frame: (icrc status, vcrc status)} as `ibscope decode` gives them."""
+    out = subprocess.run([env.analyzer, "decode", capture], capture_output=True,
+                         text=True).stdout
+    crcs, frame = {}, None
+    for line in out.splitlines():
+        m = re.match(r"frame (\d+): (?!not InfiniBand|ERF InfiniBand link)", line)
+        if m:
+            frame = int(m.group(1))
+            crcs[frame] = ["0", "0"]
+        m = re.match(r"  ([iv])crc: (verified|mismatch|not present)", line)
+        if m and frame in crcs:
+            crcs[frame]["iv".index(m.group(1))] = CRC_STATUS[m.group(2)]
+    return {f: tuple(v) for f, v in crcs.items()}
+
+
+def mpls_wrapped(capture):
+    """The IPv4 RoCEv2 frames of a capture behind an MPLS label, which the core's
+    link parser does not read: the plugin then parses where Wireshark found the
+    packet, and must still find the IP header the ICRC covers."""
+    data = open(capture, "rb").read()
+    out, off = bytearray(data[:24]), 24
+    while off + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack_from("<IIII", data, off)
+        f = data[off + 16:off + 16 + incl]
+        if f[12:14] == b"\x08\x00":
+            g = f[:12] + b"\x88\x47" + struct.pack(">I", (100 << 12) | (1 << 8) | 64) + f[14:]
+            out += struct.pack("<IIII", sec, frac, len(g), len(g)) + g
+        off += 16 + incl
+    fd, path = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-mpls.")
+    os.write(fd, bytes(out))
+    os.close(fd)
+    os.chmod(path, 0o644)
+    return path
+
+
+def check_crc(env, update):
+    """ibscope.icrc.status and .vcrc.status, frame by frame, are the analyzer's."""
+    errs = []
+    args = ["-T", "fields", "-e", "frame.number", "-e", "ibscope.icrc.status",
+            "-e", "ibscope.vcrc.status"]
+    for c in env.samples + env.extra:
+        want = decode_crcs(env, c)
+        got = {}
+        for line in env.read(c, args).splitlines():
+            num, icrc, vcrc = (line.split("\t") + ["", ""])[:3]
+            if icrc:
+                got[int(num)] = (icrc, vcrc)
+        if got != want:
+            bad = sorted(f for f in set(got) | set(want) if got.get(f) != want.get(f))
+            errs.append("%s: CRC status differs in frames %s (plugin %s, analyzer %s)"
+                        % (name(c), bad[:8], [got.get(f) for f in bad[:3]],
+                           [want.get(f) for f in bad[:3]]))
+    src = [c for c in env.samples if name(c) == "cm_rocev2"]
+    if src:
+        moved = mpls_wrapped(src[0])
+        try:
+            rows = [l.split("\t") for l in env.read(moved, args).splitlines()]
+            if not rows or any(r[1] != "1" for r in rows):
+                errs.append("cm_rocev2 behind MPLS: ICRC statuses %s, expected all verified"
+                            % [r[1] for r in rows][:10])
+        finally:
+            os.unlink(moved)
+    return errs
+
+
 CHECKS = {
     "load": check_load, "fields": check_fields, "golden": check_golden, "stats": check_stats,
     "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
     "port": check_port,
     "forward": check_forward,
     "treefields": check_treefields,
+    "crc": check_crc,
 }
 
 
