@@ -1,0 +1,140 @@
+/* crc_fast.c - reflected CRCs by carry-less folding, or by sliced tables.
+ *
+ * Folding: a message M of 16-byte blocks B0, B1, ... is congruent, modulo
+ * the generator P, to F = (..((B0 x^128 + B1) x^128 + B2)..), and each step
+ * keeps F to 128 bits: with F = H x^64 + L,
+ *     F x^128 = H x^192 + L x^128 == H (x^192 mod P) + L (x^128 mod P),
+ * two 64 x 32-bit carry-less products.  Congruent messages have the same
+ * CRC, so the CRC of M is the CRC of the last F (16 bytes, by table), and
+ * the bytes after the last whole block continue it.  In reflected order a
+ * product comes out multiplied by x once more, so the constants are
+ * x^191 and x^127 mod P.  A register value other than zero is the same as
+ * that value XORed into the first bytes of the data.
+ */
+#include "crc_fast.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CRC_FAST_CLMUL 1
+#include <immintrin.h>
+#endif
+
+static uint32_t reflect(uint32_t v, unsigned bits)
+{
+    uint32_t r = 0;
+    for (unsigned i = 0; i < bits; i++)
+        if (v & (1u << i))
+            r |= 1u << (bits - 1 - i);
+    return r;
+}
+
+/* x^k mod P, not reflected. */
+static uint32_t xpow_mod(unsigned k, unsigned width, uint32_t poly)
+{
+    uint64_t top = 1ull << width, r = 1;
+    for (unsigned i = 0; i < k; i++) {
+        r <<= 1;
+        if (r & top)
+            r ^= top | poly;
+    }
+    return (uint32_t)r;
+}
+
+void crc_fast_init(struct crc_fast *c, unsigned width, uint32_t poly)
+{
+    uint32_t rpoly = reflect(poly, width);
+    c->width = width;
+    for (unsigned i = 0; i < 256; i++) {
+        uint32_t r = i;
+        for (int b = 0; b < 8; b++)
+            r = r & 1 ? (r >> 1) ^ rpoly : r >> 1;
+        c->table[0][i] = r;
+    }
+    for (unsigned k = 1; k < 8; k++)
+        for (unsigned i = 0; i < 256; i++)
+            c->table[k][i] = (c->table[k - 1][i] >> 8) ^ c->table[0][c->table[k - 1][i] & 0xFF];
+    /* A reflected 64-bit operand has x^63 in bit 0: a degree < width
+     * polynomial sits in its top width bits. */
+    c->k_hi = (uint64_t)reflect(xpow_mod(191, width, poly), width) << (64 - width);
+    c->k_lo = (uint64_t)reflect(xpow_mod(127, width, poly), width) << (64 - width);
+    c->k4_hi = (uint64_t)reflect(xpow_mod(575, width, poly), width) << (64 - width);
+    c->k4_lo = (uint64_t)reflect(xpow_mod(511, width, poly), width) << (64 - width);
+}
+
+static uint32_t by_table(const struct crc_fast *c, uint32_t reg, const uint8_t *p, size_t n)
+{
+    const uint32_t(*t)[256] = c->table;
+    for (; n >= 8; p += 8, n -= 8) {
+        /* A 16-bit register only reaches into the first two bytes. */
+        uint32_t lo = reg ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                             (uint32_t)p[3] << 24);
+        reg = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^
+              t[4][lo >> 24] ^ t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+    }
+    for (; n > 0; p++, n--)
+        reg = (reg >> 8) ^ t[0][(reg ^ *p) & 0xFF];
+    return reg;
+}
+
+#ifdef CRC_FAST_CLMUL
+#define CLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
+
+/* f x^(128 n) + next, kept to 128 bits, with the constants k for that n. */
+CLMUL_TARGET static inline __m128i fold(__m128i f, __m128i k, __m128i next)
+{
+    __m128i hi = _mm_clmulepi64_si128(f, k, 0x00); /* H (low qword) x high-degree constant */
+    __m128i lo = _mm_clmulepi64_si128(f, k, 0x11); /* L (high qword) x low-degree constant */
+    return _mm_xor_si128(_mm_xor_si128(hi, lo), next);
+}
+
+CLMUL_TARGET static inline __m128i load(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* Four independent streams of 16-byte blocks, 64 bytes apart, hide the
+ * multiplier's latency; they are folded into one at the end. */
+CLMUL_TARGET static uint32_t by_folding(const struct crc_fast *c, uint32_t reg,
+                                        const uint8_t *p, size_t n)
+{
+    const __m128i k1 = _mm_set_epi64x((long long)c->k_lo, (long long)c->k_hi);
+    const __m128i k4 = _mm_set_epi64x((long long)c->k4_lo, (long long)c->k4_hi);
+    __m128i f0 = _mm_xor_si128(load(p), _mm_cvtsi32_si128((int)reg));
+    __m128i f1 = load(p + 16), f2 = load(p + 32), f3 = load(p + 48);
+    size_t at = 64;
+    for (; at + 64 <= n; at += 64) {
+        f0 = fold(f0, k4, load(p + at));
+        f1 = fold(f1, k4, load(p + at + 16));
+        f2 = fold(f2, k4, load(p + at + 32));
+        f3 = fold(f3, k4, load(p + at + 48));
+    }
+    __m128i f = fold(fold(fold(f0, k1, f1), k1, f2), k1, f3);
+    for (; at + 16 <= n; at += 16)
+        f = fold(f, k1, load(p + at));
+    uint8_t last[16];
+    _mm_storeu_si128((__m128i *)(void *)last, f);
+    reg = by_table(c, 0, last, 16);
+    return by_table(c, reg, p + at, n - at);
+}
+
+static int have_clmul(void)
+{
+    static int known, yes;
+    if (!known) {
+        __builtin_cpu_init();
+        yes = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+        known = 1;
+    }
+    return yes;
+}
+#endif
+
+uint32_t crc_fast_update(const struct crc_fast *c, uint32_t reg, const uint8_t *data, size_t n)
+{
+#ifdef CRC_FAST_CLMUL
+    if (n >= 64 && have_clmul())
+        return by_folding(c, reg, data, n);
+#endif
+    return by_table(c, reg, data, n);
+}
