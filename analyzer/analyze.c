@@ -47,6 +47,7 @@ static const struct report_renderer *renderer_for(enum report_format f)
 {
     switch (f) {
     case FORMAT_JSON: return &report_json;
+    case FORMAT_JSONL: return &report_jsonl;
     case FORMAT_CSV: return &report_csv;
     case FORMAT_TEXT:
     default: return &report_text;

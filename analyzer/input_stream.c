@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -38,6 +40,8 @@ static const struct {
 struct input_stream {
     FILE *raw;                  /* the file as stored */
     bool raw_is_stdin;
+    bool direct;                /* a pipe, FIFO or terminal: read(2) what is there, so
+                                 * that a live stream is analysed as it comes */
     char *raw_buf;              /* raw's stdio buffer (not for stdin) */
     enum compression kind;
     const char *name;
@@ -73,6 +77,21 @@ uint64_t input_stream_consumed(const struct input_stream *s)
     return s->consumed;
 }
 
+/* Up to n bytes of the raw file: from a pipe whatever has arrived (at least
+ * one byte, or 0 at its end), from a file as many as it has.  -1 on error. */
+static ssize_t raw_read(struct input_stream *s, void *buf, size_t n)
+{
+    if (!s->direct) {
+        size_t got = fread(buf, 1, n, s->raw);
+        return got == 0 && ferror(s->raw) ? -1 : (ssize_t)got;
+    }
+    for (;;) {
+        ssize_t got = read(fileno(s->raw), buf, n);
+        if (got >= 0 || errno != EINTR)
+            return got;
+    }
+}
+
 /* Refills the compressed input; false at the end of the file. */
 static bool refill(struct input_stream *s)
 {
@@ -80,12 +99,13 @@ static bool refill(struct input_stream *s)
         return true;
     if (s->raw_eof)
         return false;
-    s->in_len = fread(s->in, 1, READ_BUFFER, s->raw);
+    ssize_t got = raw_read(s, s->in, READ_BUFFER);
+    s->in_len = got > 0 ? (size_t)got : 0;
     s->in_pos = 0;
     s->consumed += s->in_len;
-    if (s->in_len == 0) {
+    if (got <= 0) {
         s->raw_eof = true;
-        if (ferror(s->raw))
+        if (got < 0)
             s->error = "read error";
         return false;
     }
@@ -166,6 +186,9 @@ static ssize_t decompress_read(void *cookie, char *out, size_t size)
     if (s->error)
         return fail(s, NULL);
     while (produced < size) {
+        /* What is decoded goes out before waiting on a pipe for more. */
+        if (produced > 0 && s->in_pos >= s->in_len && s->direct)
+            break;
         bool more = refill(s);
         if (s->error)
             return produced ? (ssize_t)produced : fail(s, NULL);
@@ -197,13 +220,13 @@ static ssize_t prefixed_read(void *cookie, char *out, size_t size)
         s->in_pos += n;
         return (ssize_t)n;
     }
-    size_t n = fread(out, 1, size, s->raw);
-    s->consumed += n;
-    if (n == 0 && ferror(s->raw)) {
+    ssize_t n = raw_read(s, out, size);
+    if (n < 0) {
         errno = EIO;
         return -1;
     }
-    return (ssize_t)n;
+    s->consumed += (size_t)n;
+    return n;
 }
 
 static int stream_close(void *cookie)
@@ -262,7 +285,7 @@ static FILE *reader_for(struct input_stream *s)
         io.read = decompress_read;
         return fopencookie(s, "rb", io);
     }
-    if (!s->raw_is_stdin && fseek(s->raw, 0, SEEK_SET) == 0)
+    if (!s->raw_is_stdin && !s->direct && fseek(s->raw, 0, SEEK_SET) == 0)
         return s->raw; /* a plain file is read as it is */
     io.read = prefixed_read;
     return fopencookie(s, "rb", io);
@@ -284,15 +307,20 @@ FILE *input_stream_open(const char *path, struct input_stream **stream)
         errno = err;
         return NULL;
     }
+    struct stat st;
+    s->direct = fstat(fileno(s->raw), &st) == 0 && !S_ISREG(st.st_mode);
     /* stdin outlives us: it keeps its own buffer. */
-    if (!s->raw_is_stdin && (s->raw_buf = malloc(READ_BUFFER)))
+    if (!s->raw_is_stdin && !s->direct && (s->raw_buf = malloc(READ_BUFFER)))
         setvbuf(s->raw, s->raw_buf, _IOFBF, READ_BUFFER);
-    s->in_len = fread(s->magic, 1, MAGIC_MAX, s->raw);
+    ssize_t got = 0;
+    for (s->in_len = 0; s->in_len < MAGIC_MAX; s->in_len += (size_t)got)
+        if ((got = raw_read(s, s->magic + s->in_len, MAGIC_MAX - s->in_len)) <= 0)
+            break;
     s->consumed = s->in_len;
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (s->in_len >= formats[i].len && memcmp(s->magic, formats[i].magic, formats[i].len) == 0)
             s->kind = formats[i].kind, s->name = formats[i].name;
-    FILE *fp = ferror(s->raw) ? NULL : reader_for(s);
+    FILE *fp = got < 0 ? NULL : reader_for(s);
     if (!fp) {
         int err = errno ? errno : EIO;
         stream_close(s);

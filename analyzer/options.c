@@ -185,10 +185,12 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
             o->format = FORMAT_TEXT;
         else if (strcmp(val, "json") == 0)
             o->format = FORMAT_JSON;
+        else if (strcmp(val, "jsonl") == 0)
+            o->format = FORMAT_JSONL;
         else if (strcmp(val, "csv") == 0)
             o->format = FORMAT_CSV;
         else
-            return refuse(err, "--format: '%.64s' is not text, json or csv", val);
+            return refuse(err, "--format: '%.64s' is not text, json, jsonl or csv", val);
         return true;
     case V_OUTPUT:
         if (!*val)
@@ -295,7 +297,8 @@ void options_usage(FILE *out)
           "       ibscope decode ...               decode frames (see ibscope decode --help)\n"
           "\n"
           "Options:\n"
-          "  --format text|json|csv  report format (default text)\n"
+          "  --format FORMAT         text (default), json, jsonl (a line per finding as\n"
+          "                          it happens, then the summary) or csv\n"
           "  -o, --output FILE       write the report to FILE instead of standard output\n"          , out);
     fprintf(out,
             "  --pool LO-HI            source port pool (default %u-%u)\n"

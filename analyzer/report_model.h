@@ -59,6 +59,7 @@ struct report_renderer {
 
 extern const struct report_renderer report_text;
 extern const struct report_renderer report_json;
+extern const struct report_renderer report_jsonl;
 extern const struct report_renderer report_csv;
 
 /* Setup latency (REQ to RTU) of one connection; false when not both seen. */

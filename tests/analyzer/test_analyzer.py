@@ -2,18 +2,20 @@
 """test_analyzer.py - end-to-end tests of the ibscope command.
 
 Usage: test_analyzer.py --ibscope BIN --source-dir DIR [--gen BIN] GROUP
-Groups: badinput stdin merge convert json csv failon kinds details width exhaustion golden severity.
+Groups: badinput stdin merge convert json jsonl csv failon kinds details width exhaustion golden severity.
 Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
 import json
 import os
 import re
+import select
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -388,6 +390,60 @@ def t_details(d):
                   f"details: {f['kind']} frame {f['frame']} tuple {t} vs {f['message']!r}")
 
 
+def t_jsonl(d):
+    """--format jsonl: a line per record, the same values as the JSON report, and
+    findings written while the input is still open."""
+    samples = os.path.join(ARGS.source_dir, "samples", "captures")
+    order = ["finding", "connection", "source", "chain", "crc", "summary"]
+    for name in sorted(os.listdir(samples)):
+        path = os.path.join(samples, name)
+        rep = json.loads(run(["--format", "json", "--connections", path])[1])
+        rc, out, err = run(["--format", "jsonl", "--connections", path])
+        lines = out.decode().splitlines()
+        recs = [json.loads(l) for l in lines]
+        check(all(l.startswith('{"type":') for l in lines), f"jsonl {name}: a line without type")
+        by = {t: [dict((k, v) for k, v in r.items() if k != "type") for r in recs
+                  if r["type"] == t] for t in order}
+        # Streamed records come first, the end records in a fixed order.
+        end = [r["type"] for r in recs if r["type"] not in ("finding", "connection")]
+        check(end == sorted(end, key=order.index) and end[-1:] == ["summary"],
+              f"jsonl {name}: end records in order {end[:6]}")
+        check(by["finding"] == rep["findings"], f"jsonl {name}: findings differ from JSON")
+        check(by["connection"] == rep["connections"]["list"],
+              f"jsonl {name}: connections differ from JSON")
+        check(by["source"] == rep["sources"], f"jsonl {name}: sources differ")
+        chains = [dict((k, v) for k, v in c.items() if k != "chain") for c in by["chain"]]
+        check(chains == rep["redirect_chains"]
+              and [c["chain"] for c in by["chain"]] == list(range(len(chains))),
+              f"jsonl {name}: chains differ")
+        check(by["crc"] == rep["crc"]["captures"], f"jsonl {name}: crc differs")
+        s = by["summary"][0] if by["summary"] else {}
+        check(s.get("finding_counts") == rep["finding_counts"]
+              and s.get("frames") == rep["frames"]["total"],
+              f"jsonl {name}: summary {s}")
+    # Streaming: the retransmission of frame 8 is out before the input ends.
+    with open(os.path.join(samples, "cm_rocev2.pcap"), "rb") as f:
+        data = f.read()
+    head, off, n = data[:24], 24, 0
+    while n < 8:
+        cap = struct.unpack_from("<I", data, off + 8)[0]
+        off += 16 + cap
+        n += 1
+    proc = subprocess.Popen([ARGS.ibscope, "--format", "jsonl", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc.stdin.write(data[:off])
+    proc.stdin.flush()
+    got = b""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and b'"kind":"retransmission"' not in got:
+        if select.select([proc.stdout], [], [], 0.5)[0]:
+            got += os.read(proc.stdout.fileno(), 65536)
+    check(b'"kind":"retransmission"' in got,
+          f"jsonl: no finding line while the input was open: {got[:300]!r}")
+    proc.stdin.close()
+    proc.wait(timeout=60)
+
+
 def t_failon(d):
     path = write(d, "s.pcap", pcap(smoke_records()))
     rc, _, err = run(["--fail-on", "retransmission", path])
@@ -488,7 +544,7 @@ def t_golden(d):
 
 
 GROUPS = {"severity": t_severity, "badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
-          "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "width": t_width,
+          "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "jsonl": t_jsonl, "width": t_width,
           "exhaustion": t_exhaustion, "golden": t_golden}
 
 

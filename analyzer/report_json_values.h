@@ -1,0 +1,28 @@
+/* report_json_values.h - the report's things as JSON: one writer each, for
+ * the JSON document (report_json.c) and the JSON Lines stream
+ * (report_jsonl.c).  The _members writers write keys into an object the
+ * caller has open; the others write one value. */
+#ifndef IBSCOPE_REPORT_JSON_VALUES_H
+#define IBSCOPE_REPORT_JSON_VALUES_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "json_writer.h"
+
+void jv_time(struct json_writer *w, int64_t ns);          /* RFC 3339 */
+void jv_frame(struct json_writer *w, const struct ib_frame_ref *f); /* {capture, frame, time} */
+void jv_percent(struct json_writer *w, double pct);       /* 90, 87.5, 33.33 */
+void jv_gid(struct json_writer *w, const uint8_t gid[16]);
+void jv_ip(struct json_writer *w, uint8_t version, const uint8_t ip[16]);
+void jv_endpoint(struct json_writer *w, const struct ib_endpoint *ep);
+void jv_port_space(struct json_writer *w, uint16_t ps);
+void jv_latency(struct json_writer *w, const struct ib_latency *l);
+void jv_crc_counts(struct json_writer *w, const uint64_t n[3]); /* by enum ib_crc_status */
+
+void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
+void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);
+void jv_source_members(struct json_writer *w, const struct ib_source_stats *s);
+void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c);
+
+#endif

@@ -1,0 +1,161 @@
+/* report_jsonl.c - the JSON Lines report: one JSON object per line, written
+ * as things happen (schema: docs/report-schema.md).
+ *
+ * A finding is written and flushed the moment the engine determines it, so
+ * `tcpdump -U -w - | ibscope --format jsonl -` can alert while the capture
+ * runs; a connection record (--connections) the moment the connection
+ * ends.  At the end come one record per source, per redirect chain and per
+ * capture's CRCs, and a summary.  Every record has "type" first, and
+ * otherwise the keys its object has in the JSON report; nothing is held
+ * back, so memory stays flat however long the stream.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "json_writer.h"
+#include "report_json_values.h"
+#include "report_model.h"
+
+struct jsonl_state {
+    FILE *out;
+    struct json_writer w; /* one compact document per line */
+    bool failed;          /* a record came out wrong (the writer's misuse flag) */
+};
+
+/* Starts a record: {"type": type, ... */
+static struct json_writer *record(struct jsonl_state *st, const char *type)
+{
+    json_writer_init(&st->w, st->out, false);
+    json_begin_object(&st->w);
+    json_key(&st->w, "type");
+    json_string(&st->w, type);
+    return &st->w;
+}
+
+/* Ends it with its line, out at once. */
+static void end_record(struct jsonl_state *st)
+{
+    json_end_object(&st->w);
+    st->failed |= st->w.error;
+    fputc('\n', st->out);
+    fflush(st->out);
+}
+
+static void *jsonl_begin(const struct report_model *m, FILE *out)
+{
+    struct jsonl_state *st = calloc(1, sizeof *st);
+    (void)m;
+    if (st)
+        st->out = out;
+    return st;
+}
+
+static void jsonl_finding(void *p, const struct report_model *m, const struct ib_finding *f)
+{
+    struct jsonl_state *st = p;
+    (void)m;
+    jv_finding_members(record(st, "finding"), f);
+    end_record(st);
+}
+
+static void jsonl_connection(void *p, const struct report_model *m,
+                             const struct ib_connection_record *rec)
+{
+    struct jsonl_state *st = p;
+    (void)m;
+    jv_connection_members(record(st, "connection"), rec);
+    end_record(st);
+}
+
+static void crc_records(struct jsonl_state *st, const struct report_model *m)
+{
+    if (!m->opts->crc)
+        return;
+    for (size_t i = 0; i < m->capture_count; i++) {
+        struct json_writer *w = record(st, "crc");
+        json_key(w, "capture");
+        json_uint(w, i);
+        json_key(w, "icrc");
+        jv_crc_counts(w, m->captures[i].crc.icrc);
+        json_key(w, "vcrc");
+        jv_crc_counts(w, m->captures[i].crc.vcrc);
+        end_record(st);
+    }
+}
+
+/* The run in one record: captures, frames, CM figures, counts, limits. */
+static void summary_record(struct jsonl_state *st, const struct report_model *m)
+{
+    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    struct json_writer *w = record(st, "summary");
+    json_key(w, "version");
+    json_string(w, m->version);
+    json_key(w, "captures");
+    json_begin_array(w);
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct capture_info *c = &m->captures[i].info;
+        json_begin_object(w);
+        json_key(w, "path");
+        json_string(w, c->path);
+        json_key(w, "frames");
+        json_uint(w, c->frames);
+        json_key(w, "errors");
+        json_uint(w, c->errors);
+        json_key(w, "error");
+        json_string(w, c->error[0] ? c->error : NULL);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_key(w, "frames");
+    json_uint(w, m->frames);
+    json_key(w, "ib_frames");
+    json_uint(w, m->ib_frames);
+    json_key(w, "first_time");
+    if (m->have_time) jv_time(w, m->first_ns); else json_null(w);
+    json_key(w, "last_time");
+    if (m->have_time) jv_time(w, m->last_ns); else json_null(w);
+    json_key(w, "requests");
+    json_uint(w, cs->requests);
+    json_key(w, "established");
+    json_uint(w, cs->established);
+    json_key(w, "rejected");
+    json_uint(w, cs->rejected);
+    json_key(w, "finding_counts");
+    json_begin_object(w);
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        json_key(w, ib_finding_kind_name((enum ib_finding_kind)k));
+        json_uint(w, es->findings[k]);
+    }
+    json_end_object(w);
+    json_key(w, "findings_dropped");
+    json_uint(w, m->findings_dropped);
+    json_key(w, "allocation_failures");
+    json_uint(w, es->allocation_failures);
+    end_record(st);
+}
+
+static int jsonl_end(void *p, const struct report_model *m)
+{
+    struct jsonl_state *st = p;
+    for (size_t i = 0; i < ib_engine_source_count(m->engine); i++) {
+        jv_source_members(record(st, "source"), ib_engine_source(m->engine, i));
+        end_record(st);
+    }
+    for (size_t i = 0; i < ib_engine_chain_count(m->engine); i++) {
+        struct json_writer *w = record(st, "chain");
+        json_key(w, "chain");
+        json_uint(w, i);
+        jv_chain_members(w, ib_engine_chain(m->engine, i));
+        end_record(st);
+    }
+    crc_records(st, m);
+    summary_record(st, m);
+    int error = st->failed ? EIO : 0;
+    free(st);
+    return error;
+}
+
+const struct report_renderer report_jsonl = {
+    jsonl_begin, jsonl_finding, jsonl_connection, jsonl_end,
+};
