@@ -269,28 +269,9 @@ static void write_counts(struct json_writer *w, const struct report_model *m)
 {
     const struct ib_engine_stats *es = ib_engine_stats(m->engine);
     json_key(w, "finding_counts");
-    json_begin_object(w);
-    for (int k = 0; k < IB_FIND_COUNT; k++) {
-        json_key(w, ib_finding_kind_name((enum ib_finding_kind)k));
-        json_uint(w, es->findings[k]);
-    }
-    json_end_object(w);
-
+    jv_finding_counts(w, es);
     json_key(w, "limits");
-    json_begin_object(w);
-    json_key(w, "findings_dropped");
-    json_uint(w, m->findings_dropped);
-    json_key(w, "connections_evicted");
-    json_uint(w, es->connections_evicted);
-    json_key(w, "transactions_evicted");
-    json_uint(w, es->transactions_evicted);
-    json_key(w, "chains_dropped");
-    json_uint(w, es->chains_dropped);
-    json_key(w, "sources_dropped");
-    json_uint(w, es->sources_dropped);
-    json_key(w, "allocation_failures");
-    json_uint(w, es->allocation_failures);
-    json_end_object(w);
+    jv_limits(w, m->findings_dropped, es);
 }
 
 static int json_end(void *p, const struct report_model *m)

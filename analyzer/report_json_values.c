@@ -415,3 +415,31 @@ void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c)
     json_key(w, "followed");
     json_bool(w, c->followed);
 }
+
+void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es)
+{
+    json_begin_object(w);
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        json_key(w, ib_finding_kind_name((enum ib_finding_kind)k));
+        json_uint(w, es->findings[k]);
+    }
+    json_end_object(w);
+}
+
+void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es)
+{
+    json_begin_object(w);
+    json_key(w, "findings_dropped");
+    json_uint(w, findings_dropped);
+    json_key(w, "connections_evicted");
+    json_uint(w, es->connections_evicted);
+    json_key(w, "transactions_evicted");
+    json_uint(w, es->transactions_evicted);
+    json_key(w, "chains_dropped");
+    json_uint(w, es->chains_dropped);
+    json_key(w, "sources_dropped");
+    json_uint(w, es->sources_dropped);
+    json_key(w, "allocation_failures");
+    json_uint(w, es->allocation_failures);
+    json_end_object(w);
+}

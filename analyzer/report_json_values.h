@@ -19,6 +19,8 @@ void jv_endpoint(struct json_writer *w, const struct ib_endpoint *ep);
 void jv_port_space(struct json_writer *w, uint16_t ps);
 void jv_latency(struct json_writer *w, const struct ib_latency *l);
 void jv_crc_counts(struct json_writer *w, const uint64_t n[3]); /* by enum ib_crc_status */
+void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es);
+void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es);
 
 void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);

@@ -122,16 +122,9 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
     json_key(w, "rejected");
     json_uint(w, cs->rejected);
     json_key(w, "finding_counts");
-    json_begin_object(w);
-    for (int k = 0; k < IB_FIND_COUNT; k++) {
-        json_key(w, ib_finding_kind_name((enum ib_finding_kind)k));
-        json_uint(w, es->findings[k]);
-    }
-    json_end_object(w);
-    json_key(w, "findings_dropped");
-    json_uint(w, m->findings_dropped);
-    json_key(w, "allocation_failures");
-    json_uint(w, es->allocation_failures);
+    jv_finding_counts(w, es);
+    json_key(w, "limits");
+    jv_limits(w, m->findings_dropped, es);
     end_record(st);
 }
 

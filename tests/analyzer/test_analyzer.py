@@ -419,7 +419,7 @@ def t_jsonl(d):
         check(by["crc"] == rep["crc"]["captures"], f"jsonl {name}: crc differs")
         s = by["summary"][0] if by["summary"] else {}
         check(s.get("finding_counts") == rep["finding_counts"]
-              and s.get("frames") == rep["frames"]["total"],
+              and s.get("limits") == rep["limits"] and s.get("frames") == rep["frames"]["total"],
               f"jsonl {name}: summary {s}")
     # Streaming: the retransmission of frame 8 is out before the input ends.
     with open(os.path.join(samples, "cm_rocev2.pcap"), "rb") as f:
