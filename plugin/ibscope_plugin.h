@@ -16,6 +16,8 @@
 #include <epan/expert.h>
 #include <epan/packet.h>
 
+#include "ws_compat.h"
+
 #include "cm.h"
 #include "diag.h"
 #include "engine.h"
@@ -34,11 +36,11 @@ enum ibs_tree_fields {
 
 struct ibs_prefs {
     gint tree_fields;       /* enum ibs_tree_fields */
-    gboolean verify_crc;    /* ICRC and VCRC checked (ib_parse_opts.verify_crc) */
+    ibs_pref_bool verify_crc; /* ICRC and VCRC checked (ib_parse_opts.verify_crc) */
     guint pool_low;
     guint pool_high;
     guint threshold_pct;
-    gboolean enabled[IB_FIND_COUNT];
+    ibs_pref_bool enabled[IB_FIND_COUNT];
 };
 extern struct ibs_prefs ibs_prefs;
 

@@ -53,7 +53,7 @@ static void state_init(void)
     engine = ib_engine_new(&cfg);
     redirect_results = g_hash_table_new(g_direct_hash, g_direct_equal);
     /* Read once per file, not per frame: a preference lookup is a string search. */
-    guint port = prefs_get_uint_value("infiniband", "rroce.port");
+    unsigned port = ibs_pref_uint("infiniband", "rroce.port", IB_ROCEV2_UDP_PORT);
     rocev2_port = port > 0 && port <= 65535 ? (uint16_t)port : IB_ROCEV2_UDP_PORT;
 }
 
@@ -171,7 +171,7 @@ static bool ip_header_at(tvbuff_t *tvb, const packet_info *pinfo, guint udp_off,
     if (back == 0 || at < back)
         return false;
     guint ip = at - back;
-    guint8 v = tvb_get_guint8(tvb, ip);
+    uint8_t v = base[ip];
     guint hdr = a->type == AT_IPv4 ? (guint)(v & 0x0F) * 4 : 40;
     if (v >> 4 != (a->type == AT_IPv4 ? 4 : 6) || ip + hdr != udp_off)
         return false;
