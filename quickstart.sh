@@ -3,7 +3,9 @@
 #
 #   ./quickstart.sh demo   install dependencies, build, analyse a bundled sample
 #   ./quickstart.sh test   install dependencies, build (plain, ASan/UBSan, clang libFuzzer),
-#                          run every test, and fuzz each target briefly
+#                          run every test, fuzz each target briefly, and run the plugin
+#                          tests on Wireshark 4.4 and 4.6 (Debian systems made once with
+#                          mmdebstrap, kept in /var/cache/ibscope-chroots)
 #
 # Both are idempotent: packages already installed are not fetched again, and
 # the builds are incremental.  Run as root or with sudo available.
@@ -11,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake clang libclang-rt-dev pkg-config python3 libpcap-dev libcmocka-dev
-          zlib1g-dev liblzma-dev libzstd-dev python3-scapy
+          zlib1g-dev liblzma-dev libzstd-dev python3-scapy mmdebstrap
           libglib2.0-dev libwireshark-dev libwiretap-dev wireshark-dev tshark)
 
 install_packages() {
@@ -53,7 +55,10 @@ test)
     (export TMPDIR=$scratch
      (cd build && ctest --output-on-failure -j"$(nproc)")
      (cd build-asan && ctest --output-on-failure -j"$(nproc)")
-     fuzz/ci.sh build-fuzz)
+     fuzz/ci.sh build-fuzz
+     # The plugin on the Wireshark versions of Debian 13 and forky.
+     tests/compat/run.sh 4.4
+     tests/compat/run.sh 4.6)
     if [ -n "$(ls -A "$scratch")" ]; then
         echo "quickstart: the tests left files behind in TMPDIR:" >&2
         ls -A "$scratch" >&2

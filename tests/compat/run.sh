@@ -20,7 +20,7 @@ root=${IBSCOPE_CHROOTS:-/var/cache/ibscope-chroots}/$suite
 packages=tshark,libwireshark-dev,cmake,gcc,make,pkg-config,libpcap-dev,libcmocka-dev,python3
 packages=$packages,zlib1g-dev,liblzma-dev,libzstd-dev,util-linux
 if [ ! -x "$root/usr/bin/tshark" ] || [ ! -f "$root/usr/include/zstd.h" ]; then
-	command -v mmdebstrap >/dev/null || apt-get install -y -q mmdebstrap
+	command -v mmdebstrap >/dev/null || { echo "run.sh: needs mmdebstrap" >&2; exit 2; }
 	mkdir -p "$(dirname "$root")"
 	rm -rf "$root"
 	echo "run.sh: making a $suite system in $root"
@@ -33,6 +33,7 @@ mkdir -p "$root/src"
 (cd "$src" && git ls-files -z | xargs -0 cp --parents -t "$root/src")
 [ -d "$src/../shared/captures" ] && mkdir -p "$root/shared" &&
 	cp -r "$src/../shared/captures" "$root/shared/"
-chroot "$root" sh -c "cd /src && cmake -S . -B /tmp/ibscope-build >/dev/null &&
+# TMPDIR names a folder of the host: inside, /tmp.
+chroot "$root" env TMPDIR=/tmp sh -c "cd /src && cmake -S . -B /tmp/ibscope-build >/dev/null &&
 	cmake --build /tmp/ibscope-build -j\"\$(nproc)\" >/dev/null &&
 	cd /tmp/ibscope-build && ctest --output-on-failure -R '$regex'"
