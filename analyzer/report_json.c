@@ -65,29 +65,8 @@ static void write_captures(struct json_writer *w, const struct report_model *m)
     json_key(w, "captures");
     json_begin_array(w);
     for (size_t i = 0; i < m->capture_count; i++) {
-        const struct report_capture *c = &m->captures[i];
         json_begin_object(w);
-        json_key(w, "index");
-        json_uint(w, i);
-        json_key(w, "path");
-        json_string(w, c->info.path);
-        json_key(w, "linktype");
-        if (c->info.linktype >= 0)
-            json_int(w, c->info.linktype);
-        else
-            json_null(w);
-        json_key(w, "linktype_name");
-        json_string(w, linktype_name(c->info.linktype));
-        json_key(w, "frames");
-        json_uint(w, c->info.frames);
-        json_key(w, "ib_frames");
-        json_uint(w, c->ib_frames);
-        json_key(w, "errors");
-        json_uint(w, c->info.errors);
-        json_key(w, "error");
-        json_string(w, c->info.error[0] ? c->info.error : NULL);
-        json_key(w, "snaplen_cut");
-        json_uint(w, c->info.snaplen_cut);
+        jv_capture_members(w, m, i);
         json_end_object(w);
     }
     json_end_array(w);
@@ -96,38 +75,9 @@ static void write_captures(struct json_writer *w, const struct report_model *m)
 static void write_connections(struct json_writer *w, struct json_state *st,
                               const struct report_model *m)
 {
-    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
     json_key(w, "connections");
     json_begin_object(w);
-    json_key(w, "requests");
-    json_uint(w, cs->requests);
-    json_key(w, "established");
-    json_uint(w, cs->established);
-    json_key(w, "rejected");
-    json_uint(w, cs->rejected);
-    json_key(w, "closed");
-    json_uint(w, cs->closed);
-    json_key(w, "retransmissions");
-    json_uint(w, cs->retransmissions);
-    json_key(w, "sidr_requests");
-    json_uint(w, cs->sidr_requests);
-    json_key(w, "sidr_replies");
-    json_uint(w, cs->sidr_replies);
-    json_key(w, "reject_reasons");
-    json_begin_object(w);
-    for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
-        if (cs->reject_reasons[r] == 0)
-            continue;
-        char key[8];
-        snprintf(key, sizeof(key), "%u", r);
-        json_key(w, key);
-        json_uint(w, cs->reject_reasons[r]);
-    }
-    json_end_object(w);
-    json_key(w, "setup_latency");
-    jv_latency(w, &cs->setup);
-    json_key(w, "req_rep_latency");
-    jv_latency(w, &cs->req_rep);
+    jv_connection_stats_members(w, ib_engine_connections(m->engine));
     if (m->opts->connections) {
         json_key(w, "list");
         json_begin_array(w);

@@ -443,3 +443,62 @@ void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib
     json_uint(w, es->allocation_failures);
     json_end_object(w);
 }
+
+void jv_capture_members(struct json_writer *w, const struct report_model *m, size_t i)
+{
+    const struct report_capture *c = &m->captures[i];
+    json_key(w, "index");
+    json_uint(w, i);
+    json_key(w, "path");
+    json_string(w, c->info.path);
+    json_key(w, "linktype");
+    if (c->info.linktype >= 0)
+        json_int(w, c->info.linktype);
+    else
+        json_null(w);
+    json_key(w, "linktype_name");
+    json_string(w, linktype_name(c->info.linktype));
+    json_key(w, "frames");
+    json_uint(w, c->info.frames);
+    json_key(w, "ib_frames");
+    json_uint(w, c->ib_frames);
+    json_key(w, "errors");
+    json_uint(w, c->info.errors);
+    json_key(w, "error");
+    json_string(w, c->info.error[0] ? c->info.error : NULL);
+    json_key(w, "snaplen_cut");
+    json_uint(w, c->info.snaplen_cut);
+}
+
+void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs)
+{
+    json_key(w, "requests");
+    json_uint(w, cs->requests);
+    json_key(w, "established");
+    json_uint(w, cs->established);
+    json_key(w, "rejected");
+    json_uint(w, cs->rejected);
+    json_key(w, "closed");
+    json_uint(w, cs->closed);
+    json_key(w, "retransmissions");
+    json_uint(w, cs->retransmissions);
+    json_key(w, "sidr_requests");
+    json_uint(w, cs->sidr_requests);
+    json_key(w, "sidr_replies");
+    json_uint(w, cs->sidr_replies);
+    json_key(w, "reject_reasons");
+    json_begin_object(w);
+    for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
+        if (cs->reject_reasons[r] == 0)
+            continue;
+        char key[8];
+        snprintf(key, sizeof(key), "%u", r);
+        json_key(w, key);
+        json_uint(w, cs->reject_reasons[r]);
+    }
+    json_end_object(w);
+    json_key(w, "setup_latency");
+    jv_latency(w, &cs->setup);
+    json_key(w, "req_rep_latency");
+    jv_latency(w, &cs->req_rep);
+}

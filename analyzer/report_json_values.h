@@ -5,6 +5,7 @@
 #ifndef IBSCOPE_REPORT_JSON_VALUES_H
 #define IBSCOPE_REPORT_JSON_VALUES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -22,6 +23,9 @@ void jv_crc_counts(struct json_writer *w, const uint64_t n[3]); /* by enum ib_cr
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es);
 void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es);
 
+struct report_model;
+void jv_capture_members(struct json_writer *w, const struct report_model *m, size_t i);
+void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs);
 void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s);

@@ -87,23 +87,14 @@ static void crc_records(struct jsonl_state *st, const struct report_model *m)
 static void summary_record(struct jsonl_state *st, const struct report_model *m)
 {
     const struct ib_engine_stats *es = ib_engine_stats(m->engine);
-    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
     struct json_writer *w = record(st, "summary");
     json_key(w, "version");
     json_string(w, m->version);
     json_key(w, "captures");
     json_begin_array(w);
     for (size_t i = 0; i < m->capture_count; i++) {
-        const struct capture_info *c = &m->captures[i].info;
         json_begin_object(w);
-        json_key(w, "path");
-        json_string(w, c->path);
-        json_key(w, "frames");
-        json_uint(w, c->frames);
-        json_key(w, "errors");
-        json_uint(w, c->errors);
-        json_key(w, "error");
-        json_string(w, c->error[0] ? c->error : NULL);
+        jv_capture_members(w, m, i);
         json_end_object(w);
     }
     json_end_array(w);
@@ -115,12 +106,10 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
     if (m->have_time) jv_time(w, m->first_ns); else json_null(w);
     json_key(w, "last_time");
     if (m->have_time) jv_time(w, m->last_ns); else json_null(w);
-    json_key(w, "requests");
-    json_uint(w, cs->requests);
-    json_key(w, "established");
-    json_uint(w, cs->established);
-    json_key(w, "rejected");
-    json_uint(w, cs->rejected);
+    json_key(w, "connections");
+    json_begin_object(w);
+    jv_connection_stats_members(w, ib_engine_connections(m->engine));
+    json_end_object(w);
     json_key(w, "finding_counts");
     jv_finding_counts(w, es);
     json_key(w, "limits");
