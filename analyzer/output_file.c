@@ -126,6 +126,8 @@ void output_abort(struct output_file *o)
 {
     if (o->fp && o->fp != stdout)
         fclose(o->fp);
+    else if (o->atomic && o->fd >= 0)
+        close(o->fd); /* fdopen failed: the descriptor has no stream to close it */
     if (o->atomic) {
         unlink(o->tmp_path);
         disarm();
@@ -171,6 +173,7 @@ int output_commit(struct output_file *o)
         if (fclose(o->fp) != 0 && !err)
             err = errno;
         o->fp = NULL;
+        o->fd = -1; /* closed with its stream */
     }
     if (!err && rename(o->tmp_path, o->target) != 0)
         err = errno;

@@ -59,19 +59,6 @@ static void *json_begin(const struct report_model *m, FILE *out)
     return st;
 }
 
-/* A percentage to 0.01 with no trailing zeros: 90, 87.5, 33.33. */
-static void write_captures(struct json_writer *w, const struct report_model *m)
-{
-    json_key(w, "captures");
-    json_begin_array(w);
-    for (size_t i = 0; i < m->capture_count; i++) {
-        json_begin_object(w);
-        jv_capture_members(w, m, i);
-        json_end_object(w);
-    }
-    json_end_array(w);
-}
-
 static void write_connections(struct json_writer *w, struct json_state *st,
                               const struct report_model *m)
 {
@@ -203,12 +190,7 @@ static void write_crc(struct json_writer *w, const struct report_model *m)
     json_begin_array(w);
     for (size_t i = 0; i < m->capture_count; i++) {
         json_begin_object(w);
-        json_key(w, "capture");
-        json_uint(w, i);
-        json_key(w, "icrc");
-        jv_crc_counts(w, m->captures[i].crc.icrc);
-        json_key(w, "vcrc");
-        jv_crc_counts(w, m->captures[i].crc.vcrc);
+        jv_crc_capture_members(w, m, i);
         json_end_object(w);
     }
     json_end_array(w);
@@ -232,7 +214,8 @@ static int json_end(void *p, const struct report_model *m)
     json_begin_object(&w);
     json_key(&w, "version");
     json_string(&w, m->version);
-    write_captures(&w, m);
+    json_key(&w, "captures");
+    jv_captures(&w, m);
     write_frames(&w, m);
     write_pool(&w, m);
     write_connections(&w, st, m);

@@ -444,7 +444,7 @@ void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib
     json_end_object(w);
 }
 
-void jv_capture_members(struct json_writer *w, const struct report_model *m, size_t i)
+static void capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
     const struct report_capture *c = &m->captures[i];
     json_key(w, "index");
@@ -468,6 +468,27 @@ void jv_capture_members(struct json_writer *w, const struct report_model *m, siz
     json_string(w, c->info.error[0] ? c->info.error : NULL);
     json_key(w, "snaplen_cut");
     json_uint(w, c->info.snaplen_cut);
+}
+
+void jv_captures(struct json_writer *w, const struct report_model *m)
+{
+    json_begin_array(w);
+    for (size_t i = 0; i < m->capture_count; i++) {
+        json_begin_object(w);
+        capture_members(w, m, i);
+        json_end_object(w);
+    }
+    json_end_array(w);
+}
+
+void jv_crc_capture_members(struct json_writer *w, const struct report_model *m, size_t i)
+{
+    json_key(w, "capture");
+    json_uint(w, i);
+    json_key(w, "icrc");
+    jv_crc_counts(w, m->captures[i].crc.icrc);
+    json_key(w, "vcrc");
+    jv_crc_counts(w, m->captures[i].crc.vcrc);
 }
 
 void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs)

@@ -24,7 +24,9 @@ void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es);
 void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es);
 
 struct report_model;
-void jv_capture_members(struct json_writer *w, const struct report_model *m, size_t i);
+void jv_captures(struct json_writer *w, const struct report_model *m); /* captures[] */
+/* One capture's CRC counts: capture, icrc, vcrc. */
+void jv_crc_capture_members(struct json_writer *w, const struct report_model *m, size_t i);
 void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs);
 void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);

@@ -72,13 +72,7 @@ static void crc_records(struct jsonl_state *st, const struct report_model *m)
     if (!m->opts->crc)
         return;
     for (size_t i = 0; i < m->capture_count; i++) {
-        struct json_writer *w = record(st, "crc");
-        json_key(w, "capture");
-        json_uint(w, i);
-        json_key(w, "icrc");
-        jv_crc_counts(w, m->captures[i].crc.icrc);
-        json_key(w, "vcrc");
-        jv_crc_counts(w, m->captures[i].crc.vcrc);
+        jv_crc_capture_members(record(st, "crc"), m, i);
         end_record(st);
     }
 }
@@ -91,13 +85,7 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
     json_key(w, "version");
     json_string(w, m->version);
     json_key(w, "captures");
-    json_begin_array(w);
-    for (size_t i = 0; i < m->capture_count; i++) {
-        json_begin_object(w);
-        jv_capture_members(w, m, i);
-        json_end_object(w);
-    }
-    json_end_array(w);
+    jv_captures(w, m);
     json_key(w, "frames");
     json_uint(w, m->frames);
     json_key(w, "ib_frames");

@@ -61,3 +61,25 @@ def check(cond, what):
         failures.append(what)
         print("FAIL: " + what)
     return cond
+
+
+def read_pcap(path):
+    """A pcap file's link type and records: [(time_ns, captured bytes, wire length)]."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, _, _, _, _, _, lt = struct.unpack_from("<IHHiIII", data, 0)
+    nano = magic == 0xA1B23C4D
+    off, recs = 24, []
+    while off + 16 <= len(data):
+        s, frac, cap, wire = struct.unpack_from("<IIII", data, off)
+        t = s * 1_000_000_000 + (frac if nano else frac * 1000)
+        recs.append((t, data[off + 16:off + 16 + cap], wire))
+        off += 16 + cap
+    return lt, recs
+
+
+def one_error_line(err, *needles):
+    """Standard error is one "ibscope: ..." line holding every needle."""
+    lines = err.rstrip("\n").split("\n")
+    return (len(lines) == 1 and lines[0].startswith("ibscope: ")
+            and all(n in lines[0] for n in needles))

@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import crcs  # noqa: E402
-from testlib import tshark_missing_status  # noqa: E402
+from testlib import read_pcap, tshark_missing_status  # noqa: E402
 
 # Findings that are right: (capture basename, kind, rule) -> count.
 EXPECTED = {
@@ -67,21 +67,11 @@ SNIFFED_SPORTS = {
 }
 
 
-def pcap_frames(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    off = 24
-    while off + 16 <= len(data):
-        cap = struct.unpack_from("<I", data, off + 8)[0]
-        yield data[off + 16:off + 16 + cap]
-        off += 16 + cap
-
-
 def sniffed_port_explains(capture, frames):
     """Each ICRC mismatch verifies once the UDP source port is the one the NIC
     chose; returns the problems."""
     ports = SNIFFED_SPORTS.get(os.path.basename(capture), {})
-    all_frames = list(pcap_frames(capture))
+    all_frames = [rec for _, rec, _ in read_pcap(capture)[1]]
     problems = []
     for n in frames:
         f = all_frames[n - 1]

@@ -20,7 +20,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import testlib  # noqa: E402
-from testlib import check, failures  # noqa: E402
+from testlib import check, failures, read_pcap  # noqa: E402
+from testlib import one_error_line as one_line_error  # noqa: E402
 from pcapgen import (CM_DREP, CM_DREQ, CM_REJ, CM_REP, CM_RTU, LT_EN10MB, LT_ERF,  # noqa: E402
                      LT_INFINIBAND, LT_USER0, cm_msg, cm_req, pcap)
 
@@ -69,12 +70,6 @@ def pcapng_two_linktypes():
     eth = bytes(12) + b"\x08\x00" + bytes(46)
     epb2 = block(6, struct.pack("<IIIII", 1, 0, 2, len(eth), len(eth)) + eth)
     return shb + idb1 + epb1 + idb2 + epb2
-
-
-def one_line_error(err, *needles):
-    lines = err.strip("\n").split("\n")
-    ok = len(lines) == 1 and lines[0].startswith("ibscope: ")
-    return ok and all(n in lines[0] for n in needles)
 
 
 # ---- groups ----
@@ -163,20 +158,6 @@ def t_merge(d):
             check(got == want, f"merge {files}: frames {got}, expected {want}")
             check(conns[0]["state"] == "established", f"merge: state {conns[0]['state']}")
         check(rep["connections"]["established"] == 1, "merge: not established")
-
-
-def read_pcap(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    magic, _, _, _, _, _, lt = struct.unpack_from("<IHHiIII", data, 0)
-    nano = magic == 0xA1B23C4D
-    off, recs = 24, []
-    while off + 16 <= len(data):
-        s, frac, cap, wire = struct.unpack_from("<IIII", data, off)
-        t = s * 1_000_000_000 + (frac if nano else frac * 1000)
-        recs.append((t, data[off + 16:off + 16 + cap], wire))
-        off += 16 + cap
-    return lt, recs
 
 
 def t_convert(d):

@@ -43,7 +43,8 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "analyzer"))
 import streams  # noqa: E402
 from pcapgen import cm_req, pcap  # noqa: E402
-from testlib import check, failures  # noqa: E402
+from testlib import check, failures, read_pcap  # noqa: E402
+from testlib import one_error_line as one_line  # noqa: E402
 
 SKIP = 77
 T0 = 1767225600_000000000
@@ -61,12 +62,6 @@ def run(args, stdin=None, env=None, stdout=None, preexec=None, timeout=300, cwd=
                        stdout=stdout if stdout is not None else subprocess.PIPE,
                        stderr=subprocess.PIPE, preexec_fn=preexec)
     return p.returncode, p.stdout or b"", p.stderr.decode("utf-8", "replace")
-
-
-def one_line(err, *needles):
-    lines = err.rstrip("\n").split("\n")
-    return len(lines) == 1 and lines[0].startswith("ibscope: ") and all(n in lines[0]
-                                                                      for n in needles)
 
 
 def sample(name):
@@ -401,15 +396,10 @@ def g_edges(d):
 
 def _erf_records_of(pcap_path):
     """The ERF records inside a link-type-197 pcap, each padded to its rlen."""
-    with open(pcap_path, "rb") as f:
-        data = f.read()
-    off, out = 24, b""
-    while off + 16 <= len(data):
-        cap = struct.unpack_from("<I", data, off + 8)[0]
-        rec = data[off + 16:off + 16 + cap]
+    out = b""
+    for _, rec, _ in read_pcap(pcap_path)[1]:
         rlen = struct.unpack_from(">H", rec, 10)[0]
         out += rec[:rlen] + bytes(max(0, rlen - len(rec)))
-        off += 16 + cap
     return out
 
 
