@@ -6,6 +6,7 @@
 #include "analyze.h"
 #include "convert.h"
 #include "decode.h"
+#include "live.h"
 #include "options.h"
 #include "printable.h"
 
@@ -37,5 +38,7 @@ int main(int argc, char **argv)
         printf("ibscope %s\n", IBSCOPE_VERSION);
         return 0;
     }
+    if (opts.live)
+        return live_run(&opts, IBSCOPE_VERSION);
     return analyze_run(&opts, IBSCOPE_VERSION);
 }

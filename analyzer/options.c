@@ -2,9 +2,13 @@
 #include "options.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "packet.h"
 
 bool options_parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -113,8 +117,11 @@ static bool is_option(const char *arg, const char *name, size_t *len)
     return true;
 }
 
-/* The options that take a value; -o is --output's short form. */
-enum valued { V_FORMAT, V_OUTPUT, V_POOL, V_THRESHOLD, V_FAIL_ON, V_COUNT };
+/* The options that take a value; -o and -w are short forms. */
+enum valued {
+    V_FORMAT, V_OUTPUT, V_POOL, V_THRESHOLD, V_FAIL_ON, V_ROCEV2_PORT,
+    V_LIVE, V_FILTER, V_DURATION, V_MAX_FRAMES, V_WRITE, V_COUNT
+};
 
 static const struct {
     const char *name;
@@ -125,15 +132,24 @@ static const struct {
     [V_POOL] = { "--pool", false },
     [V_THRESHOLD] = { "--threshold", false },
     [V_FAIL_ON] = { "--fail-on", true },
+    [V_ROCEV2_PORT] = { "--rocev2-port", false },
+    [V_LIVE] = { "--live", false },
+    [V_FILTER] = { "--filter", false },
+    [V_DURATION] = { "--duration", false },
+    [V_MAX_FRAMES] = { "--count", false },
+    [V_WRITE] = { "--write", false },
 };
+
+/* The options only --live takes, for the message when they come alone. */
+static const enum valued live_only[] = { V_FILTER, V_DURATION, V_MAX_FRAMES, V_WRITE };
 
 /* Which valued option arg is ("--name", "--name=value", "-o", "-oFILE");
  * V_COUNT for none.  *len is the length of its name in arg. */
 static enum valued valued_option(const char *arg, size_t *len)
 {
-    if (arg[0] == '-' && arg[1] == 'o') {
+    if (arg[0] == '-' && (arg[1] == 'o' || arg[1] == 'w')) {
         *len = 2;
-        return V_OUTPUT;
+        return arg[1] == 'o' ? V_OUTPUT : V_WRITE;
     }
     for (int v = 0; v < V_COUNT; v++)
         if (is_option(arg, valued[v].name, len))
@@ -212,10 +228,63 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
             return refuse(err, "--fail-on: unknown finding kind '%s' (see --help for the list)",
                           bad);
         return true;
+    case V_ROCEV2_PORT: {
+        unsigned long port;
+        if (!options_parse_uint(val, 65535, &port) || port == 0)
+            return refuse(err, "--rocev2-port: '%.64s' is not a UDP port from 1 to 65535", val);
+        o->rocev2_port = (uint16_t)port;
+        return true;
+    }
+    case V_LIVE:
+    case V_FILTER:
+    case V_WRITE:
+        if (!*val)
+            return refuse(err, "%.16s: the value is empty", arg);
+        *(v == V_LIVE ? &o->live : v == V_FILTER ? &o->filter : &o->write_path) = val;
+        return true;
+    case V_DURATION:
+        if (!options_parse_seconds(val, &o->duration_s))
+            return refuse(err, "--duration: '%.64s' is not a number of seconds above 0", val);
+        return true;
+    case V_MAX_FRAMES: {
+        unsigned long n;
+        if (!options_parse_uint(val, ULONG_MAX, &n) || n == 0)
+            return refuse(err, "--count: '%.64s' is not a number of frames above 0", val);
+        o->max_frames = n;
+        return true;
+    }
     case V_COUNT:
         break;
     }
     return false;
+}
+
+bool options_parse_seconds(const char *s, double *out)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    double v = strtod(s, &end);
+    /* at most about 31 years: the end time stays far inside int64 ns */
+    if (errno != 0 || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e9)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* What --live requires of the rest of the line; false with err worded. */
+static bool check_live(const struct options *o, const bool seen[V_COUNT], size_t nfiles,
+                       char err[OPT_ERR_MAX])
+{
+    if (o->live && nfiles > 0)
+        return refuse(err, "--live reads an interface, not capture files; give one or the "
+                           "other");
+    if (!o->live)
+        for (size_t i = 0; i < sizeof live_only / sizeof live_only[0]; i++)
+            if (seen[live_only[i]])
+                return refuse(err, "%s is for --live only", valued[live_only[i]].name);
+    return true;
 }
 
 enum opt_result options_parse(struct options *o, int argc, char **argv,
@@ -228,6 +297,7 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     o->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
     o->progress = true;
     o->crc = true;
+    o->rocev2_port = IB_ROCEV2_UDP_PORT;
     err[0] = '\0';
 
     char **files = argv + 1; /* captures are collected in place */
@@ -265,7 +335,9 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     }
     o->captures = files;
     o->capture_count = nfiles;
-    if (!o->help && !o->version && nfiles == 0) {
+    if (!check_live(o, seen, nfiles, err))
+        return OPT_USAGE;
+    if (!o->help && !o->version && nfiles == 0 && !o->live) {
         snprintf(err, OPT_ERR_MAX, "no capture file given (try --help)");
         return OPT_USAGE;
     }
@@ -293,6 +365,7 @@ static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent
 void options_usage(FILE *out)
 {
     fputs("Usage: ibscope [options] CAPTURE...    analyse captures ('-' = standard input)\n"
+          "       ibscope [options] --live IFACE   watch an interface until stopped\n"
           "       ibscope convert IN OUT           rewrite link type 247/147 as ERF for Wireshark\n"
           "       ibscope decode ...               decode frames (see ibscope decode --help)\n"
           "\n"
@@ -311,6 +384,16 @@ void options_usage(FILE *out)
           "  --no-progress           no progress line on standard error\n"
           "  --allow-duplicate-inputs  read a capture given twice (or linked) twice\n"
           "  --no-crc                do not verify ICRC and VCRC\n"
+          "  --rocev2-port PORT      RoCEv2's UDP destination port (default 4791)\n"
+          "\n"
+          "Live (instead of capture files):\n"
+          "  --live IFACE            watch an interface: findings as they happen, a status\n"
+          "                          view on a terminal, the report when it ends\n"
+          "  --filter BPF            capture filter (default on Ethernet: RoCEv2 to the\n"
+          "                          RoCEv2 port and RoCEv1, with or without VLAN tags)\n"
+          "  --duration SECONDS      end after this long (decimals allowed)\n"
+          "  --count N               end after N frames\n"
+          "  -w, --write FILE        also save the frames seen as pcapng (a new file)\n"
           "  --version, --help\n"
           "\n"
           "Finding kinds (name, default severity, what it means):\n",

@@ -26,6 +26,13 @@ struct options {
     bool progress;          /* --no-progress turns it off */
     bool allow_duplicate_inputs; /* read a file given twice twice */
     bool crc;               /* verify ICRC and VCRC; --no-crc turns it off */
+    uint16_t rocev2_port;   /* --rocev2-port, default 4791 */
+    /* --live IFACE and what only it takes */
+    const char *live;       /* NULL: read capture files */
+    const char *filter;     /* --filter BPF; NULL: the default for the link type */
+    double duration_s;      /* --duration; 0: until stopped */
+    uint64_t max_frames;    /* --count; 0: no limit */
+    const char *write_path; /* -w, --write: save the frames seen as pcapng */
     bool help, version;
     size_t capture_count;
     char **captures;        /* points into argv */
@@ -44,6 +51,8 @@ bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high);
 bool options_parse_uint(const char *s, unsigned long max, unsigned long *out);
 /* A percentage above 0 and at most 100, with at most two decimals. */
 bool options_parse_percent(const char *s, double *out);
+/* A number of seconds above 0, decimals allowed ("0.5"). */
+bool options_parse_seconds(const char *s, double *out);
 
 /* The --help text. */
 void options_usage(FILE *out);

@@ -115,3 +115,16 @@ const char *rej_reason_name(unsigned reason)
 {
     return ib_name_lookup(ib_rej_reason_names, reason);
 }
+
+void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *buf,
+                      size_t size)
+{
+    char msg[IB_FINDING_TEXT_MAX], rel[32];
+    ib_finding_format(f, msg, sizeof msg);
+    fmt_frame(&f->related, capture_count, rel, sizeof(rel));
+    if (f->related.frame != 0 && (unsigned)f->kind < IB_FIND_COUNT &&
+        (capture_count > 1 || !ib_finding_kinds[f->kind].names_related))
+        snprintf(buf, size, "%s (see frame %s)", msg, rel);
+    else
+        snprintf(buf, size, "%s", msg);
+}

@@ -468,6 +468,23 @@ static void capture_members(struct json_writer *w, const struct report_model *m,
     json_string(w, c->info.error[0] ? c->info.error : NULL);
     json_key(w, "snaplen_cut");
     json_uint(w, c->info.snaplen_cut);
+    if (c->live.on) {
+        json_key(w, "live");
+        json_begin_object(w);
+        json_key(w, "filter");
+        json_string(w, c->live.filter);
+        json_key(w, "default_filter");
+        json_bool(w, c->live.default_filter);
+        json_key(w, "received");
+        json_uint(w, c->live.received);
+        json_key(w, "kernel_dropped");
+        json_uint(w, c->live.dropped);
+        json_key(w, "interface_dropped");
+        json_uint(w, c->live.if_dropped);
+        json_key(w, "ended_by");
+        json_string(w, c->live.ended_by);
+        json_end_object(w);
+    }
 }
 
 void jv_captures(struct json_writer *w, const struct report_model *m)

@@ -23,8 +23,20 @@ struct report_crc_counts {
     uint64_t icrc[3], vcrc[3];
 };
 
+/* What a live capture adds: its filter and the kernel's counts. */
+struct report_live {
+    bool on;                  /* this capture is an interface (--live) */
+    const char *filter;       /* "" for none */
+    bool default_filter;      /* ibscope's RoCE filter, not --filter */
+    uint64_t received;        /* frames that passed the filter */
+    uint64_t dropped;         /* by the kernel, for want of buffer space */
+    uint64_t if_dropped;      /* by the interface */
+    const char *ended_by;     /* "SIGINT", "--duration", ...; NULL: still running */
+};
+
 struct report_capture {
     struct capture_info info;
+    struct report_live live;
     uint64_t ib_frames;
     struct report_crc_counts crc; /* its InfiniBand frames */
 };

@@ -99,20 +99,11 @@ static void text_finding(void *p, const struct report_model *m, const struct ib_
             return;
         }
     }
-    char at[32], rel[32], when[32];
-    char line[IB_FINDING_TEXT_MAX + 64];
-    char msg[IB_FINDING_TEXT_MAX];
+    char at[32], when[32];
+    char line[FINDING_TEXT_MAX];
     fmt_frame(&f->at, m->capture_count, at, sizeof(at));
     fmt_seconds(f->at.time_ns - (m->have_time ? m->first_ns : f->at.time_ns), when, sizeof(when));
-    ib_finding_format(f, msg, sizeof msg);
-    /* A message names its related frame within its capture; with several
-     * captures, or a kind that does not name it, the line says which. */
-    fmt_frame(&f->related, m->capture_count, rel, sizeof(rel));
-    if (f->related.frame != 0 &&
-        (m->capture_count > 1 || !ib_finding_kinds[f->kind].names_related))
-        snprintf(line, sizeof(line), "%s (see frame %s)", msg, rel);
-    else
-        snprintf(line, sizeof(line), "%s", msg);
+    fmt_finding_text(f, m->capture_count, line, sizeof line);
     int n = fprintf(*tmp, "    frame %-7s %10s s  ", at, when);
     wrap(*tmp, line, n > 0 ? (size_t)n : 0, 8);
 }
@@ -201,6 +192,23 @@ static bool copy_file(FILE *src, FILE *out)
     return !ferror(src);
 }
 
+/* A live capture's filter, how it ended and what the kernel dropped. */
+static void write_live(FILE *out, const struct report_live *l)
+{
+    char filter[PRINTABLE_MAX], line[PRINTABLE_MAX + 256];
+    if (l->default_filter) /* glued after printable(), which escapes NB */
+        snprintf(filter, sizeof filter, "RoCE" NB "(the" NB "default)");
+    else
+        printable(l->filter[0] ? l->filter : "none", filter, sizeof filter);
+    snprintf(line, sizeof line,
+             "live capture, filter:" NB "%s; ended by %s; kernel: %" PRIu64
+             " frames passed the filter, %" PRIu64 " dropped," NB "%" PRIu64
+             " dropped by the interface",
+             filter, l->ended_by ? l->ended_by : "-", l->received, l->dropped, l->if_dropped);
+    fputs("     ", out);
+    wrap(out, line, 5, 7);
+}
+
 static void write_captures(FILE *out, const struct report_model *m)
 {
     section(out, "Captures");
@@ -227,6 +235,8 @@ static void write_captures(FILE *out, const struct report_model *m)
         if (c->info.snaplen_cut)
             fprintf(out, "     %" PRIu64 " frames cut by the snaplen (first: frame %" PRIu64 ")\n",
                     c->info.snaplen_cut, c->info.first_cut);
+        if (c->live.on)
+            write_live(out, &c->live);
     }
 }
 

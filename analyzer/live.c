@@ -1,0 +1,299 @@
+/* live.c - the live run: poll the interface, feed the run, redraw. */
+#include "live.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live_capture.h"
+#include "live_view.h"
+#include "output_file.h"
+#include "pcapng_writer.h"
+#include "printable.h"
+#include "run.h"
+
+#define REDRAW_NS 1000000000LL /* the status block, about once a second */
+#define BATCH_FRAMES 4096      /* frames between looks at the clock */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+    stop_signal = sig;
+}
+
+/* SIGINT, SIGTERM and SIGHUP end the watch; the report is still written. */
+static void catch_stop_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+struct live {
+    const struct options *opts;
+    struct run run;
+    struct live_capture *cap;
+    struct live_view view;
+    struct pcapng_writer *save;
+    int64_t started, last_draw;
+    uint64_t frames_at_last_draw;
+    const char *ended_by;
+};
+
+static void on_frame(void *ctx, const struct capture_frame *fr)
+{
+    struct live *l = ctx;
+    if (l->save)
+        pcapng_writer_frame(l->save, fr->time_ns, fr->data, fr->caplen, fr->wirelen);
+    l->run.model.captures[0].info.frames++;
+    if (fr->caplen < fr->wirelen) {
+        struct capture_info *ci = &l->run.model.captures[0].info;
+        if (!ci->snaplen_cut++)
+            ci->first_cut = fr->frame;
+        ci->errors++;
+    }
+    run_frame(&l->run, fr);
+}
+
+static void on_finding(void *ctx, const struct report_model *m, const struct ib_finding *f)
+{
+    live_view_finding(ctx, m, f);
+}
+
+static void draw(struct live *l, int64_t now)
+{
+    struct live_view_status st = {
+        .iface = l->opts->live,
+        .filter = l->opts->filter ? live_capture_filter(l->cap) : "RoCE, the default filter",
+        .elapsed_ns = now - l->started,
+    };
+    int64_t span = now - l->last_draw;
+    uint64_t frames = l->run.model.frames;
+    st.frames_per_second = span > 0 ? (double)(frames - l->frames_at_last_draw) * 1e9 / (double)span
+                                    : 0;
+    live_capture_stats(l->cap, &st.kernel);
+    live_view_draw(&l->view, &l->run.model, &st);
+    if (l->save)
+        pcapng_writer_flush(l->save);
+    l->last_draw = now;
+    l->frames_at_last_draw = frames;
+}
+
+/* Polls and reads until a signal, --duration or --count ends the watch.
+ * Returns 0, or 2 when the capture failed (said on stderr). */
+static int watch(struct live *l)
+{
+    const struct options *o = l->opts;
+    int64_t end = o->duration_s > 0 ? l->started + (int64_t)(o->duration_s * 1e9) : INT64_MAX;
+    struct pollfd pfd = { .fd = live_capture_fd(l->cap), .events = POLLIN };
+    char err[LIVE_CAPTURE_ERROR_MAX];
+    for (;;) {
+        int64_t now = now_ns();
+        if (stop_signal) {
+            l->ended_by = stop_signal == SIGINT ? "SIGINT" : stop_signal == SIGTERM ? "SIGTERM"
+                                                                                  : "SIGHUP";
+            return 0;
+        }
+        if (now >= end) {
+            l->ended_by = "--duration";
+            return 0;
+        }
+        if (o->max_frames && l->run.model.frames >= o->max_frames) {
+            l->ended_by = "--count";
+            return 0;
+        }
+        if (now - l->last_draw >= REDRAW_NS)
+            draw(l, now);
+        int64_t wait = l->last_draw + REDRAW_NS - now;
+        if (end - now < wait)
+            wait = end - now;
+        int ms = (int)(wait / 1000000) + 1;
+        if (poll(&pfd, 1, ms) < 0 && errno != EINTR) {
+            fprintf(stderr, "ibscope: %s: poll: %s\n", o->live, strerror(errno));
+            return 2;
+        }
+        /* Read what is there even without POLLIN: libpcap may hold frames
+         * of a block it has already taken from the ring. */
+        int batch = BATCH_FRAMES;
+        if (o->max_frames && o->max_frames - l->run.model.frames < (uint64_t)batch)
+            batch = (int)(o->max_frames - l->run.model.frames);
+        if (live_capture_dispatch(l->cap, batch, on_frame, l, err) < 0) {
+            fprintf(stderr, "ibscope: %s: %s\n", o->live, err);
+            l->ended_by = "a capture error";
+            return 2;
+        }
+    }
+}
+
+/* Where the finding lines and the status block go: the terminal or
+ * stream the report is not written to.  jsonl on standard output carries
+ * the findings itself; a view there would break its lines. */
+static void choose_view(struct live *l)
+{
+    const struct options *o = l->opts;
+    bool report_on_stdout = !o->output || strcmp(o->output, "-") == 0;
+    FILE *out = stdout;
+    if (report_on_stdout && o->format != FORMAT_TEXT) {
+        if (isatty(STDOUT_FILENO) || o->format == FORMAT_JSONL) {
+            live_view_init(&l->view, stderr, isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO),
+                           false);
+            return;
+        }
+        out = stderr;
+    }
+    live_view_init(&l->view, out, isatty(fileno(out)), true);
+}
+
+/* -w and -o must not be one file: the report would replace the frames. */
+static bool save_is_output(const struct options *o)
+{
+    struct stat a, b;
+    return o->write_path && o->output && stat(o->write_path, &a) == 0 &&
+           stat(o->output, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static bool open_save(struct live *l)
+{
+    const struct options *o = l->opts;
+    if (!o->write_path)
+        return true;
+    int err = 0;
+    char path[PRINTABLE_MAX];
+    printable(o->write_path, path, sizeof path);
+    l->save = pcapng_writer_open(o->write_path, live_capture_linktype(l->cap),
+                                 LIVE_CAPTURE_SNAPLEN, o->live, &err);
+    if (!l->save) {
+        fprintf(stderr, "ibscope: %s: %s%s\n", path, strerror(err),
+                err == EEXIST ? "; -w writes a new capture and never replaces one" : "");
+        return false;
+    }
+    if (save_is_output(o)) {
+        fprintf(stderr, "ibscope: %s: -w and -o name the same file\n", path);
+        pcapng_writer_close(l->save);
+        unlink(o->write_path);
+        l->save = NULL;
+        return false;
+    }
+    return true;
+}
+
+static int close_save(struct live *l)
+{
+    if (!l->save)
+        return 0;
+    int err = pcapng_writer_close(l->save);
+    l->save = NULL;
+    if (err) {
+        char path[PRINTABLE_MAX];
+        printable(l->opts->write_path, path, sizeof path);
+        fprintf(stderr, "ibscope: %s: %s; the saved capture is incomplete\n", path,
+                strerror(err));
+        return 2;
+    }
+    return 0;
+}
+
+/* The capture's entry in the report: the interface, its filter, the
+ * kernel's counts and how the watch ended. */
+static void describe_capture(struct live *l)
+{
+    struct report_capture *c = &l->run.model.captures[0];
+    struct live_capture_stats ks;
+    live_capture_stats(l->cap, &ks);
+    c->info.path = l->opts->live;
+    c->info.opened = true;
+    c->info.linktype = live_capture_linktype(l->cap);
+    c->live.on = true;
+    c->live.filter = live_capture_filter(l->cap);
+    c->live.default_filter = !l->opts->filter && c->live.filter[0];
+    c->live.received = ks.received;
+    c->live.dropped = ks.dropped;
+    c->live.if_dropped = ks.if_dropped;
+    c->live.ended_by = l->ended_by;
+}
+
+/* Drops are never hidden: a last line on stderr, whatever the format. */
+static void say_drops(const struct live *l)
+{
+    const struct report_capture *c = &l->run.model.captures[0];
+    char iface[PRINTABLE_MAX];
+    printable(l->opts->live, iface, sizeof iface);
+    fprintf(stderr,
+            "ibscope: %s: %llu frames analysed, ended by %s; the kernel dropped %llu, the "
+            "interface %llu\n",
+            iface, (unsigned long long)l->run.model.frames, l->ended_by ? l->ended_by : "-",
+            (unsigned long long)c->live.dropped, (unsigned long long)c->live.if_dropped);
+}
+
+int live_run(const struct options *opts, const char *version)
+{
+    struct live l;
+    memset(&l, 0, sizeof l);
+    l.opts = opts;
+    char err[LIVE_CAPTURE_ERROR_MAX];
+    struct live_capture_config cfg = { opts->live, opts->filter, opts->rocev2_port };
+    l.cap = live_capture_open(&cfg, err);
+    if (!l.cap) {
+        char safe[LIVE_CAPTURE_ERROR_MAX * 4];
+        printable(err, safe, sizeof safe);
+        fprintf(stderr, "ibscope: %s\n", safe);
+        return 2;
+    }
+    if (!run_init(&l.run, opts, version, 1)) {
+        live_capture_close(l.cap);
+        return 2;
+    }
+    int status = 2;
+    struct output_file out;
+    int oerr = output_open(&out, opts->output);
+    if (oerr) {
+        char path[PRINTABLE_MAX];
+        printable(opts->output, path, sizeof path);
+        fprintf(stderr, "ibscope: %s: %s\n", path, strerror(oerr));
+        goto done;
+    }
+    if (!open_save(&l)) {
+        output_abort(&out);
+        goto done;
+    }
+    describe_capture(&l);
+    catch_stop_signals(); /* after output_open, whose handlers would end the process */
+    choose_view(&l);
+    l.run.observer = on_finding;
+    l.run.observer_ctx = &l.view;
+    if (!run_begin(&l.run, &out))
+        goto done;
+    l.started = l.last_draw = now_ns();
+    draw(&l, l.started);
+    int watch_status = watch(&l);
+    live_view_clear(&l.view);
+    describe_capture(&l);
+    int save_status = close_save(&l);
+    say_drops(&l);
+    status = run_end(&l.run, &out);
+    if (watch_status || save_status)
+        status = 2;
+    status = run_exit_status(&l.run, status);
+done:
+    if (l.save)
+        close_save(&l);
+    live_capture_close(l.cap);
+    run_free(&l.run);
+    return status;
+}

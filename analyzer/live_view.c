@@ -1,0 +1,183 @@
+/* live_view.c - finding lines and the redrawn status block.
+ *
+ * The block is redrawn in place with two ANSI controls only: cursor up
+ * (CSI n A) and erase to the end of the screen (CSI J), which every
+ * terminal emulator and tmux know.  Lines are cut to the terminal's width
+ * so that none wraps and the count of lines to go back up stays right. */
+#include "live_view.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "ipcm.h"
+#include "names.h"
+#include "printable.h"
+#include "report_format.h"
+
+#define LINE_MAX_BYTES 512
+
+void live_view_init(struct live_view *v, FILE *out, bool terminal, bool finding_lines)
+{
+    memset(v, 0, sizeof(*v));
+    v->out = out;
+    v->terminal = terminal;
+    v->finding_lines = finding_lines;
+}
+
+void live_view_clear(struct live_view *v)
+{
+    if (v->drawn)
+        fprintf(v->out, "\r\033[%uA\033[J", v->drawn);
+    v->drawn = 0;
+    fflush(v->out);
+}
+
+/* "HH:MM:SS.mmm" of a frame's time, UTC like the reports. */
+static void time_of_day(int64_t ns, char buf[16])
+{
+    int64_t ms = ns / 1000000 % 86400000;
+    if (ms < 0)
+        ms += 86400000;
+    snprintf(buf, 16, "%02d:%02d:%02d.%03d", (int)(ms / 3600000), (int)(ms / 60000 % 60),
+             (int)(ms / 1000 % 60), (int)(ms % 1000));
+}
+
+void live_view_finding(struct live_view *v, const struct report_model *m,
+                       const struct ib_finding *f)
+{
+    if (!v->finding_lines || (unsigned)f->kind >= IB_FIND_COUNT)
+        return;
+    char when[16], at[32], text[FINDING_TEXT_MAX], safe[FINDING_TEXT_MAX * 4];
+    time_of_day(f->at.time_ns, when);
+    fmt_frame(&f->at, m->capture_count, at, sizeof at);
+    fmt_finding_text(f, m->capture_count, text, sizeof text);
+    printable(text, safe, sizeof safe);
+    live_view_clear(v); /* the line goes above the block */
+    fprintf(v->out, "%s frame %-7s %-18s %-7s %s\n", when, at, ib_finding_kind_name(f->kind),
+            ib_severity_name(f->severity), safe);
+    fflush(v->out);
+}
+
+static unsigned terminal_width(FILE *out)
+{
+    struct winsize ws;
+    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    return 80;
+}
+
+/* One line of the block, cut to the width (no line wraps). */
+static void block_line(struct live_view *v, unsigned width, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void block_line(struct live_view *v, unsigned width, const char *fmt, ...)
+{
+    char line[LINE_MAX_BYTES];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (strlen(line) >= width)
+        line[width - 1] = '\0';
+    fprintf(v->out, "%s\n", line);
+    v->drawn++;
+}
+
+/* The indices of the sources with the most ports in use now (then the
+ * highest peak), most first; returns how many. */
+static size_t busiest_sources(const struct ib_engine *e, size_t top[LIVE_VIEW_SOURCES])
+{
+    size_t n = ib_engine_source_count(e), kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct ib_source_stats *s = ib_engine_source(e, i);
+        size_t at = kept;
+        while (at > 0) {
+            const struct ib_source_stats *t = ib_engine_source(e, top[at - 1]);
+            if (t->ports_in_use > s->ports_in_use ||
+                (t->ports_in_use == s->ports_in_use &&
+                 t->peak_ports_in_use >= s->peak_ports_in_use))
+                break;
+            at--;
+        }
+        if (at >= LIVE_VIEW_SOURCES)
+            continue;
+        size_t last = kept < LIVE_VIEW_SOURCES ? kept : LIVE_VIEW_SOURCES - 1;
+        memmove(&top[at + 1], &top[at], (last - at) * sizeof top[0]);
+        top[at] = i;
+        if (kept < LIVE_VIEW_SOURCES)
+            kept++;
+    }
+    return kept;
+}
+
+static void draw_findings(struct live_view *v, unsigned width, const struct report_model *m)
+{
+    char line[LINE_MAX_BYTES] = "findings:";
+    size_t len = strlen(line);
+    bool any = false;
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        if (!m->findings[k])
+            continue;
+        int n = snprintf(line + len, sizeof line - len, "%s %s %" PRIu64, any ? "," : "",
+                         ib_finding_kind_name((enum ib_finding_kind)k), m->findings[k]);
+        if (n < 0 || (size_t)n >= sizeof line - len)
+            break;
+        len += (size_t)n;
+        any = true;
+    }
+    block_line(v, width, "%s", any ? line : "findings: none yet");
+}
+
+static void draw_sources(struct live_view *v, unsigned width, const struct report_model *m)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    double pool = (double)cfg->pool_high - cfg->pool_low + 1;
+    size_t top[LIVE_VIEW_SOURCES];
+    size_t n = busiest_sources(m->engine, top);
+    block_line(v, width, "port pool %u-%u (%.0f ports), pool_high at %g%%; %zu source%s",
+               (unsigned)cfg->pool_low, (unsigned)cfg->pool_high, pool, cfg->threshold_pct,
+               ib_engine_source_count(m->engine),
+               ib_engine_source_count(m->engine) == 1 ? "" : "s");
+    if (n == 0)
+        return;
+    block_line(v, width, "  %-24s %-5s | %-20s | %s", "", "", "one port each",
+               "per destination");
+    block_line(v, width, "  %-24s %-5s | %6s %6s %6s | %6s %6s", "source", "space", "now",
+               "peak", "pool%", "peak", "pool%");
+    for (size_t i = 0; i < n; i++) {
+        const struct ib_source_stats *s = ib_engine_source(m->engine, top[i]);
+        char ip[64], ps[PORT_SPACE_BUF];
+        ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
+        fmt_port_space(s->port_space, ps);
+        block_line(v, width, "  %-24s %-5s | %6" PRIu32 " %6" PRIu32 " %5.1f%s | %6" PRIu32
+                             " %5.1f%s",
+                   ip, ps, s->ports_in_use, s->peak_ports_in_use,
+                   100.0 * s->ports_in_use / pool, s->exhausted ? "!" : " ",
+                   s->peak_ports_per_destination, 100.0 * s->peak_ports_per_destination / pool,
+                   s->exhausted_per_destination ? "!" : " ");
+    }
+}
+
+void live_view_draw(struct live_view *v, const struct report_model *m,
+                    const struct live_view_status *st)
+{
+    if (!v->terminal)
+        return;
+    unsigned width = terminal_width(v->out);
+    char iface[PRINTABLE_MAX], filter[PRINTABLE_MAX], elapsed[32];
+    printable(st->iface, iface, sizeof iface);
+    printable(st->filter[0] ? st->filter : "no filter", filter, sizeof filter);
+    fmt_duration(st->elapsed_ns, elapsed, sizeof elapsed);
+    live_view_clear(v);
+    block_line(v, width, "-- ibscope live on %s (%s), %s --", iface, filter, elapsed);
+    block_line(v, width,
+               "frames %" PRIu64 " (InfiniBand %" PRIu64 "), %.0f frames/s; kernel dropped %"
+               PRIu64 ", interface dropped %" PRIu64,
+               m->frames, m->ib_frames, st->frames_per_second, st->kernel.dropped,
+               st->kernel.if_dropped);
+    draw_findings(v, width, m);
+    draw_sources(v, width, m);
+    fflush(v->out);
+}

@@ -1,0 +1,183 @@
+/* run.c - one analysis: frames in, findings streamed, a report at the end. */
+#include "run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "printable.h"
+#include "temp_file.h"
+
+static const struct report_renderer *renderer_for(enum report_format f)
+{
+    switch (f) {
+    case FORMAT_JSON: return &report_json;
+    case FORMAT_JSONL: return &report_jsonl;
+    case FORMAT_CSV: return &report_csv;
+    case FORMAT_TEXT:
+    default: return &report_text;
+    }
+}
+
+bool run_init(struct run *r, const struct options *opts, const char *version,
+              size_t capture_count)
+{
+    memset(r, 0, sizeof(*r));
+    r->opts = opts;
+    r->renderer = renderer_for(opts->format);
+    r->model.opts = opts;
+    r->model.version = version;
+    r->model.capture_count = capture_count;
+
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = opts->pool_low;
+    cfg.pool_high = opts->pool_high;
+    cfg.threshold_pct = opts->threshold_pct;
+    r->model.captures = calloc(capture_count ? capture_count : 1, sizeof(*r->model.captures));
+    r->engine = ib_engine_new(&cfg);
+    r->model.engine = r->engine;
+    if (!r->model.captures || !r->engine) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        run_free(r);
+        return false;
+    }
+    ib_parse_opts_init(&r->popts);
+    r->popts.is_mad_qp = ib_engine_is_mad_qp;
+    r->popts.ctx = r->engine;
+    r->popts.verify_crc = opts->crc;
+    r->popts.rocev2_port = opts->rocev2_port;
+    return true;
+}
+
+void run_free(struct run *r)
+{
+    if (r->engine)
+        ib_engine_free(r->engine);
+    free(r->model.captures);
+    r->engine = NULL;
+    r->model.captures = NULL;
+}
+
+static void on_connection(void *ctx, const struct ib_connection_record *rec)
+{
+    struct run *r = ctx;
+    r->model.connections_listed++;
+    r->renderer->connection(r->rstate, &r->model, rec);
+}
+
+bool run_begin(struct run *r, struct output_file *out)
+{
+    r->rstate = r->renderer->begin(&r->model, out->fp);
+    if (!r->rstate) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        output_abort(out);
+        return false;
+    }
+    if (r->opts->connections)
+        ib_engine_set_connection_sink(r->engine, on_connection, r);
+    return true;
+}
+
+static void on_findings(struct run *r, const struct ib_frame_analysis *fa)
+{
+    r->model.findings_dropped += fa->dropped;
+    for (unsigned i = 0; i < fa->count && i < IB_FRAME_FINDINGS_MAX; i++) {
+        const struct ib_finding *f = &fa->findings[i];
+        if ((unsigned)f->kind >= IB_FIND_COUNT)
+            continue;
+        r->model.findings[f->kind]++;
+        r->model.findings_total++;
+        r->renderer->finding(r->rstate, &r->model, f);
+        if (r->observer)
+            r->observer(r->observer_ctx, &r->model, f);
+    }
+}
+
+static void note_time(struct report_model *m, int64_t t)
+{
+    if (!m->have_time) {
+        m->have_time = true;
+        m->first_ns = m->min_ns = m->max_ns = t;
+    }
+    m->last_ns = t;
+    if (t < m->min_ns)
+        m->min_ns = t;
+    if (t > m->max_ns)
+        m->max_ns = t;
+}
+
+void run_frame(struct run *r, const struct capture_frame *fr)
+{
+    static struct ib_packet pkt; /* large; one is enough */
+    static struct ib_frame_analysis fa;
+    struct ib_frame_ref at = { fr->capture, fr->frame, fr->time_ns };
+    enum ib_frame_result res =
+        ib_parse_frame(&r->popts, (uint32_t)fr->linktype, fr->data, fr->caplen, fr->wirelen, &pkt);
+    note_time(&r->model, fr->time_ns);
+    r->model.frames++;
+    if (res == IB_FRAME_IB) {
+        struct report_capture *c = &r->model.captures[fr->capture];
+        r->model.ib_frames++;
+        c->ib_frames++;
+        c->crc.icrc[pkt.crc.icrc]++;
+        c->crc.vcrc[pkt.crc.vcrc]++;
+    } else if (res == IB_FRAME_LINK_RECORD) {
+        r->model.link_records++;
+    }
+    ib_engine_feed(r->engine, at, res == IB_FRAME_IB ? &pkt : NULL, &fa);
+    if (fa.count || fa.dropped)
+        on_findings(r, &fa);
+}
+
+int run_end(struct run *r, struct output_file *out)
+{
+    ib_engine_finish(r->engine);
+    int scratch_err = r->renderer->end(r->rstate, &r->model);
+    r->rstate = NULL;
+    char where[PRINTABLE_MAX];
+    if (scratch_err && !ferror(out->fp)) {
+        printable(temp_dir(), where, sizeof where);
+        fprintf(stderr, "ibscope: scratch file in %s: %s; no report written\n", where,
+                strerror(scratch_err));
+        output_abort(out);
+        return 2;
+    }
+    bool atomic = out->atomic;
+    int err = output_commit(out);
+    if (err || scratch_err) {
+        printable(out->path, where, sizeof where);
+        fprintf(stderr, "ibscope: %s: %s%s\n", where, strerror(err ? err : EIO),
+                atomic ? "; no report written (a file already there is unchanged)" : "");
+        return 2;
+    }
+    return 0;
+}
+
+bool run_report_input_errors(const struct run *r)
+{
+    bool any = false;
+    for (size_t i = 0; i < r->model.capture_count; i++)
+        any = capture_info_report(&r->model.captures[i].info, stderr) || any;
+    return any;
+}
+
+int run_exit_status(struct run *r, int status)
+{
+    const struct ib_engine_stats *es = ib_engine_stats(r->engine);
+    bool fail_hit = false;
+    for (int k = 0; k < IB_FIND_COUNT; k++)
+        if (r->opts->fail_on[k] && (es->findings[k] > 0 || r->model.findings[k] > 0))
+            fail_hit = true;
+    if (es->allocation_failures) {
+        fprintf(stderr, "ibscope: out of memory: %llu connections, transactions or chains were "
+                        "not tracked; the analysis is incomplete\n",
+                (unsigned long long)es->allocation_failures);
+        status = 2;
+    }
+    if (run_report_input_errors(r))
+        status = 2;
+    else if (status == 0 && fail_hit)
+        status = 1;
+    return status;
+}

@@ -1,0 +1,58 @@
+/* run.h - one analysis, whatever the frames come from.
+ *
+ * A run owns the engine, the report model and the renderer's state.  Its
+ * driver (analyze.c for capture files, live.c for an interface) opens the
+ * report, hands over frames one by one and ends it; the run decodes each
+ * frame with the core, feeds the engine, counts, and streams findings and
+ * connection records to the renderer and to an optional observer (the
+ * live view). */
+#ifndef IBSCOPE_RUN_H
+#define IBSCOPE_RUN_H
+
+#include <stdbool.h>
+
+#include "capture_reader.h"
+#include "output_file.h"
+#include "packet.h"
+#include "report_model.h"
+
+/* Sees each finding as it is determined, after the renderer. */
+typedef void (*run_finding_observer)(void *ctx, const struct report_model *m,
+                                     const struct ib_finding *f);
+
+struct run {
+    const struct options *opts;
+    const struct report_renderer *renderer;
+    void *rstate;
+    struct report_model model;
+    struct ib_engine *engine;
+    struct ib_parse_opts popts;
+    run_finding_observer observer;
+    void *observer_ctx;
+};
+
+/* The engine and the model for capture_count inputs (their capture_info
+ * is the driver's to fill).  False when out of memory (said on stderr). */
+bool run_init(struct run *r, const struct options *opts, const char *version,
+              size_t capture_count);
+void run_free(struct run *r);
+
+/* Starts the report on out->fp.  False when out of memory (said; out is
+ * abandoned). */
+bool run_begin(struct run *r, struct output_file *out);
+
+/* One frame, in the order the driver reads them. */
+void run_frame(struct run *r, const struct capture_frame *fr);
+
+/* Finishes the engine, renders the report and commits out.  Returns 0, or
+ * 2 with the reason said on stderr. */
+int run_end(struct run *r, struct output_file *out);
+
+/* The exit status after run_end returned status: the problems of the
+ * inputs (one line each) and the engine's, and --fail-on. */
+int run_exit_status(struct run *r, int status);
+
+/* One line per problem input: "ibscope: FILE: problem".  True if any. */
+bool run_report_input_errors(const struct run *r);
+
+#endif
