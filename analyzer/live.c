@@ -228,6 +228,16 @@ static void describe_capture(struct live *l)
     c->live.ended_by = l->ended_by;
 }
 
+/* Like tcpdump's "listening on": the capture is live from here on. */
+static void say_watching(const struct live *l)
+{
+    char iface[PRINTABLE_MAX];
+    printable(l->opts->live, iface, sizeof iface);
+    fprintf(stderr, "ibscope: watching %s (%s); SIGINT (Ctrl-C) ends it and writes the report\n",
+            iface, l->opts->filter ? "--filter" : "the default RoCE filter");
+    fflush(stderr);
+}
+
 /* Drops are never hidden: a last line on stderr, whatever the format. */
 static void say_drops(const struct live *l)
 {
@@ -279,6 +289,7 @@ int live_run(const struct options *opts, const char *version)
     l.run.observer_ctx = &l.view;
     if (!run_begin(&l.run, &out))
         goto done;
+    say_watching(&l);
     l.started = l.last_draw = now_ns();
     draw(&l, l.started);
     int watch_status = watch(&l);

@@ -13,7 +13,7 @@ struct live_capture {
     pcap_t *pcap;
     int linktype;
     uint64_t frame_no;
-    char filter[1024];
+    char *filter;        /* the filter in use, "" for none */
     struct live_capture_stats last; /* libpcap's 32-bit counters, widened */
     uint32_t raw_received, raw_dropped, raw_if_dropped;
     live_frame_fn fn;
@@ -58,6 +58,8 @@ static bool is_ethernet(int linktype)
  * runs (libpcap puts it back in the frame), so a single tag is matched with
  * libpcap's "vlan", and the inner tag of a double-tagged frame by offset.
  * "vlan" shifts the offsets of everything after it, so it comes last. */
+#define DEFAULT_FILTER_MAX 512
+
 static void default_roce_filter(char *buf, size_t size, unsigned port)
 {
     char roce[64];
@@ -74,10 +76,17 @@ static void default_roce_filter(char *buf, size_t size, unsigned port)
 static bool set_filter(struct live_capture *lc, const struct live_capture_config *cfg,
                        char err[LIVE_CAPTURE_ERROR_MAX])
 {
+    size_t size = cfg->filter ? strlen(cfg->filter) + 1 : DEFAULT_FILTER_MAX;
+    lc->filter = malloc(size);
+    if (!lc->filter) {
+        say(err, cfg->iface, "out of memory");
+        return false;
+    }
+    lc->filter[0] = '\0';
     if (cfg->filter)
-        snprintf(lc->filter, sizeof lc->filter, "%s", cfg->filter);
+        memcpy(lc->filter, cfg->filter, size);
     else if (is_ethernet(lc->linktype))
-        default_roce_filter(lc->filter, sizeof lc->filter, cfg->rocev2_port);
+        default_roce_filter(lc->filter, size, cfg->rocev2_port);
     if (!lc->filter[0])
         return true;
     /* libpcap 1.10's optimizer turns the default filter into a program
@@ -88,7 +97,8 @@ static bool set_filter(struct live_capture *lc, const struct live_capture_config
     struct bpf_program prog;
     if (pcap_compile(lc->pcap, &prog, lc->filter, optimize, PCAP_NETMASK_UNKNOWN) != 0) {
         char what[LIVE_CAPTURE_ERROR_MAX];
-        snprintf(what, sizeof what, "filter '%.200s': %s", lc->filter, pcap_geterr(lc->pcap));
+        snprintf(what, sizeof what, "filter '%.200s%s': %s", lc->filter,
+                 strlen(lc->filter) > 200 ? "..." : "", pcap_geterr(lc->pcap));
         say(err, cfg->iface, what);
         return false;
     }
@@ -146,6 +156,7 @@ void live_capture_close(struct live_capture *lc)
         return;
     if (lc->pcap)
         pcap_close(lc->pcap);
+    free(lc->filter);
     free(lc);
 }
 
@@ -156,7 +167,7 @@ int live_capture_linktype(const struct live_capture *lc)
 
 const char *live_capture_filter(const struct live_capture *lc)
 {
-    return lc->filter;
+    return lc->filter ? lc->filter : "";
 }
 
 int live_capture_fd(const struct live_capture *lc)

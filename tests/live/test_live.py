@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""test_live.py - ibscope --live on a real interface: a veth pair whose
+listening end is in a network namespace of its own, fed by tcpreplay (and,
+for timing, by frames sent one at a time through a packet socket).
+
+Groups (one ctest test each):
+  errors   a missing interface, a bad filter, no permission, -w over a file
+  stream   every finding offline arrives live, in order; the final report
+           and the report of the -w file equal the offline one
+  latency  each finding reaches standard output within 1 s of its frame
+  sigint   SIGINT in the middle of a replay gives a valid partial report
+  view     the status view on a terminal (tmux), and the report after it
+
+Needs root (network namespaces, raw sockets).  Without them the test is
+skipped (77) with the reason, unless IBSCOPE_REQUIRE_NETNS=1 (CI) makes
+that a failure.
+"""
+import argparse
+import json
+import os
+import random
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from testlib import check, failures, read_pcap  # noqa: E402
+
+ARGS = None
+SAMPLES = None
+# Every frame of the samples: IPv4, IPv6, RoCEv1 and VLAN-tagged.  (The
+# default filter is tested on its own: malformed frames may not match it.)
+ALL_FRAMES = "ether proto 0x0800 or ether proto 0x86dd or ether proto 0x8915 or vlan"
+FINDING_WAIT_S = 1.0
+
+
+def skip_or_fail(why):
+    if os.environ.get("IBSCOPE_REQUIRE_NETNS") == "1":
+        print("FAIL: " + why + " (IBSCOPE_REQUIRE_NETNS=1: this machine must run it)")
+        sys.exit(1)
+    print("SKIP: " + why)
+    sys.exit(77)
+
+
+class Veth:
+    """A veth pair: `send` stays here, `listen` goes into namespace `ns`."""
+
+    def __init__(self):
+        tag = "ibs%d" % (os.getpid() % 100000)
+        self.ns, self.send, self.listen = tag, tag + "a", tag + "b"
+        if os.geteuid() != 0 or not shutil.which("ip"):
+            skip_or_fail("live tests need root and iproute2 (network namespaces)")
+        steps = [
+            ["ip", "netns", "add", self.ns],
+            ["ip", "link", "add", self.send, "type", "veth", "peer", "name", self.listen,
+             "netns", self.ns],
+            # No IPv6 autoconfiguration: nothing but the replayed frames.
+            ["sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % self.send],
+            ["ip", "netns", "exec", self.ns, "sysctl", "-qw",
+             "net.ipv6.conf.%s.disable_ipv6=1" % self.listen],
+            ["ip", "link", "set", self.send, "up"],
+            ["ip", "netns", "exec", self.ns, "ip", "link", "set", self.listen, "up"],
+        ]
+        for cmd in steps:
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                self.close()
+                skip_or_fail("this machine does not allow network namespaces and veth "
+                             "pairs (%s: %s)" % (" ".join(cmd[:3]), r.stderr.strip()))
+
+    def close(self):
+        subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
+        subprocess.run(["ip", "link", "del", self.send], capture_output=True)
+
+    def ibscope(self, args, **kw):
+        """Starts ibscope --live on the listening end; returns once it watches."""
+        cmd = ["ip", "netns", "exec", self.ns, ARGS.ibscope, "--live", self.listen] + args
+        p = subprocess.Popen(cmd, stdout=kw.get("stdout", subprocess.PIPE),
+                             stderr=subprocess.PIPE, text=True, bufsize=1)
+        line = p.stderr.readline()
+        if not check("ibscope: watching" in line, "ibscope did not start: %r" % line):
+            p.kill()
+            raise SystemExit(1)
+        return p
+
+    def replay(self, path, *extra):
+        r = subprocess.run(["tcpreplay", "-q", "-i", self.send] + list(extra) + [path],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "tcpreplay %s: %s" % (path, r.stderr.strip()))
+
+
+def offline(path, fmt="jsonl", extra=()):
+    r = subprocess.run([ARGS.ibscope, "--format", fmt, "--connections", "--no-progress"] +
+                       list(extra) + [path], capture_output=True, text=True)
+    return r.stdout
+
+
+def records(jsonl_text):
+    return [json.loads(line) for line in jsonl_text.splitlines() if line.strip()]
+
+
+def drop_times(v):
+    """The records without what depends on when frames were seen: times,
+    latencies, and the capture's name and live counts."""
+    if isinstance(v, dict):
+        out = {}
+        for k, x in v.items():
+            if k in ("time", "path", "live", "setup_latency_ns") or k.endswith("_time"):
+                continue
+            if k.endswith("_latency"):  # the count stays
+                x = {"count": x.get("count")}
+            out[k] = drop_times(x)
+        return out
+    if isinstance(v, list):
+        return [drop_times(x) for x in v]
+    return v
+
+
+def finding_keys(recs):
+    return [(r["kind"], r["frame"], r["message"]) for r in recs if r["type"] == "finding"]
+
+
+def ethernet_samples(tmp):
+    """(capture, ibscope options): the Ethernet samples, and a RoCEv2 port
+    ramp that fills a small pool (pool_high, pool_exhausted), made by the
+    generator.  Not malformed_roce: frames its capturer cut short cannot be
+    sent as they were, only as shorter frames."""
+    ramp = os.path.join(tmp, "ramp_rocev2.pcap")
+    pool = "40000-40099"
+    subprocess.run([ARGS.gen, "ramp", "--linktype", "1", "--pool", pool,
+                    "--connections", "120", "--disconnect", "20", ramp],
+                   check=True, capture_output=True)
+    names = ["cm_rocev2.pcap", "cm_rocev1.pcap"]
+    return [(os.path.join(SAMPLES, n), []) for n in names] + [(ramp, ["--pool", pool])]
+
+
+def write_hostile(tmp, count=3000, seed=11):
+    """The frames of cm_rocev2 cut at random lengths and with random bytes
+    changed after the Ethernet header (its type kept, so the filter passes
+    them): what a broken sender or a bad cable puts on the wire.  Cuts
+    stay past the VLAN tags, which Linux must read to deliver a frame."""
+    rnd = random.Random(seed)
+    _, recs = read_pcap(os.path.join(SAMPLES, "cm_rocev2.pcap"))
+    path = os.path.join(tmp, "hostile.pcap")
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for i in range(count):
+            frame = bytearray(rnd.choice(recs)[1])
+            for _ in range(rnd.randrange(4)):
+                frame[rnd.randrange(14, len(frame))] = rnd.randrange(256)
+            if rnd.random() < 0.5:  # Linux drops frames cut inside a VLAN tag
+                del frame[rnd.randrange(22, len(frame)):]
+            f.write(struct.pack("<IIII", i, 0, len(frame), len(frame)) + bytes(frame))
+    return path
+
+
+def frames_in(path):
+    return len(read_pcap(path)[1])
+
+
+def live_jsonl(veth, path, tmp, extra=()):
+    """Replays path at top speed into a live run that ends after its frames;
+    returns (jsonl text, the -w file)."""
+    saved = os.path.join(tmp, os.path.basename(path) + ".live.pcapng")
+    p = veth.ibscope(["--format", "jsonl", "--connections", "--filter", ALL_FRAMES,
+                      "--count", str(frames_in(path)), "-w", saved] + list(extra))
+    veth.replay(path, "--topspeed")
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        check(False, "%s: the live run did not see all %d frames" % (path, frames_in(path)))
+    check(p.returncode == 0, "%s: live exit %d: %s" % (path, p.returncode, err))
+    check("ended by --count" in err and "the kernel dropped 0" in err,
+          "%s: the run's last line: %r" % (path, err.strip()))
+    return out, saved
+
+
+def test_stream(veth, tmp):
+    for path, extra in ethernet_samples(tmp):
+        name = os.path.basename(path)
+        want = records(offline(path, extra=extra))
+        got_text, saved = live_jsonl(veth, path, tmp, extra)
+        got = records(got_text)
+        check(len(finding_keys(want)) > 0 or name == "cm_rocev1.pcap",
+              "%s: the offline run has no findings to compare" % name)
+        check(finding_keys(got) == finding_keys(want),
+              "%s: live findings %s != offline %s" % (name, finding_keys(got)[:5],
+                                                      finding_keys(want)[:5]))
+        check(drop_times(got) == drop_times(want),
+              "%s: the live report differs from the offline one beyond times" % name)
+        summary = got[-1]
+        live = summary["captures"][0].get("live", {})
+        check(summary["captures"][0]["path"] == veth.listen and live.get("ended_by") == "--count"
+              and live.get("kernel_dropped") == 0,
+              "%s: the live capture's entry: %s" % (name, summary["captures"][0]))
+        # The saved frames read offline: the live report, times and all.
+        again = records(offline(saved, extra=extra))
+        for r in again + got:
+            if r["type"] == "summary":
+                for c in r["captures"]:
+                    c.pop("path", None)
+                    c.pop("live", None)
+        check(again == got, "%s: the report of the -w file differs from the live one" % name)
+        os.unlink(saved)
+    hostile = write_hostile(tmp)
+    want = records(offline(hostile))
+    got_text, saved = live_jsonl(veth, hostile, tmp)
+    check(finding_keys(records(got_text)) == finding_keys(want),
+          "hostile frames: the live findings differ from the offline ones")
+    os.unlink(saved)
+    # The default filter keeps RoCE with and without VLAN tags, and nothing else.
+    path = os.path.join(SAMPLES, "cm_rocev2.pcap")
+    p = veth.ibscope(["--format", "jsonl", "--count", str(frames_in(path))])
+    send_frames(veth.send, [NOT_ROCE] * 3)  # not counted: the run would end early
+    veth.replay(path, "--topspeed")
+    try:
+        out, _ = p.communicate(timeout=30)
+        check(finding_keys(records(out)) == finding_keys(records(offline(path))),
+              "default filter: the findings differ from the offline run")
+    except subprocess.TimeoutExpired:
+        p.kill()
+        check(False, "default filter: not every RoCE frame of cm_rocev2 (VLAN, QinQ) passed")
+
+
+# An IPv4 UDP datagram to port 53: Ethernet, IPv4 (no checksum needed on a
+# veth), UDP, four bytes.
+NOT_ROCE = bytes.fromhex("020000000002" "020000000001" "0800"
+                         "45000020" "00004000" "40110000" "0a000001" "0a000002"
+                         "d4310035" "000c0000") + b"dns?"
+
+
+def send_frames(iface, frames):
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    sock.bind((iface, 0))
+    for f in frames:
+        sock.send(f)
+    sock.close()
+
+
+def test_latency(veth, tmp):
+    """Frames sent one by one; each finding must be on standard output within
+    FINDING_WAIT_S of the frame that makes it."""
+    path = os.path.join(SAMPLES, "cm_rocev2.pcap")
+    want = [r for r in records(offline(path)) if r["type"] == "finding"]
+    by_frame = {}
+    for r in want:
+        by_frame.setdefault(r["frame"], []).append(r)
+    _, recs = read_pcap(path)
+    p = veth.ibscope(["--format", "jsonl", "--filter", ALL_FRAMES])
+    fd = p.stdout.fileno()
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    sock.bind((veth.send, 0))
+    pending, worst = "", 0.0
+    for number, (_, data, _) in enumerate(recs, 1):
+        sent = time.monotonic()
+        sock.send(data)
+        expected = len(by_frame.get(number, []))
+        seen = []
+        while len(seen) < expected and time.monotonic() - sent < FINDING_WAIT_S:
+            if select.select([fd], [], [], 0.005)[0]:
+                pending += os.read(fd, 65536).decode()
+            while "\n" in pending:
+                line, pending = pending.split("\n", 1)
+                seen.append(json.loads(line))
+        delay = time.monotonic() - sent
+        if expected:
+            worst = max(worst, delay)
+        check(len(seen) == expected and all(r["frame"] == number for r in seen),
+              "frame %d: %d of %d findings within %.1f s" % (number, len(seen), expected,
+                                                              FINDING_WAIT_S))
+        time.sleep(0.01)
+    sock.close()
+    p.send_signal(signal.SIGINT)
+    p.communicate(timeout=10)
+    print("latency: the slowest finding reached standard output %.0f ms after its frame" %
+          (worst * 1000))
+
+
+def test_sigint(veth, tmp):
+    path = os.path.join(tmp, "ramp_slow.pcap")
+    subprocess.run([ARGS.gen, "ramp", "--linktype", "1", "--pool", "40000-40999",
+                    "--connections", "400", path], check=True, capture_output=True)
+    saved = os.path.join(tmp, "partial.pcapng")
+    report = os.path.join(tmp, "partial.json")
+    p = veth.ibscope(["--format", "json", "-o", report, "-w", saved])
+    replay = subprocess.Popen(["tcpreplay", "-q", "-i", veth.send, "--pps", "400", path],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=10)
+    replay.wait()
+    check(p.returncode == 0, "SIGINT: exit %d (%s)" % (p.returncode, err.strip()))
+    try:
+        with open(report) as f:
+            rep = json.load(f)
+    except (OSError, ValueError) as e:
+        check(False, "SIGINT: no valid JSON report: %s" % e)
+        return
+    total = frames_in(path)
+    frames = rep["frames"]["total"] if isinstance(rep.get("frames"), dict) else rep.get("frames")
+    live = rep["captures"][0].get("live", {})
+    check(live.get("ended_by") == "SIGINT", "SIGINT: ended_by %r" % live.get("ended_by"))
+    check(isinstance(frames, int) and 0 < frames < total,
+          "SIGINT: a partial report has %r of %d frames" % (frames, total))
+    again = json.loads(offline(saved, "json"))
+    check(again["frames"] == rep["frames"] and again["sources"] == rep["sources"],
+          "SIGINT: the -w file's report differs from the partial one")
+    os.unlink(saved)
+    os.unlink(report)
+
+
+def test_view(veth, tmp):
+    if not shutil.which("tmux"):
+        skip_or_fail("tmux is not installed")
+    session = veth.ns
+    path = os.path.join(SAMPLES, "cm_rocev2.pcap")
+    cmd = "ip netns exec %s %s --live %s --count %d; sleep 60" % (
+        veth.ns, ARGS.ibscope, veth.listen, frames_in(path))
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "50", cmd],
+                   check=True)
+    try:
+        pane = ""
+        for _ in range(50):  # the first status block
+            time.sleep(0.1)
+            pane = capture_pane(session)
+            if "-- ibscope live on" in pane:
+                break
+        check("-- ibscope live on %s" % veth.listen in pane and "findings: none yet" in pane,
+              "view: no status block before the replay:\n" + pane)
+        veth.replay(path, "--multiplier", "4")  # about 1.3 s: the block is redrawn
+        time.sleep(0.5)
+        final = capture_pane(session)
+        for want in ("port_reused", "duplicate_tuple", "Findings by kind", "Sources: source"):
+            check(want in final, "view: %r not on the screen at the end:\n%s" % (want, final))
+        check("-- ibscope live on" not in final,
+              "view: the status block was not removed before the report:\n" + final)
+        lines = [ln for ln in final.splitlines() if " frame " in ln and "port_reused" in ln]
+        check(len(lines) == 2, "view: %d port_reused lines, want 2:\n%s" % (len(lines), final))
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def capture_pane(session):
+    return subprocess.run(["tmux", "capture-pane", "-p", "-t", session, "-S", "-200"],
+                          capture_output=True, text=True).stdout
+
+
+def one_error(args, want, user=None):
+    cmd = [ARGS.ibscope] + args
+    if user:
+        cmd = ["setpriv", "--reuid", user, "--regid", "nogroup", "--clear-groups"] + cmd
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=10)
+    lines = r.stderr.rstrip("\n").split("\n")
+    check(r.returncode == 2 and len(lines) == 1 and want in lines[0] and not r.stdout,
+          "%s: exit %d, stderr %r (want one line with %r)" % (" ".join(args), r.returncode,
+                                                             r.stderr, want))
+
+
+def test_errors(tmp):
+    one_error(["--live", "ibscope-none0"], "ibscope-none0: no such interface")
+    one_error(["--live", "lo", "--filter", "udp port"], "lo: filter 'udp port':")
+    one_error(["--live", "lo", "x.pcap"], "give one or the other")
+    one_error(["--count", "3", "x.pcap"], "--count is for --live only")
+    one_error(["--live", "lo", "--duration", "-1"], "--duration: '-1'")
+    existing = os.path.join(tmp, "exists.pcapng")
+    with open(existing, "wb") as f:
+        f.write(b"precious")
+    one_error(["--live", "lo", "--duration", "0.1", "-w", existing], "never replaces one")
+    with open(existing, "rb") as f:
+        check(f.read() == b"precious", "-w changed a file that was there")
+    os.unlink(existing)
+    if os.geteuid() == 0:
+        one_error(["--live", "lo", "--duration", "0.1"], "permission denied", user="nobody")
+
+
+def main():
+    global ARGS, SAMPLES
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ibscope", required=True)
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("group", choices=["errors", "stream", "latency", "sigint", "view"])
+    ARGS = ap.parse_args()
+    SAMPLES = os.path.join(ARGS.source_dir, "samples", "captures")
+    with tempfile.TemporaryDirectory() as tmp:
+        if ARGS.group == "errors":
+            test_errors(tmp)
+        else:
+            if not shutil.which("tcpreplay"):
+                skip_or_fail("tcpreplay is not installed")
+            veth = Veth()
+            try:
+                {"stream": test_stream, "latency": test_latency, "sigint": test_sigint,
+                 "view": test_view}[ARGS.group](veth, tmp)
+            finally:
+                veth.close()
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
