@@ -53,6 +53,7 @@ struct live {
     struct pcapng_writer *save;
     int64_t started, last_draw;
     uint64_t frames_at_last_draw;
+    double frames_per_second;   /* over the last tick */
     const char *ended_by;
 };
 
@@ -76,23 +77,29 @@ static void on_finding(void *ctx, const struct report_model *m, const struct ib_
     live_view_finding(ctx, m, f);
 }
 
-static void draw(struct live *l, int64_t now)
+/* Redraws the status block.  A tick (once a second) also measures the
+ * frame rate over the second past; between ticks the block is redrawn
+ * only to come back under new finding lines. */
+static void draw(struct live *l, int64_t now, bool tick)
 {
+    if (tick) {
+        int64_t span = now - l->last_draw;
+        uint64_t frames = l->run.model.frames;
+        l->frames_per_second =
+            span > 0 ? (double)(frames - l->frames_at_last_draw) * 1e9 / (double)span : 0;
+        l->last_draw = now;
+        l->frames_at_last_draw = frames;
+        if (l->save)
+            pcapng_writer_flush(l->save);
+    }
     struct live_view_status st = {
         .iface = l->opts->live,
         .filter = l->opts->filter ? live_capture_filter(l->cap) : "RoCE, the default filter",
         .elapsed_ns = now - l->started,
+        .frames_per_second = l->frames_per_second,
     };
-    int64_t span = now - l->last_draw;
-    uint64_t frames = l->run.model.frames;
-    st.frames_per_second = span > 0 ? (double)(frames - l->frames_at_last_draw) * 1e9 / (double)span
-                                    : 0;
     live_capture_stats(l->cap, &st.kernel);
     live_view_draw(&l->view, &l->run.model, &st);
-    if (l->save)
-        pcapng_writer_flush(l->save);
-    l->last_draw = now;
-    l->frames_at_last_draw = frames;
 }
 
 /* Polls and reads until a signal, --duration or --count ends the watch.
@@ -119,7 +126,9 @@ static int watch(struct live *l)
             return 0;
         }
         if (now - l->last_draw >= REDRAW_NS)
-            draw(l, now);
+            draw(l, now, true);
+        else if (live_view_needs_redraw(&l->view))
+            draw(l, now, false);
         int64_t wait = l->last_draw + REDRAW_NS - now;
         if (end - now < wait)
             wait = end - now;
@@ -233,7 +242,7 @@ static void say_watching(const struct live *l)
 {
     char iface[PRINTABLE_MAX];
     printable(l->opts->live, iface, sizeof iface);
-    fprintf(stderr, "ibscope: watching %s (%s); SIGINT (Ctrl-C) ends it and writes the report\n",
+    fprintf(stderr, "ibscope: watching %s (%s); Ctrl-C ends it with the report\n",
             iface, l->opts->filter ? "--filter" : "the default RoCE filter");
     fflush(stderr);
 }
@@ -291,7 +300,7 @@ int live_run(const struct options *opts, const char *version)
         goto done;
     say_watching(&l);
     l.started = l.last_draw = now_ns();
-    draw(&l, l.started);
+    draw(&l, l.started, true);
     int watch_status = watch(&l);
     live_view_clear(&l.view);
     describe_capture(&l);

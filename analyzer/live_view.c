@@ -55,10 +55,18 @@ void live_view_finding(struct live_view *v, const struct report_model *m,
     fmt_frame(&f->at, m->capture_count, at, sizeof at);
     fmt_finding_text(f, m->capture_count, text, sizeof text);
     printable(text, safe, sizeof safe);
-    live_view_clear(v); /* the line goes above the block */
+    if (v->terminal && v->drawn) { /* the line goes above the block */
+        live_view_clear(v);
+        v->cleared = true;
+    }
     fprintf(v->out, "%s frame %-7s %-18s %-7s %s\n", when, at, ib_finding_kind_name(f->kind),
             ib_severity_name(f->severity), safe);
     fflush(v->out);
+}
+
+bool live_view_needs_redraw(const struct live_view *v)
+{
+    return v->cleared;
 }
 
 static unsigned terminal_width(FILE *out)
@@ -169,8 +177,9 @@ void live_view_draw(struct live_view *v, const struct report_model *m,
     char iface[PRINTABLE_MAX], filter[PRINTABLE_MAX], elapsed[32];
     printable(st->iface, iface, sizeof iface);
     printable(st->filter[0] ? st->filter : "no filter", filter, sizeof filter);
-    fmt_duration(st->elapsed_ns, elapsed, sizeof elapsed);
+    snprintf(elapsed, sizeof elapsed, "%" PRId64 " s", st->elapsed_ns / 1000000000);
     live_view_clear(v);
+    v->cleared = false;
     block_line(v, width, "-- ibscope live on %s (%s), %s --", iface, filter, elapsed);
     block_line(v, width,
                "frames %" PRIu64 " (InfiniBand %" PRIu64 "), %.0f frames/s; kernel dropped %"

@@ -21,6 +21,7 @@ struct live_view {
     bool terminal;        /* draw the status block */
     bool finding_lines;   /* print a line per finding */
     unsigned drawn;       /* lines of the status block on screen now */
+    bool cleared;         /* taken off for finding lines, not yet back */
 };
 
 /* What the status block says besides the model's counts. */
@@ -37,6 +38,8 @@ void live_view_finding(struct live_view *v, const struct report_model *m,
                        const struct ib_finding *f);
 void live_view_draw(struct live_view *v, const struct report_model *m,
                     const struct live_view_status *st);
+/* True when finding lines have pushed the status block off the screen. */
+bool live_view_needs_redraw(const struct live_view *v);
 /* Removes the status block (before the final report). */
 void live_view_clear(struct live_view *v);
 

@@ -30,7 +30,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
 from testlib import check, failures, read_pcap  # noqa: E402
+import netns  # noqa: E402
 
 ARGS = None
 SAMPLES = None
@@ -48,51 +50,25 @@ def skip_or_fail(why):
     sys.exit(77)
 
 
-class Veth:
-    """A veth pair: `send` stays here, `listen` goes into namespace `ns`."""
-
-    def __init__(self):
-        tag = "ibs%d" % (os.getpid() % 100000)
-        self.ns, self.send, self.listen = tag, tag + "a", tag + "b"
-        if os.geteuid() != 0 or not shutil.which("ip"):
-            skip_or_fail("live tests need root and iproute2 (network namespaces)")
-        steps = [
-            ["ip", "netns", "add", self.ns],
-            ["ip", "link", "add", self.send, "type", "veth", "peer", "name", self.listen,
-             "netns", self.ns],
-            # No IPv6 autoconfiguration: nothing but the replayed frames.
-            ["sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % self.send],
-            ["ip", "netns", "exec", self.ns, "sysctl", "-qw",
-             "net.ipv6.conf.%s.disable_ipv6=1" % self.listen],
-            ["ip", "link", "set", self.send, "up"],
-            ["ip", "netns", "exec", self.ns, "ip", "link", "set", self.listen, "up"],
-        ]
-        for cmd in steps:
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                self.close()
-                skip_or_fail("this machine does not allow network namespaces and veth "
-                             "pairs (%s: %s)" % (" ".join(cmd[:3]), r.stderr.strip()))
-
-    def close(self):
-        subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
-        subprocess.run(["ip", "link", "del", self.send], capture_output=True)
+class Veth(netns.Veth):
+    """The pair, with ibscope and tcpreplay on it and failures recorded."""
 
     def ibscope(self, args, **kw):
-        """Starts ibscope --live on the listening end; returns once it watches."""
-        cmd = ["ip", "netns", "exec", self.ns, ARGS.ibscope, "--live", self.listen] + args
-        p = subprocess.Popen(cmd, stdout=kw.get("stdout", subprocess.PIPE),
-                             stderr=subprocess.PIPE, text=True, bufsize=1)
-        line = p.stderr.readline()
-        if not check("ibscope: watching" in line, "ibscope did not start: %r" % line):
-            p.kill()
+        p = self.start_ibscope(ARGS.ibscope, args, **kw)
+        if not check(p is not None, "ibscope did not start watching"):
             raise SystemExit(1)
         return p
 
     def replay(self, path, *extra):
-        r = subprocess.run(["tcpreplay", "-q", "-i", self.send] + list(extra) + [path],
-                           capture_output=True, text=True)
+        r = self.tcpreplay(path, *extra)
         check(r.returncode == 0, "tcpreplay %s: %s" % (path, r.stderr.strip()))
+
+
+def make_veth():
+    try:
+        return Veth()
+    except netns.Unavailable as e:
+        skip_or_fail(str(e))
 
 
 def offline(path, fmt="jsonl", extra=()):
@@ -322,30 +298,43 @@ def test_view(veth, tmp):
         skip_or_fail("tmux is not installed")
     session = veth.ns
     path = os.path.join(SAMPLES, "cm_rocev2.pcap")
-    cmd = "ip netns exec %s %s --live %s --count %d; sleep 60" % (
-        veth.ns, ARGS.ibscope, veth.listen, frames_in(path))
+    cmd = "ip netns exec %s %s --live %s; sleep 60" % (veth.ns, ARGS.ibscope, veth.listen)
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "50", cmd],
                    check=True)
     try:
-        pane = ""
-        for _ in range(50):  # the first status block
-            time.sleep(0.1)
-            pane = capture_pane(session)
-            if "-- ibscope live on" in pane:
-                break
+        pane = wait_for_pane(session, "-- ibscope live on")
         check("-- ibscope live on %s" % veth.listen in pane and "findings: none yet" in pane,
               "view: no status block before the replay:\n" + pane)
         veth.replay(path, "--multiplier", "4")  # about 1.3 s: the block is redrawn
-        time.sleep(0.5)
-        final = capture_pane(session)
-        for want in ("port_reused", "duplicate_tuple", "Findings by kind", "Sources: source"):
+        pane = wait_for_pane(session, "findings: retransmission 1, port_reused 2, "
+                                      "duplicate_tuple 1")
+        lines = pane.rstrip("\n").split("\n")
+        block = [n for n, ln in enumerate(lines) if ln.startswith("-- ibscope live on")]
+        found = [n for n, ln in enumerate(lines) if " frame " in ln and "port_reused" in ln]
+        check(len(found) == 2 and len(block) == 1 and block[0] > found[-1],
+              "view: two port_reused lines above one status block, want:\n" + pane)
+        check(any(ln.startswith("  10.0.0.11 ") for ln in lines[block[0]:] if block),
+              "view: the source 10.0.0.11 is not in the status block:\n" + pane)
+        # Ctrl-C in the terminal, as a person ends it.
+        subprocess.run(["tmux", "send-keys", "-t", session, "C-c"], check=True)
+        final = wait_for_pane(session, "Findings by kind")
+        for want in ("port_reused", "duplicate_tuple", "ended by SIGINT", "Sources: source"):
             check(want in final, "view: %r not on the screen at the end:\n%s" % (want, final))
         check("-- ibscope live on" not in final,
               "view: the status block was not removed before the report:\n" + final)
-        lines = [ln for ln in final.splitlines() if " frame " in ln and "port_reused" in ln]
-        check(len(lines) == 2, "view: %d port_reused lines, want 2:\n%s" % (len(lines), final))
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def wait_for_pane(session, text, seconds=10):
+    pane = ""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pane = capture_pane(session)
+        if text in pane:
+            break
+        time.sleep(0.1)
+    return pane
 
 
 def capture_pane(session):
@@ -396,7 +385,7 @@ def main():
         else:
             if not shutil.which("tcpreplay"):
                 skip_or_fail("tcpreplay is not installed")
-            veth = Veth()
+            veth = make_veth()
             try:
                 {"stream": test_stream, "latency": test_latency, "sigint": test_sigint,
                  "view": test_view}[ARGS.group](veth, tmp)
