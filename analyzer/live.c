@@ -243,7 +243,7 @@ static void say_watching(const struct live *l)
     char iface[PRINTABLE_MAX];
     printable(l->opts->live, iface, sizeof iface);
     fprintf(stderr, "ibscope: watching %s (%s); Ctrl-C ends it with the report\n",
-            iface, l->opts->filter ? "--filter" : "the default RoCE filter");
+            iface, l->opts->filter ? "--filter" : "default RoCE filter");
     fflush(stderr);
 }
 

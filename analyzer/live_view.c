@@ -16,8 +16,10 @@
 #include "names.h"
 #include "printable.h"
 #include "report_format.h"
+#include "text_wrap.h"
 
 #define LINE_MAX_BYTES 512
+#define FINDING_INDENT 13 /* under the text, past "HH:MM:SS.mmm " */
 
 void live_view_init(struct live_view *v, FILE *out, bool terminal, bool finding_lines)
 {
@@ -45,6 +47,14 @@ static void time_of_day(int64_t ns, char buf[16])
              (int)(ms / 1000 % 60), (int)(ms % 1000));
 }
 
+static unsigned terminal_width(FILE *out)
+{
+    struct winsize ws;
+    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    return 80;
+}
+
 void live_view_finding(struct live_view *v, const struct report_model *m,
                        const struct ib_finding *f)
 {
@@ -59,22 +69,20 @@ void live_view_finding(struct live_view *v, const struct report_model *m,
         live_view_clear(v);
         v->cleared = true;
     }
-    fprintf(v->out, "%s frame %-7s %-18s %-7s %s\n", when, at, ib_finding_kind_name(f->kind),
-            ib_severity_name(f->severity), safe);
+    int head = fprintf(v->out, "%s frame %-6s %s %s: ", when, at, ib_finding_kind_name(f->kind),
+                       ib_severity_name(f->severity));
+    /* A log line stays one line; on a terminal it is wrapped under the text. */
+    if (v->terminal)
+        text_wrap(v->out, safe, head > 0 ? (size_t)head : 0, FINDING_INDENT,
+                  terminal_width(v->out));
+    else
+        fprintf(v->out, "%s\n", safe);
     fflush(v->out);
 }
 
 bool live_view_needs_redraw(const struct live_view *v)
 {
     return v->cleared;
-}
-
-static unsigned terminal_width(FILE *out)
-{
-    struct winsize ws;
-    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
-        return ws.ws_col;
-    return 80;
 }
 
 /* One line of the block, cut to the width (no line wraps). */
@@ -182,8 +190,8 @@ void live_view_draw(struct live_view *v, const struct report_model *m,
     v->cleared = false;
     block_line(v, width, "-- ibscope live on %s (%s), %s --", iface, filter, elapsed);
     block_line(v, width,
-               "frames %" PRIu64 " (InfiniBand %" PRIu64 "), %.0f frames/s; kernel dropped %"
-               PRIu64 ", interface dropped %" PRIu64,
+               "frames %" PRIu64 " (InfiniBand %" PRIu64 "), %.0f/s; dropped: kernel %" PRIu64
+               ", interface %" PRIu64,
                m->frames, m->ib_frames, st->frames_per_second, st->kernel.dropped,
                st->kernel.if_dropped);
     draw_findings(v, width, m);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "packet.h"
+#include "text_wrap.h"
 
 bool options_parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -344,24 +345,6 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     return OPT_OK;
 }
 
-/* Words after `col` columns, wrapped at 79 with continuation lines
- * indented to `indent`. */
-static void print_wrapped(FILE *out, const char *text, size_t col, size_t indent)
-{
-    while (*text) {
-        size_t word = strcspn(text, " ");
-        if (col + 1 + word > 79 && col > indent) {
-            fprintf(out, "\n%*s", (int)indent, "");
-            col = indent;
-        }
-        col += (size_t)fprintf(out, " %.*s", (int)word, text);
-        text += word;
-        while (*text == ' ')
-            text++;
-    }
-    fputc('\n', out);
-}
-
 void options_usage(FILE *out)
 {
     fputs("Usage: ibscope [options] CAPTURE...    analyse captures ('-' = standard input)\n"
@@ -401,7 +384,8 @@ void options_usage(FILE *out)
     for (int k = 0; k < IB_FIND_COUNT; k++) {
         const struct ib_finding_kind_info *info = &ib_finding_kinds[k];
         int col = fprintf(out, "  %-22s %-8s", info->name, ib_severity_name(info->severity));
-        print_wrapped(out, info->description, col > 0 ? (size_t)col : 0, 33);
+        fputc(' ', out);
+        text_wrap(out, info->description, col > 0 ? (size_t)col + 1 : 1, 34, 79);
     }
     fputs("\nExit status: 0 done, 1 a --fail-on finding occurred, 2 usage, input or output\n"
           "error; ended by SIGINT, SIGTERM or SIGHUP, that signal's (130, 143, 129).\n",

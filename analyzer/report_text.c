@@ -17,6 +17,7 @@
 #include "report_format.h"
 #include "report_model.h"
 #include "temp_file.h"
+#include "text_wrap.h"
 
 #define WIDTH 80
 
@@ -28,37 +29,12 @@ struct text_state {
     int error;                    /* errno of the first scratch-file failure */
 };
 
-/* Glues words that must stay on one line; printed as a space. */
-#define NBSP '\x1f'
-#define NB "\x1f"
+#define NB TEXT_WRAP_NB
 
-/* Writes text wrapped at WIDTH: the first line after `first` columns already
- * used, continuation lines indented by `indent`.  Breaks at spaces only. */
+/* Wrapped at the report's width. */
 static void wrap(FILE *out, const char *text, size_t first, size_t indent)
 {
-    size_t col = first;
-    bool first_word = true;
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        size_t len = strcspn(p, " ");
-        if (!first_word && col + 1 + len <= WIDTH) {
-            fputc(' ', out);
-            col++;
-        } else if (col > indent && col + len + !first_word > WIDTH) {
-            fprintf(out, "\n%*s", (int)indent, "");
-            col = indent;
-        }
-        for (size_t i = 0; i < len; i++)
-            fputc(p[i] == NBSP ? ' ' : p[i], out);
-        col += len;
-        p += len;
-        first_word = false;
-    }
-    fputc('\n', out);
+    text_wrap(out, text, first, indent, WIDTH);
 }
 
 static void fail(struct text_state *st)
@@ -385,7 +361,7 @@ static void glue(char *s)
 {
     for (; *s; s++)
         if (*s == ' ')
-            *s = NBSP;
+            *s = TEXT_WRAP_NBSP;
 }
 
 static void write_chains(FILE *out, const struct report_model *m)
