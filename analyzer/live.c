@@ -254,7 +254,7 @@ static void say_drops(const struct live *l)
     char iface[PRINTABLE_MAX];
     printable(l->opts->live, iface, sizeof iface);
     fprintf(stderr,
-            "ibscope: %s: %llu frames analysed, ended by %s; the kernel dropped %llu, the "
+            "ibscope: %s: %llu frames, ended by %s; dropped: kernel %llu, "
             "interface %llu\n",
             iface, (unsigned long long)l->run.model.frames, l->ended_by ? l->ended_by : "-",
             (unsigned long long)c->live.dropped, (unsigned long long)c->live.if_dropped);

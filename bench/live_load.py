@@ -46,7 +46,7 @@ def rss_mib(pid):
 
 
 def analysed(err):
-    m = re.search(r"(\d+) frames analysed.*kernel dropped (\d+), the interface (\d+)", err)
+    m = re.search(r"(\d+) frames, .*dropped: kernel (\d+), interface (\d+)", err)
     return (int(m.group(1)), int(m.group(2)) + int(m.group(3))) if m else (None, None)
 
 

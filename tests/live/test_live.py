@@ -154,7 +154,7 @@ def live_jsonl(veth, path, tmp, extra=()):
         out, err = p.communicate()
         check(False, "%s: the live run did not see all %d frames" % (path, frames_in(path)))
     check(p.returncode == 0, "%s: live exit %d: %s" % (path, p.returncode, err))
-    check("ended by --count" in err and "the kernel dropped 0" in err,
+    check("ended by --count" in err and "dropped: kernel 0, interface 0" in err,
           "%s: the run's last line: %r" % (path, err.strip()))
     return out, saved
 
