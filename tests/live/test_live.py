@@ -9,6 +9,7 @@ Groups (one ctest test each):
            and the report of the -w file equal the offline one
   latency  each finding reaches standard output within 1 s of its frame
   sigint   SIGINT in the middle of a replay gives a valid partial report
+  drops    a stopped ibscope: the kernel's drops in the report and on stderr
   view     the status view on a terminal (tmux), and the report after it
 
 Needs root (network namespaces, raw sockets).  Without them the test is
@@ -194,13 +195,15 @@ def test_stream(veth, tmp):
     os.unlink(saved)
     # The default filter keeps RoCE with and without VLAN tags, and nothing else.
     path = os.path.join(SAMPLES, "cm_rocev2.pcap")
-    p = veth.ibscope(["--format", "jsonl", "--count", str(frames_in(path))])
+    p = veth.ibscope(["--format", "jsonl", "--count", str(frames_in(path)),
+                      "--fail-on", "duplicate_tuple"])
     send_frames(veth.send, [NOT_ROCE] * 3)  # not counted: the run would end early
     veth.replay(path, "--topspeed")
     try:
         out, _ = p.communicate(timeout=30)
         check(finding_keys(records(out)) == finding_keys(records(offline(path))),
               "default filter: the findings differ from the offline run")
+        check(p.returncode == 1, "--fail-on duplicate_tuple: exit %d, want 1" % p.returncode)
     except subprocess.TimeoutExpired:
         p.kill()
         check(False, "default filter: not every RoCE frame of cm_rocev2 (VLAN, QinQ) passed")
@@ -293,6 +296,33 @@ def test_sigint(veth, tmp):
     os.unlink(report)
 
 
+def test_drops(veth, tmp):
+    """A stopped ibscope lets the kernel ring overflow: the drops must show in
+    the status line on standard error and in the report."""
+    path = os.path.join(tmp, "flood.pcap")
+    subprocess.run([ARGS.gen, "ramp", "--linktype", "1", "--pool", "1024-65535",
+                    "--connections", "60000", "--disconnect", "100", path],
+                   check=True, capture_output=True)
+    report = os.path.join(tmp, "drops.json")
+    p = veth.ibscope(["--format", "json", "-o", report])
+    os.kill(p.pid, signal.SIGSTOP)
+    veth.replay(path, "--topspeed")
+    os.kill(p.pid, signal.SIGCONT)
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=30)
+    with open(report) as f:
+        rep = json.load(f)
+    live = rep["captures"][0]["live"]
+    sent = frames_in(path)
+    check(live["kernel_dropped"] > 0 and rep["frames"]["total"] + live["kernel_dropped"] == sent,
+          "drops: %d analysed + %d dropped != %d sent" % (rep["frames"]["total"],
+                                                         live["kernel_dropped"], sent))
+    check("dropped: kernel %d," % live["kernel_dropped"] in err,
+          "drops: the last line does not say them: %r" % err)
+    os.unlink(report)
+
+
 def test_view(veth, tmp):
     if not shutil.which("tmux"):
         skip_or_fail("tmux is not installed")
@@ -376,7 +406,7 @@ def main():
     ap.add_argument("--ibscope", required=True)
     ap.add_argument("--gen", required=True)
     ap.add_argument("--source-dir", required=True)
-    ap.add_argument("group", choices=["errors", "stream", "latency", "sigint", "view"])
+    ap.add_argument("group", choices=["errors", "stream", "latency", "sigint", "drops", "view"])
     ARGS = ap.parse_args()
     SAMPLES = os.path.join(ARGS.source_dir, "samples", "captures")
     with tempfile.TemporaryDirectory() as tmp:
@@ -388,7 +418,7 @@ def main():
             veth = make_veth()
             try:
                 {"stream": test_stream, "latency": test_latency, "sigint": test_sigint,
-                 "view": test_view}[ARGS.group](veth, tmp)
+                 "drops": test_drops, "view": test_view}[ARGS.group](veth, tmp)
             finally:
                 veth.close()
     if failures:
