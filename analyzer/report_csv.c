@@ -23,11 +23,13 @@ static const char csv_header[] =
     "record,capture,capture_path,frame,time,kind,severity,rule,related_capture,related_frame,"
     "message,port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
     "reject_reason,retransmissions,req_frame,rep_frame,rtu_frame,dreq_frame,drep_frame,"
-    "rej_frame,setup_latency_ns,verified,mismatch,not_present" CRLF;
+    "rej_frame,setup_latency_ns,verified,mismatch,not_present,conn" CRLF;
 
-/* Connection columns after message: 17 of them; then the CRC counts, 3. */
+/* Connection columns after message: 17 of them; then the CRC counts, 3;
+ * then the connection's index (the plugin's ibscope.analysis.conn), 1. */
 #define CSV_CONN_COLUMNS 17
 #define CSV_CRC_COLUMNS 3
+#define CSV_INDEX_COLUMNS 1
 
 static void csv_field(FILE *out, const char *s)
 {
@@ -80,7 +82,7 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
     else
         fputs(",,", st->out);
     csv_field(st->out, ib_finding_format(f, msg, sizeof msg));
-    for (int i = 0; i < CSV_CONN_COLUMNS + CSV_CRC_COLUMNS; i++)
+    for (int i = 0; i < CSV_CONN_COLUMNS + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS; i++)
         fputc(',', st->out);
     fputs(CRLF, st->out);
 }
@@ -135,7 +137,7 @@ static void csv_connection(void *p, const struct report_model *m,
     fputc(',', out);
     if (report_connection_latency(rec, &lat))
         fprintf(out, "%" PRId64, lat);
-    fputs(",,," CRLF, out); /* no CRC counts */
+    fprintf(out, ",,,,%" PRIu32 CRLF, rec->index); /* no CRC counts */
 }
 
 /* Two rows per capture, kind icrc and vcrc: its frames by CRC status. */
@@ -150,7 +152,7 @@ static void crc_rows(FILE *out, const struct report_model *m)
             fprintf(out, ",,,%s,", k == 0 ? "icrc" : "vcrc");
             for (int col = 0; col < 5 + CSV_CONN_COLUMNS; col++) /* severity .. latency */
                 fputc(',', out);
-            fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 CRLF, n[IB_CRC_VERIFIED],
+            fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "," CRLF, n[IB_CRC_VERIFIED],
                     n[IB_CRC_MISMATCH], n[IB_CRC_NOT_PRESENT]);
         }
     }

@@ -99,7 +99,7 @@ static void write_chains(struct json_writer *w, const struct report_model *m)
     for (size_t i = 0; i < n; i++) {
         const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
         json_begin_object(w);
-        jv_chain_members(w, c);
+        jv_chain_members(w, c, i);
         json_end_object(w);
     }
     json_end_array(w);

@@ -259,6 +259,8 @@ void jv_finding_members(struct json_writer *w, const struct ib_finding *f)
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec)
 {
     int64_t lat;
+    json_key(w, "conn");
+    json_uint(w, rec->index);
     if (rec->has_tuple)
         tuple_members(w, &rec->tuple);
     json_key(w, "service_id");
@@ -371,8 +373,10 @@ void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
     json_uint(w, s->ports_outside_pool);
 }
 
-void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c)
+void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)
 {
+    json_key(w, "chain");
+    json_uint(w, index);
     json_key(w, "requester");
     jv_endpoint(w, &c->requester);
     json_key(w, "mgmt_class");

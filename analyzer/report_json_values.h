@@ -29,8 +29,10 @@ void jv_captures(struct json_writer *w, const struct report_model *m); /* captur
 void jv_crc_capture_members(struct json_writer *w, const struct report_model *m, size_t i);
 void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs);
 void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
+/* A connection with its index first (the plugin's ibscope.analysis.conn). */
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s);
-void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c);
+/* A chain with its index first (the plugin's ibscope.analysis.chain). */
+void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index);
 
 #endif

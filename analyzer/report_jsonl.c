@@ -114,9 +114,7 @@ static int jsonl_end(void *p, const struct report_model *m)
     }
     for (size_t i = 0; i < ib_engine_chain_count(m->engine); i++) {
         struct json_writer *w = record(st, "chain");
-        json_key(w, "chain");
-        json_uint(w, i);
-        jv_chain_members(w, ib_engine_chain(m->engine, i));
+        jv_chain_members(w, ib_engine_chain(m->engine, i), i);
         end_record(st);
     }
     crc_records(st, m);

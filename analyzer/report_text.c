@@ -122,8 +122,9 @@ static void text_connection(void *p, const struct report_model *m,
         fmt_duration(lat, d, sizeof(d));
         snprintf(latency, sizeof(latency), "  setup %s", d);
     }
-    fprintf(out, "    comm 0x%08" PRIx32 "/0x%08" PRIx32 "  %s%s%s\n", rec->local_comm_id,
-            rec->remote_comm_id, state, latency, rec->evicted ? "  (evicted)" : "");
+    fprintf(out, "    conn %" PRIu32 "  comm 0x%08" PRIx32 "/0x%08" PRIx32 "  %s%s%s\n",
+            rec->index, rec->local_comm_id, rec->remote_comm_id, state, latency,
+            rec->evicted ? "  (evicted)" : "");
     static const char *const names[] = { "REQ", "MRA", "REP", "RTU", "DREQ", "DREP", "REJ" };
     const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };
@@ -376,8 +377,8 @@ static void write_chains(FILE *out, const struct report_model *m)
         const char *cls = ib_mgmt_class_name(c->mgmt_class);
         fmt_endpoint(&c->requester, req, sizeof(req));
         fmt_frame(&c->first_request, m->capture_count, fr, sizeof(fr));
-        fprintf(out, "  %s (class 0x%02x) from %s, request frame %s:\n", cls ? cls : "MAD",
-                (unsigned)c->mgmt_class, req, fr);
+        fprintf(out, "  chain %zu: %s (class 0x%02x) from %s, request frame %s:\n", i,
+                cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr);
         fmt_endpoint(&c->origin, ep, sizeof(ep));
         fmt_qp(c->origin_qp, qp, sizeof(qp));
         glue(ep);

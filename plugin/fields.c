@@ -13,9 +13,7 @@ int *ibs_hf_core;
 gint ibs_ett[IBS_ETT_COUNT];
 int ibs_hf_heading[IBS_ETT_COUNT];
 int ibs_hf_cm_msg[IB_CM_APR - IB_CM_REQ + 1];
-struct ibs_hf_extra ibs_hf = {
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-};
+struct ibs_hf_extra ibs_hf; /* every id -1 before registration (ibs_register_fields) */
 expert_field ibs_ei_kind[IB_FIND_COUNT];
 expert_field ibs_ei_rule[IB_DIAG_COUNT];
 
@@ -170,6 +168,31 @@ static hf_register_info extra_hf[] = {
       "Source ports held towards this destination address and port (the 4-tuple rule)."),
     X(&ibs_hf.redirect_depth, "Redirect depth", "analysis.redirect_depth", FT_UINT32, BASE_DEC,
       NULL, "Redirects so far in this chain."),
+    X(&ibs_hf.conn, "Connection", "analysis.conn", FT_UINT32, BASE_DEC, NULL,
+      "Index of the CM connection this message belongs to, 0-based in order of first REQ "
+      "(like tcp.stream); the analyzer's conn."),
+    X(&ibs_hf.conn_service_id, "ServiceID", "analysis.conn.service_id", FT_UINT64, BASE_HEX,
+      NULL, "The ServiceID of the connection's REQ."),
+    X(&ibs_hf.conn_port_space, "Port Space", "analysis.conn.port_space", FT_UINT16, BASE_HEX,
+      NULL, "RDMA CM port space of the connection."),
+    X(&ibs_hf.conn_src_ip, "Source IP", "analysis.conn.src_ip", FT_IPv4, BASE_NONE, NULL,
+      "The active side's IPv4 address, from the connection's REQ."),
+    X(&ibs_hf.conn_src_ipv6, "Source IPv6", "analysis.conn.src_ipv6", FT_IPv6, BASE_NONE, NULL,
+      "The active side's IPv6 address, from the connection's REQ."),
+    X(&ibs_hf.conn_src_port, "Source Port", "analysis.conn.src_port", FT_UINT16, BASE_DEC, NULL,
+      "The active side's RDMA CM port, from the connection's REQ."),
+    X(&ibs_hf.conn_dst_ip, "Destination IP", "analysis.conn.dst_ip", FT_IPv4, BASE_NONE, NULL,
+      "The passive side's IPv4 address, from the connection's REQ."),
+    X(&ibs_hf.conn_dst_ipv6, "Destination IPv6", "analysis.conn.dst_ipv6", FT_IPv6, BASE_NONE,
+      NULL, "The passive side's IPv6 address, from the connection's REQ."),
+    X(&ibs_hf.conn_dst_port, "Destination Port", "analysis.conn.dst_port", FT_UINT16, BASE_DEC,
+      NULL, "The passive side's port, from the connection's REQ."),
+    X(&ibs_hf.chain, "Redirect chain", "analysis.chain", FT_UINT32, BASE_DEC, NULL,
+      "Index of the ClassPortInfo redirect chain this frame belongs to (the analyzer's "
+      "chain): its first request, the redirects, the requests that follow them, the answer."),
+    X(&ibs_hf.chain_first_request, "First request of the chain", "analysis.chain.first_request",
+      FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST),
+      "Frame of the request whose answer started this redirect chain."),
     X(&ibs_hf.icrc_status, "ICRC status", "icrc.status", FT_UINT8, BASE_DEC,
       NULL, "Whether the Invariant CRC verifies: verified, mismatch, or not "
       "present (cut by the snaplen, stripped where captured, or not to be located)."),
@@ -260,6 +283,9 @@ static ei_register_info make_ei(expert_field *id, const char *abbrev, int group,
 
 void ibs_register_fields(int proto)
 {
+    int *extra_ids = (int *)&ibs_hf; /* a struct of ints only */
+    for (size_t i = 0; i < sizeof ibs_hf / sizeof(int); i++)
+        extra_ids[i] = -1;
     size_t n = ib_field_count;
     ibs_hf_core = g_new(int, n);
     hf_register_info *hf = g_new0(hf_register_info, n);
@@ -272,6 +298,8 @@ void ibs_register_fields(int proto)
     for (size_t i = 0; i < G_N_ELEMENTS(extra_hf); i++)
         if (extra_hf[i].p_id == &ibs_hf.icrc_status || extra_hf[i].p_id == &ibs_hf.vcrc_status)
             extra_hf[i].hfinfo.strings = VALS(to_vals(ib_crc_status_names));
+        else if (extra_hf[i].p_id == &ibs_hf.conn_port_space)
+            extra_hf[i].hfinfo.strings = VALS(to_vals(ib_port_space_names));
     proto_register_field_array(proto, extra_hf, G_N_ELEMENTS(extra_hf));
     register_headings(proto);
 

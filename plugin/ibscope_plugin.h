@@ -29,6 +29,7 @@ extern int ibs_proto;
 
 /* Which decoded fields the ibscope tree carries (the analysis is always there). */
 enum ibs_tree_fields {
+    IBS_TREE_ADDED,         /* the default: what the built-in dissector lacks */
     IBS_TREE_ALL,           /* every field ibscope decodes */
     IBS_TREE_NO_CM_DETAILS, /* without the per-message CM fields (ibscope.cm.req.* ...) */
     IBS_TREE_ANALYSIS_ONLY, /* no header, MAD or CM fields at all */
@@ -50,7 +51,7 @@ extern int *ibs_hf_core;
 
 enum ibs_ett {
     IBS_ETT_ROOT, IBS_ETT_LRH, IBS_ETT_GRH, IBS_ETT_BTH, IBS_ETT_DETH, IBS_ETT_MAD,
-    IBS_ETT_MAD_STATUS, IBS_ETT_CPI, IBS_ETT_CM, IBS_ETT_ANALYSIS, IBS_ETT_DIAGS,
+    IBS_ETT_MAD_STATUS, IBS_ETT_CPI, IBS_ETT_CM, IBS_ETT_ANALYSIS, IBS_ETT_CONN, IBS_ETT_DIAGS,
     IBS_ETT_COUNT
 };
 extern gint ibs_ett[IBS_ETT_COUNT];
@@ -68,6 +69,8 @@ struct ibs_hf_extra {
     int retransmission_of, port_reused_from, duplicate_tuple_of;
     int redirected_by, redirect_target_frame, redirect_loop_to;
     int ports_in_use, pool_utilization, tuple_ports_in_use, redirect_depth;
+    int conn, conn_service_id, conn_port_space, conn_src_ip, conn_src_ipv6, conn_src_port;
+    int conn_dst_ip, conn_dst_ipv6, conn_dst_port, chain, chain_first_request;
     int icrc_status, icrc_computed, vcrc_status, vcrc_computed;
     int diag;
 };
@@ -85,6 +88,9 @@ void ibs_register_fields(int proto);
  * later frame can make (the request that followed a redirect). */
 struct ibs_result {
     struct ib_frame_links links;
+    /* The first request of a redirect chain learns its chain from the
+     * redirect (a later frame): set from the second pass on. */
+    bool first_of_chain;
     struct ib_frame_ref redirect_target_frame;
     unsigned count;
     struct ib_finding *findings;   /* count entries */

@@ -18,7 +18,7 @@ WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
 int ibs_proto = -1;
-struct ibs_prefs ibs_prefs = { IBS_TREE_ALL, TRUE, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
+struct ibs_prefs ibs_prefs = { IBS_TREE_ADDED, TRUE, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
                                 IB_THRESHOLD_PCT_DEFAULT, { 0 } };
 
 static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
@@ -36,6 +36,9 @@ static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 }
 
 static const enum_val_t tree_fields_vals[] = {
+    { "added", "What the built-in InfiniBand dissector lacks: LID types, GID scopes, MAD "
+      "status bits, ClassPortInfo, IP CM data, the connection's tuple, the analysis",
+      IBS_TREE_ADDED },
     { "all", "Every field ibscope decodes", IBS_TREE_ALL },
     { "no_cm_details", "Headers, MAD, ClassPortInfo and IP CM fields, without CM message details",
       IBS_TREE_NO_CM_DETAILS },

@@ -36,6 +36,9 @@ static struct ib_engine *engine;
  * forward reference, so like Wireshark's own "Response in" links it shows
  * from the second pass on (tshark -2, the GUI), not in a single pass. */
 static GHashTable *redirect_results;
+/* A chain's first request by frame number -> its chain + 1: written into
+ * that frame's result on a later pass (join_chain). */
+static GHashTable *chain_starts;
 static int proto_infiniband = -1;
 static uint16_t rocev2_port = IB_ROCEV2_UDP_PORT; /* the built-in's preference, per file */
 
@@ -52,6 +55,7 @@ static void state_init(void)
         cfg.enabled[k] = ibs_prefs.enabled[k] != FALSE;
     engine = ib_engine_new(&cfg);
     redirect_results = g_hash_table_new(g_direct_hash, g_direct_equal);
+    chain_starts = g_hash_table_new(g_direct_hash, g_direct_equal);
     /* Read once per file, not per frame: a preference lookup is a string search. */
     unsigned port = ibs_pref_uint("infiniband", "rroce.port", IB_ROCEV2_UDP_PORT);
     rocev2_port = port > 0 && port <= 65535 ? (uint16_t)port : IB_ROCEV2_UDP_PORT;
@@ -64,6 +68,9 @@ static void state_cleanup(void)
     if (redirect_results)
         g_hash_table_destroy(redirect_results);
     redirect_results = NULL;
+    if (chain_starts)
+        g_hash_table_destroy(chain_starts);
+    chain_starts = NULL;
 }
 
 void ibs_state_register(void)
@@ -290,6 +297,34 @@ static struct ibs_result *keep(const struct ib_frame_analysis *a)
     return r;
 }
 
+
+/* A frame whose redirect started chain n: its first request joins it. */
+static void note_chain_start(const struct ib_frame_links *l)
+{
+    if (!l->has_chain || !engine || !chain_starts)
+        return;
+    const struct ib_redirect_chain *c = ib_engine_chain(engine, l->chain);
+    if (c && c->first_request.frame && c->hop_count + c->hops_dropped == 1)
+        g_hash_table_insert(chain_starts, GUINT_TO_POINTER((guint32)c->first_request.frame),
+                            GUINT_TO_POINTER(l->chain + 1));
+}
+
+/* A later pass of a chain's first request: a result naming its chain
+ * (made once, kept in file scope like the first pass's). */
+static void join_chain(struct ibs_stored *st, guint32 num)
+{
+    gpointer v = chain_starts ? g_hash_table_lookup(chain_starts, GUINT_TO_POINTER(num)) : NULL;
+    if (!v || (st->result && st->result->first_of_chain))
+        return;
+    struct ibs_result *r = wmem_new0(wmem_file_scope(), struct ibs_result);
+    if (st->result)
+        *r = *st->result;
+    r->first_of_chain = true;
+    r->links.has_chain = true;
+    r->links.chain = GPOINTER_TO_UINT(v) - 1;
+    st->result = r;
+}
+
 /* A redirect response (it has a chain depth) is remembered; a request that
  * follows one is written into it as its target frame (the first only). */
 static void link_redirect(struct ibs_result *r, guint32 num, const struct ib_frame_ref *at)
@@ -315,6 +350,7 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct
         struct qp_ctx qc = { true, st->mad_qp };
         if (st->how == IBS_NOT_IB || !parse(tvb, pinfo, tree, st, &qc, &out->pkt))
             return false;
+        join_chain(st, pinfo->num);
         out->result = st->result;
         return true;
     }
@@ -337,8 +373,10 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct
         struct ib_frame_analysis *a = wmem_new(pinfo->pool, struct ib_frame_analysis);
         ib_engine_feed(engine, at, ib ? &out->pkt : NULL, a);
         struct ibs_result *r = keep(a);
-        if (r)
+        if (r) {
             link_redirect(r, pinfo->num, &at);
+            note_chain_start(&r->links);
+        }
         st->result = r;
     }
     p_add_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0, st);

@@ -54,6 +54,7 @@ static const struct group *group_of(const char *abbrev)
 enum { F_PLAIN, F_ATTR_ID, F_STATUS, F_STATUS_BIT };
 struct field_plan {
     bool cm_detail;          /* cm.<message>.*: left out under IBS_TREE_NO_CM_DETAILS */
+    bool added;              /* the built-in dissector lacks it: in IBS_TREE_ADDED */
     uint8_t role;
     uint8_t shift;           /* of wire_mask: the core's value is already shifted */
 };
@@ -75,6 +76,16 @@ static unsigned mask_shift(guint64 mask)
     return s;
 }
 
+/* What Wireshark's InfiniBand dissector does not show: the MAD status
+ * bits, ClassPortInfo of every class, and the IP CM data of REQ and
+ * SIDR_REQ (the port space and port in the ServiceID, the IP CM header).
+ * The LID types and GID scopes are derived items (add_derived_*). */
+static bool lacking_in_builtin(const struct ib_field *f)
+{
+    return strncmp(f->abbrev, "mad.status", 10) == 0 || strncmp(f->abbrev, "cpi.", 4) == 0 ||
+           f->layer == IB_LAYER_IPCM || f->cond == IB_COND_CM_IPSID;
+}
+
 static void prepare(void)
 {
     plan = g_new0(struct field_plan, ib_field_count);
@@ -90,6 +101,7 @@ static void prepare(void)
             plan[i].role = F_STATUS_BIT;
         plan[i].shift = (uint8_t)mask_shift(ib_fields[i].wire_mask);
         plan[i].cm_detail = strncmp(a, "cm.", 3) == 0 && strchr(a + 3, '.') != NULL;
+        plan[i].added = lacking_in_builtin(&ib_fields[i]);
         const struct group *g = group_of(a);
         if (g) {
             size_t gi = (size_t)(g - groups);
@@ -218,6 +230,7 @@ static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *
     if (ibs_prefs.tree_fields == IBS_TREE_ANALYSIS_ONLY)
         return;
     bool details = ibs_prefs.tree_fields != IBS_TREE_NO_CM_DETAILS;
+    bool added_only = ibs_prefs.tree_fields == IBS_TREE_ADDED;
     for (size_t g = 0; g < GROUP_COUNT; g++) {
         if (!ib_packet_has(p, groups[g].layer))
             continue;
@@ -231,7 +244,8 @@ static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *
         for (size_t k = 0; k < n; k++) {
             size_t i = list[k];
             struct ib_field_value v;
-            if ((plan[i].cm_detail && !details) || !ib_field_get(&ib_fields[i], p, &v))
+            if ((plan[i].cm_detail && !details) || (added_only && !plan[i].added) ||
+                !ib_field_get(&ib_fields[i], p, &v))
                 continue;
             if (!sub)
                 sub = add_heading(root, tvb, &groups[g], p);
@@ -240,10 +254,15 @@ static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *
             if (plan[i].role == F_STATUS)
                 status = proto_item_add_subtree(it, ibs_ett[IBS_ETT_MAD_STATUS]);
         }
-        if (sub && groups[g].ett == IBS_ETT_LRH)
-            add_derived_lrh(sub, tvb, p);
-        if (sub && groups[g].ett == IBS_ETT_GRH)
-            add_derived_grh(sub, tvb, p);
+        /* The derived items are new in every mode: their heading comes too. */
+        if (groups[g].ett == IBS_ETT_LRH || groups[g].ett == IBS_ETT_GRH) {
+            if (!sub)
+                sub = add_heading(root, tvb, &groups[g], p);
+            if (groups[g].ett == IBS_ETT_LRH)
+                add_derived_lrh(sub, tvb, p);
+            else
+                add_derived_grh(sub, tvb, p);
+        }
     }
 }
 
@@ -253,6 +272,47 @@ static void add_frame(proto_tree *t, int hf, tvbuff_t *tvb, const struct ib_fram
         return;
     proto_item *it = proto_tree_add_uint(t, hf, tvb, 0, 0, (guint32)r->frame);
     proto_item_set_generated(it);
+}
+
+/* The connection a CM message belongs to, and its REQ's tuple: the
+ * built-in dissector shows the tuple on the REQ only. */
+static void add_conn(proto_tree *t, tvbuff_t *tvb, const struct ib_frame_links *l)
+{
+    proto_item *ci = proto_tree_add_uint(t, ibs_hf.conn, tvb, 0, 0, l->conn);
+    proto_item_set_generated(ci);
+    proto_tree *ct = proto_item_add_subtree(ci, ibs_ett[IBS_ETT_CONN]);
+    proto_item *it = proto_tree_add_uint64(ct, ibs_hf.conn_service_id, tvb, 0, 0,
+                                           l->conn_service_id);
+    proto_item_set_generated(it);
+    if (!l->has_conn_tuple)
+        return;
+    const struct ib_tuple *tu = &l->conn_tuple;
+    it = proto_tree_add_uint(ct, ibs_hf.conn_port_space, tvb, 0, 0, tu->port_space);
+    proto_item_set_generated(it);
+    if (tu->ip_version == 4) {
+        guint32 a, b;
+        memcpy(&a, tu->src_ip, 4); /* network order, as Wireshark wants it */
+        memcpy(&b, tu->dst_ip, 4);
+        it = proto_tree_add_ipv4(ct, ibs_hf.conn_src_ip, tvb, 0, 0, a);
+        proto_item_set_generated(it);
+        it = proto_tree_add_uint(ct, ibs_hf.conn_src_port, tvb, 0, 0, tu->src_port);
+        proto_item_set_generated(it);
+        it = proto_tree_add_ipv4(ct, ibs_hf.conn_dst_ip, tvb, 0, 0, b);
+    } else {
+        it = proto_tree_add_ipv6(ct, ibs_hf.conn_src_ipv6, tvb, 0, 0,
+                                 (const ws_in6_addr *)tu->src_ip);
+        proto_item_set_generated(it);
+        it = proto_tree_add_uint(ct, ibs_hf.conn_src_port, tvb, 0, 0, tu->src_port);
+        proto_item_set_generated(it);
+        it = proto_tree_add_ipv6(ct, ibs_hf.conn_dst_ipv6, tvb, 0, 0,
+                                 (const ws_in6_addr *)tu->dst_ip);
+    }
+    proto_item_set_generated(it);
+    it = proto_tree_add_uint(ct, ibs_hf.conn_dst_port, tvb, 0, 0, tu->dst_port);
+    proto_item_set_generated(it);
+    const char *ps = ib_name_lookup(ib_port_space_names, tu->port_space);
+    if (ps)
+        proto_item_append_text(ci, " (%s)", ps);
 }
 
 static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
@@ -282,6 +342,14 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
     if (r->links.has_redirect_depth) {
         it = proto_tree_add_uint(t, ibs_hf.redirect_depth, tvb, 0, 0, r->links.redirect_depth);
         proto_item_set_generated(it);
+    }
+    if (r->links.has_conn)
+        add_conn(t, tvb, &r->links);
+    if (r->links.has_chain) {
+        it = proto_tree_add_uint(t, ibs_hf.chain, tvb, 0, 0, r->links.chain);
+        proto_item_set_generated(it);
+        if (r->first_of_chain)
+            proto_item_append_text(it, " (its first request)");
     }
     for (unsigned i = 0; i < r->count; i++) {
         const struct ib_finding *f = &r->findings[i];

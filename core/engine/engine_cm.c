@@ -442,6 +442,18 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
 
 /* ---- connections ---- */
 
+/* The frame being fed is a message of connection c. */
+static void link_conn(struct ib_engine *e, const struct eng_conn *c)
+{
+    struct ib_frame_links *l = &e->out->links;
+    l->has_conn = true;
+    l->conn = c->rec.index;
+    l->has_conn_tuple = c->rec.has_tuple;
+    if (c->rec.has_tuple)
+        l->conn_tuple = c->rec.tuple;
+    l->conn_service_id = c->rec.service_id;
+}
+
 /* The connection is over (or evicted, or superseded): report and free it. */
 static void conn_end(struct ib_engine *e, struct eng_conn *c, bool evicted)
 {
@@ -471,6 +483,7 @@ static struct eng_conn *conn_new(struct ib_engine *e, const struct conn_key *k, 
     }
     c->key = *k;
     c->hash = h;
+    c->rec.index = cm->next_conn_index++;
     el_init(&c->port_link);
     el_init(&c->tuple_link);
     el_append(&cm->age, &c->age);
@@ -535,6 +548,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
             e->out->links.retransmission_of = c->rec.req;
         }
         fill_port_analysis(e, c);
+        link_conn(e, c);
         return;
     }
     if (c)
@@ -557,6 +571,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     r->state = sidr ? IB_CONN_SIDR : IB_CONN_REQ_SENT;
     r->req = e->at;
     c->req_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+    link_conn(e, c);
     if (!sidr && r->has_tuple)
         ports_take(e, c);
 }
@@ -640,6 +655,8 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
                           (cm->attr == IB_CM_MRA && cm->u.mra.msg_mraed == 0);
     struct eng_conn *c = conn_match(e, p, prefer_passive, &by_passive);
     struct ib_connection_record *r = c ? &c->rec : NULL;
+    if (c)
+        link_conn(e, c);
 
     switch (cm->attr) {
     case IB_CM_MRA:
@@ -688,6 +705,8 @@ static void cm_sidr_reply(struct ib_engine *e, const struct ib_packet *p)
     const struct ib_cm *cm = &p->cm;
     e->conn.sidr_replies++;
     struct eng_conn *c = conn_find(e, &p->dst, cm->local_comm_id, true);
+    if (c)
+        link_conn(e, c);
     if (cm->u.sidr_rep.status == IB_CM_SIDR_STATUS_REDIRECT && cm->has_cpi)
         cm_redirect(e, p, c, IB_CM_SIDR_REP);
     else
@@ -697,6 +716,16 @@ static void cm_sidr_reply(struct ib_engine *e, const struct ib_packet *p)
     c->answered = true;
     c->rec.rep = e->at;
     conn_end(e, c, false);
+}
+
+/* LAP (active to passive) and APR (its answer) change a connection's
+ * alternate path, not its life: they are only linked to it. */
+static void cm_path(struct ib_engine *e, const struct ib_packet *p)
+{
+    bool by_passive;
+    struct eng_conn *c = conn_match(e, p, p->cm.attr == IB_CM_APR, &by_passive);
+    if (c)
+        link_conn(e, c);
 }
 
 void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p)
@@ -721,8 +750,12 @@ void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p)
     case IB_CM_DREP:
         cm_reply(e, p);
         break;
+    case IB_CM_LAP:
+    case IB_CM_APR:
+        cm_path(e, p);
+        break;
     default:
-        break; /* LAP/APR change paths, not the connection's life */
+        break;
     }
 }
 

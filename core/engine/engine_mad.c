@@ -347,10 +347,17 @@ static struct eng_chain *chain_for(struct ib_engine *e, const struct eng_redirec
     return c ? c : chain_new(e, src);
 }
 
+static void link_chain(struct ib_engine *e, const struct eng_chain *c)
+{
+    e->out->links.has_chain = true;
+    e->out->links.chain = c->index;
+}
+
 static void set_depth(struct ib_engine *e, const struct eng_chain *c)
 {
     e->out->links.has_redirect_depth = true;
     e->out->links.redirect_depth = c->pub.hop_count + c->pub.hops_dropped;
+    link_chain(e, c);
 }
 
 void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
@@ -434,6 +441,7 @@ void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
         e->out->links.redirected_by = h->frame;
         e->out->links.has_redirect_depth = true;
         e->out->links.redirect_depth = depth;
+        link_chain(e, c);
         about.hops = depth;
         redirect_emit(e, IB_FIND_REDIRECT_FOLLOWED, h->frame, &about);
         bool qkey_bad = ib_packet_has(p, IB_HAS_DETH) && p->deth.qkey != h->qkey;
@@ -470,6 +478,7 @@ void eng_mad_answer(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
         return;
     c->pub.final_answer = e->at;
     c->awaiting = false;
+    link_chain(e, c);
     /* The chain is complete: out of the index, kept for the report. */
     et_remove(&e->mad.chains, c->hash, c);
 }

@@ -53,6 +53,7 @@ struct eng_cm {
     struct ep_pool conn_pool, source_pool, port_pool, dest_pool, tuple_pool;
     struct el_link age;      /* open connections, oldest first */
     size_t conn_count;
+    uint32_t next_conn_index;
     struct eng_source **source_list; /* first seen first */
     size_t source_count, source_cap;
 };

@@ -33,6 +33,21 @@ struct ib_frame_links {
     double pool_utilization;       /* ports_in_use / pool size, percent */
     bool has_redirect_depth;
     uint32_t redirect_depth;       /* hops so far in this chain */
+    /* Like tcp.stream: every CM message of one connection (REQ and its
+     * retransmissions, MRA, REP, RTU, REJ, DREQ, DREP, LAP, APR; SIDR_REQ
+     * and SIDR_REP) carries the connection's index, 0-based in order of
+     * first REQ, and its REQ's tuple and ServiceID. */
+    bool has_conn;
+    uint32_t conn;
+    bool has_conn_tuple;
+    struct ib_tuple conn_tuple;
+    uint64_t conn_service_id;
+    /* Every frame of one redirect chain the engine sees as it happens: the
+     * redirecting responses, the requests that follow them, the answer.
+     * (The chain's first request comes before the chain exists: its frame
+     * is the chain's first_request.) */
+    bool has_chain;
+    uint32_t chain;                /* ib_engine_chain(e, chain) */
 };
 
 /* True when the frame is linked to nothing and has no figures. */
@@ -177,6 +192,7 @@ enum ib_conn_state {
 const char *ib_conn_state_name(enum ib_conn_state state);
 
 struct ib_connection_record {
+    uint32_t index;           /* 0-based, in order of first REQ (frames' links.conn) */
     bool has_tuple;
     struct ib_tuple tuple;
     uint64_t service_id;
