@@ -291,8 +291,10 @@ static void add_conn(proto_tree *t, tvbuff_t *tvb, const struct ib_frame_links *
     proto_item_set_generated(it);
     if (tu->ip_version == 4) {
         guint32 a, b;
-        memcpy(&a, tu->src_ip, 4); /* network order, as Wireshark wants it */
-        memcpy(&b, tu->dst_ip, 4);
+        /* The tuple keeps IPv4 in the last 4 bytes (as ::ffff:a.b.c.d);
+         * network order, as Wireshark wants it. */
+        memcpy(&a, tu->src_ip + 12, 4);
+        memcpy(&b, tu->dst_ip + 12, 4);
         it = proto_tree_add_ipv4(ct, ibs_hf.conn_src_ip, tvb, 0, 0, a);
         proto_item_set_generated(it);
         it = proto_tree_add_uint(ct, ibs_hf.conn_src_port, tvb, 0, 0, tu->src_port);

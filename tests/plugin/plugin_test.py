@@ -15,7 +15,9 @@ CHECK is one of:
              followed it: the inverse of redirected_by
   builtin    Wireshark's own InfiniBand decode is the same with and without the plugin
   port       RoCEv2 on a non-default UDP port, set through infiniband.rroce.port
-  treefields the ibscope.tree_fields preference leaves out exactly the fields it names
+  treefields the ibscope.tree_fields preference leaves out exactly the fields it names, and
+             the default tree keeps exactly what the built-in dissector lacks
+  index      ibscope.analysis.conn and .chain match the analyzer's conn and chain
 
 tshark ignores personal plugins as root, so as root it runs as `nobody`
 (runuser) with a HOME of its own; otherwise it runs directly.  Samples are
@@ -56,7 +58,8 @@ CONTRACT = (
        "sidr_status".split()]
     + ["analysis." + f for f in "retransmission_of port_reused_from duplicate_tuple_of "
        "redirected_by redirect_target_frame redirect_loop_to ports_in_use pool_utilization "
-       "tuple_ports_in_use redirect_depth".split()]
+       "tuple_ports_in_use redirect_depth conn conn.service_id conn.port_space conn.src_ip "
+       "conn.src_ipv6 conn.src_port conn.dst_ip conn.dst_ipv6 conn.dst_port chain".split()]
 )
 CONTRACT = ["ibscope." + f for f in CONTRACT]
 
@@ -186,8 +189,9 @@ def check_fields(env, update):
 
 
 def fields_args():
-    args = ["-T", "fields", "-E", "header=y", "-E", "occurrence=a", "-E", "aggregator=,",
-            "-e", "frame.number"]
+    """Every contract field: the whole decode (tree_fields=all), not the default."""
+    args = ["-o", "ibscope.tree_fields:all", "-T", "fields", "-E", "header=y",
+            "-E", "occurrence=a", "-E", "aggregator=,", "-e", "frame.number"]
     for f in CONTRACT:
         args += ["-e", f]
     return args
@@ -331,19 +335,32 @@ def info_tags(text):
 
 FORWARD = "ibscope.analysis.redirect_target_frame"
 FORWARD_LABEL = "[Redirect followed in: "
+CHAIN = "ibscope.analysis.chain"
+CHAIN_FIRST_LABEL = "(its first request)]"
 
 
 def without_forward_fields(text):
-    """-T fields output (header=y) with the forward reference's column blanked."""
+    """-T fields output (header=y) with the forward references' columns
+    blanked: the redirect's target, and the chain (a chain's first request
+    learns its chain from a later frame)."""
     rows = [l.split("\t") for l in text.splitlines()]
-    if not rows or FORWARD not in rows[0]:
-        return text
-    col = rows[0].index(FORWARD)
-    return "".join("\t".join(r[:col] + [""] + r[col + 1:]) + "\n" for r in rows)
+    cols = [rows[0].index(f) for f in (FORWARD, CHAIN) if rows and f in rows[0]]
+    for r in rows[1:]:
+        for c in cols:
+            r[c] = ""
+    return "".join("\t".join(r) + "\n" for r in rows)
 
 
 def without_forward_lines(text):
-    return "".join(l for l in ibscope_view(text).splitlines(True) if FORWARD_LABEL not in l)
+    """-V view without the forward references' lines, and without an
+    Analysis heading left with nothing under it."""
+    lines = [l for l in ibscope_view(text).splitlines(True)
+             if FORWARD_LABEL not in l and CHAIN_FIRST_LABEL not in l]
+    def indent(l):
+        return len(l) - len(l.lstrip(" "))
+    return "".join(l for i, l in enumerate(lines)
+                   if l.strip() != "[Analysis]" or
+                   (i + 1 < len(lines) and indent(lines[i + 1]) > indent(l)))
 
 
 def check_passes(env, update):
@@ -404,15 +421,43 @@ CM_DETAIL = re.compile(r"ibscope\.cm\.[a-z_]+\.")               # ibscope.cm.req
 DECODED = re.compile(r"ibscope\.(lrh|grh|bth|deth|mad|cpi|cm)(\.|$)")
 
 
+# What the default tree ("added") keeps of the decode: what Wireshark's own
+# InfiniBand dissector does not show.
+ADDED = re.compile(r"ibscope\.(lrh\.(dlid|slid)_type|grh\.(sgid_scope|dgid_scope|mcast_flags|"
+                   r"mcast_scope)|mad\.status(\..*)?|cpi\..*|cm\.(port_space|dport|ipcm_.*|sport|"
+                   r"src_ip6?|dst_ip6?))$")
+HEADING = re.compile(r"ibscope\.(lrh|grh|bth|deth|mad|cpi|cm|cm\.(req|mra|rej|rep|rtu|dreq|drep|"
+                     r"sidr_req|sidr_rep|lap|apr))$")
+
+
+def added_view(full):
+    """The items of the whole decode that the default tree keeps: the added
+    fields and the analysis, and the heading of each group left with some."""
+    kept = collections.Counter({k: n for k, n in full.items()
+                                if not DECODED.match(k[1]) or ADDED.match(k[1])})
+    groups = {(fr, f.split(".")[1]) for fr, f in kept if DECODED.match(f)}
+    for (fr, f), n in full.items():
+        if HEADING.match(f) and (fr, f.split(".")[1]) in groups:
+            kept[(fr, f)] = n
+    return kept
+
+
 def check_treefields(env, update):
     """Each setting leaves out exactly its fields; the rest, the analysis
-    and the expert infos stay item for item as in the default."""
+    and the expert infos stay item for item as in the whole decode."""
     errs = []
-    details = analysis = 0
+    details = analysis = added = 0
     for c in env.samples:
-        full = ibscope_items(env, c)
+        full = ibscope_items(env, c, ["-o", "ibscope.tree_fields:all"])
         details += sum(n for (_, f), n in full.items() if CM_DETAIL.match(f))
         analysis += sum(n for (_, f), n in full.items() if not DECODED.match(f))
+        added += sum(n for (_, f), n in full.items() if ADDED.match(f))
+        default = ibscope_items(env, c)
+        want = added_view(full)
+        if default != want:
+            errs.append("%s, the default tree: missing %s; unexpected %s"
+                        % (name(c), sorted((want - default).items())[:6],
+                           sorted((default - want).items())[:6]))
         for level, left_out in (("no_cm_details", CM_DETAIL), ("analysis_only", DECODED)):
             want = collections.Counter({k: n for k, n in full.items() if not left_out.match(k[1])})
             got = ibscope_items(env, c, ["-o", "ibscope.tree_fields:" + level])
@@ -420,8 +465,64 @@ def check_treefields(env, update):
                 errs.append("%s, tree_fields=%s: missing %s; unexpected %s"
                             % (name(c), level, sorted((want - got).items())[:6],
                                sorted((got - want).items())[:6]))
-    if details == 0 or analysis == 0:
-        errs.append("the samples have no CM detail fields or no analysis: nothing was tested")
+    if details == 0 or analysis == 0 or added == 0:
+        errs.append("the samples have no CM detail fields, added fields or analysis: nothing "
+                    "was tested")
+    return errs
+
+
+def frames_of_connection(c):
+    return [f["frame"] for f in c["frames"].values() if f is not None]
+
+
+def check_index(env, update):
+    """ibscope.analysis.conn and .chain (two passes) against the analyzer's
+    conn and chain: each connection's frames carry its conn, each chain's
+    request, redirects and answer its chain, and no other frame does."""
+    errs = []
+    conns = chains = 0
+    args = ["-T", "fields", "-e", "frame.number", "-e", "ibscope.analysis.conn", "-e", CHAIN]
+    for c in env.samples + env.extra:
+        p = subprocess.run([env.analyzer, "--format", "json", "--connections", "--no-progress",
+                            c], capture_output=True, text=True)
+        rep = json.loads(p.stdout)
+        want_conn, want_chain = {}, {}
+        for conn in rep["connections"]["list"]:
+            for fr in frames_of_connection(conn):
+                want_conn[fr] = conn["conn"]
+        for ch in rep["redirect_chains"]:
+            refs = [ch["first_request"], ch["final_answer"]] + [h["frame"] for h in ch["hops"]]
+            # A request that follows one chain may start the next: either will do.
+            for fr in [r["frame"] for r in refs if r is not None and r["frame"]]:
+                want_chain.setdefault(fr, set()).add(ch["chain"])
+        got_conn, got_chain = {}, {}
+        for line in env.read(c, args, two_pass=True).splitlines():
+            num, conn, chain = line.split("\t")
+            if conn:
+                got_conn[int(num)] = int(conn)
+            if chain:
+                got_chain[int(num)] = int(chain)
+        # Retransmitted REQs and repeated messages carry the conn too: the
+        # analyzer lists each message's first frame only.
+        missing = {f: n for f, n in want_conn.items() if got_conn.get(f) != n}
+        if missing:
+            errs.append("%s: conn of frames %s is %s, the analyzer says %s"
+                        % (name(c), sorted(missing)[:6], [got_conn.get(f) for f in
+                                                         sorted(missing)[:6]],
+                           [missing[f] for f in sorted(missing)[:6]]))
+        extra = {f for f, n in got_conn.items() if n not in set(want_conn.values())}
+        if extra:
+            errs.append("%s: frames %s carry a conn the analyzer does not list"
+                        % (name(c), sorted(extra)[:6]))
+        bad = {f: sorted(n) for f, n in want_chain.items() if got_chain.get(f) not in n}
+        if bad:
+            errs.append("%s: chain of frames %s is %s, the analyzer says %s"
+                        % (name(c), sorted(bad)[:6], [got_chain.get(f) for f in sorted(bad)[:6]],
+                           [bad[f] for f in sorted(bad)[:6]]))
+        conns += len(want_conn)
+        chains += len(want_chain)
+    if conns == 0 or chains == 0:
+        errs.append("no connection or no chain in the captures: nothing was tested")
     return errs
 
 
@@ -543,6 +644,7 @@ CHECKS = {
     "forward": check_forward,
     "treefields": check_treefields,
     "crc": check_crc,
+    "index": check_index,
 }
 
 
