@@ -14,6 +14,7 @@ struct live_capture {
     int linktype;
     uint64_t frame_no;
     char *filter;        /* the filter in use, "" for none */
+    bool nanoseconds;    /* tv_usec holds nanoseconds */
     struct live_capture_stats last; /* libpcap's 32-bit counters, widened */
     uint32_t raw_received, raw_dropped, raw_if_dropped;
     live_frame_fn fn;
@@ -126,12 +127,22 @@ struct live_capture *live_capture_open(const struct live_capture_config *cfg,
         free(lc);
         return NULL;
     }
-    pcap_set_snaplen(lc->pcap, LIVE_CAPTURE_SNAPLEN);
-    pcap_set_promisc(lc->pcap, 1);
-    pcap_set_timeout(lc->pcap, LIVE_CAPTURE_TIMEOUT_MS);
-    pcap_set_buffer_size(lc->pcap, LIVE_CAPTURE_BUFFER_BYTES);
-    pcap_set_tstamp_precision(lc->pcap, PCAP_TSTAMP_PRECISION_NANO);
-    int rc = pcap_activate(lc->pcap);
+    /* These fail only on an activated handle; say so if they ever do. */
+    int rc = pcap_set_snaplen(lc->pcap, LIVE_CAPTURE_SNAPLEN);
+    if (rc == 0)
+        rc = pcap_set_promisc(lc->pcap, 1);
+    if (rc == 0)
+        rc = pcap_set_timeout(lc->pcap, LIVE_CAPTURE_TIMEOUT_MS);
+    if (rc == 0)
+        rc = pcap_set_buffer_size(lc->pcap, LIVE_CAPTURE_BUFFER_BYTES);
+    if (rc != 0) {
+        say(err, cfg->iface, pcap_statustostr(rc));
+        live_capture_close(lc);
+        return NULL;
+    }
+    /* Nanoseconds where the interface has them, else microseconds. */
+    lc->nanoseconds = pcap_set_tstamp_precision(lc->pcap, PCAP_TSTAMP_PRECISION_NANO) == 0;
+    rc = pcap_activate(lc->pcap);
     if (rc < 0) {
         say_activate_error(err, lc->pcap, cfg->iface, rc);
         live_capture_close(lc);
@@ -175,14 +186,14 @@ int live_capture_fd(const struct live_capture *lc)
     return pcap_get_selectable_fd(lc->pcap);
 }
 
-/* Opened with nanosecond precision: tv_usec holds nanoseconds. */
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
 {
     struct live_capture *lc = (struct live_capture *)user;
     struct capture_frame fr = {
         .capture = 0,
         .frame = ++lc->frame_no,
-        .time_ns = (int64_t)h->ts.tv_sec * 1000000000 + (int64_t)h->ts.tv_usec,
+        .time_ns = (int64_t)h->ts.tv_sec * 1000000000 +
+                   (int64_t)h->ts.tv_usec * (lc->nanoseconds ? 1 : 1000),
         .linktype = lc->linktype,
         .data = data,
         .caplen = h->caplen,
