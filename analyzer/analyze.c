@@ -82,13 +82,8 @@ int analyze_run(const struct options *opts, const char *version)
         goto done;
     }
     struct output_file out;
-    int err = output_open(&out, opts->output);
-    if (err) {
-        char path[PRINTABLE_MAX];
-        printable(opts->output, path, sizeof path);
-        fprintf(stderr, "ibscope: %s: %s\n", path, strerror(err));
+    if (!output_open_or_say(&out, opts->output))
         goto done;
-    }
     /* Reports can be hundreds of megabytes (--connections): big blocks. */
     setvbuf(out.fp, NULL, _IOFBF, 1 << 20);
     if (run_begin(&r, &out)) {

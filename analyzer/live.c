@@ -26,18 +26,6 @@ static void on_stop(int sig)
     stop_signal = sig;
 }
 
-/* SIGINT, SIGTERM and SIGHUP end the watch; the report is still written. */
-static void catch_stop_signals(void)
-{
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
-}
-
 static int64_t now_ns(void)
 {
     struct timespec ts;
@@ -280,19 +268,16 @@ int live_run(const struct options *opts, const char *version)
     }
     int status = 2;
     struct output_file out;
-    int oerr = output_open(&out, opts->output);
-    if (oerr) {
-        char path[PRINTABLE_MAX];
-        printable(opts->output, path, sizeof path);
-        fprintf(stderr, "ibscope: %s: %s\n", path, strerror(oerr));
+    if (!output_open_or_say(&out, opts->output))
         goto done;
-    }
     if (!open_save(&l)) {
         output_abort(&out);
         goto done;
     }
     describe_capture(&l);
-    catch_stop_signals(); /* after output_open, whose handlers would end the process */
+    /* SIGINT, SIGTERM and SIGHUP end the watch and the report is still
+     * written: after output_open, whose handlers would end the process. */
+    output_catch_end_signals(on_stop);
     choose_view(&l);
     l.run.observer = on_finding;
     l.run.observer_ctx = &l.view;

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "printable.h"
+
 /* The temporary file a signal must remove.  Only one output is open at a
  * time; the handler reads this and nothing else. */
 static char pending_tmp[PATH_MAX];
@@ -26,16 +28,21 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+void output_catch_end_signals(void (*handler)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
+        sigaction(cleanup_signals[i], &sa, NULL);
+}
+
 static void arm(const char *tmp)
 {
     snprintf(pending_tmp, sizeof pending_tmp, "%s", tmp);
     pending_armed = 1;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
-        sigaction(cleanup_signals[i], &sa, NULL);
+    output_catch_end_signals(on_signal);
 }
 
 static void disarm(void)
@@ -185,4 +192,15 @@ int output_commit(struct output_file *o)
     sync_folder_of(o->target);
     release(o);
     return 0;
+}
+
+bool output_open_or_say(struct output_file *o, const char *path)
+{
+    int err = output_open(o, path);
+    if (err) {
+        char where[PRINTABLE_MAX];
+        printable(path, where, sizeof where);
+        fprintf(stderr, "ibscope: %s: %s\n", where, strerror(err));
+    }
+    return err == 0;
 }

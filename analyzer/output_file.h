@@ -28,6 +28,13 @@ struct output_file {
 /* Opens the output: path NULL or "-" is standard output.  Returns 0, or an
  * errno value (nothing was created). */
 int output_open(struct output_file *o, const char *path);
+/* output_open, and on failure the one line "ibscope: PATH: reason" on
+ * stderr; true when open. */
+bool output_open_or_say(struct output_file *o, const char *path);
+
+/* The signals that end a run (SIGINT, SIGTERM, SIGHUP): handler for each,
+ * without SA_RESTART, so a blocking call returns EINTR. */
+void output_catch_end_signals(void (*handler)(int));
 
 /* Flushes, syncs, closes the stream and puts the new file in place.  A
  * pcap dumper opened on o->fp is that same FILE: commit closes it, so

@@ -32,7 +32,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from testlib import check, failures, read_pcap  # noqa: E402
+from testlib import check, failures, one_error_line, read_pcap  # noqa: E402
 import netns  # noqa: E402
 
 ARGS = None
@@ -377,8 +377,7 @@ def one_error(args, want, user=None):
     if user:
         cmd = ["setpriv", "--reuid", user, "--regid", "nogroup", "--clear-groups"] + cmd
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=10)
-    lines = r.stderr.rstrip("\n").split("\n")
-    check(r.returncode == 2 and len(lines) == 1 and want in lines[0] and not r.stdout,
+    check(r.returncode == 2 and one_error_line(r.stderr, want) and not r.stdout,
           "%s: exit %d, stderr %r (want one line with %r)" % (" ".join(args), r.returncode,
                                                              r.stderr, want))
 
