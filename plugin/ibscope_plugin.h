@@ -87,20 +87,31 @@ void ibs_register_fields(int proto);
  * pass: the engine's own links and findings, and the one link only a
  * later frame can make (the request that followed a redirect). */
 struct ibs_result {
-    struct ib_frame_links links;
-    /* The first request of a redirect chain learns its chain from the
-     * redirect (a later frame): set from the second pass on. */
-    bool first_of_chain;
+    struct ib_frame_links links;   /* without conn and chain: struct ibs_frame has them */
     struct ib_frame_ref redirect_target_frame;
     unsigned count;
     struct ib_finding *findings;   /* count entries */
 };
 
+/* A CM connection of the file, by its index: its REQ's tuple, kept once
+ * for all its messages. */
+struct ibs_conn {
+    uint64_t service_id;
+    bool has_tuple;
+    struct ib_tuple tuple;
+};
+
 /* A frame ibscope decoded: the packet, and the stored analysis (NULL when
- * the engine had nothing to say). */
+ * the engine had nothing to say); the connection and redirect chain it
+ * belongs to, kept apart so that a frame with nothing else costs no result. */
 struct ibs_frame {
     struct ib_packet pkt;
     const struct ibs_result *result;
+    const struct ibs_conn *conn;   /* NULL: no connection */
+    uint32_t conn_index;
+    bool has_chain;
+    bool first_of_chain;           /* its first request (from the second pass on) */
+    uint32_t chain;
 };
 
 /* Parses the frame (first pass: also feeds the engine and stores the

@@ -24,6 +24,9 @@ struct ibs_stored {
     uint8_t how;        /* enum ibs_how */
     uint8_t encap;      /* enum ib_encap, IBS_AT_OFFSET */
     bool mad_qp;        /* the engine called the destination QP a MAD QP */
+    bool first_of_chain; /* set by a later frame (join_chain) */
+    uint32_t conn1;     /* connection index + 1; 0: none */
+    uint32_t chain1;    /* redirect chain index + 1; 0: none */
     uint16_t rocev2_port;
     uint32_t linktype;  /* IBS_BY_LINKTYPE */
     uint32_t ib_off;    /* IBS_AT_OFFSET */
@@ -39,6 +42,8 @@ static GHashTable *redirect_results;
 /* A chain's first request by frame number -> its chain + 1: written into
  * that frame's result on a later pass (join_chain). */
 static GHashTable *chain_starts;
+/* struct ibs_conn by connection index, for the whole file. */
+static GArray *conns;
 static int proto_infiniband = -1;
 static uint16_t rocev2_port = IB_ROCEV2_UDP_PORT; /* the built-in's preference, per file */
 
@@ -56,6 +61,7 @@ static void state_init(void)
     engine = ib_engine_new(&cfg);
     redirect_results = g_hash_table_new(g_direct_hash, g_direct_equal);
     chain_starts = g_hash_table_new(g_direct_hash, g_direct_equal);
+    conns = g_array_new(FALSE, TRUE, sizeof(struct ibs_conn));
     /* Read once per file, not per frame: a preference lookup is a string search. */
     unsigned port = ibs_pref_uint("infiniband", "rroce.port", IB_ROCEV2_UDP_PORT);
     rocev2_port = port > 0 && port <= 65535 ? (uint16_t)port : IB_ROCEV2_UDP_PORT;
@@ -71,6 +77,9 @@ static void state_cleanup(void)
     if (chain_starts)
         g_hash_table_destroy(chain_starts);
     chain_starts = NULL;
+    if (conns)
+        g_array_free(conns, TRUE);
+    conns = NULL;
 }
 
 void ibs_state_register(void)
@@ -309,20 +318,47 @@ static void note_chain_start(const struct ib_frame_links *l)
                             GUINT_TO_POINTER(l->chain + 1));
 }
 
-/* A later pass of a chain's first request: a result naming its chain
- * (made once, kept in file scope like the first pass's). */
+/* A later pass of a chain's first request: it joins its chain. */
 static void join_chain(struct ibs_stored *st, guint32 num)
 {
     gpointer v = chain_starts ? g_hash_table_lookup(chain_starts, GUINT_TO_POINTER(num)) : NULL;
-    if (!v || (st->result && st->result->first_of_chain))
+    if (!v || st->first_of_chain)
         return;
-    struct ibs_result *r = wmem_new0(wmem_file_scope(), struct ibs_result);
-    if (st->result)
-        *r = *st->result;
-    r->first_of_chain = true;
-    r->links.has_chain = true;
-    r->links.chain = GPOINTER_TO_UINT(v) - 1;
-    st->result = r;
+    st->first_of_chain = true;
+    st->chain1 = GPOINTER_TO_UINT(v);
+}
+
+/* The connection and chain of the frame are kept in st (and the tuple once
+ * per connection), not in the result: out of the links before keep(). */
+static void take_conn_and_chain(struct ibs_stored *st, struct ib_frame_links *l)
+{
+    if (l->has_conn && conns) {
+        if (l->conn >= conns->len) {
+            struct ibs_conn c = { l->conn_service_id, l->has_conn_tuple, l->conn_tuple };
+            g_array_set_size(conns, l->conn + 1);
+            g_array_index(conns, struct ibs_conn, l->conn) = c;
+        }
+        st->conn1 = l->conn + 1;
+    }
+    if (l->has_chain)
+        st->chain1 = l->chain + 1;
+    note_chain_start(l);
+    l->has_conn = l->has_conn_tuple = l->has_chain = false;
+    l->conn = l->chain = 0;
+    l->conn_service_id = 0;
+    memset(&l->conn_tuple, 0, sizeof l->conn_tuple);
+}
+
+/* What st says of the frame's connection and chain, into out. */
+static void give_conn_and_chain(const struct ibs_stored *st, struct ibs_frame *out)
+{
+    out->conn = st->conn1 && conns && st->conn1 <= conns->len
+                    ? &g_array_index(conns, struct ibs_conn, st->conn1 - 1)
+                    : NULL;
+    out->conn_index = st->conn1 ? st->conn1 - 1 : 0;
+    out->has_chain = st->chain1 != 0;
+    out->chain = st->chain1 ? st->chain1 - 1 : 0;
+    out->first_of_chain = st->first_of_chain;
 }
 
 /* A redirect response (it has a chain depth) is remembered; a request that
@@ -344,6 +380,8 @@ static void link_redirect(struct ibs_result *r, guint32 num, const struct ib_fra
 bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_frame *out)
 {
     out->result = NULL;
+    out->conn = NULL;
+    out->has_chain = out->first_of_chain = false;
     struct ibs_stored *st = p_get_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0);
     if (st) {
         /* A later pass: same parse, stored verdict. */
@@ -352,6 +390,7 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct
             return false;
         join_chain(st, pinfo->num);
         out->result = st->result;
+        give_conn_and_chain(st, out);
         return true;
     }
     if (PINFO_FD_VISITED(pinfo))
@@ -372,14 +411,14 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct
     if (engine) {
         struct ib_frame_analysis *a = wmem_new(pinfo->pool, struct ib_frame_analysis);
         ib_engine_feed(engine, at, ib ? &out->pkt : NULL, a);
+        take_conn_and_chain(st, &a->links);
         struct ibs_result *r = keep(a);
-        if (r) {
+        if (r)
             link_redirect(r, pinfo->num, &at);
-            note_chain_start(&r->links);
-        }
         st->result = r;
     }
     p_add_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0, st);
     out->result = st->result;
+    give_conn_and_chain(st, out);
     return ib;
 }

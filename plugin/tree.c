@@ -276,17 +276,17 @@ static void add_frame(proto_tree *t, int hf, tvbuff_t *tvb, const struct ib_fram
 
 /* The connection a CM message belongs to, and its REQ's tuple: the
  * built-in dissector shows the tuple on the REQ only. */
-static void add_conn(proto_tree *t, tvbuff_t *tvb, const struct ib_frame_links *l)
+static void add_conn(proto_tree *t, tvbuff_t *tvb, uint32_t index, const struct ibs_conn *c)
 {
-    proto_item *ci = proto_tree_add_uint(t, ibs_hf.conn, tvb, 0, 0, l->conn);
+    proto_item *ci = proto_tree_add_uint(t, ibs_hf.conn, tvb, 0, 0, index);
     proto_item_set_generated(ci);
     proto_tree *ct = proto_item_add_subtree(ci, ibs_ett[IBS_ETT_CONN]);
     proto_item *it = proto_tree_add_uint64(ct, ibs_hf.conn_service_id, tvb, 0, 0,
-                                           l->conn_service_id);
+                                           c->service_id);
     proto_item_set_generated(it);
-    if (!l->has_conn_tuple)
+    if (!c->has_tuple)
         return;
-    const struct ib_tuple *tu = &l->conn_tuple;
+    const struct ib_tuple *tu = &c->tuple;
     it = proto_tree_add_uint(ct, ibs_hf.conn_port_space, tvb, 0, 0, tu->port_space);
     proto_item_set_generated(it);
     if (tu->ip_version == 4) {
@@ -318,8 +318,10 @@ static void add_conn(proto_tree *t, tvbuff_t *tvb, const struct ib_frame_links *
 }
 
 static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
-                         const struct ibs_result *r)
+                         const struct ibs_frame *fr)
 {
+    static const struct ibs_result none;
+    const struct ibs_result *r = fr->result ? fr->result : &none;
     proto_item *ai = proto_tree_add_item(root, ibs_hf_heading[IBS_ETT_ANALYSIS], tvb, 0, 0,
                                          ENC_NA);
     proto_item_set_generated(ai);
@@ -345,12 +347,12 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
         it = proto_tree_add_uint(t, ibs_hf.redirect_depth, tvb, 0, 0, r->links.redirect_depth);
         proto_item_set_generated(it);
     }
-    if (r->links.has_conn)
-        add_conn(t, tvb, &r->links);
-    if (r->links.has_chain) {
-        it = proto_tree_add_uint(t, ibs_hf.chain, tvb, 0, 0, r->links.chain);
+    if (fr->conn)
+        add_conn(t, tvb, fr->conn_index, fr->conn);
+    if (fr->has_chain) {
+        it = proto_tree_add_uint(t, ibs_hf.chain, tvb, 0, 0, fr->chain);
         proto_item_set_generated(it);
-        if (r->first_of_chain)
+        if (fr->first_of_chain)
             proto_item_append_text(it, " (its first request)");
     }
     for (unsigned i = 0; i < r->count; i++) {
@@ -423,7 +425,7 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
      * fields, plain -r): the expert infos are all that must be added. */
     if (!proto_field_is_referenced(tree, ibs_proto)) {
         if (fr->result)
-            add_analysis(NULL, tvb, pinfo, fr->result);
+            add_analysis(NULL, tvb, pinfo, fr);
         return;
     }
     proto_item *ti = proto_tree_add_item(tree, ibs_proto, tvb, p->off.ib,
@@ -435,8 +437,8 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
         add_diags(root, tvb, p);
     if (root && ibs_prefs.verify_crc)
         add_crcs(root, tvb, p);
-    if (fr->result)
-        add_analysis(root, tvb, pinfo, fr->result);
+    if (fr->result || fr->conn || fr->has_chain)
+        add_analysis(root, tvb, pinfo, fr);
 }
 
 const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res)
