@@ -179,6 +179,26 @@ static bool set_flag(struct options *o, const char *arg)
     return true;
 }
 
+/* The report formats by enum report_format: --format's values, and its
+ * --help line, which the manual page and the shell completion read. */
+static const char *const format_names[FORMAT_COUNT] = {
+    [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_JSONL] = "jsonl",
+    [FORMAT_CSV] = "csv",
+};
+
+/* "text, json, jsonl or csv" */
+static const char *format_list(void)
+{
+    static char list[64];
+    if (!list[0])
+        for (int f = 0; f < FORMAT_COUNT; f++) {
+            size_t n = strlen(list);
+            snprintf(list + n, sizeof list - n, "%s%s",
+                     f == 0 ? "" : f == FORMAT_COUNT - 1 ? " or " : ", ", format_names[f]);
+        }
+    return list;
+}
+
 /* Words the problem with a value into err; returns false, for set_value. */
 static bool refuse(char err[OPT_ERR_MAX], const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -198,17 +218,12 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
     char bad[64];
     switch (v) {
     case V_FORMAT:
-        if (strcmp(val, "text") == 0)
-            o->format = FORMAT_TEXT;
-        else if (strcmp(val, "json") == 0)
-            o->format = FORMAT_JSON;
-        else if (strcmp(val, "jsonl") == 0)
-            o->format = FORMAT_JSONL;
-        else if (strcmp(val, "csv") == 0)
-            o->format = FORMAT_CSV;
-        else
-            return refuse(err, "--format: '%.64s' is not text, json, jsonl or csv", val);
-        return true;
+        for (int f = 0; f < FORMAT_COUNT; f++)
+            if (strcmp(val, format_names[f]) == 0) {
+                o->format = (enum report_format)f;
+                return true;
+            }
+        return refuse(err, "--format: '%.64s' is not %s", val, format_list());
     case V_OUTPUT:
         if (!*val)
             return refuse(err, "%.16s: the file name is empty", arg);
@@ -349,13 +364,16 @@ void options_usage(FILE *out)
 {
     fputs("Usage: ibscope [options] CAPTURE...    analyse captures ('-' = standard input)\n"
           "       ibscope [options] --live IFACE   watch an interface until stopped\n"
-          "       ibscope convert IN OUT           rewrite link type 247/147 as ERF for Wireshark\n"
-          "       ibscope decode ...               decode frames (see ibscope decode --help)\n"
+          "       ibscope convert IN OUT           link type 247/147 as ERF, for Wireshark\n"
+          "       ibscope decode CAPTURE...        every field of every frame\n"
           "\n"
           "Options:\n"
-          "  --format FORMAT         text (default), json, jsonl (a line per finding as\n"
-          "                          it happens, then the summary) or csv\n"
-          "  -o, --output FILE       write the report to FILE instead of standard output\n"          , out);
+          , out);
+    fprintf(out, "  --format FORMAT         %s (default %s);\n"
+                 "                          jsonl: a line per finding as it happens\n",
+            format_list(), format_names[FORMAT_TEXT]);
+    fputs("  -o, --output FILE       write the report to FILE instead of standard output\n",
+          out);
     fprintf(out,
             "  --pool LO-HI            source port pool (default %u-%u)\n"
             "  --threshold PCT         pool_high finding at this utilization (default %u;\n"
@@ -388,6 +406,7 @@ void options_usage(FILE *out)
         text_wrap(out, info->description, col > 0 ? (size_t)col + 1 : 1, 34, 79);
     }
     fputs("\nExit status: 0 done, 1 a --fail-on finding occurred, 2 usage, input or output\n"
-          "error; ended by SIGINT, SIGTERM or SIGHUP, that signal's (130, 143, 129).\n",
+          "error; ended by SIGINT, SIGTERM or SIGHUP, that signal's (130, 143, 129),\n"
+          "except --live, which then writes its report and exits 0 or 1.\n",
           out);
 }
