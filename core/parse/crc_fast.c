@@ -5,10 +5,9 @@
  * keeps F to 128 bits: with F = H x^64 + L,
  *     F x^128 = H x^192 + L x^128 == H (x^192 mod P) + L (x^128 mod P),
  * two 64 x 32-bit carry-less products.  Congruent messages have the same
- * CRC, so the CRC of M is the CRC of the last F (16 bytes, by table), and
- * the bytes after the last whole block continue it.  In reflected order a
- * product comes out multiplied by x once more, so the constants are
- * x^191 and x^127 mod P.  A register value other than zero is the same as
+ * CRC, so the CRC of M is the CRC of the last F (16 bytes, by table).  In
+ * reflected order a product comes out multiplied by x once more, so the
+ * constants are x^191 and x^127 mod P.  A register value other than zero is the same as
  * that value XORed into the first bytes of the data.
  */
 #include "crc_fast.h"
@@ -78,7 +77,7 @@ static uint32_t by_table(const struct crc_fast *c, uint32_t reg, const uint8_t *
 }
 
 #ifdef CRC_FAST_CLMUL
-#define CLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
+#define CLMUL_TARGET __attribute__((target("pclmul,ssse3,sse4.1")))
 
 /* f x^(128 n) + next, kept to 128 bits, with the constants k for that n. */
 CLMUL_TARGET static inline __m128i fold(__m128i f, __m128i k, __m128i next)
@@ -94,15 +93,36 @@ CLMUL_TARGET static inline __m128i load(const uint8_t *p)
 }
 
 /* Four independent streams of 16-byte blocks, 64 bytes apart, hide the
- * multiplier's latency; they are folded into one at the end. */
+ * multiplier's latency; they are folded into one at the end.  Zero bytes
+ * before a message leave a zero register zero, so the message is taken as
+ * if padded at its front to whole blocks: nothing is left over at its end
+ * for the tables, only the last 16 bytes of F.  n >= 64. */
 CLMUL_TARGET static uint32_t by_folding(const struct crc_fast *c, uint32_t reg,
                                         const uint8_t *p, size_t n)
 {
     const __m128i k1 = _mm_set_epi64x((long long)c->k_lo, (long long)c->k_hi);
     const __m128i k4 = _mm_set_epi64x((long long)c->k4_lo, (long long)c->k4_hi);
-    __m128i f0 = _mm_xor_si128(load(p), _mm_cvtsi32_si128((int)reg));
-    __m128i f1 = load(p + 16), f2 = load(p + 32), f3 = load(p + 48);
-    size_t at = 64;
+    /* The first block: pad zero bytes, then the data's first bytes with
+     * the register XORed into them; byte shuffles move both up by pad, and
+     * what of the register passes the block's end goes into the next. */
+    static const uint8_t up[32] = {
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0x80, 0x80, 0x80, 0x80, 0x80, 0,    1,    2,    3,    4,    5,
+        6,    7,    8,    9,    10,   11,   12,   13,   14,   15};
+    static const uint8_t down[32] = {
+        0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,
+        11,   12,   13,   14,   15,   0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+    size_t pad = (16 - n % 16) % 16;
+    __m128i r = _mm_cvtsi32_si128((int)reg);
+    __m128i f0 = _mm_shuffle_epi8(_mm_xor_si128(load(p), r), load(up + 16 - pad));
+    p += 16 - pad;
+    n -= 16 - pad; /* now whole blocks, at least three */
+    __m128i f1 = _mm_xor_si128(load(p), _mm_shuffle_epi8(r, load(down + 16 - pad)));
+    __m128i f2 = load(p + 16), f3 = load(p + 32);
+    p += 48;
+    n -= 48;
+    size_t at = 0;
     for (; at + 64 <= n; at += 64) {
         f0 = fold(f0, k4, load(p + at));
         f1 = fold(f1, k4, load(p + at + 16));
@@ -110,12 +130,11 @@ CLMUL_TARGET static uint32_t by_folding(const struct crc_fast *c, uint32_t reg,
         f3 = fold(f3, k4, load(p + at + 48));
     }
     __m128i f = fold(fold(fold(f0, k1, f1), k1, f2), k1, f3);
-    for (; at + 16 <= n; at += 16)
+    for (; at < n; at += 16)
         f = fold(f, k1, load(p + at));
     uint8_t last[16];
     _mm_storeu_si128((__m128i *)(void *)last, f);
-    reg = by_table(c, 0, last, 16);
-    return by_table(c, reg, p + at, n - at);
+    return by_table(c, 0, last, 16);
 }
 
 static int have_clmul(void)
@@ -123,7 +142,8 @@ static int have_clmul(void)
     static int known, yes;
     if (!known) {
         __builtin_cpu_init();
-        yes = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+        yes = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
+              __builtin_cpu_supports("sse4.1");
         known = 1;
     }
     return yes;
