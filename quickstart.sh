@@ -4,8 +4,10 @@
 #   ./quickstart.sh demo   install dependencies, build, analyse a bundled sample
 #   ./quickstart.sh test   install dependencies, build (plain, ASan/UBSan, clang libFuzzer),
 #                          run every test, fuzz each target briefly, and run the plugin
-#                          tests on Wireshark 4.4 and 4.6 (Debian systems made once with
-#                          mmdebstrap, kept in /var/cache/ibscope-chroots)
+#                          tests on Wireshark 4.4 and 4.6, build the Debian packages of
+#                          12, 13 and forky and test each in a fresh system (Debian
+#                          systems made once with mmdebstrap, kept in
+#                          /var/cache/ibscope-chroots)
 #
 # Both are idempotent: packages already installed are not fetched again, and
 # the builds are incremental.  Run as root or with sudo available.
@@ -15,7 +17,7 @@ cd "$(dirname "$0")"
 PACKAGES=(build-essential cmake clang libclang-rt-dev pkg-config python3 libpcap-dev libcmocka-dev
           zlib1g-dev liblzma-dev libzstd-dev python3-scapy mmdebstrap
           libglib2.0-dev libwireshark-dev libwiretap-dev wireshark-dev tshark
-          iproute2 tcpreplay tmux scdoc man-db)
+          iproute2 tcpreplay tmux scdoc man-db debhelper lintian)
 
 install_packages() {
     local missing=()
@@ -59,7 +61,9 @@ test)
      fuzz/ci.sh build-fuzz
      # The plugin on the Wireshark versions of Debian 13 and forky.
      tests/compat/run.sh 4.4
-     tests/compat/run.sh 4.6)
+     tests/compat/run.sh 4.6
+     # The Debian packages of 12, 13 and forky, installed in fresh systems.
+     tests/package/run.sh build/deb)
     if [ -n "$(ls -A "$scratch")" ]; then
         echo "quickstart: the tests left files behind in TMPDIR:" >&2
         ls -A "$scratch" >&2
