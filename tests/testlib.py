@@ -63,6 +63,15 @@ def check(cond, what):
     return cond
 
 
+def finish():
+    """A test driver's exit status: 1 with the count when a check failed, else 0."""
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("all checks passed")
+    return 0
+
+
 def read_pcap(path):
     """A pcap file's link type and records: [(time_ns, captured bytes, wire length)]."""
     with open(path, "rb") as f:

@@ -24,7 +24,8 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 import harness  # noqa: E402
 import make_hostile  # noqa: E402
 import streams  # noqa: E402
-from testlib import check, failures  # noqa: E402
+import testlib  # noqa: E402
+from testlib import check  # noqa: E402
 
 MAX_CONNECTIONS = 1 << 17     # ib_engine_config_init defaults (core/engine/engine.c)
 MAX_TRANSACTIONS = 1 << 18
@@ -306,11 +307,7 @@ def main():
         ctx = Ctx(args, tmp)
         for g in args.groups:
             GROUPS[g](ctx)
-    if failures:
-        print("%d check(s) failed" % len(failures))
-        return 1
-    print("all checks passed")
-    return 0
+    return testlib.finish()
 
 
 if __name__ == "__main__":

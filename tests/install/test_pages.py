@@ -24,7 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import testlib  # noqa: E402
-from testlib import check, failures  # noqa: E402
+from testlib import check  # noqa: E402
 
 
 def help_of(binary):
@@ -158,11 +158,7 @@ def main():
             print(f"{tool} is required")
             return 1
     {"pages": group_pages, "completion": group_completion, "install": group_install}[a.group](a)
-    if failures:
-        print("%d check(s) failed" % len(failures))
-        return 1
-    print("ok")
-    return 0
+    return testlib.finish()
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
-from testlib import check, failures, one_error_line, read_pcap  # noqa: E402
+import testlib  # noqa: E402
+from testlib import check, one_error_line, read_pcap  # noqa: E402
 import netns  # noqa: E402
 
 ARGS = None
@@ -420,11 +421,7 @@ def main():
                  "drops": test_drops, "view": test_view}[ARGS.group](veth, tmp)
             finally:
                 veth.close()
-    if failures:
-        print("%d check(s) failed" % len(failures))
-        return 1
-    print("ok")
-    return 0
+    return testlib.finish()
 
 
 if __name__ == "__main__":
