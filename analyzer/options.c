@@ -183,10 +183,10 @@ static bool set_flag(struct options *o, const char *arg)
  * --help line, which the manual page and the shell completion read. */
 static const char *const format_names[FORMAT_COUNT] = {
     [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", [FORMAT_JSONL] = "jsonl",
-    [FORMAT_CSV] = "csv",
+    [FORMAT_CSV] = "csv", [FORMAT_HTML] = "html",
 };
 
-/* "text, json, jsonl or csv" */
+/* "text, json, jsonl, csv or html" */
 static const char *format_list(void)
 {
     static char list[64];

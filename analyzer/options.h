@@ -13,7 +13,7 @@
 
 #include "engine.h"
 
-enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV, FORMAT_COUNT };
+enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV, FORMAT_HTML, FORMAT_COUNT };
 
 struct options {
     enum report_format format;

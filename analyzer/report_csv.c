@@ -168,5 +168,8 @@ static int csv_end(void *p, const struct report_model *m)
 }
 
 const struct report_renderer report_csv = {
-    csv_begin, csv_finding, csv_connection, csv_end,
+    .begin = csv_begin,
+    .finding = csv_finding,
+    .connection = csv_connection,
+    .end = csv_end,
 };

@@ -247,5 +247,8 @@ static int json_end(void *p, const struct report_model *m)
 }
 
 const struct report_renderer report_json = {
-    json_begin, json_finding, json_connection, json_end,
+    .begin = json_begin,
+    .finding = json_finding,
+    .connection = json_connection,
+    .end = json_end,
 };

@@ -125,5 +125,8 @@ static int jsonl_end(void *p, const struct report_model *m)
 }
 
 const struct report_renderer report_jsonl = {
-    jsonl_begin, jsonl_finding, jsonl_connection, jsonl_end,
+    .begin = jsonl_begin,
+    .finding = jsonl_finding,
+    .connection = jsonl_connection,
+    .end = jsonl_end,
 };

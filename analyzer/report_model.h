@@ -67,12 +67,16 @@ struct report_renderer {
     void (*connection)(void *st, const struct report_model *m,
                        const struct ib_connection_record *rec);
     int (*end)(void *st, const struct report_model *m);
+    /* Optional: each change of a source's ports in use (charts). */
+    void (*usage)(void *st, const struct report_model *m, const struct ib_usage_change *u);
+    bool wants_connections; /* connection records even without --connections */
 };
 
 extern const struct report_renderer report_text;
 extern const struct report_renderer report_json;
 extern const struct report_renderer report_jsonl;
 extern const struct report_renderer report_csv;
+extern const struct report_renderer report_html;
 
 /* Setup latency (REQ to RTU) of one connection; false when not both seen. */
 bool report_connection_latency(const struct ib_connection_record *rec, int64_t *ns);

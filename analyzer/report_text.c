@@ -483,5 +483,8 @@ static int text_end(void *p, const struct report_model *m)
 }
 
 const struct report_renderer report_text = {
-    text_begin, text_finding, text_connection, text_end,
+    .begin = text_begin,
+    .finding = text_finding,
+    .connection = text_connection,
+    .end = text_end,
 };

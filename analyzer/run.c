@@ -14,6 +14,7 @@ static const struct report_renderer *renderer_for(enum report_format f)
     case FORMAT_JSON: return &report_json;
     case FORMAT_JSONL: return &report_jsonl;
     case FORMAT_CSV: return &report_csv;
+    case FORMAT_HTML: return &report_html;
     case FORMAT_TEXT:
     default: return &report_text;
     }
@@ -66,6 +67,12 @@ static void on_connection(void *ctx, const struct ib_connection_record *rec)
     r->renderer->connection(r->rstate, &r->model, rec);
 }
 
+static void on_usage(void *ctx, const struct ib_usage_change *u)
+{
+    struct run *r = ctx;
+    r->renderer->usage(r->rstate, &r->model, u);
+}
+
 bool run_begin(struct run *r, struct output_file *out)
 {
     r->rstate = r->renderer->begin(&r->model, out->fp);
@@ -74,8 +81,10 @@ bool run_begin(struct run *r, struct output_file *out)
         output_abort(out);
         return false;
     }
-    if (r->opts->connections)
+    if (r->opts->connections || r->renderer->wants_connections)
         ib_engine_set_connection_sink(r->engine, on_connection, r);
+    if (r->renderer->usage)
+        ib_engine_set_usage_sink(r->engine, on_usage, r);
     return true;
 }
 

@@ -113,6 +113,24 @@ def main():
             cmd = [tshark, "-r", tcap, "-T", "fields", "-e", "infiniband.cm.req.ip_cm.sport"]
             t, _ = timed(cmd, 1)
             rows.append(("tshark -T fields (1 run)", t, peak_rss(cmd)))
+        # The HTML report: its size, and how long headless Chromium takes to
+        # open it (its own start included; a blank page is the reference).
+        html_out = os.path.join(tmp, "bench.html")
+        cmd = [ibscope, "--no-progress", "--format", "html", "-o", html_out] + pool + [cap]
+        t, _ = timed(cmd, a.runs)
+        rows.append(("ibscope --format html", t, peak_rss(cmd)))
+        chromium = shutil.which("chromium")
+        html_note = None
+        if chromium:
+            blank = os.path.join(tmp, "blank.html")
+            with open(blank, "w") as f:
+                f.write("<!DOCTYPE html><title>blank</title>")
+            open_cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"]
+            t_page, _ = timed(open_cmd + ["file://" + html_out], a.runs)
+            t_blank, _ = timed(open_cmd + ["file://" + blank], a.runs)
+            html_note = (f"HTML report: {os.path.getsize(html_out) / 1e6:.2f} MB (target <= 5); "
+                         f"headless Chromium opens it in {t_page:.2f} s, a blank page in "
+                         f"{t_blank:.2f} s (target <= 2)")
         print(f"{'program':32} {'seconds':>8} {'Mframes/s':>10} {'x floor':>8} {'RSS MiB':>8}")
         for name, t, rss in rows:
             print(f"{name:32} {t:8.3f} {frames / t / 1e6:10.2f} {t / t_floor:8.2f} {rss:8.1f}")
@@ -122,6 +140,8 @@ def main():
         if rows[-1][0].startswith("tshark"):
             print(f"tshark / ibscope: {rows[-1][1] / t_ib:.1f} (target >= 20)")
         print(f"ibscope peak RSS: {max(r[2] for r in rows[2:5]):.1f} MiB (target <= 256)")
+        if html_note:
+            print(html_note)
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -40,3 +40,13 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND AND IBSCOPE_REAL_CAPTURES_AN)
                    ${IBSCOPE_REAL_CAPTURES_AN})
   set_tests_properties(analyzer.real_captures PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+
+# The HTML report of every sample in headless Chromium: its numbers against
+# the JSON report's, nothing fetched, a screenshot (tests/analyzer/test_html.py).
+if(TARGET ibscope AND Python3_Interpreter_FOUND)
+  add_test(NAME analyzer.html
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_html.py
+                   --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --gen ${CMAKE_BINARY_DIR}/bin/ibscope-gen
+                   --source-dir ${PROJECT_SOURCE_DIR})
+  set_tests_properties(analyzer.html PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

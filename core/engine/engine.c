@@ -95,6 +95,12 @@ void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink,
     e->sink_ctx = ctx;
 }
 
+void ib_engine_set_usage_sink(struct ib_engine *e, ib_usage_sink sink, void *ctx)
+{
+    e->usage_sink = sink;
+    e->usage_ctx = ctx;
+}
+
 void ib_engine_finish(struct ib_engine *e)
 {
     if (e->finished)

@@ -16,6 +16,7 @@
 
 struct eng_source {
     struct ib_source_stats st;
+    uint32_t index;    /* in source_list */
     uint64_t hash;
     bool pool_high_armed;
 };
@@ -229,6 +230,7 @@ static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple 
     s->st.ip_version = t->ip_version;
     memcpy(s->st.ip, t->src_ip, 16);
     s->pool_high_armed = true;
+    s->index = (uint32_t)cm->source_count;
     cm->source_list[cm->source_count++] = s;
     return s;
 }
@@ -371,6 +373,15 @@ static void pool_figures(struct ib_engine *e, struct eng_source *src, const stru
     }
 }
 
+static void usage_changed(struct ib_engine *e, const struct eng_source *src,
+                          const struct eng_dest *d)
+{
+    if (!e->usage_sink)
+        return;
+    struct ib_usage_change u = {src->index, e->at, src->st.ports_in_use, d->ports};
+    e->usage_sink(e->usage_ctx, &u);
+}
+
 /* The REQ of c takes its source port: findings, counts and peaks. */
 static void ports_take(struct ib_engine *e, struct eng_conn *c)
 {
@@ -409,6 +420,8 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     }
     pool_figures(e, src, d, t);
     fill_port_analysis(e, c);
+    if (in_pool)
+        usage_changed(e, src, d);
 }
 
 static void ports_release(struct ib_engine *e, struct eng_conn *c)
@@ -434,6 +447,8 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
         struct eng_dest *d = tu->dest;
         d->held--;
         d->ports -= in_pool;
+        if (in_pool)
+            usage_changed(e, src, d);
         et_remove(&e->cm.tuples, tu->hash, tu);
         ep_release(&e->cm.tuple_pool, tu);
         dest_put(e, d);

@@ -113,6 +113,8 @@ struct ib_engine {
     uint32_t rearm_ports;     /* at or below this, pool_high may fire again */
     ib_connection_sink sink;
     void *sink_ctx;
+    ib_usage_sink usage_sink;
+    void *usage_ctx;
     bool finished;
     struct eng_latency lat_setup, lat_req_rep;
     struct eng_cm cm;

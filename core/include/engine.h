@@ -212,6 +212,22 @@ typedef void (*ib_connection_sink)(void *ctx, const struct ib_connection_record 
 void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink,
                                    void *ctx);
 
+/* ---- Ports in use over time, for charts. ---- */
+
+/* A source's ports in use changed: a REQ took a port, or an end (REJ, DREQ,
+ * DREP, eviction) gave one back.  ports_in_use is the source's count in the
+ * one-port-each model; destination_ports_in_use the count toward the
+ * destination whose port changed (4-tuple model), so the source's peak in
+ * either model is the largest value reported for it. */
+struct ib_usage_change {
+    uint32_t source;          /* ib_engine_source(e, source) */
+    struct ib_frame_ref at;
+    uint32_t ports_in_use;
+    uint32_t destination_ports_in_use;
+};
+typedef void (*ib_usage_sink)(void *ctx, const struct ib_usage_change *u);
+void ib_engine_set_usage_sink(struct ib_engine *e, ib_usage_sink sink, void *ctx);
+
 /* The capture is over: reports the connections still open to the sink. */
 void ib_engine_finish(struct ib_engine *e);
 

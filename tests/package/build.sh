@@ -31,8 +31,17 @@ else
 	system_make "$suite" $builddeps util-linux || exit 2
 	root=$(system_dir "$suite")
 fi
-if [ -n "$root" ]; then work=$root/tmp/ibscope-deb; else work=${TMPDIR:-/tmp}/ibscope-deb; fi
-rm -rf "$work"
+if [ -n "$root" ]; then
+	work=$root/tmp/ibscope-deb
+else
+	# The build and lintian leave scratch files in TMPDIR: give them one
+	# of their own, gone at the end.
+	work=$(mktemp -d "${TMPDIR:-/tmp}/ibscope-deb.XXXXXX")
+	trap 'rm -rf "$work"' EXIT INT TERM
+	export TMPDIR="$work/tmp"
+	mkdir -p "$TMPDIR"
+fi
+rm -rf "$work/ibscope"
 mkdir -p "$work/ibscope"
 (cd "$src" && git ls-files -z | xargs -0 cp --parents -t "$work/ibscope")
 inside() { # a command in the build system, in $work
@@ -57,6 +66,7 @@ mkdir -p "$out/$suite"
 cp "$work"/ibscope_*_amd64.deb "$out/$suite/"
 cp "$work/lintian.txt" "$out/$suite/lintian-$suite.txt"
 rm -rf "$work"
+trap - EXIT INT TERM
 echo "build.sh: $out/$suite/$(cd "$out/$suite" && ls ibscope_*_amd64.deb)"
 if [ -s "$out/$suite/lintian-$suite.txt" ]; then
 	echo "build.sh: lintian ($suite, --pedantic --info) says:"

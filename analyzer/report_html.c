@@ -1,0 +1,973 @@
+/* report_html.c - the HTML report: one self-contained page with charts.
+ *
+ * Inline CSS and SVG, and a small inline script that sorts and filters the
+ * findings table (the page reads without it); nothing is fetched.  Fed like
+ * every renderer: findings, connection records and the changes of each
+ * source's ports in use as they happen, the model at the end.  What it
+ * keeps is bounded: each series is SERIES_COLUMNS columns (time_series.h),
+ * the sources charted and the findings listed are capped, and the page says
+ * how many were left out.  Every figure carries data-* attributes with the
+ * numbers it shows, so that a test can read them back from the DOM.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html_writer.h"
+#include "names.h"
+#include "report_format.h"
+#include "report_model.h"
+#include "time_series.h"
+
+#define HTML_SOURCES_CHARTED 256  /* sources past this are in the table only */
+#define HTML_FINDINGS_LISTED 5000 /* rows of the findings table */
+#define HTML_CHAIN_MARKS 4096     /* chain findings remembered to colour hops */
+#define LATENCY_BUCKETS 24        /* < 1 us, then one per power of two of us */
+
+struct listed_finding {
+    struct ib_frame_ref at;
+    enum ib_finding_kind kind;
+    enum ib_severity severity;
+    char *message;
+};
+
+/* A finding about a redirect chain: which hop (by frame) it marks. */
+struct chain_mark {
+    uint32_t chain;
+    enum ib_finding_kind kind;
+    uint64_t frame, related;
+    uint32_t capture;
+};
+
+struct source_usage {
+    bool seen;
+    struct series one, per_destination;
+};
+
+struct html_state {
+    FILE *out;
+    struct series kinds[IB_FIND_COUNT];
+    struct listed_finding *listed;
+    size_t listed_count;
+    uint64_t not_listed;
+    struct chain_mark *marks;
+    size_t mark_count;
+    struct source_usage *sources; /* HTML_SOURCES_CHARTED of them */
+    uint64_t usage_uncharted;     /* changes of sources past the cap */
+    uint64_t req_rep[LATENCY_BUCKETS], req_rtu[LATENCY_BUCKETS];
+};
+
+/* ---- streaming ---- */
+
+static void *html_begin(const struct report_model *m, FILE *out)
+{
+    (void)m;
+    struct html_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->out = out;
+    st->listed = calloc(HTML_FINDINGS_LISTED, sizeof *st->listed);
+    st->marks = calloc(HTML_CHAIN_MARKS, sizeof *st->marks);
+    st->sources = calloc(HTML_SOURCES_CHARTED, sizeof *st->sources);
+    if (!st->listed || !st->marks || !st->sources) {
+        free(st->listed);
+        free(st->marks);
+        free(st->sources);
+        free(st);
+        return NULL;
+    }
+    for (int k = 0; k < IB_FIND_COUNT; k++)
+        series_init(&st->kinds[k], SERIES_COUNT);
+    return st;
+}
+
+static bool marks_chain(enum ib_finding_kind k)
+{
+    return k == IB_FIND_REDIRECT_BAD_TARGET || k == IB_FIND_REDIRECT_KEY_MISMATCH ||
+           k == IB_FIND_REDIRECT_NOT_FOLLOWED || k == IB_FIND_REDIRECT_LOOP;
+}
+
+static void html_finding(void *p, const struct report_model *m, const struct ib_finding *f)
+{
+    struct html_state *st = p;
+    series_count(&st->kinds[f->kind], f->at.time_ns, 1);
+    if (st->listed_count < HTML_FINDINGS_LISTED) {
+        char msg[FINDING_TEXT_MAX];
+        fmt_finding_text(f, m->capture_count, msg, sizeof msg);
+        struct listed_finding *l = &st->listed[st->listed_count];
+        l->message = strdup(msg);
+        if (l->message) {
+            l->at = f->at;
+            l->kind = f->kind;
+            l->severity = f->severity;
+            st->listed_count++;
+        } else {
+            st->not_listed++;
+        }
+    } else {
+        st->not_listed++;
+    }
+    if (marks_chain(f->kind) && f->data.has_chain && st->mark_count < HTML_CHAIN_MARKS)
+        st->marks[st->mark_count++] = (struct chain_mark){
+            f->data.chain, f->kind, f->at.frame, f->related.frame, f->at.capture};
+}
+
+static unsigned latency_bucket(int64_t ns)
+{
+    unsigned b = 0;
+    for (int64_t us = ns / 1000; us >= 1 && b < LATENCY_BUCKETS - 1; us /= 2)
+        b++;
+    return b;
+}
+
+static void html_connection(void *p, const struct report_model *m,
+                            const struct ib_connection_record *rec)
+{
+    struct html_state *st = p;
+    (void)m;
+    if (!rec->req.frame)
+        return;
+    if (rec->rep.frame && rec->rep.time_ns >= rec->req.time_ns)
+        st->req_rep[latency_bucket(rec->rep.time_ns - rec->req.time_ns)]++;
+    int64_t ns;
+    if (report_connection_latency(rec, &ns) && ns >= 0)
+        st->req_rtu[latency_bucket(ns)]++;
+}
+
+static void html_usage(void *p, const struct report_model *m, const struct ib_usage_change *u)
+{
+    struct html_state *st = p;
+    (void)m;
+    if (u->source >= HTML_SOURCES_CHARTED) {
+        st->usage_uncharted++;
+        return;
+    }
+    struct source_usage *s = &st->sources[u->source];
+    if (!s->seen) {
+        s->seen = true;
+        series_init(&s->one, SERIES_LEVEL);
+        series_init(&s->per_destination, SERIES_LEVEL);
+    }
+    series_level(&s->one, u->at.time_ns, u->ports_in_use);
+    series_level(&s->per_destination, u->at.time_ns, u->destination_ports_in_use);
+}
+
+/* ---- the page ---- */
+
+static const char page_style[] =
+    ":root{--fg:#1b1b1b;--bg:#fff;--muted:#5a5a5a;--grid:#c8c8c8;--one:#1f5fa8;"
+    "--dest:#8a3b00;--warn:#b3261e;--band:rgba(31,95,168,.18);--above:rgba(179,38,30,.12);"
+    "--error:#b3261e;--warning:#9a5b00;--note:#1f5fa8;--chat:#5a5a5a;--ok:#2e6b2e}"
+    "@media (prefers-color-scheme:dark){:root{--fg:#e6e6e6;--bg:#161616;--muted:#a8a8a8;"
+    "--grid:#4a4a4a;--one:#7fb2ff;--dest:#ffb27a;--warn:#ff8a80;--band:rgba(127,178,255,.22);"
+    "--above:rgba(255,138,128,.16);--error:#ff8a80;--warning:#ffc46b;--note:#7fb2ff;"
+    "--chat:#b0b0b0;--ok:#8fd18f}}"
+    "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);"
+    "margin:0 auto;max-width:1100px;padding:1em 1.5em}"
+    "h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.25em;border-bottom:1px solid var(--grid);"
+    "padding-bottom:.2em;margin-top:1.8em}"
+    "table{border-collapse:collapse;margin:.5em 0}th,td{padding:.2em .7em;text-align:left;"
+    "border-bottom:1px solid var(--grid);vertical-align:top}td.n,th.n{text-align:right;"
+    "font-variant-numeric:tabular-nums}th{cursor:default}th[data-sort]{cursor:pointer}"
+    "td.sev{white-space:nowrap}figure{margin:1em 0;break-inside:avoid}figcaption{color:var(--muted);font-size:.92em}"
+    "svg{max-width:100%;height:auto;font:11px system-ui,sans-serif}"
+    "svg text{fill:var(--fg)}.axis line{stroke:var(--grid)}"
+    ".sev-error{color:var(--error)}.sev-warning{color:var(--warning)}"
+    ".sev-note{color:var(--note)}.sev-chat{color:var(--chat)}"
+    ".pool{stroke:var(--fg);stroke-dasharray:6 3}.threshold{stroke:var(--warn);"
+    "stroke-dasharray:2 3}.above{fill:var(--above)}.band{fill:var(--band)}"
+    ".one{stroke:var(--one);fill:none;stroke-width:1.6}"
+    ".dest{stroke:var(--dest);fill:none;stroke-width:1.6;stroke-dasharray:5 2}"
+    ".peak-one{fill:var(--one)}.peak-dest{fill:var(--dest)}"
+    ".lane rect{opacity:.85}.lane-error rect{fill:var(--error)}"
+    ".lane-warning rect{fill:var(--warning)}.lane-note rect{fill:var(--note)}"
+    ".lane-chat rect{fill:var(--chat)}"
+    ".node rect{fill:var(--bg);stroke:var(--fg)}.node.bad rect{stroke:var(--warn);"
+    "stroke-width:2.5;stroke-dasharray:4 2}.edge{stroke:var(--fg);fill:none}"
+    ".edge.bad{stroke:var(--warn);stroke-width:2;stroke-dasharray:5 3}"
+    ".end{fill:var(--muted)}.end.bad{fill:var(--warn)}"
+    ".bar{fill:var(--one)}.bar.rejected{fill:var(--warn)}.hist{fill:var(--one)}"
+    ".hist.rtu{fill:var(--dest)}#filter{margin:.4em 0;padding:.2em .4em;width:20em}"
+    "@media print{body{max-width:none;font-size:11px}#filter{display:none}"
+    "h2{break-after:avoid}}";
+
+/* Sorting on a header click, numbers as numbers; filtering by text. */
+static const char page_script[] =
+    "document.querySelectorAll('th[data-sort]').forEach(function(th){"
+    "th.addEventListener('click',function(){var t=th.closest('table'),"
+    "i=Array.prototype.indexOf.call(th.parentNode.children,th),"
+    "num=th.dataset.sort==='n',up=th.dataset.dir!=='up';th.dataset.dir=up?'up':'down';"
+    "var rows=Array.prototype.slice.call(t.tBodies[0].rows);rows.sort(function(a,b){"
+    "var x=a.cells[i].dataset.v||a.cells[i].textContent,y=b.cells[i].dataset.v||"
+    "b.cells[i].textContent;var c=num?(parseFloat(x)-parseFloat(y)):x.localeCompare(y);"
+    "return up?c:-c;});rows.forEach(function(r){t.tBodies[0].appendChild(r);});});});"
+    "var f=document.getElementById('filter');if(f){f.hidden=false;"
+    "f.addEventListener('input',function(){var q=f.value.toLowerCase();"
+    "document.querySelectorAll('#findings-table tbody tr').forEach(function(r){"
+    "r.hidden=q&&r.textContent.toLowerCase().indexOf(q)<0;});});}";
+
+static const char *severity_mark(enum ib_severity s)
+{
+    /* A shape beside each colour, so severities stay apart in grayscale. */
+    switch (s) {
+    case IB_SEV_ERROR: return "\xe2\x96\xa0";   /* black square */
+    case IB_SEV_WARN: return "\xe2\x96\xb2"; /* black triangle */
+    case IB_SEV_NOTE: return "\xe2\x97\x8f";    /* black circle */
+    default: return "\xe2\x97\x8b";             /* white circle */
+    }
+}
+
+static void source_name(const struct ib_source_stats *s, char *buf, size_t size)
+{
+    char ip[64], ps[PORT_SPACE_BUF];
+    ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
+    fmt_port_space(s->port_space, ps);
+    snprintf(buf, size, "%s %s", ip, ps);
+}
+
+static uint32_t pool_size(const struct report_model *m)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    return (uint32_t)cfg->pool_high - cfg->pool_low + 1;
+}
+
+static uint32_t threshold_ports(const struct report_model *m)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    return (uint32_t)ceil(pool_size(m) * cfg->threshold_pct / 100.0);
+}
+
+static void write_summary(FILE *out, const struct report_model *m)
+{
+    fputs("<section id=\"summary\"><h2>Summary</h2>\n<table><thead><tr><th>#</th>"
+          "<th>capture</th><th>link type</th><th class=\"n\">frames</th>"
+          "<th class=\"n\">InfiniBand frames</th><th class=\"n\">errors</th></tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct report_capture *c = &m->captures[i];
+        const char *lt = linktype_name(c->info.linktype);
+        fprintf(out, "<tr data-capture=\"%zu\"><td class=\"n\">%zu</td><td>", i, i);
+        html_text(out, c->info.path);
+        fprintf(out, "</td><td>%d %s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
+                     "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
+                c->info.linktype, lt ? lt : "", c->info.frames, c->ib_frames, c->info.errors);
+    }
+    fputs("</tbody></table>\n<p>", out);
+    if (m->have_time) {
+        char from[48], span[32];
+        fmt_time_rfc3339(m->min_ns, from, sizeof from);
+        fmt_duration(m->max_ns - m->min_ns, span, sizeof span);
+        fprintf(out, "%" PRIu64 " frames, %" PRIu64 " InfiniBand, from %s, spanning %s. ",
+                m->frames, m->ib_frames, from, span);
+    } else {
+        fputs("No frames. ", out);
+    }
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    fprintf(out, "Port pool %u-%u (%" PRIu32 " ports), pool_high at %g%% (%" PRIu32
+                 " ports).</p>\n",
+            cfg->pool_low, cfg->pool_high, pool_size(m), cfg->threshold_pct, threshold_ports(m));
+    fprintf(out, "<table id=\"kinds\"><thead><tr><th>finding kind</th><th>severity</th>"
+                 "<th class=\"n\">count</th></tr></thead><tbody>\n");
+    bool any = false;
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        if (!m->findings[k])
+            continue;
+        any = true;
+        enum ib_severity sev = ib_finding_kind_severity((enum ib_finding_kind)k);
+        const char *name = ib_finding_kind_name((enum ib_finding_kind)k);
+        fprintf(out, "<tr class=\"sev-%s\" data-kind=\"%s\" data-count=\"%" PRIu64
+                     "\"><td>%s %s</td><td>%s</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
+                ib_severity_name(sev), name, m->findings[k], severity_mark(sev), name,
+                ib_severity_name(sev), m->findings[k]);
+    }
+    if (!any)
+        fputs("<tr><td colspan=\"3\">no findings</td></tr>\n", out);
+    fprintf(out, "</tbody></table>\n<p>%" PRIu64 " finding%s in all.</p></section>\n",
+            m->findings_total, m->findings_total == 1 ? "" : "s");
+}
+
+/* Start time of column i, and the end of the last one written. */
+static int64_t column_start(const struct series *s, uint32_t i)
+{
+    return s->t0 + (int64_t)i * s->width;
+}
+
+/* The most of a level series, step by step: along each column's highest
+ * value, then on at the level to t_max. */
+static void level_path(FILE *out, const struct plot *p, const struct series *s, bool low)
+{
+    fprintf(out, "M%.1f %.1f", plot_x(p, p->t_min), plot_y(p, 0));
+    double prev = 0;
+    for (uint32_t i = 0; i <= s->last; i++) {
+        double v = low ? s->col[i].lo : s->col[i].hi;
+        if (v == prev)
+            continue; /* the line runs on: one H for the whole run */
+        fprintf(out, "H%.1fV%.1f", plot_x(p, column_start(s, i)), plot_y(p, v));
+        prev = v;
+    }
+    fprintf(out, "H%.1fV%.1fH%.1f", plot_x(p, column_start(s, s->last)), plot_y(p, s->level),
+            plot_x(p, p->t_max));
+}
+
+/* Time the series spent at or above v, to a column's width. */
+static int64_t time_at_or_above(const struct series *s, uint32_t v, int64_t t_max)
+{
+    int64_t t = 0;
+    for (uint32_t i = 0; i <= s->last; i++) {
+        if (s->col[i].hi < v)
+            continue;
+        int64_t end = i == s->last ? t_max : column_start(s, i + 1);
+        if (end > column_start(s, i))
+            t += end - column_start(s, i);
+    }
+    return t;
+}
+
+/* The most a level series drew: its peak, if the columns kept it. */
+static uint32_t series_most(const struct series *s)
+{
+    uint32_t most = 0;
+    for (uint32_t i = 0; i <= s->last; i++)
+        if (s->col[i].hi > most)
+            most = s->col[i].hi;
+    return most;
+}
+
+static void write_source_chart(FILE *out, const struct report_model *m,
+                               const struct source_usage *u, const struct ib_source_stats *s,
+                               size_t idx)
+{
+    char name[96], f1[32] = "-", f2[32] = "-", above[32];
+    source_name(s, name, sizeof name);
+    if (s->peak_at.frame)
+        fmt_frame(&s->peak_at, m->capture_count, f1, sizeof f1);
+    if (s->peak_per_destination_at.frame)
+        fmt_frame(&s->peak_per_destination_at, m->capture_count, f2, sizeof f2);
+    uint32_t pool = pool_size(m), thr = threshold_ports(m);
+    struct plot p = {60, 24, 620, 150, m->min_ns, m->max_ns, pool * 1.05};
+    int64_t at = time_at_or_above(&u->one, thr, m->max_ns);
+    fmt_duration(at, above, sizeof above);
+    fprintf(out, "<figure class=\"source\" data-source=\"");
+    html_text(out, name);
+    fprintf(out, "\"><svg viewBox=\"0 0 700 214\" role=\"img\" aria-labelledby=\"st%zu sd%zu\">"
+                 "<title id=\"st%zu\">Ports in use by ",
+            idx, idx, idx);
+    html_text(out, name);
+    fprintf(out, "</title><desc id=\"sd%zu\">Ports in use over time in two models, against the "
+                 "pool of %" PRIu32 " ports and the pool_high threshold of %" PRIu32
+                 ". One port each: peak %" PRIu32 " at frame %s. Per destination: peak %" PRIu32
+                 " at frame %s. At or above the threshold for about %s.</desc>\n",
+            idx, pool, thr, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2, above);
+    /* Time at or above the threshold, shaded: one rectangle per run of
+     * columns that reach it. */
+    for (uint32_t i = 0; i <= u->one.last; i++) {
+        if (u->one.col[i].hi < thr)
+            continue;
+        uint32_t j = i;
+        while (j < u->one.last && u->one.col[j + 1].hi >= thr)
+            j++;
+        double x0 = plot_x(&p, column_start(&u->one, i));
+        double x1 = plot_x(&p, j == u->one.last ? m->max_ns : column_start(&u->one, j + 1));
+        fprintf(out, "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                     "height=\"%.1f\"/>",
+                x0, p.y, x1 - x0 > 0.5 ? x1 - x0 : 0.5, p.h);
+        i = j;
+    }
+    plot_axes(out, &p, "ports in use");
+    fprintf(out, "<line class=\"pool\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                 "<text x=\"%.1f\" y=\"%.1f\">pool %" PRIu32 "</text>",
+            p.x, p.x + p.w, plot_y(&p, pool), plot_y(&p, pool), p.x + 4, plot_y(&p, pool) - 3,
+            pool);
+    fprintf(out, "<line class=\"threshold\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                 "<text x=\"%.1f\" y=\"%.1f\">pool_high %" PRIu32 "</text>\n",
+            p.x, p.x + p.w, plot_y(&p, thr), plot_y(&p, thr), p.x + 4, plot_y(&p, thr) + 12,
+            thr);
+    /* The band between each column's least and most (one port each). */
+    fputs("<path class=\"band\" d=\"", out);
+    level_path(out, &p, &u->one, false);
+    fprintf(out, "V%.1fZ\"/>\n", plot_y(&p, 0));
+    fprintf(out, "<g data-model=\"one_port\" data-peak=\"%" PRIu32 "\" data-peak-frame=\"%s\" "
+                 "data-drawn-peak=\"%" PRIu32 "\"><path class=\"one\" d=\"",
+            s->peak_ports_in_use, f1, series_most(&u->one));
+    level_path(out, &p, &u->one, false);
+    fprintf(out, "\"/><circle class=\"peak-one\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>peak "
+                 "%" PRIu32 " ports, one each, frame %s</title></circle></g>\n",
+            plot_x(&p, s->peak_at.time_ns), plot_y(&p, s->peak_ports_in_use),
+            s->peak_ports_in_use, f1);
+    fprintf(out, "<g data-model=\"per_destination\" data-peak=\"%" PRIu32 "\" "
+                 "data-peak-frame=\"%s\" data-drawn-peak=\"%" PRIu32 "\"><path class=\"dest\" "
+                 "d=\"",
+            s->peak_ports_per_destination, f2, series_most(&u->per_destination));
+    level_path(out, &p, &u->per_destination, false);
+    double px = plot_x(&p, s->peak_per_destination_at.time_ns);
+    double py = plot_y(&p, s->peak_ports_per_destination);
+    fprintf(out, "\"/><rect class=\"peak-dest\" x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\">"
+                 "<title>peak %" PRIu32 " ports to one destination, frame %s</title></rect></g>\n",
+            px - 3.5, py - 3.5, s->peak_ports_per_destination, f2);
+    double lx = plot_x(&p, s->peak_at.time_ns), ly = plot_y(&p, s->peak_ports_in_use) - 8;
+    bool right_half = lx > p.x + p.w / 2;
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">peak %" PRIu32
+                 " (frame %s)</text>",
+            right_half ? lx - 8 : lx + 8, ly < p.y + 10 ? p.y + 10 : ly,
+            right_half ? "end" : "start", s->peak_ports_in_use, f1);
+    /* Legend: line style and marker shape, not colour alone. */
+    fprintf(out, "<g transform=\"translate(%.1f,%.1f)\"><line class=\"one\" x1=\"0\" x2=\"24\" "
+                 "y1=\"0\" y2=\"0\"/><circle class=\"peak-one\" cx=\"12\" cy=\"0\" r=\"3\"/>"
+                 "<text x=\"30\" y=\"4\">one port each</text><line class=\"dest\" x1=\"140\" "
+                 "x2=\"164\" y1=\"0\" y2=\"0\"/><rect class=\"peak-dest\" x=\"149\" y=\"-3\" "
+                 "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (the "
+                 "busiest one changed)</text></g>",
+            p.x, 206.0);
+    fprintf(out, "</svg><figcaption><strong>");
+    html_text(out, name);
+    fprintf(out, "</strong>: %" PRIu64 " connection requests; one port each: peak %" PRIu32
+                 " (%.1f%% of the pool%s) at frame %s; per destination: peak %" PRIu32
+                 " at frame %s; at or above pool_high (%" PRIu32 ") for about %s. Each column of"
+                 " the chart spans its interval's least to most.</figcaption></figure>\n",
+            s->connections, s->peak_ports_in_use, s->pool_utilization,
+            s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above);
+}
+
+static const struct ib_engine *sort_engine; /* qsort has no context argument */
+
+/* Sources by peak, one port each, then per destination, then first seen. */
+static int by_peak(const void *a, const void *b)
+{
+    const struct ib_source_stats *x = ib_engine_source(sort_engine, *(const size_t *)a);
+    const struct ib_source_stats *y = ib_engine_source(sort_engine, *(const size_t *)b);
+    if (x->peak_ports_in_use != y->peak_ports_in_use)
+        return x->peak_ports_in_use < y->peak_ports_in_use ? 1 : -1;
+    if (x->peak_ports_per_destination != y->peak_ports_per_destination)
+        return x->peak_ports_per_destination < y->peak_ports_per_destination ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void write_sources(FILE *out, struct html_state *st, const struct report_model *m)
+{
+    size_t n = ib_engine_source_count(m->engine);
+    fputs("<section id=\"sources\"><h2>Ports in use, per source</h2>\n", out);
+    if (n == 0) {
+        fputs("<p>No IP CM connection requests.</p></section>\n", out);
+        return;
+    }
+    size_t *order = malloc(n * sizeof *order);
+    if (!order) {
+        fputs("<p>Out of memory for the charts.</p></section>\n", out);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_engine = m->engine;
+    qsort(order, n, sizeof *order, by_peak);
+    fputs("<p>Sources ordered by peak. The solid line counts one port per connection; the "
+          "dashed one the ports toward one destination, which Linux's 4-tuple rule lets "
+          "connections to different destinations share.</p>\n",
+          out);
+    size_t charted = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = order[k];
+        if (i >= HTML_SOURCES_CHARTED || !st->sources[i].seen)
+            continue;
+        write_source_chart(out, m, &st->sources[i], ib_engine_source(m->engine, i), i);
+        charted++;
+    }
+    if (charted < n)
+        fprintf(out, "<p>%zu of %zu sources are charted (the first %d seen that held a pool "
+                     "port); every source is in the table below.</p>\n",
+                charted, n, HTML_SOURCES_CHARTED);
+    fputs("<table id=\"sources-table\"><thead><tr><th>source</th><th class=\"n\">requests</th>"
+          "<th class=\"n\">peak, one each</th><th>frame</th><th class=\"n\">peak, per "
+          "destination</th><th>frame</th></tr></thead><tbody>\n",
+          out);
+    for (size_t k = 0; k < n; k++) {
+        const struct ib_source_stats *s = ib_engine_source(m->engine, order[k]);
+        char name[96], f1[32] = "-", f2[32] = "-";
+        source_name(s, name, sizeof name);
+        if (s->peak_at.frame)
+            fmt_frame(&s->peak_at, m->capture_count, f1, sizeof f1);
+        if (s->peak_per_destination_at.frame)
+            fmt_frame(&s->peak_per_destination_at, m->capture_count, f2, sizeof f2);
+        fputs("<tr><td>", out);
+        html_text(out, name);
+        fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu32
+                     "</td><td>%s</td><td class=\"n\">%" PRIu32 "</td><td>%s</td></tr>\n",
+                s->connections, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2);
+    }
+    fputs("</tbody></table></section>\n", out);
+    free(order);
+}
+
+static void write_timeline(FILE *out, struct html_state *st, const struct report_model *m)
+{
+    int lanes = 0;
+    for (int k = 0; k < IB_FIND_COUNT; k++)
+        lanes += m->findings[k] != 0;
+    if (!lanes)
+        return;
+    double lane_h = 22, height = 30 + lanes * lane_h + 34;
+    struct plot p = {170, 24, 510, lanes * lane_h, m->min_ns, m->max_ns, 1};
+    fprintf(out, "<figure><svg viewBox=\"0 0 700 %.0f\" role=\"img\" aria-labelledby=\"tlt "
+                 "tld\"><title id=\"tlt\">Findings over time</title><desc id=\"tld\">One lane "
+                 "per finding kind; a mark in each interval that has findings of that kind, "
+                 "taller for more.</desc>\n",
+            height);
+    int lane = 0;
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        if (!m->findings[k])
+            continue;
+        enum ib_severity sev = ib_finding_kind_severity((enum ib_finding_kind)k);
+        const char *name = ib_finding_kind_name((enum ib_finding_kind)k);
+        double y = p.y + lane * lane_h;
+        const struct series *s = &st->kinds[k];
+        uint32_t most = 1;
+        for (uint32_t i = 0; i <= s->last; i++)
+            if (s->col[i].hi > most)
+                most = s->col[i].hi;
+        fprintf(out, "<g class=\"lane lane-%s\" data-kind=\"%s\" data-count=\"%" PRIu64 "\">"
+                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s %s</text>",
+                ib_severity_name(sev), name, m->findings[k], p.x - 6, y + 15,
+                severity_mark(sev), name);
+        for (uint32_t i = 0; i <= s->last; i++) {
+            if (!s->col[i].hi)
+                continue;
+            double h = 4 + 14 * log1p(s->col[i].hi) / log1p(most);
+            double x = plot_x(&p, column_start(s, i));
+            double w = plot_x(&p, column_start(s, i + 1)) - x;
+            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%"
+                         PRIu32 "</title></rect>",
+                    x, y + 19 - h, w < 1.5 ? 1.5 : w, h, s->col[i].hi);
+        }
+        fputs("</g>\n", out);
+        lane++;
+    }
+    struct plot axis = p;
+    axis.v_max = 0;
+    plot_axes(out, &axis, "");
+    fputs("</svg><figcaption>Findings over time, one lane per kind (shape and colour give the"
+          " severity: \xe2\x96\xa0 error, \xe2\x96\xb2 warning, \xe2\x97\x8f note, "
+          "\xe2\x97\x8b chat).</figcaption></figure>\n",
+          out);
+}
+
+static void write_findings(FILE *out, struct html_state *st, const struct report_model *m)
+{
+    fputs("<section id=\"findings\"><h2>Findings</h2>\n", out);
+    if (m->findings_total == 0) {
+        fputs("<p>No findings.</p></section>\n", out);
+        return;
+    }
+    write_timeline(out, st, m);
+    fputs("<input id=\"filter\" type=\"search\" placeholder=\"filter the table\" hidden "
+          "aria-label=\"filter the findings\">\n<table id=\"findings-table\"><thead><tr>"
+          "<th class=\"n\" data-sort=\"n\">frame</th><th class=\"n\" data-sort=\"n\">time, s"
+          "</th><th data-sort=\"s\">kind</th><th data-sort=\"s\">severity</th>"
+          "<th data-sort=\"s\">message</th></tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < st->listed_count; i++) {
+        const struct listed_finding *l = &st->listed[i];
+        char fr[32], t[32];
+        fmt_frame(&l->at, m->capture_count, fr, sizeof fr);
+        fmt_seconds(l->at.time_ns - m->min_ns, t, sizeof t);
+        const char *sev = ib_severity_name(l->severity);
+        fprintf(out, "<tr class=\"sev-%s\" data-kind=\"%s\"><td class=\"n\" data-v=\"%zu\">%s"
+                     "</td><td class=\"n\">%s</td><td>%s</td><td class=\"sev\">%s %s</td><td>",
+                sev, ib_finding_kind_name(l->kind), i, fr, t, ib_finding_kind_name(l->kind),
+                severity_mark(l->severity), sev);
+        html_text(out, l->message);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+    if (st->not_listed)
+        fprintf(out, "<p>The table lists the first %zu findings; %" PRIu64 " more are in the "
+                     "counts and the timeline, and every one is in the JSON report.</p>\n",
+                st->listed_count, st->not_listed);
+    fputs("</section>\n", out);
+}
+
+/* ---- redirect chains ---- */
+
+struct chain_node {
+    struct ib_endpoint ep;
+    uint32_t qp;
+};
+
+static bool same_node(const struct chain_node *a, const struct chain_node *b)
+{
+    if (a->qp != b->qp || a->ep.lid != b->ep.lid || a->ep.has_gid != b->ep.has_gid)
+        return false;
+    return !a->ep.has_gid || memcmp(a->ep.gid, b->ep.gid, 16) == 0;
+}
+
+static bool hop_marked(const struct html_state *st, size_t chain, const struct ib_frame_ref *f,
+                       enum ib_finding_kind kind)
+{
+    for (size_t i = 0; i < st->mark_count; i++) {
+        const struct chain_mark *k = &st->marks[i];
+        if (k->chain == chain && k->kind == kind && k->capture == f->capture &&
+            (k->frame == f->frame || k->related == f->frame))
+            return true;
+    }
+    return false;
+}
+
+static bool chain_marked(const struct html_state *st, size_t chain, enum ib_finding_kind kind)
+{
+    for (size_t i = 0; i < st->mark_count; i++)
+        if (st->marks[i].chain == chain && st->marks[i].kind == kind)
+            return true;
+    return false;
+}
+
+#define NODE_W 180
+#define NODE_GAP 70
+#define NODE_H 40
+#define CHAIN_MIN_WIDTH 1060 /* every chain drawn at one scale: the page's width */
+
+static void write_node(FILE *out, double x, double y, const struct chain_node *n, bool bad,
+                       const char *role)
+{
+    char ep[80], qp[24];
+    fmt_endpoint(&n->ep, ep, sizeof ep);
+    fmt_qp(n->qp, qp, sizeof qp);
+    fprintf(out, "<g class=\"node%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
+                 "rx=\"6\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"%s>",
+            bad ? " bad" : "", x, y, NODE_W, NODE_H, x + NODE_W / 2.0, y + 16,
+            strlen(ep) > 24 ? " font-size=\"9\"" : "");
+    html_text(out, ep);
+    fprintf(out, "</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x + NODE_W / 2.0,
+            y + 31);
+    html_textf(out, "%s%s%s", qp, role[0] ? ", " : "", role);
+    fputs("</text></g>", out);
+}
+
+static double node_x(unsigned i)
+{
+    return 20 + i * (NODE_W + NODE_GAP);
+}
+
+/* The chain as a graph: each endpoint once, left to right in the order it
+ * was first reached; a redirect to the next new endpoint is a straight
+ * arrow, one back to an endpoint already visited (a loop) a curve below. */
+static void write_chain(FILE *out, const struct html_state *st, const struct report_model *m,
+                        size_t ci)
+{
+    const struct ib_redirect_chain *c = ib_engine_chain(m->engine, ci);
+    unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
+    struct chain_node nodes[IB_CHAIN_HOPS_MAX + 1];
+    unsigned from[IB_CHAIN_HOPS_MAX], to[IB_CHAIN_HOPS_MAX];
+    bool fresh[IB_CHAIN_HOPS_MAX]; /* the hop reached a new endpoint */
+    nodes[0] = (struct chain_node){c->origin, c->origin_qp};
+    unsigned count = 1, at = 0, back_edges = 0;
+    for (unsigned h = 0; h < hops; h++) {
+        struct chain_node n = {{.lid = c->hops[h].lid}, c->hops[h].qp};
+        if (c->hops[h].lid == 0) {
+            n.ep.has_gid = true;
+            memcpy(n.ep.gid, c->hops[h].gid, 16);
+        }
+        unsigned j = 0;
+        while (j < count && !same_node(&nodes[j], &n))
+            j++;
+        fresh[h] = j == count;
+        if (fresh[h])
+            nodes[count++] = n;
+        else
+            back_edges++;
+        from[h] = at;
+        to[h] = j;
+        at = j;
+    }
+    const char *cls = ib_mgmt_class_name(c->mgmt_class);
+    char req[80], fr[32];
+    fmt_endpoint(&c->requester, req, sizeof req);
+    fmt_frame(&c->first_request, m->capture_count, fr, sizeof fr);
+    bool not_followed = chain_marked(st, ci, IB_FIND_REDIRECT_NOT_FOLLOWED);
+    const char *end = c->loop                  ? "loop"
+                      : c->final_answer.frame ? "answered"
+                      : !c->followed || not_followed ? "not followed"
+                                                   : "no answer";
+    unsigned total = c->hop_count + c->hops_dropped;
+    double width = node_x(count) + 150;
+    if (width < CHAIN_MIN_WIDTH)
+        width = CHAIN_MIN_WIDTH;
+    double y = 30, height = 90 + 36.0 * back_edges;
+    fprintf(out, "<figure class=\"chain\" data-chain=\"%zu\" data-hops=\"%u\" data-end=\"%s\">"
+                 "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-labelledby=\"ct%zu cd%zu\">"
+                 "<title id=\"ct%zu\">Redirect chain %zu</title><desc id=\"cd%zu\">",
+            ci, total, end, width, height, ci, ci, ci, ci, ci);
+    html_textf(out, "%s (class 0x%02x) requests from %s, first request frame %s: %u redirect%s, "
+                    "ending: %s.",
+               cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total,
+               total == 1 ? "" : "s", end);
+    fputs("</desc>\n", out);
+    for (unsigned i = 0; i < count; i++) {
+        bool bad = false;
+        for (unsigned h = 0; h < hops && i > 0; h++)
+            bad |= to[h] == i &&
+                   hop_marked(st, ci, &c->hops[h].frame, IB_FIND_REDIRECT_KEY_MISMATCH);
+        write_node(out, node_x(i), y, &nodes[i], bad, i == 0 ? "agent" : "");
+    }
+    unsigned depth = 0;
+    for (unsigned h = 0; h < hops; h++) {
+        const struct ib_redirect_hop *hop = &c->hops[h];
+        char hf[32];
+        fmt_frame(&hop->frame, m->capture_count, hf, sizeof hf);
+        bool bad = hop_marked(st, ci, &hop->frame, IB_FIND_REDIRECT_BAD_TARGET);
+        if (fresh[h] && to[h] == from[h] + 1) {
+            double x0 = node_x(from[h]) + NODE_W, x1 = node_x(to[h]);
+            fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fH%.1f\" "
+                         "marker-end=\"url(#arrow%s)\"/><text x=\"%.1f\" y=\"%.1f\" "
+                         "text-anchor=\"middle\">frame %s</text>",
+                    bad ? " bad" : "", x0, y + NODE_H / 2.0, x1 - 2, bad ? "-bad" : "",
+                    (x0 + x1) / 2, y + NODE_H / 2.0 - 5, hf);
+            continue;
+        }
+        /* Back to an endpoint already visited: a loop, drawn as a curve
+         * below the boxes, deeper for each. */
+        double a = node_x(from[h]) + NODE_W / 2.0 + 10, b = node_x(to[h]) + NODE_W / 2.0 - 10;
+        double top = y + NODE_H, low = top + 30 + 36.0 * depth++;
+        double bottom = 0.25 * top + 0.75 * low; /* where the curve turns */
+        bool loop = !fresh[h];
+        fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\" "
+                     "marker-end=\"url(#arrow%s)\"/><text class=\"end%s\" x=\"%.1f\" y=\"%.1f\" "
+                     "text-anchor=\"middle\">frame %s%s</text>",
+                loop || bad ? " bad" : "", a, top, a, low, b, low, b, top + 3,
+                loop || bad ? "-bad" : "", loop ? " bad" : "", (a + b) / 2, bottom + 12, hf,
+                loop ? ": back to a visited endpoint" : "");
+    }
+    double x = node_x(count - 1) + NODE_W + 12;
+    bool bad_end = strcmp(end, "answered") != 0;
+    char label[64];
+    if (c->final_answer.frame) {
+        fmt_frame(&c->final_answer, m->capture_count, fr, sizeof fr);
+        snprintf(label, sizeof label, "answered, frame %s", fr);
+    } else {
+        snprintf(label, sizeof label, "%s", end);
+    }
+    fprintf(out, "<text class=\"end%s\" x=\"%.1f\" y=\"%.1f\">%s%s</text>", bad_end ? " bad" : "",
+            x, y + NODE_H / 2.0 + 4, bad_end ? "\xe2\x9c\x97 " : "\xe2\x9c\x93 ", label);
+    fputs("</svg><figcaption>", out);
+    html_textf(out, "Chain %zu: %s (class 0x%02x) from %s, first request frame %s; %u redirect%s",
+               ci, cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total,
+               total == 1 ? "" : "s");
+    if (c->hops_dropped)
+        html_textf(out, " (%u past the first %d not drawn)", c->hops_dropped, IB_CHAIN_HOPS_MAX);
+    html_textf(out, "; %s.", end);
+    fputs("</figcaption></figure>\n", out);
+}
+
+static void write_chains(FILE *out, const struct html_state *st, const struct report_model *m)
+{
+    size_t n = ib_engine_chain_count(m->engine);
+    fputs("<section id=\"chains\"><h2>Redirect chains</h2>\n", out);
+    if (n == 0) {
+        fputs("<p>No ClassPortInfo redirects.</p></section>\n", out);
+        return;
+    }
+    fputs("<p>Each box is an endpoint (LID or GID, and QP); each arrow a redirect, labelled "
+          "with the frame of the redirecting answer. Dashed in the warning colour: a loop, a "
+          "redirect to no usable target, an endpoint reached with other keys than the "
+          "redirect named; \xe2\x9c\x97 marks a chain that was not followed or got no answer."
+          "</p>\n",
+          out);
+    for (size_t i = 0; i < n; i++)
+        write_chain(out, st, m, i);
+    fputs("</section>\n", out);
+}
+
+/* ---- CM outcomes and CRCs ---- */
+
+static void write_bars(FILE *out, const struct ib_connection_stats *cs)
+{
+    struct {
+        char label[64];
+        uint64_t n;
+        bool rejected;
+        int reason;
+    } bars[IB_REJ_REASON_MAX + 1];
+    unsigned nb = 0;
+    snprintf(bars[nb].label, sizeof bars[nb].label, "established");
+    bars[nb].n = cs->established;
+    bars[nb].rejected = false;
+    bars[nb++].reason = -1;
+    for (int r = 0; r < IB_REJ_REASON_MAX; r++) {
+        if (!cs->reject_reasons[r])
+            continue;
+        const char *name = rej_reason_name((unsigned)r);
+        snprintf(bars[nb].label, sizeof bars[nb].label, "rejected: %s (%d)", name ? name : "?", r);
+        bars[nb].n = cs->reject_reasons[r];
+        bars[nb].rejected = true;
+        bars[nb++].reason = r;
+    }
+    uint64_t most = 1;
+    for (unsigned i = 0; i < nb; i++)
+        if (bars[i].n > most)
+            most = bars[i].n;
+    double row = 24, height = 20 + nb * row;
+    fprintf(out, "<figure><svg viewBox=\"0 0 700 %.0f\" role=\"img\" aria-labelledby=\"obt "
+                 "obd\"><title id=\"obt\">Connection outcomes</title><desc id=\"obd\">"
+                 "%" PRIu64 " established, %" PRIu64 " rejected, by reject reason.</desc>\n",
+            height, cs->established, cs->rejected);
+    for (unsigned i = 0; i < nb; i++) {
+        double y = 10 + i * row, w = 380.0 * (double)bars[i].n / (double)most;
+        fprintf(out, "<g data-outcome=\"%s\" data-count=\"%" PRIu64 "\"", bars[i].rejected ?
+                "rejected" : "established", bars[i].n);
+        if (bars[i].rejected)
+            fprintf(out, " data-reason=\"%d\"", bars[i].reason);
+        fprintf(out, "><text x=\"240\" y=\"%.1f\" text-anchor=\"end\">", y + 14);
+        html_text(out, bars[i].label);
+        fprintf(out, "</text><rect class=\"bar%s\" x=\"250\" y=\"%.1f\" width=\"%.1f\" "
+                     "height=\"18\"/><text x=\"%.1f\" y=\"%.1f\">%" PRIu64 "%s</text></g>\n",
+                bars[i].rejected ? " rejected" : "", y, w < 1 ? 1 : w, 256 + w, y + 14,
+                bars[i].n, bars[i].rejected ? " \xe2\x9c\x97" : "");
+    }
+    fputs("</svg><figcaption>Connections established (RTU seen) and rejected, by the REJ's "
+          "reason; rejected bars are marked \xe2\x9c\x97.</figcaption></figure>\n",
+          out);
+}
+
+static void bucket_label(unsigned b, char *buf, size_t size)
+{
+    if (b == 0) {
+        snprintf(buf, size, "< 1 us");
+        return;
+    }
+    char lo[32];
+    fmt_duration((int64_t)1000 << (b - 1), lo, sizeof lo);
+    snprintf(buf, size, b == LATENCY_BUCKETS - 1 ? ">= %s" : "%s", lo);
+}
+
+static void write_histogram(FILE *out, const struct html_state *st)
+{
+    unsigned first = LATENCY_BUCKETS, last = 0;
+    uint64_t most = 0, total = 0;
+    for (unsigned b = 0; b < LATENCY_BUCKETS; b++) {
+        uint64_t n = st->req_rep[b] > st->req_rtu[b] ? st->req_rep[b] : st->req_rtu[b];
+        if (st->req_rep[b] || st->req_rtu[b]) {
+            first = b < first ? b : first;
+            last = b;
+        }
+        most = n > most ? n : most;
+        total += st->req_rep[b] + st->req_rtu[b];
+    }
+    if (!total)
+        return;
+    unsigned nb = last - first + 1;
+    double col = 620.0 / nb > 90 ? 90 : 620.0 / nb;
+    fprintf(out, "<figure><svg viewBox=\"0 0 700 220\" role=\"img\" aria-labelledby=\"lht lhd\">"
+                 "<title id=\"lht\">Setup latency</title><desc id=\"lhd\">Histogram of REQ to "
+                 "REP and REQ to RTU times, in buckets that double.</desc>\n");
+    for (unsigned b = first; b <= last; b++) {
+        double x = 60 + (b - first) * col;
+        const uint64_t *v[2] = {st->req_rep, st->req_rtu};
+        for (int k = 0; k < 2; k++) {
+            double h = 150.0 * (double)v[k][b] / (double)most;
+            fprintf(out, "<rect class=\"hist%s\" data-bucket=\"%u\" data-series=\"%s\" "
+                         "data-count=\"%" PRIu64 "\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                         "height=\"%.1f\"%s><title>%" PRIu64 "</title></rect>",
+                    k ? " rtu" : "", b, k ? "req_rtu" : "req_rep", v[k][b], x + 2 + k * col / 2,
+                    170 - h, col / 2 - 3, h, k ? " fill-opacity=\"0.85\"" : "", v[k][b]);
+        }
+        char label[32];
+        bucket_label(b, label, sizeof label);
+        fprintf(out, "<text x=\"%.1f\" y=\"186\" text-anchor=\"middle\">%s</text>\n",
+                x + col / 2, label);
+    }
+    fputs("<line class=\"axis\" x1=\"60\" x2=\"680\" y1=\"170\" y2=\"170\" stroke=\"currentColor\"/>"
+          "<g transform=\"translate(60,208)\"><rect class=\"hist\" width=\"12\" height=\"10\" "
+          "y=\"-9\"/><text x=\"16\">REQ \xe2\x86\x92 REP (left of each pair)</text><rect "
+          "class=\"hist rtu\" x=\"220\" width=\"12\" height=\"10\" y=\"-9\"/><text x=\"236\">"
+          "REQ \xe2\x86\x92 RTU (right)</text></g></svg><figcaption>Connection setup times: "
+          "each bucket runs from its label to twice it.</figcaption></figure>\n",
+          out);
+}
+
+static void write_cm(FILE *out, const struct html_state *st, const struct report_model *m)
+{
+    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    fputs("<section id=\"cm\"><h2>CM outcomes</h2>\n", out);
+    fprintf(out, "<p data-requests=\"%" PRIu64 "\">%" PRIu64 " connection requests, %" PRIu64
+                 " established, %" PRIu64 " rejected, %" PRIu64 " closed; %" PRIu64
+                 " retransmissions; %" PRIu64 " SIDR requests.</p>\n",
+            cs->requests, cs->requests, cs->established, cs->rejected, cs->closed,
+            cs->retransmissions, cs->sidr_requests);
+    if (cs->requests)
+        write_bars(out, cs);
+    write_histogram(out, st);
+    fputs("</section>\n", out);
+}
+
+static void write_crc(FILE *out, const struct report_model *m)
+{
+    fputs("<section id=\"crc\"><h2>CRCs</h2>\n", out);
+    if (!m->opts->crc) {
+        fputs("<p>Not verified (--no-crc).</p></section>\n", out);
+        return;
+    }
+    fputs("<table><thead><tr><th>capture</th><th>CRC</th><th class=\"n\">verified</th>"
+          "<th class=\"n\">mismatch</th><th class=\"n\">not present</th></tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct report_crc_counts *c = &m->captures[i].crc;
+        const uint64_t *v[2] = {c->icrc, c->vcrc};
+        for (int k = 0; k < 2; k++) {
+            fprintf(out, "<tr data-crc=\"%s\" data-capture=\"%zu\" data-verified=\"%" PRIu64
+                         "\" data-mismatch=\"%" PRIu64 "\" data-not-present=\"%" PRIu64
+                         "\"><td>",
+                    k ? "vcrc" : "icrc", i, v[k][IB_CRC_VERIFIED], v[k][IB_CRC_MISMATCH],
+                    v[k][IB_CRC_NOT_PRESENT]);
+            html_text(out, m->captures[i].info.path);
+            fprintf(out, "</td><td>%s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n%s\">%"
+                         PRIu64 "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
+                    k ? "VCRC" : "ICRC", v[k][IB_CRC_VERIFIED],
+                    v[k][IB_CRC_MISMATCH] ? " sev-warning" : "", v[k][IB_CRC_MISMATCH],
+                    v[k][IB_CRC_NOT_PRESENT]);
+        }
+    }
+    fputs("</tbody></table></section>\n", out);
+}
+
+static int html_end(void *p, const struct report_model *m)
+{
+    struct html_state *st = p;
+    FILE *out = st->out;
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                 "<meta name=\"color-scheme\" content=\"light dark\">"
+                 "<meta name=\"generator\" content=\"ibscope %s\"><title>ibscope report</title>"
+                 "<style>%s</style></head><body>\n",
+            m->version, page_style);
+    /* The arrow heads every chain's edges use. */
+    fputs("<svg width=\"0\" height=\"0\" aria-hidden=\"true\" style=\"position:absolute\"><defs>"
+          "<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+          "markerHeight=\"7\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"currentColor\"/>"
+          "</marker><marker id=\"arrow-bad\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
+          "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" "
+          "fill=\"#b3261e\"/></marker></defs></svg>\n",
+          out);
+    fprintf(out, "<header><h1>ibscope report</h1><p>ibscope %s, %zu capture%s.</p></header>\n",
+            m->version, m->capture_count, m->capture_count == 1 ? "" : "s");
+    write_summary(out, m);
+    write_sources(out, st, m);
+    write_findings(out, st, m);
+    write_chains(out, st, m);
+    write_cm(out, st, m);
+    write_crc(out, m);
+    fprintf(out, "<script>%s</script>\n</body></html>\n", page_script);
+    for (size_t i = 0; i < st->listed_count; i++)
+        free(st->listed[i].message);
+    free(st->listed);
+    free(st->marks);
+    free(st->sources);
+    free(st);
+    return 0;
+}
+
+const struct report_renderer report_html = {
+    .begin = html_begin,
+    .finding = html_finding,
+    .connection = html_connection,
+    .end = html_end,
+    .usage = html_usage,
+    .wants_connections = true,
+};

@@ -1,0 +1,96 @@
+/* time_series.c - a value over time in a fixed number of columns (time_series.h). */
+#include "time_series.h"
+
+#include <string.h>
+
+/* The first column's width: one microsecond, doubled as the capture goes on. */
+#define SERIES_FIRST_WIDTH_NS 1000
+
+void series_init(struct series *s, enum series_kind kind)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+}
+
+static void merge(struct series_column *into, const struct series_column *a,
+                  const struct series_column *b, enum series_kind kind)
+{
+    if (kind == SERIES_COUNT) {
+        uint64_t sum = (uint64_t)a->hi + b->hi;
+        into->lo = 0;
+        into->hi = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+    } else {
+        into->lo = a->lo < b->lo ? a->lo : b->lo;
+        into->hi = a->hi > b->hi ? a->hi : b->hi;
+    }
+}
+
+/* Doubles the columns' width.  A level column past `last` was never
+ * written: it holds the level, which the column `last` already spans. */
+static void widen(struct series *s)
+{
+    for (uint32_t i = 0; i < SERIES_COLUMNS / 2; i++) {
+        uint32_t a = 2 * i, b = 2 * i + 1;
+        if (s->kind == SERIES_LEVEL && b > s->last)
+            s->col[i] = s->col[a];
+        else
+            merge(&s->col[i], &s->col[a], &s->col[b], s->kind);
+    }
+    memset(&s->col[SERIES_COLUMNS / 2], 0, sizeof(s->col) / 2);
+    s->last /= 2;
+    s->width *= 2;
+}
+
+/* The column for time t, widening until there is one; the first time seen
+ * starts the series. */
+static uint32_t place(struct series *s, int64_t t)
+{
+    if (!s->started) {
+        s->started = true;
+        s->t0 = t;
+        s->width = SERIES_FIRST_WIDTH_NS;
+    }
+    if (t <= s->t0)
+        return 0; /* clocks can step back: the first column takes it */
+    while ((uint64_t)(t - s->t0) / (uint64_t)s->width >= SERIES_COLUMNS)
+        widen(s);
+    return (uint32_t)((t - s->t0) / s->width);
+}
+
+uint32_t series_column_of(const struct series *s, int64_t t)
+{
+    if (!s->started || t <= s->t0)
+        return 0;
+    uint64_t c = (uint64_t)(t - s->t0) / (uint64_t)s->width;
+    return c >= SERIES_COLUMNS ? SERIES_COLUMNS - 1 : (uint32_t)c;
+}
+
+void series_level(struct series *s, int64_t t, uint32_t v)
+{
+    bool first = !s->started;
+    uint32_t c = place(s, t);
+    if (first) {
+        s->col[0].lo = s->col[0].hi = 0; /* nothing in use before */
+        s->last = 0;
+    }
+    /* Columns between the last change and this one held the level. */
+    for (uint32_t i = s->last + 1; i <= c; i++)
+        s->col[i].lo = s->col[i].hi = s->level;
+    if (c > s->last)
+        s->last = c;
+    struct series_column *col = &s->col[c];
+    if (v < col->lo)
+        col->lo = v;
+    if (v > col->hi)
+        col->hi = v;
+    s->level = v;
+}
+
+void series_count(struct series *s, int64_t t, uint32_t n)
+{
+    uint32_t c = place(s, t);
+    uint64_t sum = (uint64_t)s->col[c].hi + n;
+    s->col[c].hi = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+    if (c > s->last)
+        s->last = c;
+}

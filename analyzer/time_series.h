@@ -1,0 +1,41 @@
+/* time_series.h - a value over time in a fixed number of columns.
+ *
+ * A capture's length is not known until it ends, so a series starts with
+ * narrow columns and, when a time falls past the last one, doubles their
+ * width by merging neighbours: memory stays SERIES_COLUMNS columns however
+ * long the capture.  A level series (ports in use) keeps each column's
+ * minimum and maximum, so no peak is lost to the merging; a count series
+ * (findings) keeps each column's sum.
+ */
+#ifndef IBSCOPE_TIME_SERIES_H
+#define IBSCOPE_TIME_SERIES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SERIES_COLUMNS 512
+
+enum series_kind { SERIES_LEVEL, SERIES_COUNT };
+
+struct series_column {
+    uint32_t lo, hi; /* level: least and most during the column; count: hi events */
+};
+
+struct series {
+    enum series_kind kind;
+    bool started;
+    int64_t t0, width;  /* column i: [t0 + i width, t0 + (i + 1) width) */
+    uint32_t level;     /* level: the value after the last change */
+    uint32_t last;      /* the last column written; later ones hold level */
+    struct series_column col[SERIES_COLUMNS];
+};
+
+void series_init(struct series *s, enum series_kind kind);
+/* level: the value became v at time t. */
+void series_level(struct series *s, int64_t t, uint32_t v);
+/* count: n more events at time t. */
+void series_count(struct series *s, int64_t t, uint32_t n);
+/* The column holding time t (clamped to the columns there are). */
+uint32_t series_column_of(const struct series *s, int64_t t);
+
+#endif
