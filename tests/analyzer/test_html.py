@@ -199,6 +199,15 @@ def main():
         subprocess.run([chromium] + chromium_args(proxy, os.path.join(tmp, "blank-profile")) +
                        ["--dump-dom", "file://" + blank], capture_output=True, timeout=120)
         own = CHROMIUM_OWN | set(proxy.hosts)
+        # A capture whose name is markup: it must come out as text.
+        odd = os.path.join(tmp, "<b id=x>&'\"odd.pcap")
+        shutil.copy(os.path.join(samples, "cm_rocev2.pcap"), odd)
+        oddpage = os.path.join(tmp, "odd.html")
+        subprocess.run([a.ibscope, "--format", "html", "-o", oddpage, odd], capture_output=True)
+        with open(oddpage, encoding="utf-8") as g:
+            text = g.read()
+        check("<b id=x>" not in text and "&lt;b id=x&gt;&amp;&#39;&quot;odd.pcap" in text,
+              "a capture named with markup is escaped in the page")
         inputs = [(os.path.splitext(f)[0], os.path.join(samples, f))
                   for f in sorted(os.listdir(samples))] + [("long_ramp", ramp)]
         for name, cap in inputs:
