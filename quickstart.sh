@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake clang libclang-rt-dev pkg-config python3 libpcap-dev libcmocka-dev
-          zlib1g-dev liblzma-dev libzstd-dev python3-scapy mmdebstrap
+          zlib1g-dev liblzma-dev libzstd-dev libjansson-dev python3-scapy mmdebstrap
           libglib2.0-dev libwireshark-dev libwiretap-dev wireshark-dev tshark
           iproute2 tcpreplay tmux scdoc man-db debhelper lintian chromium fonts-dejavu-core)
 

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <string.h>
 
 void html_text(FILE *out, const char *s)
 {
@@ -86,3 +87,91 @@ void plot_axes(FILE *out, const struct plot *p, const char *value_label)
     html_text(out, value_label);
     fputs("</text></g>\n", out);
 }
+
+static const char page_style[] =
+    ":root{--fg:#1b1b1b;--bg:#fff;--muted:#5a5a5a;--grid:#c8c8c8;--one:#1f5fa8;"
+    "--dest:#8a3b00;--warn:#b3261e;--band:rgba(31,95,168,.18);--above:rgba(179,38,30,.12);"
+    "--error:#b3261e;--warning:#9a5b00;--note:#1f5fa8;--chat:#5a5a5a;--ok:#2e6b2e}"
+    "@media (prefers-color-scheme:dark){:root{--fg:#e6e6e6;--bg:#161616;--muted:#a8a8a8;"
+    "--grid:#4a4a4a;--one:#7fb2ff;--dest:#ffb27a;--warn:#ff8a80;--band:rgba(127,178,255,.22);"
+    "--above:rgba(255,138,128,.16);--error:#ff8a80;--warning:#ffc46b;--note:#7fb2ff;"
+    "--chat:#b0b0b0;--ok:#8fd18f}}"
+    "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);"
+    "margin:0 auto;max-width:1100px;padding:1em 1.5em}"
+    "h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.25em;border-bottom:1px solid var(--grid);"
+    "padding-bottom:.2em;margin-top:1.8em}"
+    "table{border-collapse:collapse;margin:.5em 0}th,td{padding:.2em .7em;text-align:left;"
+    "border-bottom:1px solid var(--grid);vertical-align:top}td.n,th.n{text-align:right;"
+    "font-variant-numeric:tabular-nums}th{cursor:default}th[data-sort]{cursor:pointer}"
+    "td.sev{white-space:nowrap}figure{margin:1em 0;break-inside:avoid}figcaption{color:var(--muted);font-size:.92em}"
+    "svg{max-width:100%;height:auto;font:11px system-ui,sans-serif}"
+    "svg text{fill:var(--fg)}.axis line{stroke:var(--grid)}"
+    ".sev-error{color:var(--error)}.sev-warning{color:var(--warning)}"
+    ".sev-note{color:var(--note)}.sev-chat{color:var(--chat)}"
+    ".pool{stroke:var(--fg);stroke-dasharray:6 3}.threshold{stroke:var(--warn);"
+    "stroke-dasharray:2 3}.above{fill:var(--above)}.band{fill:var(--band)}"
+    ".one{stroke:var(--one);fill:none;stroke-width:1.6}"
+    ".dest{stroke:var(--dest);fill:none;stroke-width:1.6;stroke-dasharray:5 2}"
+    ".peak-one{fill:var(--one)}.peak-dest{fill:var(--dest)}"
+    ".lane rect{opacity:.85}.lane-error rect{fill:var(--error)}"
+    ".lane-warning rect{fill:var(--warning)}.lane-note rect{fill:var(--note)}"
+    ".lane-chat rect{fill:var(--chat)}"
+    ".node rect{fill:var(--bg);stroke:var(--fg)}.node.bad rect{stroke:var(--warn);"
+    "stroke-width:2.5;stroke-dasharray:4 2}.edge{stroke:var(--fg);fill:none}"
+    ".edge.bad{stroke:var(--warn);stroke-width:2;stroke-dasharray:5 3}"
+    ".end{fill:var(--muted)}.end.bad{fill:var(--warn)}"
+    ".bar{fill:var(--one)}.bar.rejected{fill:var(--warn)}.hist{fill:var(--one)}"
+    ".hist.rtu{fill:var(--dest)}#filter{margin:.4em 0;padding:.2em .4em;width:20em}"
+    "@media print{body{max-width:none;font-size:11px}#filter{display:none}"
+    "h2{break-after:avoid}}";
+
+/* Sorting on a header click, numbers as numbers; filtering by text. */
+static const char page_script[] =
+    "document.querySelectorAll('th[data-sort]').forEach(function(th){"
+    "th.addEventListener('click',function(){var t=th.closest('table'),"
+    "i=Array.prototype.indexOf.call(th.parentNode.children,th),"
+    "num=th.dataset.sort==='n',up=th.dataset.dir!=='up';th.dataset.dir=up?'up':'down';"
+    "var rows=Array.prototype.slice.call(t.tBodies[0].rows);rows.sort(function(a,b){"
+    "var x=a.cells[i].dataset.v||a.cells[i].textContent,y=b.cells[i].dataset.v||"
+    "b.cells[i].textContent;var c=num?(parseFloat(x)-parseFloat(y)):x.localeCompare(y);"
+    "return up?c:-c;});rows.forEach(function(r){t.tBodies[0].appendChild(r);});});});"
+    "var f=document.getElementById('filter');if(f){f.hidden=false;"
+    "f.addEventListener('input',function(){var q=f.value.toLowerCase();"
+    "document.querySelectorAll('#findings-table tbody tr').forEach(function(r){"
+    "r.hidden=q&&r.textContent.toLowerCase().indexOf(q)<0;});});}";
+
+void html_page_begin(FILE *out, const char *title, const char *version)
+{
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                 "<meta name=\"color-scheme\" content=\"light dark\">"
+                 "<meta name=\"generator\" content=\"ibscope %s\"><title>",
+            version);
+    html_text(out, title);
+    fprintf(out, "</title><style>%s</style></head><body>\n", page_style);
+    /* The arrow heads the chains' edges use. */
+    fputs("<svg width=\"0\" height=\"0\" aria-hidden=\"true\" style=\"position:absolute\"><defs>"
+          "<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+          "markerHeight=\"7\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"currentColor\"/>"
+          "</marker><marker id=\"arrow-bad\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
+          "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" "
+          "fill=\"#b3261e\"/></marker></defs></svg>\n",
+          out);
+}
+
+void html_page_end(FILE *out)
+{
+    fprintf(out, "<script>%s</script>\n</body></html>\n", page_script);
+}
+
+const char *html_severity_mark(enum ib_severity s)
+{
+    /* A shape beside each colour, so severities stay apart in grayscale. */
+    switch (s) {
+    case IB_SEV_ERROR: return "\xe2\x96\xa0";   /* black square */
+    case IB_SEV_WARN: return "\xe2\x96\xb2"; /* black triangle */
+    case IB_SEV_NOTE: return "\xe2\x97\x8f";    /* black circle */
+    default: return "\xe2\x97\x8b";             /* white circle */
+    }
+}
+

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-bool json_flush(struct json_writer *w)
+bool jw_flush(struct json_writer *w)
 {
     if (w->len && fwrite(w->buf, 1, w->len, w->out) != w->len)
         w->error = true;
@@ -16,7 +16,7 @@ bool json_flush(struct json_writer *w)
 static void put(struct json_writer *w, const void *p, size_t n)
 {
     if (w->len + n > sizeof(w->buf)) {
-        json_flush(w);
+        jw_flush(w);
         if (n > sizeof(w->buf)) {
             if (fwrite(p, 1, n, w->out) != n)
                 w->error = true;
@@ -30,7 +30,7 @@ static void put(struct json_writer *w, const void *p, size_t n)
 static void put_char(struct json_writer *w, char c)
 {
     if (w->len == sizeof(w->buf))
-        json_flush(w);
+        jw_flush(w);
     w->buf[w->len++] = c;
 }
 
@@ -119,14 +119,14 @@ static void close_container(struct json_writer *w, char c)
     if (w->depth == 0) {
         if (w->pretty)
             put_char(w, '\n');
-        json_flush(w);
+        jw_flush(w);
     }
 }
 
-void json_begin_object(struct json_writer *w) { open_container(w, '{'); }
-void json_end_object(struct json_writer *w) { close_container(w, '}'); }
-void json_begin_array(struct json_writer *w) { open_container(w, '['); }
-void json_end_array(struct json_writer *w) { close_container(w, ']'); }
+void jw_begin_object(struct json_writer *w) { open_container(w, '{'); }
+void jw_end_object(struct json_writer *w) { close_container(w, '}'); }
+void jw_begin_array(struct json_writer *w) { open_container(w, '['); }
+void jw_end_array(struct json_writer *w) { close_container(w, ']'); }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid.
  * Rejects overlong forms, surrogates and code points past U+10FFFF. */
@@ -162,7 +162,7 @@ static size_t utf8_valid(const unsigned char *s, size_t n)
     return len;
 }
 
-void json_escape(struct json_writer *w, const char *str, size_t len)
+void jw_escape(struct json_writer *w, const char *str, size_t len)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0;
@@ -211,50 +211,50 @@ void json_escape(struct json_writer *w, const char *str, size_t len)
     }
 }
 
-void json_key(struct json_writer *w, const char *key)
+void jw_key(struct json_writer *w, const char *key)
 {
     before_value(w);
     put_char(w, '"');
-    json_escape(w, key, strlen(key));
+    jw_escape(w, key, strlen(key));
     put_str(w, w->pretty ? "\": " : "\":");
     w->after_key = true;
 }
 
-void json_string_n(struct json_writer *w, const char *s, size_t len)
+void jw_string_n(struct json_writer *w, const char *s, size_t len)
 {
     before_value(w);
     put_char(w, '"');
-    json_escape(w, s, len);
+    jw_escape(w, s, len);
     put_char(w, '"');
 }
 
-void json_string(struct json_writer *w, const char *s)
+void jw_string(struct json_writer *w, const char *s)
 {
     if (!s) {
-        json_null(w);
+        jw_null(w);
         return;
     }
-    json_string_n(w, s, strlen(s));
+    jw_string_n(w, s, strlen(s));
 }
 
-void json_uint(struct json_writer *w, uint64_t v)
+void jw_uint(struct json_writer *w, uint64_t v)
 {
     char b[24];
     before_value(w);
     put(w, b, (size_t)snprintf(b, sizeof(b), "%" PRIu64, v));
 }
 
-void json_int(struct json_writer *w, int64_t v)
+void jw_int(struct json_writer *w, int64_t v)
 {
     char b[24];
     before_value(w);
     put(w, b, (size_t)snprintf(b, sizeof(b), "%" PRId64, v));
 }
 
-void json_double(struct json_writer *w, double v, int decimals)
+void jw_double(struct json_writer *w, double v, int decimals)
 {
     if (!isfinite(v)) {
-        json_null(w);
+        jw_null(w);
         return;
     }
     char b[64];
@@ -263,19 +263,19 @@ void json_double(struct json_writer *w, double v, int decimals)
     put(w, b, n > 0 && (size_t)n < sizeof(b) ? (size_t)n : 0);
 }
 
-void json_bool(struct json_writer *w, bool v)
+void jw_bool(struct json_writer *w, bool v)
 {
     before_value(w);
     put_str(w, v ? "true" : "false");
 }
 
-void json_null(struct json_writer *w)
+void jw_null(struct json_writer *w)
 {
     before_value(w);
     put_str(w, "null");
 }
 
-bool json_splice(struct json_writer *w, FILE *src, uint64_t count)
+bool jw_splice(struct json_writer *w, FILE *src, uint64_t count)
 {
     char buf[65536];
     size_t n;
@@ -284,7 +284,7 @@ bool json_splice(struct json_writer *w, FILE *src, uint64_t count)
         w->error = true;
     if (!src)
         return count == 0;
-    json_flush(w); /* what w buffered comes before the spliced bytes */
+    jw_flush(w); /* what w buffered comes before the spliced bytes */
     if (fflush(src) != 0 || fseek(src, 0, SEEK_SET) != 0)
         return false;
     while ((n = fread(buf, 1, sizeof(buf), src)) > 0) {

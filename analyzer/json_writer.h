@@ -8,7 +8,7 @@
  *
  * A writer can also produce a fragment: the elements of an array that lives
  * in another writer's document (json_writer_fragment), written to a separate
- * file and spliced in later (json_splice).  The report streams its findings
+ * file and spliced in later (jw_splice).  The report streams its findings
  * that way in bounded memory.
  */
 #ifndef IBSCOPE_JSON_WRITER_H
@@ -41,31 +41,31 @@ void json_writer_init(struct json_writer *w, FILE *out, bool pretty);
 void json_writer_fragment(struct json_writer *w, FILE *out, bool pretty,
                           unsigned depth);
 
-void json_begin_object(struct json_writer *w);
-void json_end_object(struct json_writer *w);
-void json_begin_array(struct json_writer *w);
-void json_end_array(struct json_writer *w);
+void jw_begin_object(struct json_writer *w);
+void jw_end_object(struct json_writer *w);
+void jw_begin_array(struct json_writer *w);
+void jw_end_array(struct json_writer *w);
 
-void json_key(struct json_writer *w, const char *key);
-void json_string(struct json_writer *w, const char *s);
-void json_string_n(struct json_writer *w, const char *s, size_t len);
-void json_uint(struct json_writer *w, uint64_t v);
-void json_int(struct json_writer *w, int64_t v);
+void jw_key(struct json_writer *w, const char *key);
+void jw_string(struct json_writer *w, const char *s);
+void jw_string_n(struct json_writer *w, const char *s, size_t len);
+void jw_uint(struct json_writer *w, uint64_t v);
+void jw_int(struct json_writer *w, int64_t v);
 /* A finite double with `decimals` digits after the point; null otherwise. */
-void json_double(struct json_writer *w, double v, int decimals);
-void json_bool(struct json_writer *w, bool v);
-void json_null(struct json_writer *w);
+void jw_double(struct json_writer *w, double v, int decimals);
+void jw_bool(struct json_writer *w, bool v);
+void jw_null(struct json_writer *w);
 
 /* Writes out what is buffered; false on a write error.  The document's
  * last json_end_* flushes by itself; a fragment must be flushed before it
  * is spliced. */
-bool json_flush(struct json_writer *w);
+bool jw_flush(struct json_writer *w);
 
 /* Copies the elements a fragment writer wrote (from the start of src) into
  * the array w has open.  `count` tells whether there were any. */
-bool json_splice(struct json_writer *w, FILE *src, uint64_t count);
+bool jw_splice(struct json_writer *w, FILE *src, uint64_t count);
 
 /* Writes s as the contents of a JSON string (no quotes). */
-void json_escape(struct json_writer *w, const char *s, size_t len);
+void jw_escape(struct json_writer *w, const char *s, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 #include "convert.h"
 #include "decode.h"
 #include "live.h"
+#include "merge.h"
 #include "options.h"
 #include "printable.h"
 
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
         return convert_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "decode") == 0)
         return decode_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "merge") == 0)
+        return merge_main(argc - 1, argv + 1, IBSCOPE_VERSION);
 
     struct options opts;
     char err[OPT_ERR_MAX];

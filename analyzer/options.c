@@ -366,6 +366,7 @@ void options_usage(FILE *out)
           "       ibscope [options] --live IFACE   watch an interface until stopped\n"
           "       ibscope convert IN OUT           link type 247/147 as ERF, for Wireshark\n"
           "       ibscope decode CAPTURE...        every field of every frame\n"
+          "       ibscope merge REPORT.json...     per-host JSON reports as one fabric\n"
           "\n"
           "Options:\n"
           , out);

@@ -62,80 +62,80 @@ static void *json_begin(const struct report_model *m, FILE *out)
 static void write_connections(struct json_writer *w, struct json_state *st,
                               const struct report_model *m)
 {
-    json_key(w, "connections");
-    json_begin_object(w);
+    jw_key(w, "connections");
+    jw_begin_object(w);
     jv_connection_stats_members(w, ib_engine_connections(m->engine));
     if (m->opts->connections) {
-        json_key(w, "list");
-        json_begin_array(w);
-        if (st->conn_tmp && !json_flush(&st->conns))
+        jw_key(w, "list");
+        jw_begin_array(w);
+        if (st->conn_tmp && !jw_flush(&st->conns))
             fail(st);
-        if (!json_splice(w, st->conn_tmp, m->connections_listed))
+        if (!jw_splice(w, st->conn_tmp, m->connections_listed))
             fail(st);
-        json_end_array(w);
+        jw_end_array(w);
     }
-    json_end_object(w);
+    jw_end_object(w);
 }
 
 static void write_sources(struct json_writer *w, const struct report_model *m)
 {
     size_t n = ib_engine_source_count(m->engine);
-    json_key(w, "sources");
-    json_begin_array(w);
+    jw_key(w, "sources");
+    jw_begin_array(w);
     for (size_t i = 0; i < n; i++) {
         const struct ib_source_stats *s = ib_engine_source(m->engine, i);
-        json_begin_object(w);
+        jw_begin_object(w);
         jv_source_members(w, s);
-        json_end_object(w);
+        jw_end_object(w);
     }
-    json_end_array(w);
+    jw_end_array(w);
 }
 
 static void write_chains(struct json_writer *w, const struct report_model *m)
 {
     size_t n = ib_engine_chain_count(m->engine);
-    json_key(w, "redirect_chains");
-    json_begin_array(w);
+    jw_key(w, "redirect_chains");
+    jw_begin_array(w);
     for (size_t i = 0; i < n; i++) {
         const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
-        json_begin_object(w);
+        jw_begin_object(w);
         jv_chain_members(w, c, i);
-        json_end_object(w);
+        jw_end_object(w);
     }
-    json_end_array(w);
+    jw_end_array(w);
 }
 
 static void write_frames(struct json_writer *w, const struct report_model *m)
 {
-    json_key(w, "frames");
-    json_begin_object(w);
-    json_key(w, "total");
-    json_uint(w, m->frames);
-    json_key(w, "ib");
-    json_uint(w, m->ib_frames);
-    json_key(w, "link_records");
-    json_uint(w, m->link_records);
-    json_key(w, "first_time");
-    if (m->have_time) jv_time(w, m->first_ns); else json_null(w);
-    json_key(w, "last_time");
-    if (m->have_time) jv_time(w, m->last_ns); else json_null(w);
-    json_end_object(w);
+    jw_key(w, "frames");
+    jw_begin_object(w);
+    jw_key(w, "total");
+    jw_uint(w, m->frames);
+    jw_key(w, "ib");
+    jw_uint(w, m->ib_frames);
+    jw_key(w, "link_records");
+    jw_uint(w, m->link_records);
+    jw_key(w, "first_time");
+    if (m->have_time) jv_time(w, m->first_ns); else jw_null(w);
+    jw_key(w, "last_time");
+    if (m->have_time) jv_time(w, m->last_ns); else jw_null(w);
+    jw_end_object(w);
 }
 
 static void write_pool(struct json_writer *w, const struct report_model *m)
 {
     const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    json_key(w, "pool");
-    json_begin_object(w);
-    json_key(w, "low");
-    json_uint(w, cfg->pool_low);
-    json_key(w, "high");
-    json_uint(w, cfg->pool_high);
-    json_key(w, "size");
-    json_uint(w, (unsigned)cfg->pool_high - cfg->pool_low + 1);
-    json_key(w, "threshold_pct");
+    jw_key(w, "pool");
+    jw_begin_object(w);
+    jw_key(w, "low");
+    jw_uint(w, cfg->pool_low);
+    jw_key(w, "high");
+    jw_uint(w, cfg->pool_high);
+    jw_key(w, "size");
+    jw_uint(w, (unsigned)cfg->pool_high - cfg->pool_low + 1);
+    jw_key(w, "threshold_pct");
     jv_percent(w, cfg->threshold_pct);
-    json_end_object(w);
+    jw_end_object(w);
 }
 
 /* Packets per diagnostic: the addressing rules all (zeros too), the others
@@ -144,16 +144,16 @@ static void write_diagnostics(struct json_writer *w, const struct report_model *
                               const char *key, bool addressing)
 {
     const struct ib_engine_stats *es = ib_engine_stats(m->engine);
-    json_key(w, key);
-    json_begin_object(w);
+    jw_key(w, key);
+    jw_begin_object(w);
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
         if (info->addressing != addressing || (!addressing && es->diagnostics[d] == 0))
             continue;
-        json_key(w, info->name);
-        json_uint(w, es->diagnostics[d]);
+        jw_key(w, info->name);
+        jw_uint(w, es->diagnostics[d]);
     }
-    json_end_object(w);
+    jw_end_object(w);
 }
 
 static void json_finding(void *p, const struct report_model *m, const struct ib_finding *f)
@@ -162,9 +162,9 @@ static void json_finding(void *p, const struct report_model *m, const struct ib_
     (void)m;
     if (!st->findings_tmp)
         return;
-    json_begin_object(&st->findings);
+    jw_begin_object(&st->findings);
     jv_finding_members(&st->findings, f);
-    json_end_object(&st->findings);
+    jw_end_object(&st->findings);
 }
 
 static void json_connection(void *p, const struct report_model *m,
@@ -174,35 +174,35 @@ static void json_connection(void *p, const struct report_model *m,
     (void)m;
     if (!st->conn_tmp)
         return;
-    json_begin_object(&st->conns);
+    jw_begin_object(&st->conns);
     jv_connection_members(&st->conns, rec);
-    json_end_object(&st->conns);
+    jw_end_object(&st->conns);
 }
 
 /* ICRC and VCRC of the InfiniBand frames, per capture. */
 static void write_crc(struct json_writer *w, const struct report_model *m)
 {
-    json_key(w, "crc");
-    json_begin_object(w);
-    json_key(w, "checked");
-    json_bool(w, m->opts->crc);
-    json_key(w, "captures");
-    json_begin_array(w);
+    jw_key(w, "crc");
+    jw_begin_object(w);
+    jw_key(w, "checked");
+    jw_bool(w, m->opts->crc);
+    jw_key(w, "captures");
+    jw_begin_array(w);
     for (size_t i = 0; i < m->capture_count; i++) {
-        json_begin_object(w);
+        jw_begin_object(w);
         jv_crc_capture_members(w, m, i);
-        json_end_object(w);
+        jw_end_object(w);
     }
-    json_end_array(w);
-    json_end_object(w);
+    jw_end_array(w);
+    jw_end_object(w);
 }
 
 static void write_counts(struct json_writer *w, const struct report_model *m)
 {
     const struct ib_engine_stats *es = ib_engine_stats(m->engine);
-    json_key(w, "finding_counts");
+    jw_key(w, "finding_counts");
     jv_finding_counts(w, es);
-    json_key(w, "limits");
+    jw_key(w, "limits");
     jv_limits(w, m->findings_dropped, es);
 }
 
@@ -211,10 +211,10 @@ static int json_end(void *p, const struct report_model *m)
     struct json_state *st = p;
     struct json_writer w;
     json_writer_init(&w, st->out, true);
-    json_begin_object(&w);
-    json_key(&w, "version");
-    json_string(&w, m->version);
-    json_key(&w, "captures");
+    jw_begin_object(&w);
+    jw_key(&w, "version");
+    jw_string(&w, m->version);
+    jw_key(&w, "captures");
     jv_captures(&w, m);
     write_frames(&w, m);
     write_pool(&w, m);
@@ -226,14 +226,14 @@ static int json_end(void *p, const struct report_model *m)
     write_crc(&w, m);
     write_counts(&w, m);
 
-    json_key(&w, "findings");
-    json_begin_array(&w);
-    if (st->findings_tmp && !json_flush(&st->findings))
+    jw_key(&w, "findings");
+    jw_begin_array(&w);
+    if (st->findings_tmp && !jw_flush(&st->findings))
         fail(st);
-    if (!json_splice(&w, st->findings_tmp, m->findings_total))
+    if (!jw_splice(&w, st->findings_tmp, m->findings_total))
         fail(st);
-    json_end_array(&w);
-    json_end_object(&w);
+    jw_end_array(&w);
+    jw_end_object(&w);
 
     if (w.error || st->findings.error || st->conns.error)
         fail(st);

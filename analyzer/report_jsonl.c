@@ -26,16 +26,16 @@ struct jsonl_state {
 static struct json_writer *record(struct jsonl_state *st, const char *type)
 {
     json_writer_init(&st->w, st->out, false);
-    json_begin_object(&st->w);
-    json_key(&st->w, "type");
-    json_string(&st->w, type);
+    jw_begin_object(&st->w);
+    jw_key(&st->w, "type");
+    jw_string(&st->w, type);
     return &st->w;
 }
 
 /* Ends it with its line, out at once. */
 static void end_record(struct jsonl_state *st)
 {
-    json_end_object(&st->w);
+    jw_end_object(&st->w);
     st->failed |= st->w.error;
     fputc('\n', st->out);
     fflush(st->out);
@@ -82,25 +82,25 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
 {
     const struct ib_engine_stats *es = ib_engine_stats(m->engine);
     struct json_writer *w = record(st, "summary");
-    json_key(w, "version");
-    json_string(w, m->version);
-    json_key(w, "captures");
+    jw_key(w, "version");
+    jw_string(w, m->version);
+    jw_key(w, "captures");
     jv_captures(w, m);
-    json_key(w, "frames");
-    json_uint(w, m->frames);
-    json_key(w, "ib_frames");
-    json_uint(w, m->ib_frames);
-    json_key(w, "first_time");
-    if (m->have_time) jv_time(w, m->first_ns); else json_null(w);
-    json_key(w, "last_time");
-    if (m->have_time) jv_time(w, m->last_ns); else json_null(w);
-    json_key(w, "connections");
-    json_begin_object(w);
+    jw_key(w, "frames");
+    jw_uint(w, m->frames);
+    jw_key(w, "ib_frames");
+    jw_uint(w, m->ib_frames);
+    jw_key(w, "first_time");
+    if (m->have_time) jv_time(w, m->first_ns); else jw_null(w);
+    jw_key(w, "last_time");
+    if (m->have_time) jv_time(w, m->last_ns); else jw_null(w);
+    jw_key(w, "connections");
+    jw_begin_object(w);
     jv_connection_stats_members(w, ib_engine_connections(m->engine));
-    json_end_object(w);
-    json_key(w, "finding_counts");
+    jw_end_object(w);
+    jw_key(w, "finding_counts");
     jv_finding_counts(w, es);
-    json_key(w, "limits");
+    jw_key(w, "limits");
     jv_limits(w, m->findings_dropped, es);
     end_record(st);
 }

@@ -50,3 +50,15 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
                    --source-dir ${PROJECT_SOURCE_DIR})
   set_tests_properties(analyzer.html PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+
+# ibscope merge: per-host reports against analysing together, hostile
+# inputs, the merged page in Chromium (tests/analyzer/test_merge.py).
+if(TARGET ibscope AND Python3_Interpreter_FOUND)
+  foreach(group equal errors html)
+    add_test(NAME merge.${group}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_merge.py
+                     --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}
+                     ${group})
+    set_tests_properties(merge.${group} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endforeach()
+endif()

@@ -1,0 +1,466 @@
+/* merge.c - `ibscope merge REPORT.json...`: reads per-host JSON reports,
+ * checks each is an ibscope report of this version, and combines them
+ * (merge.h).  jansson reads and holds the documents: a JSON parser is not
+ * worth writing again, and jansson is small, well kept and in Debian.
+ */
+#include "merge.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input_guard.h"
+#include "output_file.h"
+#include "printable.h"
+
+enum merge_format { MERGE_TEXT, MERGE_JSON, MERGE_CSV, MERGE_HTML };
+static const char *const merge_format_names[] = {"text", "json", "csv", "html"};
+
+static void usage(FILE *out)
+{
+    fputs("Usage: ibscope merge [--format text|json|csv|html] [-o FILE] REPORT.json...\n"
+          "Combines JSON reports (ibscope --format json), one per host, into one view of\n"
+          "the fabric: every source, finding and chain labelled with its host (the\n"
+          "report's file name without .json), totals, and the sources nearest\n"
+          "exhaustion.  Reports must come from this version of ibscope.\n",
+          out);
+}
+
+static int say(const char *file, const char *msg)
+{
+    char path[PRINTABLE_MAX];
+    printable(file, path, sizeof path);
+    fprintf(stderr, "ibscope: %s: %s\n", path, msg);
+    return 2;
+}
+
+/* "node17" for ".../node17.json". */
+static char *host_label(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
+    char *label = malloc(n + 1);
+    if (label) {
+        memcpy(label, base, n);
+        label[n] = '\0';
+    }
+    return label;
+}
+
+/* The keys every report has, and their types. */
+static const struct {
+    const char *key;
+    json_type type;
+} report_keys[] = {
+    {"captures", JSON_ARRAY},      {"frames", JSON_OBJECT},   {"pool", JSON_OBJECT},
+    {"connections", JSON_OBJECT},  {"sources", JSON_ARRAY},   {"redirect_chains", JSON_ARRAY},
+    {"crc", JSON_OBJECT},          {"finding_counts", JSON_OBJECT},
+    {"limits", JSON_OBJECT},       {"findings", JSON_ARRAY},
+};
+
+/* The report in path, or NULL after its one-line error. */
+static json_t *read_report(const char *path, const char *version)
+{
+    json_error_t err;
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        say(path, strerror(errno));
+        return NULL;
+    }
+    json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    if (f != stdin)
+        fclose(f);
+    char msg[256];
+    if (!doc) {
+        if (strstr(err.text, "end of file expected"))
+            snprintf(msg, sizeof msg, "not a JSON report (a JSON Lines report? merge reads "
+                                      "--format json reports)");
+        else
+            snprintf(msg, sizeof msg, "not a JSON report: %s at line %d", err.text, err.line);
+        say(path, msg);
+        return NULL;
+    }
+    const char *made_by = json_string_value(json_object_get(doc, "version"));
+    if (!json_is_object(doc) || !made_by) {
+        say(path, "not an ibscope report (no \"version\")");
+        json_decref(doc);
+        return NULL;
+    }
+    if (json_object_get(doc, "hosts")) {
+        say(path, "already a merged report: merge the hosts' own reports");
+        json_decref(doc);
+        return NULL;
+    }
+    if (strcmp(made_by, version) != 0) {
+        snprintf(msg, sizeof msg, "made by ibscope %.40s, this is %s: analyse the captures "
+                                  "again with this version",
+                 made_by, version);
+        say(path, msg);
+        json_decref(doc);
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof report_keys / sizeof report_keys[0]; i++) {
+        json_t *v = json_object_get(doc, report_keys[i].key);
+        if (!v || json_typeof(v) != report_keys[i].type) {
+            snprintf(msg, sizeof msg, "not an ibscope report (\"%s\" missing or of the wrong "
+                                      "type)",
+                     report_keys[i].key);
+            say(path, msg);
+            json_decref(doc);
+            return NULL;
+        }
+    }
+    return doc;
+}
+
+/* Every "capture" and "related_capture" number under v, plus offset (and
+ * "index", the captures' own number, where index_too). */
+static void shift_captures(json_t *v, json_int_t offset, bool index_too)
+{
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e)
+            shift_captures(e, offset, index_too);
+    } else if (json_is_object(v)) {
+        const char *key;
+        json_t *e;
+        json_object_foreach(v, key, e) {
+            if (json_is_integer(e) && (strcmp(key, "capture") == 0 ||
+                                       strcmp(key, "related_capture") == 0 ||
+                                       (index_too && strcmp(key, "index") == 0)))
+                json_integer_set(e, json_integer_value(e) + offset);
+            else
+                shift_captures(e, offset, index_too);
+        }
+    }
+}
+
+static json_int_t int_of(const json_t *o, const char *key)
+{
+    return json_integer_value(json_object_get(o, key));
+}
+
+/* Adds every integer member of from into the same member of into. */
+static void add_counts(json_t *into, const json_t *from)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)from, key, v) {
+        if (!json_is_integer(v))
+            continue;
+        json_t *have = json_object_get(into, key);
+        if (json_is_integer(have))
+            json_integer_set(have, json_integer_value(have) + json_integer_value(v));
+        else
+            json_object_set_new(into, key, json_integer(json_integer_value(v)));
+    }
+}
+
+/* Latencies: counts add and the extremes hold; a median of medians is not
+ * a median, so the merged one is null. */
+static void merge_latency(json_t *into, const json_t *from)
+{
+    if (!json_is_object(from) || !int_of(from, "count"))
+        return;
+    json_int_t n = int_of(into, "count"), m = int_of(from, "count");
+    json_int_t lo = int_of(from, "min_ns"), hi = int_of(from, "max_ns");
+    if (n) {
+        lo = int_of(into, "min_ns") < lo ? int_of(into, "min_ns") : lo;
+        hi = int_of(into, "max_ns") > hi ? int_of(into, "max_ns") : hi;
+    }
+    json_object_set_new(into, "count", json_integer(n + m));
+    json_object_set_new(into, "min_ns", json_integer(lo));
+    json_object_set_new(into, "median_ns", json_null());
+    json_object_set_new(into, "max_ns", json_integer(hi));
+}
+
+static void merge_connections(json_t *into, const json_t *from)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)from, key, v) {
+        if (json_is_integer(v)) {
+            json_t *have = json_object_get(into, key);
+            json_int_t sum = json_integer_value(v) + (json_is_integer(have) ? json_integer_value(have) : 0);
+            json_object_set_new(into, key, json_integer(sum));
+        } else if (strcmp(key, "reject_reasons") == 0) {
+            json_t *r = json_object_get(into, key);
+            if (!r)
+                json_object_set_new(into, key, r = json_object());
+            add_counts(r, v);
+        } else if (json_is_object(v)) {
+            json_t *l = json_object_get(into, key);
+            if (!l)
+                json_object_set_new(into, key, l = json_pack("{sI}", "count", (json_int_t)0));
+            merge_latency(l, v);
+        }
+    }
+}
+
+/* Labels each element of a report's array with its host and appends it. */
+static void append_labelled(json_t *into, json_t *from, const char *host)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(from, i, e) {
+        if (json_is_object(e))
+            json_object_set_new(e, "host", json_string(host));
+        json_array_append(into, e);
+    }
+}
+
+/* Findings of all hosts in time order (RFC 3339 UTC strings sort as
+ * times); a host's own order is kept for equal times. */
+static int by_time(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    const char *tx = json_string_value(json_object_get(x, "time"));
+    const char *ty = json_string_value(json_object_get(y, "time"));
+    int c = strcmp(tx ? tx : "", ty ? ty : "");
+    if (c)
+        return c;
+    json_int_t ox = int_of(x, "_order"), oy = int_of(y, "_order");
+    return ox < oy ? -1 : ox > oy;
+}
+
+static void sort_findings(json_t *findings)
+{
+    size_t n = json_array_size(findings);
+    json_t **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return; /* host by host, then */
+    for (size_t i = 0; i < n; i++) {
+        v[i] = json_incref(json_array_get(findings, i));
+        json_object_set_new(v[i], "_order", json_integer((json_int_t)i));
+    }
+    qsort(v, n, sizeof *v, by_time);
+    json_array_clear(findings);
+    for (size_t i = 0; i < n; i++) {
+        json_object_del(v[i], "_order");
+        json_array_append_new(findings, v[i]);
+    }
+    free(v);
+}
+
+/* A source's share of its own host's pool, in percent. */
+static double utilization(const json_t *s)
+{
+    return json_number_value(json_object_get(s, "pool_utilization"));
+}
+
+static int by_utilization(const void *a, const void *b)
+{
+    double x = utilization(*(json_t *const *)a), y = utilization(*(json_t *const *)b);
+    if (x != y)
+        return x < y ? 1 : -1;
+    json_int_t px = int_of(*(json_t *const *)a, "peak_ports_in_use");
+    json_int_t py = int_of(*(json_t *const *)b, "peak_ports_in_use");
+    return px < py ? 1 : px > py ? -1 : 0;
+}
+
+static json_t *nearest_exhaustion(const json_t *sources)
+{
+    size_t n = json_array_size(sources);
+    json_t **v = malloc((n ? n : 1) * sizeof *v);
+    json_t *out = json_array();
+    if (!v)
+        return out;
+    for (size_t i = 0; i < n; i++)
+        v[i] = json_array_get(sources, i);
+    qsort(v, n, sizeof *v, by_utilization);
+    for (size_t i = 0; i < n && i < MERGE_NEAREST; i++)
+        json_array_append(out, v[i]);
+    free(v);
+    return out;
+}
+
+/* Combines the reports (consumed) into the fabric document. */
+static json_t *combine(json_t **reports, char **hosts, size_t count, const char *version)
+{
+    json_t *fabric = json_object();
+    json_t *hostlist = json_array(), *captures = json_array(), *sources = json_array();
+    json_t *chains = json_array(), *findings = json_array(), *crc = json_array();
+    json_t *frames = json_object(), *connections = json_object(), *counts = json_object();
+    json_t *limits = json_object(), *pools = json_array();
+    const char *first_time = NULL, *last_time = NULL;
+    json_int_t capture_base = 0, chain_base = 0;
+    bool crc_checked = true;
+    for (size_t r = 0; r < count; r++) {
+        json_t *rep = reports[r];
+        shift_captures(json_object_get(rep, "captures"), capture_base, true);
+        shift_captures(json_object_get(rep, "sources"), capture_base, false);
+        shift_captures(json_object_get(rep, "redirect_chains"), capture_base, false);
+        shift_captures(json_object_get(rep, "findings"), capture_base, false);
+        shift_captures(json_object_get(rep, "crc"), capture_base, false);
+        /* Chains are numbered across the fabric; findings name theirs. */
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(rep, "redirect_chains"), i, e)
+            json_object_set_new(e, "chain", json_integer(int_of(e, "chain") + chain_base));
+        json_array_foreach(json_object_get(rep, "findings"), i, e) {
+            json_t *d = json_object_get(e, "details");
+            if (json_is_integer(json_object_get(d, "chain")))
+                json_object_set_new(d, "chain", json_integer(int_of(d, "chain") + chain_base));
+        }
+        json_t *caps = json_object_get(rep, "captures");
+        json_t *pool = json_object_get(rep, "pool");
+        json_array_append_new(hostlist,
+                              json_pack("{ss sI sI sO}", "host", hosts[r], "first_capture",
+                                        capture_base, "captures", (json_int_t)json_array_size(caps),
+                                        "pool", pool));
+        json_array_append(pools, pool);
+        append_labelled(captures, caps, hosts[r]);
+        append_labelled(sources, json_object_get(rep, "sources"), hosts[r]);
+        append_labelled(chains, json_object_get(rep, "redirect_chains"), hosts[r]);
+        append_labelled(findings, json_object_get(rep, "findings"), hosts[r]);
+        json_t *rc = json_object_get(rep, "crc");
+        crc_checked &= json_is_true(json_object_get(rc, "checked"));
+        append_labelled(crc, json_object_get(rc, "captures"), hosts[r]);
+        json_t *fr = json_object_get(rep, "frames");
+        add_counts(frames, fr);
+        const char *t0 = json_string_value(json_object_get(fr, "first_time"));
+        const char *t1 = json_string_value(json_object_get(fr, "last_time"));
+        if (t0 && (!first_time || strcmp(t0, first_time) < 0))
+            first_time = t0;
+        if (t1 && (!last_time || strcmp(t1, last_time) > 0))
+            last_time = t1;
+        merge_connections(connections, json_object_get(rep, "connections"));
+        add_counts(counts, json_object_get(rep, "finding_counts"));
+        add_counts(limits, json_object_get(rep, "limits"));
+        capture_base += (json_int_t)json_array_size(caps);
+        chain_base += (json_int_t)json_array_size(json_object_get(rep, "redirect_chains"));
+    }
+    json_object_set_new(frames, "first_time", first_time ? json_string(first_time) : json_null());
+    json_object_set_new(frames, "last_time", last_time ? json_string(last_time) : json_null());
+    sort_findings(findings);
+    json_object_set_new(fabric, "version", json_string(version));
+    json_object_set_new(fabric, "hosts", hostlist);
+    json_object_set_new(fabric, "captures", captures);
+    json_object_set_new(fabric, "frames", frames);
+    json_object_set_new(fabric, "pools", pools);
+    json_object_set_new(fabric, "connections", connections);
+    json_object_set_new(fabric, "nearest_exhaustion", nearest_exhaustion(sources));
+    json_object_set_new(fabric, "sources", sources);
+    json_object_set_new(fabric, "redirect_chains", chains);
+    json_object_set_new(fabric, "crc", json_pack("{sb so}", "checked", crc_checked,
+                                                "captures", crc));
+    json_object_set_new(fabric, "finding_counts", counts);
+    json_object_set_new(fabric, "limits", limits);
+    json_object_set_new(fabric, "findings", findings);
+    return fabric;
+}
+
+void merge_write_json(FILE *out, const json_t *fabric)
+{
+    json_dumpf(fabric, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+}
+
+int merge_main(int argc, char **argv, const char *version)
+{
+    enum merge_format format = MERGE_TEXT;
+    const char *out_path = NULL;
+    char **inputs = calloc((size_t)argc, sizeof *inputs);
+    size_t n = 0;
+    if (!inputs)
+        return say("merge", "out of memory");
+    bool only_files = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_files && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+            usage(stdout);
+            free(inputs);
+            return 0;
+        } else if (!only_files && strcmp(a, "--") == 0) {
+            only_files = true;
+        } else if (!only_files && strcmp(a, "--format") == 0) {
+            if (++i >= argc) {
+                free(inputs);
+                return say("merge", "--format needs a value: text, json, csv or html");
+            }
+            bool known = false;
+            for (int f = 0; f < 4; f++)
+                if (strcmp(argv[i], merge_format_names[f]) == 0) {
+                    format = (enum merge_format)f;
+                    known = true;
+                }
+            if (!known) {
+                free(inputs);
+                return say("merge", "--format takes text, json, csv or html");
+            }
+        } else if (!only_files && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)) {
+            if (++i >= argc) {
+                free(inputs);
+                return say("merge", "-o needs a file name");
+            }
+            out_path = argv[i];
+        } else if (!only_files && a[0] == '-' && a[1] != '\0') {
+            char msg[96];
+            snprintf(msg, sizeof msg, "unknown option (ibscope merge --help lists them)");
+            free(inputs);
+            return say(a, msg);
+        } else {
+            inputs[n++] = argv[i];
+        }
+    }
+    if (n == 0) {
+        free(inputs);
+        fputs("ibscope: merge: no reports given (ibscope merge --help)\n", stderr);
+        return 2;
+    }
+    /* The output must be no input; a report given twice is caught below,
+     * as two reports of one host. */
+    if (!input_guard_check(inputs, n, out_path, true)) {
+        free(inputs);
+        return 2;
+    }
+    json_t **reports = calloc(n, sizeof *reports);
+    char **hosts = calloc(n, sizeof *hosts);
+    int status = 0;
+    for (size_t i = 0; i < n && reports && hosts && !status; i++) {
+        hosts[i] = host_label(inputs[i]);
+        reports[i] = read_report(inputs[i], version);
+        if (!reports[i] || !hosts[i])
+            status = 2;
+        for (size_t j = 0; j < i && !status; j++)
+            if (strcmp(hosts[i], hosts[j]) == 0) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "host label \"%.60s\" already taken by another "
+                                          "report: name each host's report after it",
+                         hosts[i]);
+                status = say(inputs[i], msg);
+            }
+    }
+    if (!reports || !hosts)
+        status = say("merge", "out of memory");
+    json_t *fabric = status ? NULL : combine(reports, hosts, n, version);
+    struct output_file out;
+    if (fabric && output_open_or_say(&out, out_path)) {
+        switch (format) {
+        case MERGE_JSON: merge_write_json(out.fp, fabric); break;
+        case MERGE_CSV: merge_write_csv(out.fp, fabric); break;
+        case MERGE_HTML: merge_write_html(out.fp, fabric); break;
+        default: merge_write_text(out.fp, fabric); break;
+        }
+        int err = output_commit(&out);
+        if (err)
+            status = say(out_path ? out_path : "standard output", strerror(err));
+    } else if (fabric) {
+        status = 2;
+    }
+    json_decref(fabric);
+    for (size_t i = 0; i < n && reports && hosts; i++) {
+        json_decref(reports[i]);
+        free(hosts[i]);
+    }
+    free(reports);
+    free(hosts);
+    free(inputs);
+    return status;
+}

@@ -1,0 +1,29 @@
+/* merge.h - `ibscope merge`: per-host JSON reports combined into one view
+ * of the fabric.
+ *
+ * Each report is what `ibscope --format json` wrote on one host.  The merged
+ * document has the same keys as a report, every capture, source, chain and
+ * finding labelled with its host (the report's file name without .json),
+ * capture and chain numbers made global, counts summed, plus "hosts" and
+ * "nearest_exhaustion" (the sources with the largest share of their pool in
+ * use, across the fabric).  Its renderers (merge_render.c) write it as JSON,
+ * text, CSV or HTML.
+ */
+#ifndef IBSCOPE_MERGE_H
+#define IBSCOPE_MERGE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+int merge_main(int argc, char **argv, const char *version);
+
+/* How many of the sources nearest exhaustion the views list. */
+#define MERGE_NEAREST 20
+
+/* The renderers of the merged document. */
+void merge_write_json(FILE *out, const json_t *fabric);
+void merge_write_text(FILE *out, const json_t *fabric);
+void merge_write_csv(FILE *out, const json_t *fabric);
+void merge_write_html(FILE *out, const json_t *fabric);
+
+#endif

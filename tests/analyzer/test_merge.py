@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""test_merge.py - `ibscope merge`, per-host JSON reports combined.
+
+Groups:
+  equal    captures of different hosts (ClassPortInfo redirects, a port
+           ramp, addressing violations), analysed one by one and merged, give the
+           same sources, findings and redirect chains as analysing them
+           together; counts add up; every view (text, CSV, HTML) names each
+           host; the text stays within 80 columns
+  errors   hostile inputs, each a one-line error naming the file, exit 2, no
+           output written: a missing file, an empty one, one cut short, a JSON
+           Lines report, plain JSON that is no report, a report of another
+           version, a key of the wrong type, a merged report, two reports with
+           the same host label, the same report twice, -o naming an input,
+           unknown options and formats; and odd values inside a well-formed
+           report (strings for numbers, negative capture numbers) read without
+           a crash in every view
+  html     the merged page in headless Chromium: the numbers in its DOM equal
+           the merged JSON's, and it requests nothing
+
+Usage: test_merge.py --ibscope BIN --source-dir DIR GROUP
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testlib  # noqa: E402
+from testlib import check, one_error_line  # noqa: E402
+
+# Captures of three hosts that share no source: ClassPortInfo redirects and
+# a CM connection, a port ramp, addressing violations.  (The CM samples all
+# connect from 10.0.0.11: two of them are one source seen on two hosts,
+# which a merge cannot see; see docs/merge.md.)
+HOSTS = ["redirect", "port_ramp_small", "addressing"]
+
+
+def run(a, args, **kw):
+    p = subprocess.run([a.ibscope] + args, capture_output=True, text=True, **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def host_reports(a, d):
+    """Each host's capture analysed alone: d/<host>.json."""
+    paths = []
+    for h in HOSTS:
+        out = os.path.join(d, h + ".json")
+        rc, _, err = run(a, ["--format", "json", "-o", out,
+                             os.path.join(a.source_dir, "samples", "captures", h + ".pcap")])
+        check(rc == 0, f"report of {h}: exit {rc} {err[:200]}")
+        paths.append(out)
+    return paths
+
+
+def chain_key(c):
+    return (c["first_request"]["capture"], c["first_request"]["frame"])
+
+
+def normal_chain(c):
+    c = dict(c)
+    c.pop("chain", None)
+    c.pop("host", None)
+    return json.dumps(c, sort_keys=True)
+
+
+def normal_finding(f, chains):
+    """A finding without what depends on how many captures were read
+    together: the message words frames by capture only then, and chains are
+    numbered in the order they were met."""
+    f = dict(f)
+    f.pop("message", None)
+    f.pop("host", None)
+    d = dict(f.get("details") or {})
+    if d.get("chain") is not None:
+        d["chain"] = chain_key(chains[d["chain"]])
+    f["details"] = d
+    return json.dumps(f, sort_keys=True)
+
+
+def normal_source(s):
+    s = dict(s)
+    s.pop("host", None)
+    return json.dumps(s, sort_keys=True)
+
+
+def group_equal(a, d):
+    reports = host_reports(a, d)
+    rc, out, err = run(a, ["merge", "--format", "json"] + reports)
+    if not check(rc == 0, f"merge --format json: exit {rc} {err[:300]}"):
+        return
+    merged = json.loads(out)
+    caps = [os.path.join(a.source_dir, "samples", "captures", h + ".pcap") for h in HOSTS]
+    rc, out, err = run(a, ["--format", "json"] + caps)
+    together = json.loads(out)
+    check([c["host"] for c in merged["captures"]] == HOSTS, "each capture labelled with its host")
+    check(sorted(map(normal_source, merged["sources"])) ==
+          sorted(map(normal_source, together["sources"])),
+          "merged sources == the sources of analysing the captures together")
+    mc = {c["chain"]: c for c in merged["redirect_chains"]}
+    tc = {c["chain"]: c for c in together["redirect_chains"]}
+    check(sorted(map(normal_chain, mc.values())) == sorted(map(normal_chain, tc.values())),
+          f"merged chains == chains analysed together ({len(mc)}, {len(tc)})")
+    mf = sorted(normal_finding(f, mc) for f in merged["findings"])
+    tf = sorted(normal_finding(f, tc) for f in together["findings"])
+    check(mf == tf, f"merged findings == findings analysed together ({len(mf)}, {len(tf)})")
+    times = [f["time"] for f in merged["findings"]]
+    check(times == sorted(times), "merged findings in time order")
+    check(merged["finding_counts"] == together["finding_counts"], "finding counts add up")
+    for key in ("requests", "established", "rejected", "closed", "retransmissions"):
+        check(merged["connections"][key] == together["connections"][key],
+              f"connections.{key}: {merged['connections'][key]} == {together['connections'][key]}")
+    check(merged["frames"]["total"] == together["frames"]["total"], "frames add up")
+    near = merged["nearest_exhaustion"]
+    check(near and near[0]["host"] == "port_ramp_small" and near[0]["peak_ports_in_use"] == 256,
+          "the port ramp's source is nearest exhaustion")
+    for h in ("redirect", "addressing"):
+        check(any(f["host"] == h for f in merged["findings"]),
+              f"findings of {h} labelled with it")
+    rc, text, err = run(a, ["merge"] + reports)
+    check(rc == 0 and all(h in text for h in HOSTS), f"text names every host ({err[:200]})")
+    wide = [line for line in text.split("\n") if len(line) > 80]
+    check(not wide, f"text within 80 columns ({wide[:2]})")
+    rc, csv, err = run(a, ["merge", "--format", "csv"] + reports)
+    rows = csv.split("\n")  # text mode reads each CRLF as a newline
+    width = len(rows[0].split(","))
+    check(rc == 0 and rows[0].startswith("record,host,"), "CSV header")
+    findings = [r for r in rows if r.startswith("finding,")]
+    check(len(findings) == len(merged["findings"]), "a CSV row per finding")
+    check(all(r.count(",") + 1 >= width for r in rows[1:] if r), "every CSV row has every column")
+
+
+def expect_error(a, args, what, *needles, d=None, out=None):
+    rc, _, err = run(a, args)
+    check(rc == 2 and one_error_line(err, *needles),
+          f"{what}: exit 2 and one line naming {needles} (exit {rc}: {err.strip()[:200]})")
+    if out:
+        check(not os.path.exists(out), f"{what}: no output written")
+
+
+def group_errors(a, d):
+    reports = host_reports(a, d)
+    good = reports[0]
+    out = os.path.join(d, "fabric.json")
+    with open(good) as f:
+        rep = json.load(f)
+
+    def write(name, text):
+        p = os.path.join(d, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    expect_error(a, ["merge", "-o", out, os.path.join(d, "none.json")], "missing file",
+                 "none.json", "No such file", out=out)
+    expect_error(a, ["merge", "-o", out, write("empty.json", "")], "empty file", "empty.json",
+                 "not a JSON report", out=out)
+    with open(good) as f:
+        text = f.read()
+    expect_error(a, ["merge", "-o", out, write("cut.json", text[:len(text) // 2])], "cut short",
+                 "cut.json", "not a JSON report", out=out)
+    rc, jsonl, _ = run(a, ["--format", "jsonl", os.path.join(a.source_dir, "samples", "captures",
+                                                             "cm_rocev2.pcap")])
+    expect_error(a, ["merge", "-o", out, write("lines.json", jsonl)], "JSON Lines report",
+                 "lines.json", "JSON Lines", out=out)
+    expect_error(a, ["merge", "-o", out, write("plain.json", '{"a": [1, 2]}')], "plain JSON",
+                 "plain.json", "not an ibscope report", out=out)
+    expect_error(a, ["merge", "-o", out, write("array.json", "[1, 2, 3]")], "a JSON array",
+                 "array.json", "not an ibscope report", out=out)
+    old = dict(rep, version="0.0.9")
+    expect_error(a, ["merge", "-o", out, write("old.json", json.dumps(old))], "another version",
+                 "old.json", "0.0.9", out=out)
+    bad = dict(rep, sources={"not": "a list"})
+    expect_error(a, ["merge", "-o", out, write("badtype.json", json.dumps(bad))],
+                 "a key of the wrong type", "badtype.json", "sources", out=out)
+    rc, merged, _ = run(a, ["merge", "--format", "json"] + reports)
+    expect_error(a, ["merge", "-o", out, write("merged.json", merged)], "a merged report",
+                 "merged.json", "already a merged report", out=out)
+    os.makedirs(os.path.join(d, "other"), exist_ok=True)
+    twin = os.path.join(d, "other", os.path.basename(good))
+    shutil.copy(good, twin)
+    expect_error(a, ["merge", "-o", out, good, twin], "the same host label twice",
+                 os.path.basename(good), "host label", out=out)
+    expect_error(a, ["merge", "-o", out, good, good], "the same report twice", good, "host label",
+                 out=out)
+    before = os.path.getsize(good)
+    expect_error(a, ["merge", "-o", good, good, reports[1]], "-o naming an input", good)
+    check(os.path.getsize(good) == before, "-o naming an input: the input intact")
+    # Odd values inside a well-formed report: read without a crash in every
+    # view (the sanitizer build runs this too).
+    odd = dict(rep, findings=["x", {"capture": -5, "frame": "a", "time": 3, "details": []}, None],
+               sources=[1, {"ip": 5, "pool_utilization": "high"}, []],
+               redirect_chains=[{"chain": "x", "hops": 7, "final_answer": []}],
+               captures=[{"index": -1}, "y"])
+    oddpath = write("odd.json", json.dumps(odd))
+    for fmt in ("text", "json", "csv", "html"):
+        rc, _, err = run(a, ["merge", "--format", fmt, oddpath, reports[1]])
+        check(rc == 0 and err == "", f"odd values, {fmt}: exit {rc} {err.strip()[:200]}")
+    expect_error(a, ["merge", "--bogus", good], "unknown option", "--bogus")
+    expect_error(a, ["merge", "--format", "yaml", good], "unknown format", "--format")
+    expect_error(a, ["merge"], "no reports", "no reports")
+
+
+def group_html(a, d):
+    import test_html
+    chromium = shutil.which("chromium")
+    if not chromium:
+        print("SKIP: chromium not installed")
+        return 77
+    reports = host_reports(a, d)
+    page = os.path.join(d, "fabric.html")
+    rc, _, err = run(a, ["merge", "--format", "html", "-o", page] + reports)
+    rc2, out, _ = run(a, ["merge", "--format", "json"] + reports)
+    if not check(rc == 0 and rc2 == 0, f"merge --format html: exit {rc} {err[:200]}"):
+        return None
+    merged = json.loads(out)
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    check("http:" not in text and "https:" not in text and " src=" not in text,
+          "the merged page names no URL and loads nothing")
+    proxy = test_html.Proxy()
+    r = subprocess.run([chromium] + test_html.chromium_args(proxy, os.path.join(d, "blank")) +
+                       ["--dump-dom", "file://" + os.path.join(d, "none.html")],
+                       capture_output=True, timeout=120)
+    own = test_html.CHROMIUM_OWN | set(proxy.hosts)
+    before = len(proxy.hosts)
+    r = subprocess.run([chromium] + test_html.chromium_args(proxy, os.path.join(d, "profile")) +
+                       ["--dump-dom", "file://" + page], capture_output=True, text=True,
+                       timeout=120)
+    proxy.close()
+    if not check(r.returncode == 0 and "</html>" in r.stdout, "Chromium renders the merged page"):
+        return None
+    theirs = [h for h in proxy.hosts[before:] if h not in own]
+    check(not theirs, f"the merged page requested nothing ({theirs})")
+    dom = test_html.Elements()
+    dom.feed(r.stdout)
+    kinds = {a_["data-kind"]: int(a_["data-count"]) for _, a_, _ in dom.with_attr("data-count", "tr")
+             if "data-kind" in a_}
+    want = {k: v for k, v in merged["finding_counts"].items() if v}
+    check(kinds == want, f"findings per kind {kinds} == merged JSON {want}")
+    near = [(a_["data-host"], a_["data-source"], int(a_["data-peak"]))
+            for _, a_, _ in dom.with_attr("data-pool-pct", "g")]
+    want = [(s["host"], f"{s['ip']} {s['port_space']}", s["peak_ports_in_use"])
+            for s in merged["nearest_exhaustion"]]
+    check(near == want, f"nearest exhaustion {near} == merged JSON {want}")
+    chains = {int(a_["data-chain"]): int(a_["data-hops"]) for _, a_, _ in
+              dom.with_attr("data-chain", "tr")}
+    want = {c["chain"]: len(c["hops"]) + c["hops_dropped"] for c in merged["redirect_chains"]}
+    check(chains == want, f"chains {chains} == merged JSON {want}")
+    hosts = {a_["data-host"]: int(a_["data-findings"]) for _, a_, _ in
+             dom.with_attr("data-findings", "tr")}
+    want = {h: sum(1 for f in merged["findings"] if f["host"] == h) for h in HOSTS}
+    check(hosts == want, f"findings per host {hosts} == merged JSON {want}")
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ibscope", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("group", choices=["equal", "errors", "html"])
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ibscope-merge-") as d:
+        status = {"equal": group_equal, "errors": group_errors, "html": group_html}[a.group](a, d)
+    if status == 77:
+        return 77
+    return testlib.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
