@@ -14,7 +14,8 @@ For each sample (with its golden .args, if any):
     (summary table and timeline lanes), the hops per chain (data-chain,
     data-hops), the outcome bars (data-outcome, data-count, data-reason), the
     CRC counts (data-crc), and the findings table's rows;
-  - Chromium takes a screenshot of it (a PNG of the page's size).
+  - Chromium takes a screenshot of it (a PNG of the page's size), and prints
+    the redirect sample's to PDF.
 
 And on a long ramp (ibscope-gen ramp, 20,000 connections with random
 disconnects over 200 ms: the chart's columns widen many times), each line
@@ -252,6 +253,15 @@ def main():
                 ok = head[:8] == b"\x89PNG\r\n\x1a\n" and \
                     int.from_bytes(head[16:20], "big") == 1100
             check(ok, f"{name}: Chromium takes a 1100-pixel-wide screenshot")
+            if name == "redirect":
+                # It prints: Chromium's PDF of the page has pages.
+                pdf = os.path.join(tmp, name + ".pdf")
+                subprocess.run([chromium] + chromium_args(proxy, profile) +
+                               ["--no-pdf-header-footer", "--print-to-pdf=" + pdf,
+                                "file://" + page], capture_output=True, timeout=120)
+                body = open(pdf, "rb").read() if os.path.exists(pdf) else b""
+                check(body.startswith(b"%PDF") and body.count(b"/Type /Page") >= 2,
+                      f"{name}: prints to a PDF of several pages")
             theirs = [h for h in proxy.hosts[before:] if h not in own]
             check(not theirs, f"{name}: the page requested nothing ({theirs})")
             shutil.rmtree(profile, ignore_errors=True)
