@@ -56,11 +56,12 @@ tree)
 		xdotool mousemove 79 736 click 1; sleep 1' ;;
 iograph)
 	open='wireshark -r ramp.pcap'; title=ramp
-	# Statistics > I/O Graphs, its window brought to the front.
-	keys='xdotool key alt+s; sleep 1; xdotool key i; sleep 5
-		g=$(xdotool search --name "I/O Graphs" | tail -1)
-		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000 windowactivate "$g"
-		sleep 3' ;;
+	# Statistics > I/O Graphs (clicked: without a window manager the menu
+	# takes no keys), the dialog then filling the screen.
+	keys='xdotool mousemove 307 8 click 1; sleep 1.5
+		xdotool mousemove 336 161 click 1; sleep 6
+		g=$(xdotool search --name "I/O Graph" | tail -1)
+		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000; sleep 3' ;;
 *) echo "gui_screenshot.sh: no scene $scene (tree or iograph)" >&2; exit 2 ;;
 esac
 chroot "$root" env OPEN="$open" TITLE="$title" KEYS="$keys" sh -c '
