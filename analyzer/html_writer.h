@@ -13,6 +13,10 @@ void html_text(FILE *out, const char *s);
 /* printf, then escaped. */
 void html_textf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Rows of a findings table: past this many a page is slow to open (2,000
+ * rows take about half a second in Chromium here); the counts have all. */
+#define HTML_FINDINGS_LISTED 2000
+
 /* The page around a report: doctype, head with the styles (light and dark,
  * print), the arrow heads of chain graphs; at the end the script that sorts
  * tables (th[data-sort]) and filters #findings-table by #filter. */

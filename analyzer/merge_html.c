@@ -11,7 +11,6 @@
 #include "html_writer.h"
 #include "merge.h"
 
-#define LISTED_MAX 5000 /* rows of the findings table, as in the single report */
 
 static json_int_t int_of(const json_t *o, const char *key)
 {
@@ -212,7 +211,7 @@ static void write_findings(FILE *out, const json_t *fabric)
     size_t i;
     json_t *f;
     json_array_foreach((json_t *)findings, i, f) {
-        if (i >= LISTED_MAX)
+        if (i >= HTML_FINDINGS_LISTED)
             break;
         const char *sev = str_of(f, "severity");
         fputs("<tr class=\"sev-", out);
@@ -234,10 +233,10 @@ static void write_findings(FILE *out, const json_t *fabric)
         fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
-    if (n > LISTED_MAX)
+    if (n > HTML_FINDINGS_LISTED)
         fprintf(out, "<p>The table lists the first %d findings of %zu; the JSON merge lists "
                      "every one.</p>\n",
-                LISTED_MAX, n);
+                HTML_FINDINGS_LISTED, n);
     fputs("</section>\n", out);
 }
 
