@@ -141,9 +141,27 @@ static void shift_captures(json_t *v, json_int_t offset, bool index_too)
     }
 }
 
-static json_int_t int_of(const json_t *o, const char *key)
+json_int_t merge_int(const json_t *o, const char *key)
 {
     return json_integer_value(json_object_get(o, key));
+}
+
+const char *merge_str(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+json_int_t merge_count_host(const json_t *list, const char *host, const char *kind)
+{
+    json_int_t n = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach((json_t *)list, i, e)
+        if (strcmp(merge_str(e, "host"), host) == 0 &&
+            (!kind || strcmp(merge_str(e, "kind"), kind) == 0))
+            n++;
+    return n;
 }
 
 /* Adds every integer member of from into the same member of into. */
@@ -166,13 +184,13 @@ static void add_counts(json_t *into, const json_t *from)
  * a median, so the merged one is null. */
 static void merge_latency(json_t *into, const json_t *from)
 {
-    if (!json_is_object(from) || !int_of(from, "count"))
+    if (!json_is_object(from) || !merge_int(from, "count"))
         return;
-    json_int_t n = int_of(into, "count"), m = int_of(from, "count");
-    json_int_t lo = int_of(from, "min_ns"), hi = int_of(from, "max_ns");
+    json_int_t n = merge_int(into, "count"), m = merge_int(from, "count");
+    json_int_t lo = merge_int(from, "min_ns"), hi = merge_int(from, "max_ns");
     if (n) {
-        lo = int_of(into, "min_ns") < lo ? int_of(into, "min_ns") : lo;
-        hi = int_of(into, "max_ns") > hi ? int_of(into, "max_ns") : hi;
+        lo = merge_int(into, "min_ns") < lo ? merge_int(into, "min_ns") : lo;
+        hi = merge_int(into, "max_ns") > hi ? merge_int(into, "max_ns") : hi;
     }
     json_object_set_new(into, "count", json_integer(n + m));
     json_object_set_new(into, "min_ns", json_integer(lo));
@@ -225,7 +243,7 @@ static int by_time(const void *a, const void *b)
     int c = strcmp(tx ? tx : "", ty ? ty : "");
     if (c)
         return c;
-    json_int_t ox = int_of(x, "_order"), oy = int_of(y, "_order");
+    json_int_t ox = merge_int(x, "_order"), oy = merge_int(y, "_order");
     return ox < oy ? -1 : ox > oy;
 }
 
@@ -259,8 +277,8 @@ static int by_utilization(const void *a, const void *b)
     double x = utilization(*(json_t *const *)a), y = utilization(*(json_t *const *)b);
     if (x != y)
         return x < y ? 1 : -1;
-    json_int_t px = int_of(*(json_t *const *)a, "peak_ports_in_use");
-    json_int_t py = int_of(*(json_t *const *)b, "peak_ports_in_use");
+    json_int_t px = merge_int(*(json_t *const *)a, "peak_ports_in_use");
+    json_int_t py = merge_int(*(json_t *const *)b, "peak_ports_in_use");
     return px < py ? 1 : px > py ? -1 : 0;
 }
 
@@ -302,11 +320,11 @@ static json_t *combine(json_t **reports, char **hosts, size_t count, const char 
         size_t i;
         json_t *e;
         json_array_foreach(json_object_get(rep, "redirect_chains"), i, e)
-            json_object_set_new(e, "chain", json_integer(int_of(e, "chain") + chain_base));
+            json_object_set_new(e, "chain", json_integer(merge_int(e, "chain") + chain_base));
         json_array_foreach(json_object_get(rep, "findings"), i, e) {
             json_t *d = json_object_get(e, "details");
             if (json_is_integer(json_object_get(d, "chain")))
-                json_object_set_new(d, "chain", json_integer(int_of(d, "chain") + chain_base));
+                json_object_set_new(d, "chain", json_integer(merge_int(d, "chain") + chain_base));
         }
         json_t *caps = json_object_get(rep, "captures");
         json_t *pool = json_object_get(rep, "pool");

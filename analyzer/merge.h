@@ -17,6 +17,13 @@
 
 int merge_main(int argc, char **argv, const char *version);
 
+/* Reading the merged document, whatever a report held: 0, "" or 0 for a
+ * member that is missing or of another type. */
+json_int_t merge_int(const json_t *o, const char *key);
+const char *merge_str(const json_t *o, const char *key);
+/* Elements of list whose "host" is host (and "kind" is kind, unless NULL). */
+json_int_t merge_count_host(const json_t *list, const char *host, const char *kind);
+
 /* How many of the sources nearest exhaustion the views list. */
 #define MERGE_NEAREST 20
 

@@ -2,6 +2,7 @@
  * per finding, then a row per source, in the same columns. */
 #include <string.h>
 
+#include "csv_field.h"
 #include "merge.h"
 
 #define CRLF "\r\n"
@@ -11,29 +12,12 @@ static const char header[] =
     "message,ip,port_space,connections,peak_ports_in_use,pool_utilization,"
     "peak_ports_per_destination,exhausted" CRLF;
 
-static void field(FILE *out, const char *s)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 /* A member as its JSON text (numbers, booleans), nothing for null. */
 static void value(FILE *out, const json_t *o, const char *key)
 {
     const json_t *v = json_object_get(o, key);
     if (json_is_string(v))
-        field(out, json_string_value(v));
+        csv_field(out, json_string_value(v));
     else if (json_is_integer(v))
         fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
     else if (json_is_real(v))
@@ -60,7 +44,7 @@ void merge_write_csv(FILE *out, const json_t *fabric)
         fputc(',', out);
         value(out, f, "capture");
         fputc(',', out);
-        field(out, capture_path(fabric, json_object_get(f, "capture")));
+        csv_field(out, capture_path(fabric, json_object_get(f, "capture")));
         const char *keys[] = {"frame", "time", "kind", "severity", "related_capture",
                               "related_frame", "message"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {

@@ -12,27 +12,6 @@
 #include "merge.h"
 
 
-static json_int_t int_of(const json_t *o, const char *key)
-{
-    return json_integer_value(json_object_get(o, key));
-}
-
-static const char *str_of(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
-
-static json_int_t count_host(const json_t *list, const char *host, const char *kind)
-{
-    json_int_t n = 0;
-    size_t i;
-    json_t *e;
-    json_array_foreach((json_t *)list, i, e)
-        if (strcmp(str_of(e, "host"), host) == 0 && (!kind || strcmp(str_of(e, "kind"), kind) == 0))
-            n++;
-    return n;
-}
 
 static void write_hosts(FILE *out, const json_t *fabric)
 {
@@ -46,9 +25,9 @@ static void write_hosts(FILE *out, const json_t *fabric)
     size_t i;
     json_t *h;
     json_array_foreach(json_object_get(fabric, "hosts"), i, h) {
-        const char *name = str_of(h, "host");
+        const char *name = merge_str(h, "host");
         const json_t *pool = json_object_get(h, "pool");
-        json_int_t nf = count_host(findings, name, NULL);
+        json_int_t nf = merge_count_host(findings, name, NULL);
         fputs("<tr data-host=\"", out);
         html_text(out, name);
         fprintf(out, "\" data-findings=\"%" JSON_INTEGER_FORMAT "\"><td>", nf);
@@ -56,8 +35,8 @@ static void write_hosts(FILE *out, const json_t *fabric)
         fprintf(out, "</td><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td class=\"n\">%"
                      JSON_INTEGER_FORMAT "</td><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td>%"
                      JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT "</td></tr>\n",
-                int_of(h, "captures"), count_host(sources, name, NULL), nf, int_of(pool, "low"),
-                int_of(pool, "high"));
+                merge_int(h, "captures"), merge_count_host(sources, name, NULL), nf, merge_int(pool, "low"),
+                merge_int(pool, "high"));
     }
     const json_t *fr = json_object_get(fabric, "frames");
     const json_t *c = json_object_get(fabric, "connections");
@@ -66,9 +45,9 @@ static void write_hosts(FILE *out, const json_t *fabric)
                     " InfiniBand) from %s to %s; %" JSON_INTEGER_FORMAT
                     " connection requests, %" JSON_INTEGER_FORMAT " established, %"
                     JSON_INTEGER_FORMAT " rejected.",
-               int_of(fr, "total"), int_of(fr, "ib"), str_of(fr, "first_time"),
-               str_of(fr, "last_time"), int_of(c, "requests"), int_of(c, "established"),
-               int_of(c, "rejected"));
+               merge_int(fr, "total"), merge_int(fr, "ib"), merge_str(fr, "first_time"),
+               merge_str(fr, "last_time"), merge_int(c, "requests"), merge_int(c, "established"),
+               merge_int(c, "rejected"));
     fputs(" A merge sees each host's capture on its own: a source captured on two hosts is "
           "two sources here, and what one host's traffic did to another's is not seen.</p>"
           "</section>\n",
@@ -97,13 +76,13 @@ static void write_nearest(FILE *out, const json_t *fabric)
         double y = 10 + i * row, w = 480 * (pct > 100 ? 100 : pct) / 100;
         const json_t *pf = json_object_get(s, "peak_frame");
         fputs("<g data-host=\"", out);
-        html_text(out, str_of(s, "host"));
+        html_text(out, merge_str(s, "host"));
         fputs("\" data-source=\"", out);
-        html_textf(out, "%s %s", str_of(s, "ip"), str_of(s, "port_space"));
+        html_textf(out, "%s %s", merge_str(s, "ip"), merge_str(s, "port_space"));
         fprintf(out, "\" data-peak=\"%" JSON_INTEGER_FORMAT "\" data-pool-pct=\"%.2f\">"
                      "<text x=\"290\" y=\"%.1f\" text-anchor=\"end\">",
-                int_of(s, "peak_ports_in_use"), pct, y + 14);
-        html_textf(out, "%s: %s %s", str_of(s, "host"), str_of(s, "ip"), str_of(s, "port_space"));
+                merge_int(s, "peak_ports_in_use"), pct, y + 14);
+        html_textf(out, "%s: %s %s", merge_str(s, "host"), merge_str(s, "ip"), merge_str(s, "port_space"));
         fprintf(out, "</text><rect x=\"300\" y=\"%.1f\" width=\"480\" height=\"18\" "
                      "class=\"above\"/><rect class=\"bar%s\" x=\"300\" y=\"%.1f\" width=\"%.1f\" "
                      "height=\"18\"/><text x=\"%.1f\" y=\"%.1f\">",
@@ -111,8 +90,8 @@ static void write_nearest(FILE *out, const json_t *fabric)
                 w < 1 ? 1 : w, 788.0, y + 14);
         html_textf(out, "%" JSON_INTEGER_FORMAT " (%.1f%%) frame %" JSON_INTEGER_FORMAT ":%"
                         JSON_INTEGER_FORMAT "%s",
-                   int_of(s, "peak_ports_in_use"), pct, int_of(pf, "capture"),
-                   int_of(pf, "frame"),
+                   merge_int(s, "peak_ports_in_use"), pct, merge_int(pf, "capture"),
+                   merge_int(pf, "frame"),
                    json_is_true(json_object_get(s, "exhausted")) ? " \xe2\x9c\x97 exhausted" : "");
         fputs("</text></g>\n", out);
     }
@@ -134,7 +113,7 @@ static void write_kinds(FILE *out, const json_t *fabric)
     json_t *h;
     json_array_foreach((json_t *)hosts, i, h) {
         fputs("<th class=\"n\">", out);
-        html_text(out, str_of(h, "host"));
+        html_text(out, merge_str(h, "host"));
         fputs("</th>", out);
     }
     fputs("</tr></thead><tbody>\n", out);
@@ -155,7 +134,7 @@ static void write_kinds(FILE *out, const json_t *fabric)
         fprintf(out, "</td><td class=\"n\">%" JSON_INTEGER_FORMAT "</td>", json_integer_value(n));
         json_array_foreach((json_t *)hosts, i, h)
             fprintf(out, "<td class=\"n\">%" JSON_INTEGER_FORMAT "</td>",
-                    count_host(findings, str_of(h, "host"), kind));
+                    merge_count_host(findings, merge_str(h, "host"), kind));
         fputs("</tr>\n", out);
     }
     if (!any)
@@ -176,17 +155,17 @@ static void write_chains(FILE *out, const json_t *fabric)
     json_t *c;
     json_array_foreach((json_t *)chains, i, c) {
         json_int_t hops =
-            (json_int_t)json_array_size(json_object_get(c, "hops")) + int_of(c, "hops_dropped");
+            (json_int_t)json_array_size(json_object_get(c, "hops")) + merge_int(c, "hops_dropped");
         const char *end = json_is_true(json_object_get(c, "loop")) ? "loop"
-                          : int_of(json_object_get(c, "final_answer"), "frame") ? "answered"
+                          : merge_int(json_object_get(c, "final_answer"), "frame") ? "answered"
                           : json_is_true(json_object_get(c, "followed")) ? "no answer"
                                                                         : "not followed";
         fprintf(out, "<tr data-chain=\"%" JSON_INTEGER_FORMAT "\" data-hops=\"%" JSON_INTEGER_FORMAT
                      "\"><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td>",
-                int_of(c, "chain"), hops, int_of(c, "chain"));
-        html_text(out, str_of(c, "host"));
+                merge_int(c, "chain"), hops, merge_int(c, "chain"));
+        html_text(out, merge_str(c, "host"));
         fputs("</td><td>", out);
-        html_text(out, str_of(c, "mgmt_class_name"));
+        html_text(out, merge_str(c, "mgmt_class_name"));
         fprintf(out, "</td><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td%s>%s</td></tr>\n",
                 hops, strcmp(end, "answered") ? " class=\"sev-warning\"" : "", end);
     }
@@ -213,23 +192,23 @@ static void write_findings(FILE *out, const json_t *fabric)
     json_array_foreach((json_t *)findings, i, f) {
         if (i >= HTML_FINDINGS_LISTED)
             break;
-        const char *sev = str_of(f, "severity");
+        const char *sev = merge_str(f, "severity");
         fputs("<tr class=\"sev-", out);
         html_text(out, sev);
         fputs("\" data-kind=\"", out);
-        html_text(out, str_of(f, "kind"));
+        html_text(out, merge_str(f, "kind"));
         fputs("\"><td>", out);
-        html_text(out, str_of(f, "host"));
+        html_text(out, merge_str(f, "host"));
         fprintf(out, "</td><td class=\"n\" data-v=\"%zu\">%" JSON_INTEGER_FORMAT ":%"
                      JSON_INTEGER_FORMAT "</td><td>",
-                i, int_of(f, "capture"), int_of(f, "frame"));
-        html_text(out, str_of(f, "time"));
+                i, merge_int(f, "capture"), merge_int(f, "frame"));
+        html_text(out, merge_str(f, "time"));
         fputs("</td><td>", out);
-        html_text(out, str_of(f, "kind"));
+        html_text(out, merge_str(f, "kind"));
         fputs("</td><td class=\"sev\">", out);
         html_text(out, sev);
         fputs("</td><td>", out);
-        html_text(out, str_of(f, "message"));
+        html_text(out, merge_str(f, "message"));
         fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
@@ -242,7 +221,7 @@ static void write_findings(FILE *out, const json_t *fabric)
 
 void merge_write_html(FILE *out, const json_t *fabric)
 {
-    const char *version = str_of(fabric, "version");
+    const char *version = merge_str(fabric, "version");
     html_page_begin(out, "ibscope fabric report", version);
     fputs("<header><h1>ibscope fabric report</h1><p>", out);
     html_textf(out, "ibscope %s, %zu hosts merged.", version,

@@ -8,41 +8,19 @@
 
 #define WIDTH 80
 
-static json_int_t int_of(const json_t *o, const char *key)
-{
-    return json_integer_value(json_object_get(o, key));
-}
-
-static const char *str_of(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "-";
-}
-
 static void section(FILE *out, const char *title)
 {
     fprintf(out, "\n%s\n", title);
 }
 
-/* "node1:12": the host and the frame number within its capture. */
+/* "2:12": the capture (numbered across the fabric) and its frame. */
 static void frame_of(const json_t *ref, char *buf, size_t size)
 {
-    if (!json_is_object(ref) || !int_of(ref, "frame"))
+    if (!json_is_object(ref) || !merge_int(ref, "frame"))
         snprintf(buf, size, "-");
     else
         snprintf(buf, size, "%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT,
-                 int_of(ref, "capture"), int_of(ref, "frame"));
-}
-
-static json_int_t count_host(const json_t *list, const char *host, const char *kind)
-{
-    json_int_t n = 0;
-    size_t i;
-    json_t *e;
-    json_array_foreach((json_t *)list, i, e)
-        if (strcmp(str_of(e, "host"), host) == 0 && (!kind || strcmp(str_of(e, "kind"), kind) == 0))
-            n++;
-    return n;
+                 merge_int(ref, "capture"), merge_int(ref, "frame"));
 }
 
 void merge_write_text(FILE *out, const json_t *fabric)
@@ -53,14 +31,14 @@ void merge_write_text(FILE *out, const json_t *fabric)
     const json_t *chains = json_object_get(fabric, "redirect_chains");
     const json_t *frames = json_object_get(fabric, "frames");
     const json_t *conns = json_object_get(fabric, "connections");
-    fprintf(out, "ibscope %s fabric report: %zu hosts\n", str_of(fabric, "version"),
+    fprintf(out, "ibscope %s fabric report: %zu hosts\n", merge_str(fabric, "version"),
             json_array_size(hosts));
     /* The host column: as wide as the longest label, within reason. */
     int hw = 4;
     size_t i;
     json_t *h;
     json_array_foreach((json_t *)hosts, i, h) {
-        int len = (int)strlen(str_of(h, "host"));
+        int len = (int)strlen(merge_str(h, "host"));
         hw = len > hw ? (len > 24 ? 24 : len) : hw;
     }
 
@@ -68,19 +46,19 @@ void merge_write_text(FILE *out, const json_t *fabric)
     fprintf(out, "  %-*s %8s %10s %8s %9s  %s\n", hw, "host", "captures", "frames", "sources",
             "findings", "pool");
     json_array_foreach((json_t *)hosts, i, h) {
-        const char *name = str_of(h, "host");
+        const char *name = merge_str(h, "host");
         json_int_t nframes = 0;
         size_t j;
         json_t *c;
         json_array_foreach(json_object_get(fabric, "captures"), j, c)
-            if (strcmp(str_of(c, "host"), name) == 0)
-                nframes += int_of(c, "frames");
+            if (strcmp(merge_str(c, "host"), name) == 0)
+                nframes += merge_int(c, "frames");
         const json_t *pool = json_object_get(h, "pool");
         fprintf(out, "  %-*s %8" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT " %8"
                      JSON_INTEGER_FORMAT " %9" JSON_INTEGER_FORMAT "  %" JSON_INTEGER_FORMAT
                      "-%" JSON_INTEGER_FORMAT "\n",
-                hw, name, int_of(h, "captures"), nframes, count_host(sources, name, NULL),
-                count_host(findings, name, NULL), int_of(pool, "low"), int_of(pool, "high"));
+                hw, name, merge_int(h, "captures"), nframes, merge_count_host(sources, name, NULL),
+                merge_count_host(findings, name, NULL), merge_int(pool, "low"), merge_int(pool, "high"));
     }
     fputs("  Frames are written capture:frame, captures numbered across the fabric.  Each\n"
           "  host's capture is seen on its own: a source captured on two hosts is two\n"
@@ -90,13 +68,13 @@ void merge_write_text(FILE *out, const json_t *fabric)
     section(out, "Summary");
     fprintf(out, "  frames %" JSON_INTEGER_FORMAT ", InfiniBand %" JSON_INTEGER_FORMAT
                  "\n  from %s\n  to   %s\n",
-            int_of(frames, "total"), int_of(frames, "ib"), str_of(frames, "first_time"),
-            str_of(frames, "last_time"));
+            merge_int(frames, "total"), merge_int(frames, "ib"), merge_str(frames, "first_time"),
+            merge_str(frames, "last_time"));
     fprintf(out, "  connections: requests %" JSON_INTEGER_FORMAT ", established %"
                  JSON_INTEGER_FORMAT ", rejected %" JSON_INTEGER_FORMAT ",\n  closed %"
                  JSON_INTEGER_FORMAT ", retransmissions %" JSON_INTEGER_FORMAT "\n",
-            int_of(conns, "requests"), int_of(conns, "established"), int_of(conns, "rejected"),
-            int_of(conns, "closed"), int_of(conns, "retransmissions"));
+            merge_int(conns, "requests"), merge_int(conns, "established"), merge_int(conns, "rejected"),
+            merge_int(conns, "closed"), merge_int(conns, "retransmissions"));
     fprintf(out, "  findings %zu, redirect chains %zu\n", json_array_size(findings),
             json_array_size(chains));
 
@@ -113,11 +91,11 @@ void merge_write_text(FILE *out, const json_t *fabric)
         frame_of(json_object_get(s, "peak_frame"), fr, sizeof fr);
         fprintf(out, "  %-*s %-16s %-5s %6" JSON_INTEGER_FORMAT " %6.1f%s %9s %8"
                      JSON_INTEGER_FORMAT "\n",
-                hw, str_of(s, "host"), str_of(s, "ip"), str_of(s, "port_space"),
-                int_of(s, "peak_ports_in_use"),
+                hw, merge_str(s, "host"), merge_str(s, "ip"), merge_str(s, "port_space"),
+                merge_int(s, "peak_ports_in_use"),
                 json_number_value(json_object_get(s, "pool_utilization")),
                 json_is_true(json_object_get(s, "exhausted")) ? "!" : " ", fr,
-                int_of(s, "peak_ports_per_destination"));
+                merge_int(s, "peak_ports_per_destination"));
     }
     if (json_array_size(sources) > json_array_size(near))
         fprintf(out, "  (the %zu of %zu sources with the most of their pool in use)\n",
@@ -135,9 +113,9 @@ void merge_write_text(FILE *out, const json_t *fabric)
         fprintf(out, "  %-22s %8" JSON_INTEGER_FORMAT "  ", kind, json_integer_value(n));
         const char *sep = "";
         json_array_foreach((json_t *)hosts, i, h) {
-            json_int_t c = count_host(findings, str_of(h, "host"), kind);
+            json_int_t c = merge_count_host(findings, merge_str(h, "host"), kind);
             if (c) {
-                fprintf(out, "%s%s %" JSON_INTEGER_FORMAT, sep, str_of(h, "host"), c);
+                fprintf(out, "%s%s %" JSON_INTEGER_FORMAT, sep, merge_str(h, "host"), c);
                 sep = ", ";
             }
         }
@@ -153,14 +131,14 @@ void merge_write_text(FILE *out, const json_t *fabric)
             char fr[48];
             frame_of(json_object_get(c, "first_request"), fr, sizeof fr);
             const char *end = json_is_true(json_object_get(c, "loop")) ? "loop"
-                              : int_of(json_object_get(c, "final_answer"), "frame") ? "answered"
+                              : merge_int(json_object_get(c, "final_answer"), "frame") ? "answered"
                               : json_is_true(json_object_get(c, "followed")) ? "no answer"
                                                                             : "not followed";
             fprintf(out, "  chain %" JSON_INTEGER_FORMAT " (%s): %s, request frame %s, %zu "
                          "redirect%s, %s\n",
-                    int_of(c, "chain"), str_of(c, "host"), str_of(c, "mgmt_class_name"), fr,
-                    json_array_size(json_object_get(c, "hops")) + (size_t)int_of(c, "hops_dropped"),
-                    json_array_size(json_object_get(c, "hops")) + (size_t)int_of(c, "hops_dropped") == 1 ? "" : "s",
+                    merge_int(c, "chain"), merge_str(c, "host"), merge_str(c, "mgmt_class_name"), fr,
+                    json_array_size(json_object_get(c, "hops")) + (size_t)merge_int(c, "hops_dropped"),
+                    json_array_size(json_object_get(c, "hops")) + (size_t)merge_int(c, "hops_dropped") == 1 ? "" : "s",
                     end);
         }
     }
@@ -173,9 +151,9 @@ void merge_write_text(FILE *out, const json_t *fabric)
         char head[96];
         int len = snprintf(head, sizeof head, "  %-*s %" JSON_INTEGER_FORMAT ":%-6"
                            JSON_INTEGER_FORMAT " %-8s ",
-                           hw, str_of(f, "host"), int_of(f, "capture"), int_of(f, "frame"),
-                           str_of(f, "severity"));
+                           hw, merge_str(f, "host"), merge_int(f, "capture"), merge_int(f, "frame"),
+                           merge_str(f, "severity"));
         fputs(head, out);
-        text_wrap(out, str_of(f, "message"), len > 0 ? (size_t)len : 0, 8, WIDTH);
+        text_wrap(out, merge_str(f, "message"), len > 0 ? (size_t)len : 0, 8, WIDTH);
     }
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_field.h"
 #include "report_format.h"
 #include "report_model.h"
 
@@ -30,21 +31,6 @@ static const char csv_header[] =
 #define CSV_CONN_COLUMNS 17
 #define CSV_CRC_COLUMNS 3
 #define CSV_INDEX_COLUMNS 1
-
-static void csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
 
 /* The capture's path as given on the command line. */
 static void capture_path(FILE *out, const struct report_model *m, uint32_t capture)
