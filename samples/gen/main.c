@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "busy.h"
 #include "ramp.h"
 #include "scenarios.h"
 
@@ -18,6 +19,7 @@ static void usage(FILE *f)
 		"usage: ibscope-gen all OUTDIR            write every committed sample into OUTDIR\n"
 		"       ibscope-gen SCENARIO OUT.pcap     write one sample\n"
 		"       ibscope-gen ramp [options] OUT    write a port-pool ramp\n"
+		"       ibscope-gen busy [options] OUT    many connections open at once\n"
 		"       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
 		"                                         (Markdown, or file/frame/note TSV;\n"
 		"                                         frame 0 = a note on the whole file)\n"
@@ -32,6 +34,14 @@ static void usage(FILE *f)
 		"  --disconnect PCT    after each connection close a random open one with\n"
 		"                      probability PCT%% (DREQ/DREP; default 0)\n"
 		"  --gap-us US         microseconds between attempts (default 1000)\n"
+		"\n"
+		"busy options (and --pool, --connections, --linktype, --seed, --gap-us; default\n"
+		"200000 connections, link type 1, 10 us apart):\n"
+		"  --sources N         connecting hosts (default 50)\n"
+		"  --servers N         hosts connected to (default 4)\n"
+		"  --open N            connections held open: once N are, each new one first\n"
+		"                      closes a random open one (default 10000); source\n"
+		"                      ports are drawn at random from the pool\n"
 		"\n"
 		"Output is deterministic: same arguments, same bytes.\n"
 		"\nscenarios:\n");
@@ -229,6 +239,71 @@ static int cmd_ramp(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_busy(int argc, char **argv)
+{
+	busy_opts_t o;
+	busy_defaults(&o);
+	const char *out = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t n = 0;
+		bool numeric = strcmp(a, "--pool") != 0 && a[0] == '-' && a[1];
+		if (numeric && parse_u64(v, &n))
+			return bad_usage("busy: %s wants a number", a);
+		if (strcmp(a, "--pool") == 0) {
+			unsigned lo, hi;
+			char extra;
+			if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 ||
+			    lo > hi)
+				return bad_usage("busy: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
+						 "got '%s'", v ? v : "");
+			o.pool_lo = (uint16_t)lo;
+			o.pool_hi = (uint16_t)hi;
+		} else if (strcmp(a, "--sources") == 0 && n >= 1 && n <= 60000) {
+			o.sources = (uint32_t)n;
+		} else if (strcmp(a, "--servers") == 0 && n >= 1 && n <= 1000) {
+			o.servers = (uint32_t)n;
+		} else if (strcmp(a, "--open") == 0) {
+			o.open = n;
+		} else if (strcmp(a, "--connections") == 0 && n >= 1 && n <= 100000000ull) {
+			o.connections = n;
+		} else if (strcmp(a, "--linktype") == 0 && (n == 197 || n == 247 || n == 1)) {
+			o.link = (link_t)n;
+		} else if (strcmp(a, "--seed") == 0) {
+			o.seed = n;
+		} else if (strcmp(a, "--gap-us") == 0 && n >= 1 && n <= 60000000ull) {
+			o.gap_us = (uint32_t)n;
+		} else if (a[0] == '-' && a[1]) {
+			return bad_usage("busy: unknown option or value out of range: '%s'", a);
+		} else if (!out) {
+			out = a;
+			continue;
+		} else {
+			return bad_usage("busy: unexpected argument '%s'", a);
+		}
+		i++;
+	}
+	if (!out)
+		return bad_usage("busy: missing output file%s", "");
+	const char *why = busy_check(&o);
+	if (why)
+		return bad_usage("busy: %s", why);
+	gen_t g;
+	if (gen_open(&g, out, o.link, 2, o.seed) != 0)
+		return 1;
+	g.keep_notes = false;
+	busy_result_t r;
+	busy_run(&g, &o, &r);
+	uint32_t frames = g.sink.frames;
+	if (gen_close(&g) != 0)
+		return 1;
+	fprintf(stderr,
+		"ibscope-gen: busy: %u frames, %" PRIu64 " connections established, %" PRIu64
+		" closed, at most %" PRIu64 " open at once, %u sources, %u servers\n",
+		frames, r.established, r.closed, r.max_open, o.sources, o.servers);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -264,6 +339,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (strcmp(cmd, "busy") == 0)
+		return cmd_busy(argc - 2, argv + 2);
 	if (strcmp(cmd, "ramp") == 0)
 		return cmd_ramp(argc - 2, argv + 2);
 	if (strcmp(cmd, "all") == 0) {
