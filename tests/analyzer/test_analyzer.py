@@ -2,7 +2,7 @@
 """test_analyzer.py - end-to-end tests of the ibscope command.
 
 Usage: test_analyzer.py --ibscope BIN --source-dir DIR [--gen BIN] GROUP
-Groups: badinput stdin merge convert json jsonl csv failon kinds details width exhaustion golden severity.
+Groups: badinput stdin merge convert json jsonl csv failon kinds details width exhaustion golden severity busy.
 Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
@@ -475,6 +475,32 @@ def t_exhaustion(d):
     return None
 
 
+def t_busy(d):
+    """ibscope-gen busy holds its open set: 5 sources, 2 servers, 400 open,
+    3,000 connections.  The analyzer sees every connection, 2,600 closed, 400
+    ports still in use at the end across the sources, no source past its
+    pool, and no reuse or duplicate finding (a source's ports are distinct)."""
+    out = os.path.join(d, "busy.pcap")
+    p = subprocess.run([ARGS.gen, "busy", "--sources", "5", "--servers", "2", "--open", "400",
+                        "--connections", "3000", out], capture_output=True, text=True)
+    if not check(p.returncode == 0, f"busy: ibscope-gen failed: {p.stderr.strip()}"):
+        return None
+    rc, o, err = run(["--format", "json", out])
+    rep = json.loads(o)
+    c = rep["connections"]
+    check(c["requests"] == 3000 and c["established"] == 3000 and c["closed"] == 2600,
+          f"busy: connections {c['requests']}/{c['established']}/{c['closed']}")
+    check(len(rep["sources"]) == 5, f"busy: {len(rep['sources'])} sources")
+    check(sum(s["ports_in_use"] for s in rep["sources"]) == 400,
+          f"busy: {sum(s['ports_in_use'] for s in rep['sources'])} ports in use at the end")
+    counts = rep["finding_counts"]
+    check(counts["port_reused"] == 0 and counts["duplicate_tuple"] == 0,
+          f"busy: reuse findings {counts['port_reused']}, {counts['duplicate_tuple']}")
+    p = subprocess.run([ARGS.gen, "busy", "--open", "0", out], capture_output=True, text=True)
+    check(p.returncode == 2 and "--open" in p.stderr, f"busy: --open 0 refused ({p.stderr})")
+    return None
+
+
 def t_severity(d):
     """A kind whose severity follows its rule shows the worst one seen: the two
     LNH frames of addressing.pcap (24-25, rule lnh_not_iba, a note) alone."""
@@ -533,7 +559,7 @@ def t_golden(d):
 
 GROUPS = {"severity": t_severity, "badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
           "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "jsonl": t_jsonl, "width": t_width,
-          "exhaustion": t_exhaustion, "golden": t_golden}
+          "exhaustion": t_exhaustion, "golden": t_golden, "busy": t_busy}
 
 
 def main():
