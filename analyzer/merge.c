@@ -1,56 +1,12 @@
-/* merge.c - `ibscope merge REPORT.json...`: reads per-host JSON reports,
- * checks each is an ibscope report of this version, and combines them
- * (merge.h).  jansson reads and holds the documents: a JSON parser is not
- * worth writing again, and jansson is small, well kept and in Debian.
- */
+/* merge.c - per-host JSON reports checked and combined into the fabric
+ * document (merge.h); the command around it is merge_cli.c. */
 #include "merge.h"
 
-#include <errno.h>
-#include <math.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "input_guard.h"
-#include "output_file.h"
-#include "printable.h"
-
-enum merge_format { MERGE_TEXT, MERGE_JSON, MERGE_CSV, MERGE_HTML };
-static const char *const merge_format_names[] = {"text", "json", "csv", "html"};
-
-static void usage(FILE *out)
-{
-    fputs("Usage: ibscope merge [--format text|json|csv|html] [-o FILE] REPORT.json...\n"
-          "Combines JSON reports (ibscope --format json), one per host, into one view of\n"
-          "the fabric: every source, finding and chain labelled with its host (the\n"
-          "report's file name without .json), totals, and the sources nearest\n"
-          "exhaustion.  Reports must come from this version of ibscope.\n",
-          out);
-}
-
-static int say(const char *file, const char *msg)
-{
-    char path[PRINTABLE_MAX];
-    printable(file, path, sizeof path);
-    fprintf(stderr, "ibscope: %s: %s\n", path, msg);
-    return 2;
-}
-
-/* "node17" for ".../node17.json". */
-static char *host_label(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strlen(base);
-    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
-        n -= 5;
-    char *label = malloc(n + 1);
-    if (label) {
-        memcpy(label, base, n);
-        label[n] = '\0';
-    }
-    return label;
-}
 
 /* The keys every report has, and their types. */
 static const struct {
@@ -63,59 +19,36 @@ static const struct {
     {"limits", JSON_OBJECT},       {"findings", JSON_ARRAY},
 };
 
-/* The report in path, or NULL after its one-line error. */
-static json_t *read_report(const char *path, const char *version)
+const char *merge_check_report(const json_t *doc, const char *version, char *buf,
+                               size_t size)
 {
-    json_error_t err;
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        say(path, strerror(errno));
-        return NULL;
-    }
-    json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-    if (f != stdin)
-        fclose(f);
-    char msg[256];
-    if (!doc) {
-        if (strstr(err.text, "end of file expected"))
-            snprintf(msg, sizeof msg, "not a JSON report (a JSON Lines report? merge reads "
-                                      "--format json reports)");
-        else
-            snprintf(msg, sizeof msg, "not a JSON report: %s at line %d", err.text, err.line);
-        say(path, msg);
-        return NULL;
-    }
     const char *made_by = json_string_value(json_object_get(doc, "version"));
-    if (!json_is_object(doc) || !made_by) {
-        say(path, "not an ibscope report (no \"version\")");
-        json_decref(doc);
-        return NULL;
-    }
-    if (json_object_get(doc, "hosts")) {
-        say(path, "already a merged report: merge the hosts' own reports");
-        json_decref(doc);
-        return NULL;
-    }
+    if (!json_is_object(doc) || !made_by)
+        return "not an ibscope report (no \"version\")";
+    if (json_object_get(doc, "hosts"))
+        return "already a merged report: merge the hosts' own reports";
     if (strcmp(made_by, version) != 0) {
-        snprintf(msg, sizeof msg, "made by ibscope %.40s, this is %s: analyse the captures "
-                                  "again with this version",
+        snprintf(buf, size, "made by ibscope %.40s, this is %s: analyse the captures again "
+                            "with this version",
                  made_by, version);
-        say(path, msg);
-        json_decref(doc);
-        return NULL;
+        return buf;
     }
     for (size_t i = 0; i < sizeof report_keys / sizeof report_keys[0]; i++) {
         json_t *v = json_object_get(doc, report_keys[i].key);
         if (!v || json_typeof(v) != report_keys[i].type) {
-            snprintf(msg, sizeof msg, "not an ibscope report (\"%s\" missing or of the wrong "
-                                      "type)",
+            snprintf(buf, size, "not an ibscope report (\"%s\" missing or of the wrong type)",
                      report_keys[i].key);
-            say(path, msg);
-            json_decref(doc);
-            return NULL;
+            return buf;
         }
     }
-    return doc;
+    return NULL;
+}
+
+/* n + offset for a number a report can hold (captures and chains are
+ * counted in 32 bits); anything else is left as it is. */
+static json_int_t renumbered(json_int_t n, json_int_t offset)
+{
+    return n >= 0 && n <= UINT32_MAX ? n + offset : n;
 }
 
 /* Every "capture" and "related_capture" number under v, plus offset (and
@@ -134,11 +67,23 @@ static void shift_captures(json_t *v, json_int_t offset, bool index_too)
             if (json_is_integer(e) && (strcmp(key, "capture") == 0 ||
                                        strcmp(key, "related_capture") == 0 ||
                                        (index_too && strcmp(key, "index") == 0)))
-                json_integer_set(e, json_integer_value(e) + offset);
+                json_integer_set(e, renumbered(json_integer_value(e), offset));
             else
                 shift_captures(e, offset, index_too);
         }
     }
+}
+
+json_int_t merge_add(json_int_t a, json_int_t b)
+{
+    json_int_t sum;
+    if (!__builtin_add_overflow(a, b, &sum))
+        return sum;
+#if JSON_INTEGER_IS_LONG_LONG
+    return b > 0 ? LLONG_MAX : LLONG_MIN;
+#else
+    return b > 0 ? LONG_MAX : LONG_MIN;
+#endif
 }
 
 json_int_t merge_int(const json_t *o, const char *key)
@@ -174,7 +119,7 @@ static void add_counts(json_t *into, const json_t *from)
             continue;
         json_t *have = json_object_get(into, key);
         if (json_is_integer(have))
-            json_integer_set(have, json_integer_value(have) + json_integer_value(v));
+            json_integer_set(have, merge_add(json_integer_value(have), json_integer_value(v)));
         else
             json_object_set_new(into, key, json_integer(json_integer_value(v)));
     }
@@ -192,7 +137,7 @@ static void merge_latency(json_t *into, const json_t *from)
         lo = merge_int(into, "min_ns") < lo ? merge_int(into, "min_ns") : lo;
         hi = merge_int(into, "max_ns") > hi ? merge_int(into, "max_ns") : hi;
     }
-    json_object_set_new(into, "count", json_integer(n + m));
+    json_object_set_new(into, "count", json_integer(merge_add(n, m)));
     json_object_set_new(into, "min_ns", json_integer(lo));
     json_object_set_new(into, "median_ns", json_null());
     json_object_set_new(into, "max_ns", json_integer(hi));
@@ -205,7 +150,7 @@ static void merge_connections(json_t *into, const json_t *from)
     json_object_foreach((json_t *)from, key, v) {
         if (json_is_integer(v)) {
             json_t *have = json_object_get(into, key);
-            json_int_t sum = json_integer_value(v) + (json_is_integer(have) ? json_integer_value(have) : 0);
+            json_int_t sum = merge_add(json_integer_value(v), json_integer_value(have));
             json_object_set_new(into, key, json_integer(sum));
         } else if (strcmp(key, "reject_reasons") == 0) {
             json_t *r = json_object_get(into, key);
@@ -298,8 +243,7 @@ static json_t *nearest_exhaustion(const json_t *sources)
     return out;
 }
 
-/* Combines the reports (consumed) into the fabric document. */
-static json_t *combine(json_t **reports, char **hosts, size_t count, const char *version)
+json_t *merge_combine(json_t **reports, char **hosts, size_t count, const char *version)
 {
     json_t *fabric = json_object();
     json_t *hostlist = json_array(), *captures = json_array(), *sources = json_array();
@@ -320,11 +264,11 @@ static json_t *combine(json_t **reports, char **hosts, size_t count, const char 
         size_t i;
         json_t *e;
         json_array_foreach(json_object_get(rep, "redirect_chains"), i, e)
-            json_object_set_new(e, "chain", json_integer(merge_int(e, "chain") + chain_base));
+            json_object_set_new(e, "chain", json_integer(renumbered(merge_int(e, "chain"), chain_base)));
         json_array_foreach(json_object_get(rep, "findings"), i, e) {
             json_t *d = json_object_get(e, "details");
             if (json_is_integer(json_object_get(d, "chain")))
-                json_object_set_new(d, "chain", json_integer(merge_int(d, "chain") + chain_base));
+                json_object_set_new(d, "chain", json_integer(renumbered(merge_int(d, "chain"), chain_base)));
         }
         json_t *caps = json_object_get(rep, "captures");
         json_t *pool = json_object_get(rep, "pool");
@@ -380,105 +324,3 @@ void merge_write_json(FILE *out, const json_t *fabric)
     fputc('\n', out);
 }
 
-int merge_main(int argc, char **argv, const char *version)
-{
-    enum merge_format format = MERGE_TEXT;
-    const char *out_path = NULL;
-    char **inputs = calloc((size_t)argc, sizeof *inputs);
-    size_t n = 0;
-    if (!inputs)
-        return say("merge", "out of memory");
-    bool only_files = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!only_files && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-            usage(stdout);
-            free(inputs);
-            return 0;
-        } else if (!only_files && strcmp(a, "--") == 0) {
-            only_files = true;
-        } else if (!only_files && strcmp(a, "--format") == 0) {
-            if (++i >= argc) {
-                free(inputs);
-                return say("merge", "--format needs a value: text, json, csv or html");
-            }
-            bool known = false;
-            for (int f = 0; f < 4; f++)
-                if (strcmp(argv[i], merge_format_names[f]) == 0) {
-                    format = (enum merge_format)f;
-                    known = true;
-                }
-            if (!known) {
-                free(inputs);
-                return say("merge", "--format takes text, json, csv or html");
-            }
-        } else if (!only_files && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)) {
-            if (++i >= argc) {
-                free(inputs);
-                return say("merge", "-o needs a file name");
-            }
-            out_path = argv[i];
-        } else if (!only_files && a[0] == '-' && a[1] != '\0') {
-            char msg[96];
-            snprintf(msg, sizeof msg, "unknown option (ibscope merge --help lists them)");
-            free(inputs);
-            return say(a, msg);
-        } else {
-            inputs[n++] = argv[i];
-        }
-    }
-    if (n == 0) {
-        free(inputs);
-        fputs("ibscope: merge: no reports given (ibscope merge --help)\n", stderr);
-        return 2;
-    }
-    /* The output must be no input; a report given twice is caught below,
-     * as two reports of one host. */
-    if (!input_guard_check(inputs, n, out_path, true)) {
-        free(inputs);
-        return 2;
-    }
-    json_t **reports = calloc(n, sizeof *reports);
-    char **hosts = calloc(n, sizeof *hosts);
-    int status = 0;
-    for (size_t i = 0; i < n && reports && hosts && !status; i++) {
-        hosts[i] = host_label(inputs[i]);
-        reports[i] = read_report(inputs[i], version);
-        if (!reports[i] || !hosts[i])
-            status = 2;
-        for (size_t j = 0; j < i && !status; j++)
-            if (strcmp(hosts[i], hosts[j]) == 0) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "host label \"%.60s\" already taken by another "
-                                          "report: name each host's report after it",
-                         hosts[i]);
-                status = say(inputs[i], msg);
-            }
-    }
-    if (!reports || !hosts)
-        status = say("merge", "out of memory");
-    json_t *fabric = status ? NULL : combine(reports, hosts, n, version);
-    struct output_file out;
-    if (fabric && output_open_or_say(&out, out_path)) {
-        switch (format) {
-        case MERGE_JSON: merge_write_json(out.fp, fabric); break;
-        case MERGE_CSV: merge_write_csv(out.fp, fabric); break;
-        case MERGE_HTML: merge_write_html(out.fp, fabric); break;
-        default: merge_write_text(out.fp, fabric); break;
-        }
-        int err = output_commit(&out);
-        if (err)
-            status = say(out_path ? out_path : "standard output", strerror(err));
-    } else if (fabric) {
-        status = 2;
-    }
-    json_decref(fabric);
-    for (size_t i = 0; i < n && reports && hosts; i++) {
-        json_decref(reports[i]);
-        free(hosts[i]);
-    }
-    free(reports);
-    free(hosts);
-    free(inputs);
-    return status;
-}

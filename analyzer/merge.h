@@ -17,9 +17,19 @@
 
 int merge_main(int argc, char **argv, const char *version);
 
+/* NULL when doc is a report of this version with every key a report has,
+ * else why not (in buf, or a constant). */
+const char *merge_check_report(const json_t *doc, const char *version, char *buf,
+                               size_t size);
+/* The fabric document of count checked reports (changed: labelled and
+ * renumbered in place), hosts[i] labelling reports[i]. */
+json_t *merge_combine(json_t **reports, char **hosts, size_t count, const char *version);
+
 /* Reading the merged document, whatever a report held: 0, "" or 0 for a
  * member that is missing or of another type. */
 json_int_t merge_int(const json_t *o, const char *key);
+/* a + b, held at the largest or smallest integer JSON can carry. */
+json_int_t merge_add(json_int_t a, json_int_t b);
 const char *merge_str(const json_t *o, const char *key);
 /* Elements of list whose "host" is host (and "kind" is kind, unless NULL). */
 json_int_t merge_count_host(const json_t *list, const char *host, const char *kind);

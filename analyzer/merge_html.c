@@ -155,7 +155,8 @@ static void write_chains(FILE *out, const json_t *fabric)
     json_t *c;
     json_array_foreach((json_t *)chains, i, c) {
         json_int_t hops =
-            (json_int_t)json_array_size(json_object_get(c, "hops")) + merge_int(c, "hops_dropped");
+            merge_add((json_int_t)json_array_size(json_object_get(c, "hops")),
+                      merge_int(c, "hops_dropped"));
         const char *end = json_is_true(json_object_get(c, "loop")) ? "loop"
                           : merge_int(json_object_get(c, "final_answer"), "frame") ? "answered"
                           : json_is_true(json_object_get(c, "followed")) ? "no answer"

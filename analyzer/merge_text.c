@@ -52,7 +52,7 @@ void merge_write_text(FILE *out, const json_t *fabric)
         json_t *c;
         json_array_foreach(json_object_get(fabric, "captures"), j, c)
             if (strcmp(merge_str(c, "host"), name) == 0)
-                nframes += merge_int(c, "frames");
+                nframes = merge_add(nframes, merge_int(c, "frames"));
         const json_t *pool = json_object_get(h, "pool");
         fprintf(out, "  %-*s %8" JSON_INTEGER_FORMAT " %10" JSON_INTEGER_FORMAT " %8"
                      JSON_INTEGER_FORMAT " %9" JSON_INTEGER_FORMAT "  %" JSON_INTEGER_FORMAT

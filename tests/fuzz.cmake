@@ -5,12 +5,20 @@
 # fuzzing run per target, labelled "fuzz" (ctest -L fuzz).
 set(IBSCOPE_FUZZ_SRC ${CMAKE_SOURCE_DIR}/fuzz)
 set(IBSCOPE_FUZZ_NAMES fuzz_parse fuzz_engine)
+if(IBSCOPE_MERGE_SOURCES)
+  list(APPEND IBSCOPE_FUZZ_NAMES fuzz_merge)
+endif()
 
 foreach(target ${IBSCOPE_FUZZ_NAMES})
   set(replay ${target}_replay)
   add_executable(${replay} ${IBSCOPE_FUZZ_SRC}/replay_main.c ${IBSCOPE_FUZZ_SRC}/${target}.c
                            ${IBSCOPE_FUZZ_SRC}/fuzz_check.c)
   target_link_libraries(${replay} PRIVATE ibscope_core)
+  if(target STREQUAL "fuzz_merge")
+    target_sources(${replay} PRIVATE ${IBSCOPE_MERGE_SOURCES})
+    target_include_directories(${replay} PRIVATE ${IBSCOPE_ANALYZER_DIR})
+    target_link_libraries(${replay} PRIVATE PkgConfig::IBSCOPE_JANSSON m)
+  endif()
   if(IBSCOPE_FUZZ)
     # The core is instrumented: the driver needs the sanitizer runtimes too.
     target_compile_options(${replay} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=all)
