@@ -3,7 +3,7 @@
 manual page or of the bash completion from the programs' own --help, so that
 they say what the build does: @FINDING_KINDS@ (the core's finding table, as
 manual page items), @KINDS@, @OPTIONS@, @FORMATS@ and @SUBCOMMANDS@ (words for
-the completion) from `ibscope --help`, @SCENARIOS@ from `ibscope-gen --help`."""
+the completion) from `ibscope --help`, @MERGE_FORMATS@ from `ibscope merge --help`, @SCENARIOS@ from `ibscope-gen --help`."""
 import argparse
 import re
 import subprocess
@@ -45,6 +45,12 @@ def formats(ibscope):
     return re.split(r", | or ", m.group(1))
 
 
+def merge_formats(ibscope):
+    """`ibscope merge --format`'s values, from its own --help."""
+    out = subprocess.run([ibscope, "merge", "--help"], capture_output=True, text=True).stdout
+    return re.search(r"--format ([a-z|]+)\]", out).group(1).split("|")
+
+
 def subcommands(ibscope):
     return re.findall(r"^ +(?:Usage: )?ibscope ([a-z]+) ", help_text(ibscope), re.M)
 
@@ -73,7 +79,7 @@ def main():
     if "@SCENARIOS@" in text:
         text = text.replace("@SCENARIOS@", scenarios(a.gen))
     words = {"@KINDS@": kind_items, "@OPTIONS@": options, "@FORMATS@": formats,
-             "@SUBCOMMANDS@": subcommands}
+             "@SUBCOMMANDS@": subcommands, "@MERGE_FORMATS@": merge_formats}
     for marker, make in words.items():
         if marker in text:
             text = text.replace(marker, " ".join(make(a.ibscope)))

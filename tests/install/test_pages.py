@@ -108,6 +108,12 @@ def group_completion(a):
     for opt in sorted(o for o in listed_options(text) if o.startswith("--")):
         check(opt in got, f"-- <TAB> offers {opt}")
     check(set(complete(script, ["ibscope", "c"])) >= {"convert"}, "c<TAB> offers convert")
+    check("merge" in complete(script, ["ibscope", "m"]), "m<TAB> offers merge")
+    out = subprocess.run([ibscope, "merge", "--help"], capture_output=True, text=True).stdout
+    mformats = re.search(r"--format ([a-z|]+)\]", out).group(1).split("|")
+    check(complete(script, ["ibscope", "merge", "--format", ""]) == mformats,
+          f"merge --format <TAB> offers {mformats}")
+    check("-o" in complete(script, ["ibscope", "merge", "-"]), "merge -<TAB> offers -o")
     check("decode" in complete(script, ["ibscope", ""]), "<TAB> offers the subcommands")
     check("lo" in complete(script, ["ibscope", "--live", ""]), "--live <TAB> offers lo")
     with tempfile.TemporaryDirectory() as d:
@@ -117,6 +123,9 @@ def group_completion(a):
         try:
             check(complete(script, ["ibscope", "--frames", "on"]) == ["one.pcap"],
                   "a capture name completes")
+            open(os.path.join(d, "node1.json"), "w").close()
+            check(complete(script, ["ibscope", "merge", "no"]) == ["node1.json"],
+                  "merge completes report names")
         finally:
             os.chdir(cwd)
 
