@@ -144,6 +144,13 @@ int merge_main(int argc, char **argv, const char *version)
     int status = 0;
     for (size_t i = 0; i < n && reports && hosts && !status; i++) {
         hosts[i] = host_label(inputs[i]);
+        json_t *as_json = hosts[i] ? json_string(hosts[i]) : NULL;
+        if (hosts[i] && !as_json) {
+            status = say(inputs[i], "the file name is not UTF-8, and the host label is made "
+                                    "of it: rename the report");
+            break;
+        }
+        json_decref(as_json);
         reports[i] = read_report(inputs[i], version);
         if (!reports[i] || !hosts[i])
             status = 2;

@@ -10,6 +10,7 @@
  * numbers it shows, so that a test can read them back from the DOM.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,8 +178,7 @@ static uint32_t pool_size(const struct report_model *m)
 
 static uint32_t threshold_ports(const struct report_model *m)
 {
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    return (uint32_t)ceil(pool_size(m) * cfg->threshold_pct / 100.0);
+    return ib_engine_threshold_ports(m->engine);
 }
 
 static void write_summary(FILE *out, const struct report_model *m)
@@ -233,23 +233,43 @@ static void write_summary(FILE *out, const struct report_model *m)
 /* Start time of column i, and the end of the last one written. */
 static int64_t column_start(const struct series *s, uint32_t i)
 {
-    return s->t0 + (int64_t)i * s->width;
+    int64_t off, at;
+    if (__builtin_mul_overflow((int64_t)i, s->width, &off) ||
+        __builtin_add_overflow(s->t0, off, &at))
+        return INT64_MAX; /* past any capture's end: clocks near the limits */
+    return at;
+}
+
+/* The end of the last column written, within the capture. */
+static int64_t last_end(const struct series *s, int64_t t_max)
+{
+    int64_t end = column_start(s, s->last + 1);
+    return end < t_max ? end : t_max;
+}
+
+/* Where column i's stretch at or above v ends: its own end, or, for the
+ * last column written when the level stays there, the capture's end. */
+static int64_t stretch_end(const struct series *s, uint32_t i, uint32_t v, int64_t t_max)
+{
+    if (i < s->last)
+        return column_start(s, i + 1);
+    return s->level >= v ? t_max : last_end(s, t_max);
 }
 
 /* The most of a level series, step by step: along each column's highest
  * value, then on at the level to t_max. */
-static void level_path(FILE *out, const struct plot *p, const struct series *s, bool low)
+static void level_path(FILE *out, const struct plot *p, const struct series *s)
 {
     fprintf(out, "M%.1f %.1f", plot_x(p, p->t_min), plot_y(p, 0));
     double prev = 0;
     for (uint32_t i = 0; i <= s->last; i++) {
-        double v = low ? s->col[i].lo : s->col[i].hi;
+        double v = s->col[i].hi;
         if (v == prev)
             continue; /* the line runs on: one H for the whole run */
         fprintf(out, "H%.1fV%.1f", plot_x(p, column_start(s, i)), plot_y(p, v));
         prev = v;
     }
-    fprintf(out, "H%.1fV%.1fH%.1f", plot_x(p, column_start(s, s->last)), plot_y(p, s->level),
+    fprintf(out, "H%.1fV%.1fH%.1f", plot_x(p, last_end(s, p->t_max)), plot_y(p, s->level),
             plot_x(p, p->t_max));
 }
 
@@ -260,7 +280,7 @@ static int64_t time_at_or_above(const struct series *s, uint32_t v, int64_t t_ma
     for (uint32_t i = 0; i <= s->last; i++) {
         if (s->col[i].hi < v)
             continue;
-        int64_t end = i == s->last ? t_max : column_start(s, i + 1);
+        int64_t end = stretch_end(s, i, v, t_max);
         if (end > column_start(s, i))
             t += end - column_start(s, i);
     }
@@ -311,7 +331,7 @@ static void write_source_chart(FILE *out, const struct report_model *m,
         while (j < u->one.last && u->one.col[j + 1].hi >= thr)
             j++;
         double x0 = plot_x(&p, column_start(&u->one, i));
-        double x1 = plot_x(&p, j == u->one.last ? m->max_ns : column_start(&u->one, j + 1));
+        double x1 = plot_x(&p, stretch_end(&u->one, j, thr, m->max_ns));
         fprintf(out, "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                      "height=\"%.1f\"/>",
                 x0, p.y, x1 - x0 > 0.5 ? x1 - x0 : 0.5, p.h);
@@ -326,14 +346,23 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  "<text x=\"%.1f\" y=\"%.1f\">pool_high %" PRIu32 "</text>\n",
             p.x, p.x + p.w, plot_y(&p, thr), plot_y(&p, thr), p.x + 4, plot_y(&p, thr) + 12,
             thr);
-    /* The band between each column's least and most (one port each). */
+    /* The band between each column's least and most (one port each): along
+     * the most, then back along the least. */
     fputs("<path class=\"band\" d=\"", out);
-    level_path(out, &p, &u->one, false);
-    fprintf(out, "V%.1fZ\"/>\n", plot_y(&p, 0));
+    level_path(out, &p, &u->one);
+    fprintf(out, "L%.1f %.1f", plot_x(&p, last_end(&u->one, m->max_ns)),
+            plot_y(&p, u->one.level));
+    for (uint32_t i = u->one.last + 1; i-- > 0;)
+        fprintf(out, "L%.1f %.1fL%.1f %.1f",
+                plot_x(&p, i == u->one.last ? last_end(&u->one, m->max_ns)
+                                            : column_start(&u->one, i + 1)),
+                plot_y(&p, u->one.col[i].lo), plot_x(&p, column_start(&u->one, i)),
+                plot_y(&p, u->one.col[i].lo));
+    fputs("Z\"/>\n", out);
     fprintf(out, "<g data-model=\"one_port\" data-peak=\"%" PRIu32 "\" data-peak-frame=\"%s\" "
                  "data-drawn-peak=\"%" PRIu32 "\"><path class=\"one\" d=\"",
             s->peak_ports_in_use, f1, series_most(&u->one));
-    level_path(out, &p, &u->one, false);
+    level_path(out, &p, &u->one);
     fprintf(out, "\"/><circle class=\"peak-one\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>peak "
                  "%" PRIu32 " ports, one each, frame %s</title></circle></g>\n",
             plot_x(&p, s->peak_at.time_ns), plot_y(&p, s->peak_ports_in_use),
@@ -342,7 +371,7 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  "data-peak-frame=\"%s\" data-drawn-peak=\"%" PRIu32 "\"><path class=\"dest\" "
                  "d=\"",
             s->peak_ports_per_destination, f2, series_most(&u->per_destination));
-    level_path(out, &p, &u->per_destination, false);
+    level_path(out, &p, &u->per_destination);
     double px = plot_x(&p, s->peak_per_destination_at.time_ns);
     double py = plot_y(&p, s->peak_ports_per_destination);
     fprintf(out, "\"/><rect class=\"peak-dest\" x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\">"
@@ -359,8 +388,8 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  "y1=\"0\" y2=\"0\"/><circle class=\"peak-one\" cx=\"12\" cy=\"0\" r=\"3\"/>"
                  "<text x=\"30\" y=\"4\">one port each</text><line class=\"dest\" x1=\"140\" "
                  "x2=\"164\" y1=\"0\" y2=\"0\"/><rect class=\"peak-dest\" x=\"149\" y=\"-3\" "
-                 "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (the "
-                 "busiest one changed)</text></g>",
+                 "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (to the "
+                 "busiest one)</text></g>",
             p.x, 206.0);
     fprintf(out, "</svg><figcaption><strong>");
     html_text(out, name);
@@ -404,7 +433,7 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
     sort_engine = m->engine;
     qsort(order, n, sizeof *order, by_peak);
     fputs("<p>Sources ordered by peak. The solid line counts one port per connection; the "
-          "dashed one the ports toward one destination, which Linux's 4-tuple rule lets "
+          "dashed one the ports toward its busiest destination, which Linux's 4-tuple rule lets "
           "connections to different destinations share.</p>\n",
           out);
     size_t charted = 0;
@@ -682,8 +711,9 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
     bool bad_end = strcmp(end, "answered") != 0;
     char label[64];
     if (c->final_answer.frame) {
-        fmt_frame(&c->final_answer, m->capture_count, fr, sizeof fr);
-        snprintf(label, sizeof label, "answered, frame %s", fr);
+        char af[32];
+        fmt_frame(&c->final_answer, m->capture_count, af, sizeof af);
+        snprintf(label, sizeof label, "answered, frame %s", af);
     } else {
         snprintf(label, sizeof label, "%s", end);
     }

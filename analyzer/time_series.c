@@ -69,6 +69,10 @@ void series_level(struct series *s, int64_t t, uint32_t v)
 {
     bool first = !s->started;
     uint32_t c = place(s, t);
+    /* A time before the last change (clocks can step back) counts in the
+     * last column: the level it leaves is the level from there on. */
+    if (!first && c < s->last)
+        c = s->last;
     if (first) {
         s->col[0].lo = s->col[0].hi = 0; /* nothing in use before */
         s->last = 0;

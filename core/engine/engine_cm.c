@@ -17,6 +17,7 @@
 struct eng_source {
     struct ib_source_stats st;
     uint32_t index;    /* in source_list */
+    uint32_t busiest;  /* pool ports toward its busiest destination now */
     uint64_t hash;
     bool pool_high_armed;
 };
@@ -39,6 +40,15 @@ struct eng_dest {
     uint64_t hash;
     uint32_t held;  /* distinct source ports held towards it: its lifetime */
     uint32_t ports; /* those of them in the pool: the 4-tuple model's count */
+};
+
+/* How many destinations of a source hold `ports` pool ports, so that when
+ * the busiest one gives a port back the next busiest count is known. */
+struct eng_level {
+    struct eng_source *src;
+    uint32_t ports;
+    uint32_t dests;
+    uint64_t hash;
 };
 
 /* One full tuple: a destination and a source port. */
@@ -150,9 +160,11 @@ bool eng_cm_init(struct ib_engine *e)
     ep_init(&cm->port_pool, sizeof(struct eng_port));
     ep_init(&cm->dest_pool, sizeof(struct eng_dest));
     ep_init(&cm->tuple_pool, sizeof(struct eng_tuple));
+    ep_init(&cm->level_pool, sizeof(struct eng_level));
     el_init(&cm->age);
     return et_init(&cm->conns, 64) && et_init(&cm->sources, 64) &&
-           et_init(&cm->ports, 64) && et_init(&cm->dests, 64) && et_init(&cm->tuples, 64);
+           et_init(&cm->ports, 64) && et_init(&cm->dests, 64) && et_init(&cm->tuples, 64) &&
+           et_init(&cm->levels, 64);
 }
 
 void eng_cm_destroy(struct ib_engine *e)
@@ -163,11 +175,13 @@ void eng_cm_destroy(struct ib_engine *e)
     et_destroy(&cm->ports);
     et_destroy(&cm->dests);
     et_destroy(&cm->tuples);
+    et_destroy(&cm->levels);
     ep_destroy(&cm->conn_pool);
     ep_destroy(&cm->source_pool);
     ep_destroy(&cm->port_pool);
     ep_destroy(&cm->dest_pool);
     ep_destroy(&cm->tuple_pool);
+    ep_destroy(&cm->level_pool);
     free(cm->source_list);
     cm->source_list = NULL;
 }
@@ -373,12 +387,68 @@ static void pool_figures(struct ib_engine *e, struct eng_source *src, const stru
     }
 }
 
-static void usage_changed(struct ib_engine *e, const struct eng_source *src,
-                          const struct eng_dest *d)
+struct level_key {
+    const struct eng_source *src;
+    uint32_t ports;
+    uint32_t zero; /* no padding bytes in the hashed key */
+};
+
+static bool level_eq(const void *item, const void *key)
+{
+    const struct eng_level *l = item;
+    const struct level_key *k = key;
+    return l->src == k->src && l->ports == k->ports;
+}
+
+/* One more (delta 1) or one fewer (-1) destination of src holding `ports`. */
+static void level_add(struct ib_engine *e, struct eng_source *src, uint32_t ports, int delta)
+{
+    if (ports == 0)
+        return;
+    struct level_key k = {src, ports, 0};
+    uint64_t h = et_hash(&k, sizeof k);
+    if (delta > 0) {
+        bool made;
+        struct eng_level *l =
+            find_or_make(e, &e->cm.levels, &e->cm.level_pool, h, level_eq, &k, &made);
+        if (l && made) {
+            l->src = src;
+            l->ports = ports;
+            l->hash = h;
+        }
+        if (l)
+            l->dests++;
+        return;
+    }
+    struct eng_level *l = et_find(&e->cm.levels, h, level_eq, &k);
+    if (l && --l->dests == 0) {
+        et_remove(&e->cm.levels, l->hash, l);
+        ep_release(&e->cm.level_pool, l);
+    }
+}
+
+/* A destination of src went from `from` pool ports to `to`, one apart: the
+ * busiest count follows.  When the last destination at the top gives a
+ * port back, the top is one lower, exactly: that destination holds it. */
+static void dest_ports_moved(struct ib_engine *e, struct eng_source *src, uint32_t from,
+                             uint32_t to)
+{
+    level_add(e, src, from, -1);
+    level_add(e, src, to, 1);
+    if (to > src->busiest) {
+        src->busiest = to;
+    } else if (from == src->busiest) {
+        struct level_key k = {src, from, 0};
+        if (!et_find(&e->cm.levels, et_hash(&k, sizeof k), level_eq, &k))
+            src->busiest = to;
+    }
+}
+
+static void usage_changed(struct ib_engine *e, const struct eng_source *src)
 {
     if (!e->usage_sink)
         return;
-    struct ib_usage_change u = {src->index, e->at, src->st.ports_in_use, d->ports};
+    struct ib_usage_change u = {src->index, e->at, src->st.ports_in_use, src->busiest};
     e->usage_sink(e->usage_ctx, &u);
 }
 
@@ -417,11 +487,13 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     if (tu->holders++ == 0) {
         d->held++;
         d->ports += in_pool;
+        if (in_pool)
+            dest_ports_moved(e, src, d->ports - 1, d->ports);
     }
     pool_figures(e, src, d, t);
     fill_port_analysis(e, c);
     if (in_pool)
-        usage_changed(e, src, d);
+        usage_changed(e, src);
 }
 
 static void ports_release(struct ib_engine *e, struct eng_conn *c)
@@ -447,8 +519,10 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
         struct eng_dest *d = tu->dest;
         d->held--;
         d->ports -= in_pool;
-        if (in_pool)
-            usage_changed(e, src, d);
+        if (in_pool) {
+            dest_ports_moved(e, src, d->ports + 1, d->ports);
+            usage_changed(e, src);
+        }
         et_remove(&e->cm.tuples, tu->hash, tu);
         ep_release(&e->cm.tuple_pool, tu);
         dest_put(e, d);

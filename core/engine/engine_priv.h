@@ -50,7 +50,8 @@ struct eng_cm {
     struct et_table ports;   /* (source, source port) -> eng_port */
     struct et_table dests;   /* (source, dst IP, dst port) -> eng_dest */
     struct et_table tuples;  /* (dest, source port) -> eng_tuple */
-    struct ep_pool conn_pool, source_pool, port_pool, dest_pool, tuple_pool;
+    struct et_table levels;  /* (source, ports toward one destination) -> eng_level */
+    struct ep_pool conn_pool, source_pool, port_pool, dest_pool, tuple_pool, level_pool;
     struct el_link age;      /* open connections, oldest first */
     size_t conn_count;
     uint32_t next_conn_index;

@@ -177,6 +177,9 @@ const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t
 size_t ib_engine_chain_count(const struct ib_engine *e);
 const struct ib_redirect_chain *ib_engine_chain(const struct ib_engine *e, size_t i);
 const struct ib_engine_config *ib_engine_get_config(const struct ib_engine *e);
+/* Ports in use at which pool_high fires (--threshold of the pool, rounded
+ * as the engine rounds it). */
+uint32_t ib_engine_threshold_ports(const struct ib_engine *e);
 
 /* ---- Connection records, for --connections. ---- */
 
@@ -216,9 +219,9 @@ void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink,
 
 /* A source's ports in use changed: a REQ took a port, or an end (REJ, DREQ,
  * DREP, eviction) gave one back.  ports_in_use is the source's count in the
- * one-port-each model; destination_ports_in_use the count toward the
- * destination whose port changed (4-tuple model), so the source's peak in
- * either model is the largest value reported for it. */
+ * one-port-each model; destination_ports_in_use its count toward its
+ * busiest destination now (4-tuple model).  The source's peak in either
+ * model is the largest value reported for it. */
 struct ib_usage_change {
     uint32_t source;          /* ib_engine_source(e, source) */
     struct ib_frame_ref at;

@@ -85,12 +85,13 @@ int busy_run(gen_t *g, const busy_opts_t *o, busy_result_t *res)
 			*oc = open[--nopen];
 			res->closed++;
 		}
-		/* A source with half its pool in use is passed over, so a free
-		 * port is found in a few draws. */
+		/* A source with half its pool (rounded up) in use is passed over,
+		 * so a free port is found in a few draws; --open allows no more
+		 * than a quarter of all ports, so some source always has room. */
 		uint32_t s, d = prng_below(&g->rng, o->servers), port;
 		do
 			s = prng_below(&g->rng, o->sources);
-		while (held[s] >= pool / 2);
+		while (held[s] >= (pool + 1) / 2);
 		uint64_t *bits = used + (size_t)s * words;
 		do
 			port = prng_below(&g->rng, pool);

@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		"\n"
 		"busy options (and --pool, --connections, --linktype, --seed, --gap-us; default\n"
 		"200000 connections, link type 1, 10 us apart):\n"
-		"  --sources N         connecting hosts (default 50)\n"
+		"  --sources N         connecting hosts, at most 30000 (default 50)\n"
 		"  --servers N         hosts connected to (default 4)\n"
 		"  --open N            connections held open: once N are, each new one first\n"
 		"                      closes a random open one (default 10000); source\n"
@@ -259,7 +259,8 @@ static int cmd_busy(int argc, char **argv)
 						 "got '%s'", v ? v : "");
 			o.pool_lo = (uint16_t)lo;
 			o.pool_hi = (uint16_t)hi;
-		} else if (strcmp(a, "--sources") == 0 && n >= 1 && n <= 60000) {
+		} else if (strcmp(a, "--sources") == 0 && n >= 1 && n <= 30000) {
+			/* LIDs 0x100 up, below the servers' 0x8000 */
 			o.sources = (uint32_t)n;
 		} else if (strcmp(a, "--servers") == 0 && n >= 1 && n <= 1000) {
 			o.servers = (uint32_t)n;

@@ -253,6 +253,72 @@ static const struct ib_source_stats *source0(void)
     return ib_engine_source(E, 0);
 }
 
+
+/* ---- ports in use over time (the usage sink) ---- */
+
+#define USAGE_MAX 16
+static struct ib_usage_change usage[USAGE_MAX];
+static unsigned usage_n;
+
+static void usage_sink(void *ctx, const struct ib_usage_change *u)
+{
+    (void)ctx;
+    if (usage_n < USAGE_MAX)
+        usage[usage_n] = *u;
+    usage_n++;
+}
+
+/* Opens a connection from 10.0.0.1:sport to 10.0.0.<d>:7471 (REQ, REP, RTU). */
+static void open_to(uint32_t comm, uint16_t sport, unsigned d)
+{
+    struct tup t = { TEN(1), sport, TEN(d), 7471 };
+    feed_quiet(PK(req(1, (uint16_t)(10 + d), comm, t)));
+    feed_quiet(PK(cm(lid((uint16_t)(10 + d)), lid(1), IB_CM_REP, comm + 1000, comm)));
+    feed_quiet(PK(cm(lid(1), lid((uint16_t)(10 + d)), IB_CM_RTU, comm, comm + 1000)));
+}
+
+static void close_conn(uint32_t comm, unsigned d)
+{
+    feed_quiet(PK(cm(lid(1), lid((uint16_t)(10 + d)), IB_CM_DREQ, comm, comm + 1000)));
+    feed_quiet(PK(cm(lid((uint16_t)(10 + d)), lid(1), IB_CM_DREP, comm + 1000, comm)));
+}
+
+static void test_usage_busiest_destination(void **state)
+{
+    (void)state;
+    ib_engine_set_usage_sink(E, usage_sink, NULL);
+    usage_n = 0;
+    /* Two ports to destination 2, one to destination 3: the busiest holds 2. */
+    open_to(100, 40000, 2);
+    open_to(101, 40001, 2);
+    open_to(102, 40002, 3);
+    assert_int_equal(usage_n, 3);
+    assert_int_equal(usage[2].ports_in_use, 3);
+    assert_int_equal(usage[2].destination_ports_in_use, 2);
+    assert_int_equal(usage[2].at.frame, 7);
+    /* Destination 3 gives its port back: 2 is still the busiest count. */
+    close_conn(102, 3);
+    assert_int_equal(usage_n, 4);
+    assert_int_equal(usage[3].ports_in_use, 2);
+    assert_int_equal(usage[3].destination_ports_in_use, 2);
+    assert_int_equal(usage[3].at.frame, 11);
+    /* One to destination 3 again, then destination 2 drops to 1: two
+     * destinations at 1, the busiest holds 1; then 2 drops to 0: still 1. */
+    open_to(103, 40003, 3);
+    close_conn(100, 2);
+    assert_int_equal(usage[5].ports_in_use, 2);
+    assert_int_equal(usage[5].destination_ports_in_use, 1);
+    close_conn(101, 2);
+    assert_int_equal(usage[6].ports_in_use, 1);
+    assert_int_equal(usage[6].destination_ports_in_use, 1);
+    close_conn(103, 3);
+    assert_int_equal(usage_n, 8);
+    assert_int_equal(usage[7].ports_in_use, 0);
+    assert_int_equal(usage[7].destination_ports_in_use, 0);
+    assert_int_equal(usage[0].source, 0);
+    assert_int_equal(source0()->peak_ports_per_destination, 2);
+}
+
 /* ---- vocabulary ---- */
 
 static void test_kind_names(void **state)
@@ -1319,6 +1385,7 @@ int main(void)
         T(test_pool_high_hysteresis),
         T(test_exhaustion_default_pool),
         T(test_exhaustion_spread_over_destinations),
+        T(test_usage_busiest_destination),
         T(test_ports_outside_pool),
         T(test_decimal_threshold),
         T(test_connection_eviction),
