@@ -149,7 +149,7 @@ static void draw_findings(struct live_view *v, unsigned width, const struct repo
 static void draw_sources(struct live_view *v, unsigned width, const struct report_model *m)
 {
     const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    double pool = (double)cfg->pool_high - cfg->pool_low + 1;
+    double pool = ib_engine_pool_size(m->engine);
     size_t top[LIVE_VIEW_SOURCES];
     size_t n = busiest_sources(m->engine, top);
     block_line(v, width, "port pool %u-%u (%.0f ports), pool_high at %g%%; %zu source%s",

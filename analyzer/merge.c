@@ -86,6 +86,20 @@ json_int_t merge_add(json_int_t a, json_int_t b)
 #endif
 }
 
+json_int_t merge_chain_hops(const json_t *chain)
+{
+    return merge_add((json_int_t)json_array_size(json_object_get(chain, "hops")),
+                     merge_int(chain, "hops_dropped"));
+}
+
+const char *merge_chain_end(const json_t *chain)
+{
+    return json_is_true(json_object_get(chain, "loop"))                 ? "loop"
+           : merge_int(json_object_get(chain, "final_answer"), "frame") ? "answered"
+           : json_is_true(json_object_get(chain, "followed"))           ? "no answer"
+                                                                        : "not followed";
+}
+
 json_int_t merge_int(const json_t *o, const char *key)
 {
     return json_integer_value(json_object_get(o, key));

@@ -28,6 +28,10 @@ json_t *merge_combine(json_t **reports, char **hosts, size_t count, const char *
 /* Reading the merged document, whatever a report held: 0, "" or 0 for a
  * member that is missing or of another type. */
 json_int_t merge_int(const json_t *o, const char *key);
+/* A chain of the document: its redirects (drawn and dropped), and how it
+ * ended, worded as the single report words it (chain_end_name). */
+json_int_t merge_chain_hops(const json_t *chain);
+const char *merge_chain_end(const json_t *chain);
 /* a + b, held at the largest or smallest integer JSON can carry. */
 json_int_t merge_add(json_int_t a, json_int_t b);
 const char *merge_str(const json_t *o, const char *key);

@@ -154,13 +154,8 @@ static void write_chains(FILE *out, const json_t *fabric)
     size_t i;
     json_t *c;
     json_array_foreach((json_t *)chains, i, c) {
-        json_int_t hops =
-            merge_add((json_int_t)json_array_size(json_object_get(c, "hops")),
-                      merge_int(c, "hops_dropped"));
-        const char *end = json_is_true(json_object_get(c, "loop")) ? "loop"
-                          : merge_int(json_object_get(c, "final_answer"), "frame") ? "answered"
-                          : json_is_true(json_object_get(c, "followed")) ? "no answer"
-                                                                        : "not followed";
+        json_int_t hops = merge_chain_hops(c);
+        const char *end = merge_chain_end(c);
         fprintf(out, "<tr data-chain=\"%" JSON_INTEGER_FORMAT "\" data-hops=\"%" JSON_INTEGER_FORMAT
                      "\"><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td>",
                 merge_int(c, "chain"), hops, merge_int(c, "chain"));

@@ -130,16 +130,11 @@ void merge_write_text(FILE *out, const json_t *fabric)
         json_array_foreach((json_t *)chains, i, c) {
             char fr[48];
             frame_of(json_object_get(c, "first_request"), fr, sizeof fr);
-            const char *end = json_is_true(json_object_get(c, "loop")) ? "loop"
-                              : merge_int(json_object_get(c, "final_answer"), "frame") ? "answered"
-                              : json_is_true(json_object_get(c, "followed")) ? "no answer"
-                                                                            : "not followed";
-            fprintf(out, "  chain %" JSON_INTEGER_FORMAT " (%s): %s, request frame %s, %zu "
-                         "redirect%s, %s\n",
-                    merge_int(c, "chain"), merge_str(c, "host"), merge_str(c, "mgmt_class_name"), fr,
-                    json_array_size(json_object_get(c, "hops")) + (size_t)merge_int(c, "hops_dropped"),
-                    json_array_size(json_object_get(c, "hops")) + (size_t)merge_int(c, "hops_dropped") == 1 ? "" : "s",
-                    end);
+            json_int_t hops = merge_chain_hops(c);
+            fprintf(out, "  chain %" JSON_INTEGER_FORMAT " (%s): %s, request frame %s, %"
+                         JSON_INTEGER_FORMAT " redirect%s, %s\n",
+                    merge_int(c, "chain"), merge_str(c, "host"), merge_str(c, "mgmt_class_name"),
+                    fr, hops, hops == 1 ? "" : "s", merge_chain_end(c));
         }
     }
 

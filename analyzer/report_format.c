@@ -88,6 +88,24 @@ void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size)
     }
 }
 
+struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *hop)
+{
+    struct ib_endpoint ep = {.lid = hop->lid, .has_gid = false};
+    if (hop->lid == 0) {
+        ep.has_gid = true;
+        memcpy(ep.gid, hop->gid, 16);
+    }
+    return ep;
+}
+
+const char *chain_end_name(const struct ib_redirect_chain *c)
+{
+    return c->loop                ? "loop"
+           : c->final_answer.frame ? "answered"
+           : !c->followed         ? "not followed"
+                                  : "no answer";
+}
+
 void fmt_qp(uint32_t qp, char *buf, size_t size)
 {
     if (qp <= 1)

@@ -61,7 +61,6 @@ struct html_state {
     struct chain_mark *marks;
     size_t mark_count;
     struct source_usage *sources; /* HTML_SOURCES_KEPT of them */
-    uint64_t usage_uncharted;     /* changes of sources past the cap */
     uint64_t req_rep[LATENCY_BUCKETS], req_rtu[LATENCY_BUCKETS];
 };
 
@@ -146,10 +145,8 @@ static void html_usage(void *p, const struct report_model *m, const struct ib_us
 {
     struct html_state *st = p;
     (void)m;
-    if (u->source >= HTML_SOURCES_KEPT) {
-        st->usage_uncharted++;
+    if (u->source >= HTML_SOURCES_KEPT)
         return;
-    }
     struct source_usage *s = &st->sources[u->source];
     if (!s->seen) {
         s->seen = true;
@@ -162,23 +159,26 @@ static void html_usage(void *p, const struct report_model *m, const struct ib_us
 
 /* ---- the page ---- */
 
-static void source_name(const struct ib_source_stats *s, char *buf, size_t size)
+/* A source's name ("10.0.0.1 TCP") and the frames of its two peaks ("-"
+ * for none), as the chart and the table show them. */
+struct source_labels {
+    char name[96], peak[32], peak_per_destination[32];
+};
+
+static void source_labels(const struct report_model *m, const struct ib_source_stats *s,
+                          struct source_labels *l)
 {
     char ip[64], ps[PORT_SPACE_BUF];
     ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
     fmt_port_space(s->port_space, ps);
-    snprintf(buf, size, "%s %s", ip, ps);
-}
-
-static uint32_t pool_size(const struct report_model *m)
-{
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    return (uint32_t)cfg->pool_high - cfg->pool_low + 1;
-}
-
-static uint32_t threshold_ports(const struct report_model *m)
-{
-    return ib_engine_threshold_ports(m->engine);
+    snprintf(l->name, sizeof l->name, "%s %s", ip, ps);
+    snprintf(l->peak, sizeof l->peak, "-");
+    snprintf(l->peak_per_destination, sizeof l->peak_per_destination, "-");
+    if (s->peak_at.frame)
+        fmt_frame(&s->peak_at, m->capture_count, l->peak, sizeof l->peak);
+    if (s->peak_per_destination_at.frame)
+        fmt_frame(&s->peak_per_destination_at, m->capture_count, l->peak_per_destination,
+                  sizeof l->peak_per_destination);
 }
 
 static void write_summary(FILE *out, const struct report_model *m)
@@ -209,7 +209,7 @@ static void write_summary(FILE *out, const struct report_model *m)
     const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
     fprintf(out, "Port pool %u-%u (%" PRIu32 " ports), pool_high at %g%% (%" PRIu32
                  " ports).</p>\n",
-            cfg->pool_low, cfg->pool_high, pool_size(m), cfg->threshold_pct, threshold_ports(m));
+            cfg->pool_low, cfg->pool_high, ib_engine_pool_size(m->engine), cfg->threshold_pct, ib_engine_threshold_ports(m->engine));
     fprintf(out, "<table id=\"kinds\"><thead><tr><th>finding kind</th><th>severity</th>"
                  "<th class=\"n\">count</th></tr></thead><tbody>\n");
     bool any = false;
@@ -230,7 +230,7 @@ static void write_summary(FILE *out, const struct report_model *m)
             m->findings_total, m->findings_total == 1 ? "" : "s");
 }
 
-/* Start time of column i, and the end of the last one written. */
+/* Start time of column i. */
 static int64_t column_start(const struct series *s, uint32_t i)
 {
     int64_t off, at;
@@ -301,13 +301,11 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                                const struct source_usage *u, const struct ib_source_stats *s,
                                size_t idx)
 {
-    char name[96], f1[32] = "-", f2[32] = "-", above[32];
-    source_name(s, name, sizeof name);
-    if (s->peak_at.frame)
-        fmt_frame(&s->peak_at, m->capture_count, f1, sizeof f1);
-    if (s->peak_per_destination_at.frame)
-        fmt_frame(&s->peak_per_destination_at, m->capture_count, f2, sizeof f2);
-    uint32_t pool = pool_size(m), thr = threshold_ports(m);
+    struct source_labels l;
+    source_labels(m, s, &l);
+    const char *name = l.name, *f1 = l.peak, *f2 = l.peak_per_destination;
+    char above[32];
+    uint32_t pool = ib_engine_pool_size(m->engine), thr = ib_engine_threshold_ports(m->engine);
     struct plot p = {60, 24, 620, 150, m->min_ns, m->max_ns, pool * 1.05};
     int64_t at = time_at_or_above(&u->one, thr, m->max_ns);
     fmt_duration(at, above, sizeof above);
@@ -350,15 +348,19 @@ static void write_source_chart(FILE *out, const struct report_model *m,
      * the most, then back along the least. */
     fputs("<path class=\"band\" d=\"", out);
     level_path(out, &p, &u->one);
-    fprintf(out, "L%.1f %.1f", plot_x(&p, last_end(&u->one, m->max_ns)),
-            plot_y(&p, u->one.level));
-    for (uint32_t i = u->one.last + 1; i-- > 0;)
-        fprintf(out, "L%.1f %.1fL%.1f %.1f",
+    fprintf(out, "H%.1f", plot_x(&p, last_end(&u->one, m->max_ns)));
+    double prev = -1;
+    for (uint32_t i = u->one.last + 1; i-- > 0;) {
+        double v = u->one.col[i].lo;
+        if (v == prev)
+            continue; /* one H for a run of equal columns, as along the most */
+        fprintf(out, "H%.1fV%.1f",
                 plot_x(&p, i == u->one.last ? last_end(&u->one, m->max_ns)
                                             : column_start(&u->one, i + 1)),
-                plot_y(&p, u->one.col[i].lo), plot_x(&p, column_start(&u->one, i)),
-                plot_y(&p, u->one.col[i].lo));
-    fputs("Z\"/>\n", out);
+                plot_y(&p, v));
+        prev = v;
+    }
+    fprintf(out, "H%.1fZ\"/>\n", plot_x(&p, column_start(&u->one, 0)));
     fprintf(out, "<g data-model=\"one_port\" data-peak=\"%" PRIu32 "\" data-peak-frame=\"%s\" "
                  "data-drawn-peak=\"%" PRIu32 "\"><path class=\"one\" d=\"",
             s->peak_ports_in_use, f1, series_most(&u->one));
@@ -454,17 +456,14 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
           out);
     for (size_t k = 0; k < n; k++) {
         const struct ib_source_stats *s = ib_engine_source(m->engine, order[k]);
-        char name[96], f1[32] = "-", f2[32] = "-";
-        source_name(s, name, sizeof name);
-        if (s->peak_at.frame)
-            fmt_frame(&s->peak_at, m->capture_count, f1, sizeof f1);
-        if (s->peak_per_destination_at.frame)
-            fmt_frame(&s->peak_per_destination_at, m->capture_count, f2, sizeof f2);
+        struct source_labels l;
+        source_labels(m, s, &l);
         fputs("<tr><td>", out);
-        html_text(out, name);
+        html_text(out, l.name);
         fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu32
                      "</td><td>%s</td><td class=\"n\">%" PRIu32 "</td><td>%s</td></tr>\n",
-                s->connections, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2);
+                s->connections, s->peak_ports_in_use, l.peak, s->peak_ports_per_destination,
+                l.peak_per_destination);
     }
     fputs("</tbody></table></section>\n", out);
     free(order);
@@ -632,11 +631,7 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
     nodes[0] = (struct chain_node){c->origin, c->origin_qp};
     unsigned count = 1, at = 0, back_edges = 0;
     for (unsigned h = 0; h < hops; h++) {
-        struct chain_node n = {{.lid = c->hops[h].lid}, c->hops[h].qp};
-        if (c->hops[h].lid == 0) {
-            n.ep.has_gid = true;
-            memcpy(n.ep.gid, c->hops[h].gid, 16);
-        }
+        struct chain_node n = {hop_endpoint(&c->hops[h]), c->hops[h].qp};
         unsigned j = 0;
         while (j < count && !same_node(&nodes[j], &n))
             j++;
@@ -653,11 +648,11 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
     char req[80], fr[32];
     fmt_endpoint(&c->requester, req, sizeof req);
     fmt_frame(&c->first_request, m->capture_count, fr, sizeof fr);
-    bool not_followed = chain_marked(st, ci, IB_FIND_REDIRECT_NOT_FOLLOWED);
-    const char *end = c->loop                  ? "loop"
-                      : c->final_answer.frame ? "answered"
-                      : !c->followed || not_followed ? "not followed"
-                                                   : "no answer";
+    /* A redirect_not_followed finding says so even where the chain itself
+     * was followed once. */
+    const char *end = chain_end_name(c);
+    if (strcmp(end, "no answer") == 0 && chain_marked(st, ci, IB_FIND_REDIRECT_NOT_FOLLOWED))
+        end = "not followed";
     unsigned total = c->hop_count + c->hops_dropped;
     double width = node_x(count) + 150;
     if (width < CHAIN_MIN_WIDTH)

@@ -132,7 +132,7 @@ static void write_pool(struct json_writer *w, const struct report_model *m)
     jw_key(w, "high");
     jw_uint(w, cfg->pool_high);
     jw_key(w, "size");
-    jw_uint(w, (unsigned)cfg->pool_high - cfg->pool_low + 1);
+    jw_uint(w, ib_engine_pool_size(m->engine));
     jw_key(w, "threshold_pct");
     jv_percent(w, cfg->threshold_pct);
     jw_end_object(w);

@@ -234,7 +234,7 @@ static void write_summary(FILE *out, const struct report_model *m)
         fprintf(out, "  from %s, %s\n", t, d);
     }
     fprintf(out, "  port pool %u-%u (%u ports), pool_high at %g%%\n", (unsigned)cfg->pool_low,
-            (unsigned)cfg->pool_high, (unsigned)cfg->pool_high - cfg->pool_low + 1,
+            (unsigned)cfg->pool_high, (unsigned)ib_engine_pool_size(m->engine),
             cfg->threshold_pct);
     uint64_t total = 0;
     for (int k = 0; k < IB_FIND_COUNT; k++)
@@ -328,8 +328,7 @@ static void write_sources(FILE *out, const struct report_model *m)
             "per destination");
     fprintf(out, "  %-16s %-5s %6s | %6s %6s %7s | %6s %6s %7s\n", "source", "space", "conns",
             "peak", "pool%", "frame", "peak", "pool%", "frame");
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    double size = (double)cfg->pool_high - cfg->pool_low + 1;
+    double size = ib_engine_pool_size(m->engine);
     for (size_t i = 0; i < n; i++) {
         const struct ib_source_stats *s = ib_engine_source(m->engine, i);
         char ip[64], ps[PORT_SPACE_BUF], f1[32] = "-", f2[32] = "-", p1[16], p2[16];
@@ -387,11 +386,7 @@ static void write_chains(FILE *out, const struct report_model *m)
         unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
         for (unsigned h = 0; h < hops && len < sizeof(text); h++) {
             const struct ib_redirect_hop *hop = &c->hops[h];
-            struct ib_endpoint target = { .lid = hop->lid, .has_gid = false };
-            if (hop->lid == 0) {
-                target.has_gid = true;
-                memcpy(target.gid, hop->gid, 16);
-            }
+            struct ib_endpoint target = hop_endpoint(hop);
             fmt_frame(&hop->frame, m->capture_count, fr, sizeof(fr));
             fmt_endpoint(&target, ep, sizeof(ep));
             fmt_qp(hop->qp, qp, sizeof(qp));
@@ -404,15 +399,14 @@ static void write_chains(FILE *out, const struct report_model *m)
             len += (size_t)snprintf(text + len, sizeof(text) - len, " ..." NB "(%u" NB "more" NB "hops)",
                                     c->hops_dropped);
         if (len < sizeof(text)) {
-            if (c->loop) {
-                snprintf(text + len, sizeof(text) - len, " [loop]");
-            } else if (c->final_answer.frame) {
+            char end[32];
+            snprintf(end, sizeof end, "%s", chain_end_name(c));
+            glue(end);
+            if (c->final_answer.frame && !c->loop) {
                 fmt_frame(&c->final_answer, m->capture_count, fr, sizeof(fr));
-                snprintf(text + len, sizeof(text) - len, " [answered," NB "frame" NB "%s]", fr);
-            } else if (!c->followed) {
-                snprintf(text + len, sizeof(text) - len, " [not" NB "followed]");
+                snprintf(text + len, sizeof(text) - len, " [%s," NB "frame" NB "%s]", end, fr);
             } else {
-                snprintf(text + len, sizeof(text) - len, " [no" NB "answer]");
+                snprintf(text + len, sizeof(text) - len, " [%s]", end);
             }
         }
         fputs("    ", out);

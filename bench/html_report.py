@@ -20,12 +20,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "hostile"))
 import capfile as cf  # noqa: E402
 import make_hostile as mh  # noqa: E402
+sys.path.insert(0, HERE)
+from bench import timed  # noqa: E402
 
 
 def crowded_capture(path, sources=1000, per_source=20):
@@ -45,15 +46,6 @@ def crowded_capture(path, sources=1000, per_source=20):
                     t += 10000
 
 
-def best(cmd, runs):
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
@@ -69,10 +61,10 @@ def main():
         crowded_capture(cap)
         with open(blank, "w") as f:
             f.write("<!DOCTYPE html><title>blank</title>")
-        t_write = best([ibscope, "--no-progress", "--format", "html", "-o", page, cap], a.runs)
+        t_write, _ = timed([ibscope, "--no-progress", "--format", "html", "-o", page, cap], a.runs)
         open_cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"]
-        t_page = best(open_cmd + ["file://" + page], a.runs)
-        t_blank = best(open_cmd + ["file://" + blank], a.runs)
+        t_page, _ = timed(open_cmd + ["file://" + page], a.runs)
+        t_blank, _ = timed(open_cmd + ["file://" + blank], a.runs)
         rep = json.loads(subprocess.run([ibscope, "--format", "json", cap], capture_output=True,
                                         check=True).stdout)
         print(f"crowded capture: {rep['frames']['total']} frames, {len(rep['sources'])} sources, "

@@ -251,6 +251,11 @@ const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t
     return eng_cm_source(e, i);
 }
 
+uint32_t ib_engine_pool_size(const struct ib_engine *e)
+{
+    return e->pool_size;
+}
+
 uint32_t ib_engine_threshold_ports(const struct ib_engine *e)
 {
     return e->threshold_ports;

@@ -400,11 +400,12 @@ static bool level_eq(const void *item, const void *key)
     return l->src == k->src && l->ports == k->ports;
 }
 
-/* One more (delta 1) or one fewer (-1) destination of src holding `ports`. */
-static void level_add(struct ib_engine *e, struct eng_source *src, uint32_t ports, int delta)
+/* One more (delta 1) or one fewer (-1) destination of src holding `ports`;
+ * whether any destination of src still holds that many. */
+static bool level_add(struct ib_engine *e, struct eng_source *src, uint32_t ports, int delta)
 {
     if (ports == 0)
-        return;
+        return false;
     struct level_key k = {src, ports, 0};
     uint64_t h = et_hash(&k, sizeof k);
     if (delta > 0) {
@@ -418,13 +419,15 @@ static void level_add(struct ib_engine *e, struct eng_source *src, uint32_t port
         }
         if (l)
             l->dests++;
-        return;
+        return l != NULL;
     }
     struct eng_level *l = et_find(&e->cm.levels, h, level_eq, &k);
     if (l && --l->dests == 0) {
         et_remove(&e->cm.levels, l->hash, l);
         ep_release(&e->cm.level_pool, l);
+        return false;
     }
+    return l != NULL;
 }
 
 /* A destination of src went from `from` pool ports to `to`, one apart: the
@@ -433,15 +436,10 @@ static void level_add(struct ib_engine *e, struct eng_source *src, uint32_t port
 static void dest_ports_moved(struct ib_engine *e, struct eng_source *src, uint32_t from,
                              uint32_t to)
 {
-    level_add(e, src, from, -1);
+    bool from_held = level_add(e, src, from, -1);
     level_add(e, src, to, 1);
-    if (to > src->busiest) {
+    if (to > src->busiest || (from == src->busiest && !from_held))
         src->busiest = to;
-    } else if (from == src->busiest) {
-        struct level_key k = {src, from, 0};
-        if (!et_find(&e->cm.levels, et_hash(&k, sizeof k), level_eq, &k))
-            src->busiest = to;
-    }
 }
 
 static void usage_changed(struct ib_engine *e, const struct eng_source *src)

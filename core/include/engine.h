@@ -177,6 +177,8 @@ const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t
 size_t ib_engine_chain_count(const struct ib_engine *e);
 const struct ib_redirect_chain *ib_engine_chain(const struct ib_engine *e, size_t i);
 const struct ib_engine_config *ib_engine_get_config(const struct ib_engine *e);
+/* The port pool's size, pool_high - pool_low + 1. */
+uint32_t ib_engine_pool_size(const struct ib_engine *e);
 /* Ports in use at which pool_high fires (--threshold of the pool, rounded
  * as the engine rounds it). */
 uint32_t ib_engine_threshold_ports(const struct ib_engine *e);

@@ -20,11 +20,12 @@ system_aptopt() {
 	esac
 }
 
-# The packages of a list that dpkg in ROOT does not have installed.
+# The packages of a list that dpkg in ROOT (this machine: "") does not have
+# installed.
 system_missing() { # ROOT PACKAGE...
 	root=$1; shift
 	for p in "$@"; do
-		chroot "$root" dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		${root:+chroot "$root"} dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q "ok installed" || printf '%s ' "$p"
 	done
 }

@@ -22,9 +22,8 @@ builddeps="build-essential debhelper dpkg-dev lintian cmake pkgconf python3 scdo
 here=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 if [ "$here" = "$suite" ]; then
 	root=
-	missing=$(for p in $builddeps; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "ok installed" || printf '%s ' "$p"
-	done)
+	# shellcheck disable=SC2086
+	missing=$(system_missing "" $builddeps)
 	[ -z "$missing" ] || { echo "build.sh: install $missing first" >&2; exit 2; }
 else
 	# shellcheck disable=SC2086
