@@ -51,6 +51,8 @@ test)
     install_packages
     build build
     build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    build build-tsan -DIBSCOPE_SANITIZE_THREAD=ON -DIBSCOPE_BUILD_PLUGIN=OFF \
+        -DCMAKE_BUILD_TYPE=Debug
     # The tests get a scratch folder of their own, which must be empty again
     # at the end: a test that leaves files behind fails the run.
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/ibscope-tests.XXXXXX")
@@ -58,6 +60,8 @@ test)
     (export TMPDIR=$scratch
      (cd build && ctest --output-on-failure -j"$(nproc)")
      (cd build-asan && ctest --output-on-failure -j"$(nproc)")
+     # The reader thread under ThreadSanitizer: every sample, and its batches' edges.
+     (cd build-tsan && ctest --output-on-failure -R '^analyzer\.(threads|golden|stdin|merge)$')
      fuzz/ci.sh build-fuzz
      # The plugin on the Wireshark versions of Debian 13 and forky.
      tests/compat/run.sh 4.4

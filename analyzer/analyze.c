@@ -10,23 +10,32 @@
 #include "output_file.h"
 #include "printable.h"
 #include "progress.h"
+#include "read_ahead.h"
 #include "run.h"
 
-/* Reads every frame of the set into the run, with a progress line. */
-static void read_all(struct run *r, struct capture_set *set)
+/* Reads every frame of the set into the run, with a progress line; through
+ * a reader thread when one helps.  False when frames were lost (no memory). */
+static bool read_all(struct run *r, struct capture_set *set)
 {
     struct capture_frame fr;
     struct progress prog;
     progress_init(&prog, r->opts->progress);
-    while (capture_set_next(set, &fr)) {
+    struct read_ahead *ra = NULL;
+    if (!r->opts->single_thread && read_ahead_worthwhile())
+        ra = read_ahead_start(set, r->opts->crc ? &r->popts : NULL);
+    while (ra ? read_ahead_next(ra, &fr) : capture_set_next(set, &fr)) {
         run_frame(r, &fr);
         if ((r->model.frames & 0xFFF) == 0) {
             uint64_t done, total;
-            capture_set_position(set, &done, &total);
+            if (ra)
+                read_ahead_position(ra, &done, &total);
+            else
+                capture_set_position(set, &done, &total);
             progress_update(&prog, r->model.frames, done, total);
         }
     }
     progress_finish(&prog);
+    return read_ahead_stop(ra);
 }
 
 /* Captures are read side by side (a time-ordered merge), so each holds a
@@ -87,11 +96,13 @@ int analyze_run(const struct options *opts, const char *version)
     /* Reports can be hundreds of megabytes (--connections): big blocks. */
     setvbuf(out.fp, NULL, _IOFBF, 1 << 20);
     if (run_begin(&r, &out)) {
-        read_all(&r, set);
+        bool complete = read_all(&r, set);
         /* the report lists what each capture turned out to be */
         for (size_t i = 0; i < r.model.capture_count; i++)
             r.model.captures[i].info = *capture_set_info(set, i);
         status = run_end(&r, &out);
+        if (!complete)
+            status = 2;
     }
     status = run_exit_status(&r, status);
 done:

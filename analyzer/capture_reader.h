@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct ib_crc_check;
+
 #define CAPTURE_ERROR_MAX 256
 
 struct capture_info {
@@ -40,6 +42,9 @@ struct capture_frame {
     const uint8_t *data;     /* valid until the next capture_set_next() */
     uint32_t caplen;
     uint32_t wirelen;
+    /* The CRC verdicts when a reader thread checked them ahead (read_ahead.h);
+     * NULL when the analysis is to check them itself. */
+    const struct ib_crc_check *crc;
 };
 
 struct capture_set;

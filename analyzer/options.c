@@ -174,6 +174,8 @@ static bool set_flag(struct options *o, const char *arg)
         o->allow_duplicate_inputs = true;
     else if (strcmp(arg, "--no-crc") == 0)
         o->crc = false;
+    else if (strcmp(arg, "--single-thread") == 0)
+        o->single_thread = true;
     else
         return false;
     return true;
@@ -386,6 +388,8 @@ void options_usage(FILE *out)
           "  --no-progress           no progress line on standard error\n"
           "  --allow-duplicate-inputs  read a capture given twice (or linked) twice\n"
           "  --no-crc                do not verify ICRC and VCRC\n"
+          "  --single-thread         read and check CRCs on the analysis's thread (default\n"
+          "                          with two or more cores: a reader thread runs ahead)\n"
           "  --rocev2-port PORT      RoCEv2's UDP destination port (default 4791)\n"
           "\n"
           "Live (instead of capture files):\n"

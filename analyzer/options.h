@@ -26,6 +26,7 @@ struct options {
     bool progress;          /* --no-progress turns it off */
     bool allow_duplicate_inputs; /* read a file given twice twice */
     bool crc;               /* verify ICRC and VCRC; --no-crc turns it off */
+    bool single_thread;     /* --single-thread: no reader thread (read_ahead.h) */
     uint16_t rocev2_port;   /* --rocev2-port, default 4791 */
     /* --live IFACE and what only it takes */
     const char *live;       /* NULL: read capture files */

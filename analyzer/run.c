@@ -121,8 +121,12 @@ void run_frame(struct run *r, const struct capture_frame *fr)
     static struct ib_packet pkt; /* large; one is enough */
     static struct ib_frame_analysis fa;
     struct ib_frame_ref at = { fr->capture, fr->frame, fr->time_ns };
+    /* CRCs a reader thread checked ahead are not checked again. */
+    r->popts.verify_crc = r->opts->crc && !fr->crc;
     enum ib_frame_result res =
         ib_parse_frame(&r->popts, (uint32_t)fr->linktype, fr->data, fr->caplen, fr->wirelen, &pkt);
+    if (res == IB_FRAME_IB && fr->crc)
+        pkt.crc = *fr->crc;
     note_time(&r->model, fr->time_ns);
     r->model.frames++;
     if (res == IB_FRAME_IB) {

@@ -111,6 +111,10 @@ struct ib_parse_opts {
     bool (*is_mad_qp)(void *ctx, const struct ib_endpoint *dst, uint32_t qp);
     void *ctx;
     bool verify_crc;      /* check the ICRC and VCRC into out->crc, default on */
+    /* Stop after the transport headers: no MAD or class data.  Enough for
+     * the CRCs, which cover the packet whatever it carries, so a reader
+     * thread can check them ahead of the analysis.  Default off. */
+    bool headers_only;
 };
 
 void ib_parse_opts_init(struct ib_parse_opts *opts);

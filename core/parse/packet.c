@@ -209,7 +209,7 @@ static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, 
     }
     p->payload_len = (uint32_t)payload;
 
-    if (!ib_packet_has(p, IB_HAS_DETH))
+    if (!ib_packet_has(p, IB_HAS_DETH) || opts->headers_only)
         return;
     /* Management traffic: QP0/QP1, or a QP that a redirect named. */
     uint32_t dqp = p->bth.destqp, sqp = p->deth.srcqp;

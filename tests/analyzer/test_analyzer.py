@@ -2,7 +2,8 @@
 """test_analyzer.py - end-to-end tests of the ibscope command.
 
 Usage: test_analyzer.py --ibscope BIN --source-dir DIR [--gen BIN] GROUP
-Groups: badinput stdin merge convert json jsonl csv failon kinds details width exhaustion golden severity busy.
+Groups: badinput stdin merge convert json jsonl csv failon kinds details width exhaustion golden
+severity busy threads.
 Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
@@ -501,6 +502,43 @@ def t_busy(d):
     return None
 
 
+def t_threads(d):
+    """The reader thread (read_ahead.c) against --single-thread: the same
+    report, messages and exit on what crosses its batches (1,024 frames or
+    512 KiB): a busy capture of 15,000 frames, frames of 200 KB, two captures
+    merged by time, a compressed one, standard input, a truncated one, and
+    CRCs checked or not."""
+    busy = os.path.join(d, "busy.pcap")
+    subprocess.run([ARGS.gen, "busy", "--sources", "5", "--servers", "2", "--open", "300",
+                    "--connections", "3000", busy], check=True, capture_output=True)
+    r = smoke_records()
+    big = [(T0 + i, rec + bytes(200_000)) for i, (_, rec) in enumerate(r)]
+    bigp = write(d, "big.pcap", pcap(big, snaplen=262144))
+    a = write(d, "a.pcap", pcap([r[0], r[2]]))
+    b = write(d, "b.pcap", pcap([r[1]]))
+    with open(busy, "rb") as f:
+        busy_bytes = f.read()
+    cut = write(d, "cut.pcap", busy_bytes[:len(busy_bytes) * 2 // 3])
+    subprocess.run(["gzip", "-k", busy], check=True)
+    cases = [[busy], [bigp], [a, b], [busy + ".gz"], [cut], [busy, cut], ["--no-crc", busy],
+             ["-"]]
+    for args in cases:
+        stdin = busy_bytes if args == ["-"] else None
+        for fmt in (["--format", "json", "--connections"], ["--frames"]):
+            got = run(fmt + args, stdin=stdin)
+            alone = run(fmt + ["--single-thread"] + args, stdin=stdin)
+            check(got == alone, f"threads {args} {fmt}: differs from --single-thread "
+                                f"(exit {got[0]}/{alone[0]}, {got[2]!r}/{alone[2]!r})")
+    rc, out, err = run(["--format", "json", bigp])
+    rep = json.loads(out)
+    check(rc == 0 and rep["captures"][0]["frames"] == len(big) and
+          rep["connections"]["established"] == 1, f"threads: big frames: exit {rc} {err}")
+    rc, out, err = run(["--format", "json", cut])
+    rep = json.loads(out)
+    check(rc == 2 and one_line_error(err, cut, "truncated record") and
+          0 < rep["captures"][0]["frames"] < 15000, f"threads: truncated: exit {rc} {err!r}")
+
+
 def t_severity(d):
     """A kind whose severity follows its rule shows the worst one seen: the two
     LNH frames of addressing.pcap (24-25, rule lnh_not_iba, a note) alone."""
@@ -544,6 +582,10 @@ def t_golden(d):
         rc, out, err = run(fmt + ["--connections"] + extra + [capture], cwd=ARGS.source_dir)
         with open(os.path.join(gdir, name), "rb") as f:
             want = f.read()
+        # Without the reader thread (read_ahead.c) the same report, byte for byte.
+        rc1, out1, err1 = run(fmt + ["--connections", "--single-thread"] + extra + [capture],
+                              cwd=ARGS.source_dir)
+        check((rc1, out1, err1) == (rc, out, err), f"golden {name}: --single-thread differs")
         # The malformed samples hold frames cut by the snap length: bad input, exit 2,
         # with the report of what was read still written.
         want_rc = 2 if base.startswith("malformed") else 0
@@ -559,7 +601,7 @@ def t_golden(d):
 
 GROUPS = {"severity": t_severity, "badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
           "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "jsonl": t_jsonl, "width": t_width,
-          "exhaustion": t_exhaustion, "golden": t_golden, "busy": t_busy}
+          "exhaustion": t_exhaustion, "golden": t_golden, "busy": t_busy, "threads": t_threads}
 
 
 def main():

@@ -912,12 +912,46 @@ static void test_vendor_dc_no_mad(void **state)
     assert_false(ib_packet_has(&p, IB_HAS_CM));
 }
 
+/* headers_only (a reader thread's CRC pass): no MAD is read, and the CRC
+ * verdicts are the full parse's, mismatched and then verified. */
+static void test_headers_only_crcs(void **state)
+{
+    (void)state;
+    uint8_t f[NATIVE_LEN];
+    put_native(f, 0);
+    struct ib_parse_opts o;
+    ib_parse_opts_init(&o);
+    o.headers_only = true;
+    struct ib_packet full, heads;
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(parse(NULL, IB_DLT_INFINIBAND, f, sizeof f, sizeof f, &full),
+                         IB_FRAME_IB);
+        assert_int_equal(parse(&o, IB_DLT_INFINIBAND, f, sizeof f, sizeof f, &heads),
+                         IB_FRAME_IB);
+        assert_true(ib_packet_has(&full, IB_HAS_MAD | IB_HAS_CM));
+        assert_true(ib_packet_has(&heads, IB_HAS_LRH | IB_HAS_BTH | IB_HAS_DETH));
+        assert_false(ib_packet_has(&heads, IB_HAS_MAD));
+        assert_memory_equal(&full.crc, &heads.crc, sizeof full.crc);
+        enum ib_crc_status want = round == 0 ? IB_CRC_MISMATCH : IB_CRC_VERIFIED;
+        assert_int_equal(heads.crc.icrc, want);
+        assert_int_equal(heads.crc.vcrc, want);
+        /* the computed CRCs into the frame: both verify the second time */
+        size_t icrc_at = sizeof f - 6;
+        for (int i = 0; i < 4; i++)
+            f[icrc_at + (size_t)i] = (uint8_t)(heads.crc.icrc_computed >> (8 * i));
+        parse(NULL, IB_DLT_INFINIBAND, f, sizeof f, sizeof f, &full);
+        f[sizeof f - 2] = (uint8_t)full.crc.vcrc_computed;
+        f[sizeof f - 1] = (uint8_t)(full.crc.vcrc_computed >> 8);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_native_247_full_gmp),
         cmocka_unit_test(test_native_147),
         cmocka_unit_test(test_native_icrc_only),
+        cmocka_unit_test(test_headers_only_crcs),
         cmocka_unit_test(test_native_no_crcs),
         cmocka_unit_test(test_native_no_crcs_payload_len),
         cmocka_unit_test(test_native_pktlen_mismatch),
