@@ -14,14 +14,16 @@
 #include "run.h"
 
 /* Reads every frame of the set into the run, with a progress line; through
- * a reader thread when one helps.  False when frames were lost (no memory). */
+ * a reader thread when one helps.  Not for a stream: its frames may come
+ * slowly, and each finding is to be written when its frame arrives, not
+ * when a batch is full.  False when frames were lost (no memory). */
 static bool read_all(struct run *r, struct capture_set *set)
 {
     struct capture_frame fr;
     struct progress prog;
     progress_init(&prog, r->opts->progress);
     struct read_ahead *ra = NULL;
-    if (!r->opts->single_thread && read_ahead_worthwhile())
+    if (!r->opts->single_thread && capture_set_all_files(set) && read_ahead_worthwhile())
         ra = read_ahead_start(set, r->opts->crc ? &r->popts : NULL);
     while (ra ? read_ahead_next(ra, &fr) : capture_set_next(set, &fr)) {
         run_frame(r, &fr);

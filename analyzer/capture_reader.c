@@ -344,6 +344,14 @@ const struct capture_info *capture_set_info(const struct capture_set *s, size_t 
     return &s->in[i].info;
 }
 
+bool capture_set_all_files(const struct capture_set *s)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (s->in[i].info.opened && s->in[i].size == 0)
+            return false;
+    return true;
+}
+
 void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t *total)
 {
     *done = 0;

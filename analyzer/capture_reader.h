@@ -59,6 +59,9 @@ void capture_set_close(struct capture_set *s);
 bool capture_set_next(struct capture_set *s, struct capture_frame *out);
 
 const struct capture_info *capture_set_info(const struct capture_set *s, size_t i);
+/* Whether every input that opened is a regular file (not standard input, a
+ * pipe or a FIFO, whose frames may arrive slowly). */
+bool capture_set_all_files(const struct capture_set *s);
 /* Bytes read so far and total bytes of the regular files (for progress). */
 void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t *total);
 

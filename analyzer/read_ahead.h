@@ -5,7 +5,8 @@
  * analysis state, run on a thread of their own, a few batches ahead of
  * the analysis.  Frames come out exactly as capture_set_next() gives them,
  * in the same order, each with its CRC verdicts (capture_frame.crc) when
- * CRCs are checked.  Memory is bounded: a few batches of at most
+ * CRCs are checked.  For files, not streams: a batch is handed over when
+ * full.  Memory is bounded: a few batches of at most
  * READ_AHEAD_BATCH_BYTES each (more only for a frame larger than that).
  */
 #ifndef IBSCOPE_READ_AHEAD_H
