@@ -66,18 +66,59 @@ struct conn_key {
     uint32_t sidr;
 };
 
+/* A frame reference in 16 bytes rather than 24: the capture's index in the
+ * top 24 bits of `where`, the frame number in the low 40 (2^40 frames of at
+ * least 16 bytes each would be a 17 TB capture; 2^24 captures open at once
+ * would need as many descriptors and reader buffers). */
+struct eng_ref {
+    int64_t time_ns;
+    uint64_t where;
+};
+#define ENG_REF_FRAME_BITS 40
+
+static struct eng_ref ref_pack(struct ib_frame_ref r)
+{
+    struct eng_ref c = { r.time_ns, (uint64_t)r.capture << ENG_REF_FRAME_BITS | r.frame };
+    return c;
+}
+
+static struct ib_frame_ref ref_unpack(struct eng_ref c)
+{
+    struct ib_frame_ref r = { (uint32_t)(c.where >> ENG_REF_FRAME_BITS),
+                              c.where & ((UINT64_C(1) << ENG_REF_FRAME_BITS) - 1), c.time_ns };
+    return r;
+}
+
+/* How a connection ended, for the record: the frame being fed is its REJ or
+ * DREP when it does. */
+enum conn_end_by { END_NONE, END_REJ, END_DREP };
+
+/* An open connection, kept compact (issue: memory per open connection): the
+ * frames of its exchange that can still be followed by more, and the record
+ * built from it only when it is reported (conn_record).  Its key is
+ * (node of `active`, local_comm_id, sidr). */
 struct eng_conn {
-    struct ib_connection_record rec;
-    struct conn_key key;
+    struct eng_ref req, mra, rep, rtu, dreq;
+    struct ib_tuple ip_tuple;  /* valid with has_tuple */
+    struct ib_endpoint active, passive;
+    uint64_t service_id;
     uint64_t hash;
     struct el_link age;
     struct el_link port_link, tuple_link;
     struct eng_port *port;
     struct eng_tuple *tuple;
-    bool answered;     /* REP, REJ or SIDR_REP seen */
-    bool has_remote;   /* rec.remote_comm_id known */
+    uint32_t index;            /* ib_connection_record.index */
+    uint32_t local_comm_id, remote_comm_id;
+    uint32_t retransmissions;
+    uint32_t req_qp;           /* DestQP of the REQ */
+    uint16_t reject_reason;
+    uint8_t state;             /* enum ib_conn_state */
+    uint8_t end_by;            /* enum conn_end_by */
+    bool sidr;
+    bool has_tuple;
+    bool answered;             /* REP, REJ or SIDR_REP seen */
+    bool has_remote;           /* remote_comm_id known */
     bool counted_closed;
-    uint32_t req_qp;   /* DestQP of the REQ */
 };
 
 /* ---- keys ---- */
@@ -94,8 +135,42 @@ static struct conn_key conn_key_make(const struct ib_endpoint *node, uint32_t co
 
 static bool conn_eq(const void *item, const void *key)
 {
-    const struct conn_key *a = &((const struct eng_conn *)item)->key, *b = key;
-    return a->comm_id == b->comm_id && a->sidr == b->sidr && eng_node_eq(&a->node, &b->node);
+    const struct eng_conn *c = item;
+    const struct conn_key *k = key;
+    if (c->local_comm_id != k->comm_id || c->sidr != k->sidr)
+        return false;
+    struct eng_node n = eng_node_of(&c->active);
+    return eng_node_eq(&n, &k->node);
+}
+
+/* The public record of c; rej or drep is the frame being fed when that
+ * message ends it. */
+static void conn_record(const struct ib_engine *e, const struct eng_conn *c, bool evicted,
+                        struct ib_connection_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->index = c->index;
+    r->has_tuple = c->has_tuple;
+    if (c->has_tuple)
+        r->tuple = c->ip_tuple;
+    r->service_id = c->service_id;
+    r->local_comm_id = c->local_comm_id;
+    r->remote_comm_id = c->remote_comm_id;
+    r->active = c->active;
+    r->passive = c->passive;
+    r->state = (enum ib_conn_state)c->state;
+    r->reject_reason = c->reject_reason;
+    r->retransmissions = c->retransmissions;
+    r->req = ref_unpack(c->req);
+    r->mra = ref_unpack(c->mra);
+    r->rep = ref_unpack(c->rep);
+    r->rtu = ref_unpack(c->rtu);
+    r->dreq = ref_unpack(c->dreq);
+    if (c->end_by == END_REJ)
+        r->rej = e->at;
+    else if (c->end_by == END_DREP)
+        r->drep = e->at;
+    r->evicted = evicted;
 }
 
 struct source_key {
@@ -333,10 +408,11 @@ static void reuse_findings(struct ib_engine *e, const struct ib_tuple *t,
     struct ib_finding *f;
     if (tu->holders) {
         const struct eng_conn *o = EL_ENTRY(tu->conns.prev, struct eng_conn, tuple_link);
-        if ((f = eng_emit(e, IB_FIND_DUPLICATE_TUPLE, o->rec.req))) {
+        struct ib_frame_ref req = ref_unpack(o->req);
+        if ((f = eng_emit(e, IB_FIND_DUPLICATE_TUPLE, req))) {
             f->data.tuple = *t;
-            f->data.comm_id = o->rec.local_comm_id;
-            e->out->links.duplicate_tuple_of = o->rec.req;
+            f->data.comm_id = o->local_comm_id;
+            e->out->links.duplicate_tuple_of = req;
         }
     }
     if (po->holders > tu->holders) {
@@ -348,9 +424,10 @@ static void reuse_findings(struct ib_engine *e, const struct ib_tuple *t,
             l = l->prev;
             o = EL_ENTRY(l, struct eng_conn, port_link);
         }
-        if ((f = eng_emit(e, IB_FIND_PORT_REUSED, o->rec.req))) {
+        struct ib_frame_ref req = ref_unpack(o->req);
+        if ((f = eng_emit(e, IB_FIND_PORT_REUSED, req))) {
             f->data.tuple = *t;
-            e->out->links.port_reused_from = o->rec.req;
+            e->out->links.port_reused_from = req;
         }
     }
 }
@@ -453,7 +530,7 @@ static void usage_changed(struct ib_engine *e, const struct eng_source *src)
 /* The REQ of c takes its source port: findings, counts and peaks. */
 static void ports_take(struct ib_engine *e, struct eng_conn *c)
 {
-    const struct ib_tuple *t = &c->rec.tuple;
+    const struct ib_tuple *t = &c->ip_tuple;
     struct eng_source *src = source_get(e, t);
     if (!src)
         return;
@@ -534,20 +611,22 @@ static void link_conn(struct ib_engine *e, const struct eng_conn *c)
 {
     struct ib_frame_links *l = &e->out->links;
     l->has_conn = true;
-    l->conn = c->rec.index;
-    l->has_conn_tuple = c->rec.has_tuple;
-    if (c->rec.has_tuple)
-        l->conn_tuple = c->rec.tuple;
-    l->conn_service_id = c->rec.service_id;
+    l->conn = c->index;
+    l->has_conn_tuple = c->has_tuple;
+    if (c->has_tuple)
+        l->conn_tuple = c->ip_tuple;
+    l->conn_service_id = c->service_id;
 }
 
 /* The connection is over (or evicted, or superseded): report and free it. */
 static void conn_end(struct ib_engine *e, struct eng_conn *c, bool evicted)
 {
     ports_release(e, c);
-    c->rec.evicted = evicted;
-    if (e->sink)
-        e->sink(e->sink_ctx, &c->rec);
+    if (e->sink) {
+        struct ib_connection_record r;
+        conn_record(e, c, evicted, &r);
+        e->sink(e->sink_ctx, &r);
+    }
     et_remove(&e->cm.conns, c->hash, c);
     el_unlink(&c->age);
     e->cm.conn_count--;
@@ -568,9 +647,10 @@ static struct eng_conn *conn_new(struct ib_engine *e, const struct conn_key *k, 
         ep_release(&cm->conn_pool, c);
         return eng_oom(e);
     }
-    c->key = *k;
+    c->local_comm_id = k->comm_id;
+    c->sidr = k->sidr;
     c->hash = h;
-    c->rec.index = cm->next_conn_index++;
+    c->index = cm->next_conn_index++;
     el_init(&c->port_link);
     el_init(&c->tuple_link);
     el_append(&cm->age, &c->age);
@@ -597,11 +677,11 @@ static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *
         struct eng_conn *c;
         if (passive) {
             c = conn_find(e, &p->dst, p->cm.remote_comm_id, false);
-            if (c && c->has_remote && p->cm.local_comm_id != c->rec.remote_comm_id)
+            if (c && c->has_remote && p->cm.local_comm_id != c->remote_comm_id)
                 c = NULL;
         } else {
             c = conn_find(e, &p->src, p->cm.local_comm_id, false);
-            if (c && c->has_remote && p->cm.remote_comm_id != c->rec.remote_comm_id)
+            if (c && c->has_remote && p->cm.remote_comm_id != c->remote_comm_id)
                 c = NULL;
         }
         if (c) {
@@ -624,15 +704,16 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     uint64_t h = et_hash(&k, sizeof k);
     struct eng_conn *c = et_find(&e->cm.conns, h, conn_eq, &k);
     if (c && !c->answered) {
-        c->rec.retransmissions++;
+        c->retransmissions++;
         e->conn.retransmissions++;
-        struct ib_finding *f = eng_emit(e, IB_FIND_RETRANSMISSION, c->rec.req);
+        struct ib_frame_ref req = ref_unpack(c->req);
+        struct ib_finding *f = eng_emit(e, IB_FIND_RETRANSMISSION, req);
         if (f) {
             f->data.sidr = sidr;
             f->data.comm_id = p->cm.local_comm_id;
-            if (c->rec.has_tuple)
-                f->data.tuple = c->rec.tuple;
-            e->out->links.retransmission_of = c->rec.req;
+            if (c->has_tuple)
+                f->data.tuple = c->ip_tuple;
+            e->out->links.retransmission_of = req;
         }
         fill_port_analysis(e, c);
         link_conn(e, c);
@@ -647,19 +728,17 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     c = conn_new(e, &k, h);
     if (!c)
         return;
-    struct ib_connection_record *r = &c->rec;
-    r->has_tuple = tuple_of(p, &r->tuple);
-    r->service_id = p->cm.has_service_id ? p->cm.sid.raw
+    c->has_tuple = tuple_of(p, &c->ip_tuple);
+    c->service_id = p->cm.has_service_id ? p->cm.sid.raw
                     : sidr                ? p->cm.u.sidr_req.service_id
                                           : p->cm.u.req.service_id;
-    r->local_comm_id = p->cm.local_comm_id;
-    r->active = p->src;
-    r->passive = p->dst;
-    r->state = sidr ? IB_CONN_SIDR : IB_CONN_REQ_SENT;
-    r->req = e->at;
+    c->active = p->src;
+    c->passive = p->dst;
+    c->state = sidr ? IB_CONN_SIDR : IB_CONN_REQ_SENT;
+    c->req = ref_pack(e->at);
     c->req_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
     link_conn(e, c);
-    if (!sidr && r->has_tuple)
+    if (!sidr && c->has_tuple)
         ports_take(e, c);
 }
 
@@ -667,7 +746,7 @@ static void set_remote(struct eng_conn *c, uint32_t id)
 {
     if (!c->has_remote) {
         c->has_remote = true;
-        c->rec.remote_comm_id = id;
+        c->remote_comm_id = id;
     }
 }
 
@@ -681,7 +760,7 @@ static void cm_redirect(struct ib_engine *e, const struct ib_packet *p, const st
     rs.agent = &p->src;
     rs.agent_qp = c ? c->req_qp : ib_packet_has(p, IB_HAS_DETH) ? p->deth.srcqp : 1;
     if (c)
-        rs.request = c->rec.req;
+        rs.request = ref_unpack(c->req);
     rs.cm_attr = cm_attr;
     if (cm_attr == IB_CM_REJ)
         rs.reject_reason = p->cm.u.rej.reason;
@@ -700,12 +779,11 @@ static void cm_reject(struct ib_engine *e, const struct ib_packet *p, struct eng
         eng_mad_answer(e, p, IB_CLASS_CM);
     if (!c)
         return;
-    struct ib_connection_record *r = &c->rec;
     if (by_passive)
         set_remote(c, cm->local_comm_id);
-    r->rej = e->at;
-    r->state = IB_CONN_REJECTED;
-    r->reject_reason = cm->u.rej.reason;
+    c->end_by = END_REJ;
+    c->state = IB_CONN_REJECTED;
+    c->reject_reason = cm->u.rej.reason;
     e->conn.rejected++;
     e->conn.reject_reasons[cm->u.rej.reason < IB_REJ_REASON_MAX ? cm->u.rej.reason
                                                                 : IB_REJ_REASON_MAX - 1]++;
@@ -715,15 +793,14 @@ static void cm_reject(struct ib_engine *e, const struct ib_packet *p, struct eng
 /* DREQ closes (a connection counts once as closed); DREP ends it. */
 static void cm_disconnect(struct ib_engine *e, struct eng_conn *c, bool drep)
 {
-    struct ib_connection_record *r = &c->rec;
     if (drep) {
-        r->drep = e->at;
-        r->state = IB_CONN_CLOSED;
+        c->end_by = END_DREP;
+        c->state = IB_CONN_CLOSED;
     } else {
-        if (!r->dreq.frame)
-            r->dreq = e->at;
-        if (r->state != IB_CONN_CLOSED)
-            r->state = IB_CONN_CLOSING;
+        if (!c->dreq.where)
+            c->dreq = ref_pack(e->at);
+        if (c->state != IB_CONN_CLOSED)
+            c->state = IB_CONN_CLOSING;
     }
     if (!c->counted_closed) {
         c->counted_closed = true;
@@ -741,7 +818,6 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
                           (cm->attr == IB_CM_REJ && cm->u.rej.msg_rejected != 1) ||
                           (cm->attr == IB_CM_MRA && cm->u.mra.msg_mraed == 0);
     struct eng_conn *c = conn_match(e, p, prefer_passive, &by_passive);
-    struct ib_connection_record *r = c ? &c->rec : NULL;
     if (c)
         link_conn(e, c);
 
@@ -751,28 +827,28 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
             return;
         if (by_passive)
             set_remote(c, cm->local_comm_id);
-        if (!r->mra.frame)
-            r->mra = e->at;
+        if (!c->mra.where)
+            c->mra = ref_pack(e->at);
         return;
     case IB_CM_REP:
         eng_mad_answer(e, p, IB_CLASS_CM);
-        if (!c || r->rep.frame)
+        if (!c || c->rep.where)
             return;
         set_remote(c, cm->local_comm_id);
         c->answered = true;
-        r->rep = e->at;
-        if (r->state == IB_CONN_REQ_SENT)
-            r->state = IB_CONN_REPLIED;
-        eng_latency_add(&e->lat_req_rep, e->at.time_ns - r->req.time_ns);
+        c->rep = ref_pack(e->at);
+        if (c->state == IB_CONN_REQ_SENT)
+            c->state = IB_CONN_REPLIED;
+        eng_latency_add(&e->lat_req_rep, e->at.time_ns - c->req.time_ns);
         return;
     case IB_CM_RTU:
-        if (!c || r->rtu.frame)
+        if (!c || c->rtu.where)
             return;
-        r->rtu = e->at;
-        if (r->state == IB_CONN_REPLIED || r->state == IB_CONN_REQ_SENT)
-            r->state = IB_CONN_ESTABLISHED;
+        c->rtu = ref_pack(e->at);
+        if (c->state == IB_CONN_REPLIED || c->state == IB_CONN_REQ_SENT)
+            c->state = IB_CONN_ESTABLISHED;
         e->conn.established++;
-        eng_latency_add(&e->lat_setup, e->at.time_ns - r->req.time_ns);
+        eng_latency_add(&e->lat_setup, e->at.time_ns - c->req.time_ns);
         return;
     case IB_CM_REJ:
         cm_reject(e, p, c, by_passive);
@@ -801,7 +877,7 @@ static void cm_sidr_reply(struct ib_engine *e, const struct ib_packet *p)
     if (!c)
         return;
     c->answered = true;
-    c->rec.rep = e->at;
+    c->rep = ref_pack(e->at);
     conn_end(e, c, false);
 }
 
@@ -852,6 +928,9 @@ void eng_cm_finish(struct ib_engine *e)
      * shows the ports in use at the end of the capture. */
     if (!e->sink)
         return;
-    for (struct el_link *l = e->cm.age.next; l != &e->cm.age; l = l->next)
-        e->sink(e->sink_ctx, &EL_ENTRY(l, struct eng_conn, age)->rec);
+    for (struct el_link *l = e->cm.age.next; l != &e->cm.age; l = l->next) {
+        struct ib_connection_record r;
+        conn_record(e, EL_ENTRY(l, struct eng_conn, age), false, &r);
+        e->sink(e->sink_ctx, &r);
+    }
 }

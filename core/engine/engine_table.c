@@ -133,6 +133,7 @@ bool et_remove(struct et_table *t, uint64_t hash, const void *item)
 /* ---- pool ---- */
 
 #define EP_ALIGN sizeof(max_align_t)
+#define EP_BLOCK_MAX 1024
 
 void ep_init(struct ep_pool *p, size_t item_size)
 {
@@ -159,8 +160,10 @@ void *ep_alloc(struct ep_pool *p)
             memcpy(item, &p->free_list, sizeof(void *));
             p->free_list = item;
         }
-        /* Grow geometrically so that big captures take few mallocs. */
-        if (p->per_block < 65536)
+        /* Grow geometrically so that big captures take few mallocs, up to
+         * blocks of EP_BLOCK_MAX items: past that a doubling would leave up
+         * to half the newest block unused (a third of the memory). */
+        if (p->per_block < EP_BLOCK_MAX)
             p->per_block *= 2;
     }
     void *item = p->free_list;
