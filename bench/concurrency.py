@@ -5,7 +5,8 @@ For 100, 10,000 and 100,000 connections open at once (ibscope-gen busy: 50
 sources to 4 servers over RoCEv2/IPv4, source ports drawn at random, each
 new connection closing a random open one once the open set is full; at
 least 1 M frames each), prints the floor (a libpcap read loop, floor.c),
-ibscope's time, ns per frame, x floor and peak RSS; then the start-up time:
+ibscope's time, ns per frame, x floor, the time with --single-thread (no
+reader thread) and peak RSS; then the start-up time:
 ibscope on an 8-frame capture (two connections, the first closed).
 
 Targets (issue "Analyzer speed when many connections are open at once"):
@@ -46,7 +47,7 @@ def main():
         subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "floor.c"), "-lpcap"],
                        check=True)
         print(f"{'open at once':>12} {'frames':>9} {'floor s':>8} {'ibscope s':>9} "
-              f"{'ns/frame':>9} {'x floor':>8} {'RSS MiB':>8} {'B/open':>7}")
+              f"{'ns/frame':>9} {'x floor':>8} {'1 thread s':>10} {'RSS MiB':>8} {'B/open':>7}")
         per_frame = {}
         base_rss = None
         for n in OPEN:
@@ -60,13 +61,14 @@ def main():
             t_floor, _ = timed([floor, cap], a.runs)
             cmd = [ibscope, "--no-progress", cap]
             t, _ = timed(cmd, a.runs)
+            t1, _ = timed(cmd + ["--single-thread"], a.runs)
             rss = peak_rss(cmd)
             per_frame[n] = t / frames * 1e9
             if base_rss is None:
                 base_rss = rss
             extra = (rss - base_rss) * 2**20 / n if n != OPEN[0] else 0
             print(f"{n:12d} {frames:9d} {t_floor:8.3f} {t:9.3f} {per_frame[n]:9.0f} "
-                  f"{t / t_floor:8.2f} {rss:8.1f} {extra:7.0f}")
+                  f"{t / t_floor:8.2f} {t1:10.3f} {rss:8.1f} {extra:7.0f}")
         print(f"ns/frame at {OPEN[-1]} open / at {OPEN[0]} open: "
               f"{per_frame[OPEN[-1]] / per_frame[OPEN[0]]:.2f} (target <= 1.3)")
         tiny = os.path.join(tmp, "tiny.pcap")

@@ -107,6 +107,7 @@ struct eng_conn {
     struct el_link port_link, tuple_link;
     struct eng_port *port;
     struct eng_tuple *tuple;
+    uint32_t port_hash, tuple_hash; /* theirs, enough to find their slots */
     uint32_t index;            /* ib_connection_record.index */
     uint32_t local_comm_id, remote_comm_id;
     uint32_t retransmissions;
@@ -189,7 +190,7 @@ static bool source_eq(const void *item, const void *key)
 }
 
 struct port_key {
-    const struct eng_source *src;
+    struct eng_source *src;
     uint64_t port;
 };
 
@@ -214,7 +215,7 @@ static bool dest_eq(const void *item, const void *key)
 }
 
 struct tuple_key {
-    const struct eng_dest *dest;
+    struct eng_dest *dest;
     uint64_t port;
 };
 
@@ -324,18 +325,23 @@ static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple 
     return s;
 }
 
-static struct eng_port *port_get(struct ib_engine *e, struct eng_source *src, uint16_t port)
+static struct port_key port_key_make(struct eng_source *src, uint16_t port)
 {
     struct port_key k;
     memset(&k, 0, sizeof k);
     k.src = src;
     k.port = port;
-    uint64_t h = et_hash(&k, sizeof k);
+    return k;
+}
+
+/* The port of key k, whose hash is h; made when new. */
+static struct eng_port *port_get(struct ib_engine *e, const struct port_key *k, uint64_t h)
+{
     bool made;
-    struct eng_port *p = find_or_make(e, &e->cm.ports, &e->cm.port_pool, h, port_eq, &k, &made);
+    struct eng_port *p = find_or_make(e, &e->cm.ports, &e->cm.port_pool, h, port_eq, k, &made);
     if (p && made) {
-        p->src = src;
-        p->port = port;
+        p->src = k->src;
+        p->port = (uint16_t)k->port;
         p->hash = h;
         el_init(&p->conns);
     }
@@ -362,19 +368,24 @@ static struct eng_dest *dest_get(struct ib_engine *e, struct eng_source *src,
     return d;
 }
 
-static struct eng_tuple *tuple_get(struct ib_engine *e, struct eng_dest *d, uint16_t src_port)
+static struct tuple_key tuple_key_make(struct eng_dest *d, uint16_t src_port)
 {
     struct tuple_key k;
     memset(&k, 0, sizeof k);
     k.dest = d;
     k.port = src_port;
-    uint64_t h = et_hash(&k, sizeof k);
+    return k;
+}
+
+/* The tuple of key k, whose hash is h; made when new. */
+static struct eng_tuple *tuple_get(struct ib_engine *e, const struct tuple_key *k, uint64_t h)
+{
     bool made;
-    struct eng_tuple *t = find_or_make(e, &e->cm.tuples, &e->cm.tuple_pool, h, tuple_eq, &k,
+    struct eng_tuple *t = find_or_make(e, &e->cm.tuples, &e->cm.tuple_pool, h, tuple_eq, k,
                                        &made);
     if (t && made) {
-        t->dest = d;
-        t->src_port = src_port;
+        t->dest = k->dest;
+        t->src_port = (uint16_t)k->port;
         t->hash = h;
         el_init(&t->conns);
     }
@@ -539,8 +550,18 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     if (!in_pool)
         src->st.ports_outside_pool++;
     struct eng_dest *d = dest_get(e, src, t);
-    struct eng_tuple *tu = d ? tuple_get(e, d, t->src_port) : NULL;
-    struct eng_port *po = tu ? port_get(e, src, t->src_port) : NULL;
+    struct eng_tuple *tu = NULL;
+    struct eng_port *po = NULL;
+    if (d) {
+        /* Both slots asked for before either is probed (et_prefetch). */
+        struct tuple_key tk = tuple_key_make(d, t->src_port);
+        struct port_key pk = port_key_make(src, t->src_port);
+        uint64_t th = et_hash(&tk, sizeof tk), ph = et_hash(&pk, sizeof pk);
+        et_prefetch(&e->cm.tuples, th);
+        et_prefetch(&e->cm.ports, ph);
+        if ((tu = tuple_get(e, &tk, th)))
+            po = port_get(e, &pk, ph);
+    }
     if (!po) {
         /* Out of memory: leave no half-built entries behind. */
         if (tu && !tu->holders) {
@@ -554,6 +575,8 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     reuse_findings(e, t, tu, po);
     c->port = po;
     c->tuple = tu;
+    c->port_hash = (uint32_t)po->hash;
+    c->tuple_hash = (uint32_t)tu->hash;
     el_append(&po->conns, &c->port_link);
     el_append(&tu->conns, &c->tuple_link);
     po->in_pool = in_pool;
@@ -621,6 +644,18 @@ static void link_conn(struct ib_engine *e, const struct eng_conn *c)
 /* The connection is over (or evicted, or superseded): report and free it. */
 static void conn_end(struct ib_engine *e, struct eng_conn *c, bool evicted)
 {
+    /* What an end touches, long out of cache when many are open, asked
+     * for at once: its neighbours in age, its port and tuple and their
+     * slots, its own slot. */
+    __builtin_prefetch(c->age.prev);
+    __builtin_prefetch(c->age.next);
+    if (c->port) {
+        __builtin_prefetch(c->port);
+        __builtin_prefetch(c->tuple);
+        et_prefetch(&e->cm.ports, c->port_hash);
+        et_prefetch(&e->cm.tuples, c->tuple_hash);
+    }
+    et_prefetch(&e->cm.conns, c->hash);
     ports_release(e, c);
     if (e->sink) {
         struct ib_connection_record r;
@@ -672,15 +707,22 @@ static struct eng_conn *conn_find(struct ib_engine *e, const struct ib_endpoint 
 static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *p,
                                    bool from_passive, bool *sent_by_passive)
 {
+    /* Both readings' slots asked for at once: the second is often needed
+     * (a DREP from the passive side is tried as the active's first). */
+    struct conn_key kp = conn_key_make(&p->dst, p->cm.remote_comm_id, false);
+    struct conn_key ka = conn_key_make(&p->src, p->cm.local_comm_id, false);
+    uint64_t hp = et_hash(&kp, sizeof kp), ha = et_hash(&ka, sizeof ka);
+    et_prefetch(&e->cm.conns, hp);
+    et_prefetch(&e->cm.conns, ha);
     for (int pass = 0; pass < 2; pass++) {
         bool passive = (pass == 0) == from_passive;
         struct eng_conn *c;
         if (passive) {
-            c = conn_find(e, &p->dst, p->cm.remote_comm_id, false);
+            c = et_find(&e->cm.conns, hp, conn_eq, &kp);
             if (c && c->has_remote && p->cm.local_comm_id != c->remote_comm_id)
                 c = NULL;
         } else {
-            c = conn_find(e, &p->src, p->cm.local_comm_id, false);
+            c = et_find(&e->cm.conns, ha, conn_eq, &ka);
             if (c && c->has_remote && p->cm.remote_comm_id != c->remote_comm_id)
                 c = NULL;
         }

@@ -41,6 +41,14 @@ void *et_find(const struct et_table *t, uint64_t hash, et_eq_fn eq, const void *
 /* Removes this very item (found by pointer along its hash's probe run). */
 bool et_remove(struct et_table *t, uint64_t hash, const void *item);
 
+/* Starts loading the slot where a lookup of hash begins.  With many entries
+ * open the slots are out of cache: a frame that will look up several keys
+ * asks for all their slots first, so that the misses overlap. */
+static inline void et_prefetch(const struct et_table *t, uint64_t hash)
+{
+    __builtin_prefetch(&t->slots[(size_t)hash & t->mask]);
+}
+
 /* ---- slab pool ---- */
 
 struct ep_pool {
