@@ -23,6 +23,7 @@ struct batch {
 struct read_ahead {
     struct capture_set *set;
     bool check_crc;
+    int crc_pin;                   /* READ_AHEAD_CRC_* from the environment, for tests */
     struct ib_parse_opts crc_opts; /* headers only: the CRCs need no more */
     struct ib_packet pkt;          /* the reader's scratch packet */
     struct capture_frame held;     /* read but not yet copied: the next batch's */
@@ -43,13 +44,26 @@ struct read_ahead {
     bool ended;
 };
 
+enum { CRC_PIN_NONE, CRC_PIN_READER, CRC_PIN_ANALYSIS };
+
+static int crc_pin_from_env(void)
+{
+    const char *v = getenv("IBSCOPE_READ_AHEAD_CRC");
+    if (v && strcmp(v, "reader") == 0)
+        return CRC_PIN_READER;
+    if (v && strcmp(v, "analysis") == 0)
+        return CRC_PIN_ANALYSIS;
+    return CRC_PIN_NONE;
+}
+
 bool read_ahead_worthwhile(void)
 {
     return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
-/* Copies frames into b until it is full or the captures end. */
-static void fill(struct read_ahead *ra, struct batch *b)
+/* Copies frames into b until it is full or the captures end; checks their
+ * CRCs when `crcs` (else the analysis does, capture_frame.crc NULL). */
+static void fill(struct read_ahead *ra, struct batch *b, bool crcs)
 {
     b->count = 0;
     b->used = 0;
@@ -79,7 +93,8 @@ static void fill(struct read_ahead *ra, struct batch *b)
         if (fr->caplen)
             memcpy(b->data + b->used, fr->data, fr->caplen);
         b->used += fr->caplen;
-        if (ra->check_crc) {
+        b->frames[i].crc = NULL;
+        if (crcs) {
             enum ib_frame_result r = ib_parse_frame(&ra->crc_opts, (uint32_t)fr->linktype,
                                                     fr->data, fr->caplen, fr->wirelen, &ra->pkt);
             if (r == IB_FRAME_IB)
@@ -101,12 +116,17 @@ static void *reader_main(void *arg)
         while (ra->filled == READ_AHEAD_BATCHES && !ra->stopping)
             pthread_cond_wait(&ra->freed_cond, &ra->lock);
         bool stop = ra->stopping;
+        /* The CRCs go to whichever thread has time: when the analysis has
+         * a whole batch waiting the reader is ahead and checks them; when
+         * it has none it is about to wait, and checks them itself. */
+        bool crcs = ra->check_crc && (ra->crc_pin == CRC_PIN_READER ||
+                                      (ra->crc_pin == CRC_PIN_NONE && ra->filled > 0));
         pthread_mutex_unlock(&ra->lock);
         if (stop)
             return NULL;
         struct batch *b = &ra->batches[ra->fill_at];
         ra->fill_at = (ra->fill_at + 1) % READ_AHEAD_BATCHES;
-        fill(ra, b);
+        fill(ra, b, crcs);
         pthread_mutex_lock(&ra->lock);
         ra->filled++;
         pthread_cond_signal(&ra->filled_cond);
@@ -128,6 +148,7 @@ struct read_ahead *read_ahead_start(struct capture_set *set, const struct ib_par
     if (!ra)
         return NULL;
     ra->set = set;
+    ra->crc_pin = crc_pin_from_env();
     if (crc_opts) {
         ra->check_crc = true;
         ra->crc_opts = *crc_opts;

@@ -5,7 +5,9 @@
  * analysis state, run on a thread of their own, a few batches ahead of
  * the analysis.  Frames come out exactly as capture_set_next() gives them,
  * in the same order, each with its CRC verdicts (capture_frame.crc) when
- * CRCs are checked.  For files, not streams: a batch is handed over when
+ * the reader had the time to check them (else the analysis checks them:
+ * the work goes to whichever thread is waiting; for tests, the environment
+ * variable IBSCOPE_READ_AHEAD_CRC=reader or =analysis pins it to one).  For files, not streams: a batch is handed over when
  * full.  Memory is bounded: a few batches of at most
  * READ_AHEAD_BATCH_BYTES each (more only for a frame larger than that).
  */

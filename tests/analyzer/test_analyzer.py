@@ -30,9 +30,9 @@ T0 = 1767225600_000000000  # 2026-01-01T00:00:00Z
 SKIP = 77
 
 
-def run(args, stdin=None, cwd=None):
+def run(args, stdin=None, cwd=None, env=None):
     p = subprocess.run([ARGS.ibscope] + args, input=stdin, capture_output=True, cwd=cwd,
-                       timeout=600)
+                       timeout=600, env=dict(os.environ, **env) if env else None)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
@@ -507,7 +507,8 @@ def t_threads(d):
     report, messages and exit on what crosses its batches (1,024 frames or
     512 KiB): a busy capture of 15,000 frames, frames of 200 KB, two captures
     merged by time, a compressed one, standard input, a truncated one, and
-    CRCs checked or not."""
+    CRCs checked or not; the CRCs checked by the reader, by the analysis, or
+    by whichever has the time."""
     busy = os.path.join(d, "busy.pcap")
     subprocess.run([ARGS.gen, "busy", "--sources", "5", "--servers", "2", "--open", "300",
                     "--connections", "3000", busy], check=True, capture_output=True)
@@ -525,10 +526,12 @@ def t_threads(d):
     for args in cases:
         stdin = busy_bytes if args == ["-"] else None
         for fmt in (["--format", "json", "--connections"], ["--frames"]):
-            got = run(fmt + args, stdin=stdin)
             alone = run(fmt + ["--single-thread"] + args, stdin=stdin)
-            check(got == alone, f"threads {args} {fmt}: differs from --single-thread "
-                                f"(exit {got[0]}/{alone[0]}, {got[2]!r}/{alone[2]!r})")
+            for where in ("reader", "analysis", "either"):
+                got = run(fmt + args, stdin=stdin, env={"IBSCOPE_READ_AHEAD_CRC": where})
+                check(got == alone, f"threads {args} {fmt} CRCs in the {where}: differs from "
+                                    f"--single-thread (exit {got[0]}/{alone[0]}, "
+                                    f"{got[2]!r}/{alone[2]!r})")
     rc, out, err = run(["--format", "json", bigp])
     rep = json.loads(out)
     check(rc == 0 and rep["captures"][0]["frames"] == len(big) and
@@ -582,10 +585,14 @@ def t_golden(d):
         rc, out, err = run(fmt + ["--connections"] + extra + [capture], cwd=ARGS.source_dir)
         with open(os.path.join(gdir, name), "rb") as f:
             want = f.read()
-        # Without the reader thread (read_ahead.c) the same report, byte for byte.
+        # Without the reader thread (read_ahead.c), and with the CRCs checked by
+        # the reader, the same report, byte for byte.
         rc1, out1, err1 = run(fmt + ["--connections", "--single-thread"] + extra + [capture],
                               cwd=ARGS.source_dir)
         check((rc1, out1, err1) == (rc, out, err), f"golden {name}: --single-thread differs")
+        rc1, out1, err1 = run(fmt + ["--connections"] + extra + [capture], cwd=ARGS.source_dir,
+                              env={"IBSCOPE_READ_AHEAD_CRC": "reader"})
+        check((rc1, out1, err1) == (rc, out, err), f"golden {name}: CRCs in the reader differ")
         # The malformed samples hold frames cut by the snap length: bad input, exit 2,
         # with the report of what was read still written.
         want_rc = 2 if base.startswith("malformed") else 0
