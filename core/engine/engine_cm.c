@@ -16,6 +16,7 @@
 
 struct eng_source {
     struct ib_source_stats st;
+    uint32_t self;     /* its index in its pool (ep_alloc) */
     uint32_t index;    /* in source_list */
     uint32_t busiest;  /* pool ports toward its busiest destination now */
     uint64_t hash;
@@ -25,11 +26,12 @@ struct eng_source {
 /* A source port held by open connections of one source. */
 struct eng_port {
     struct eng_source *src;
-    uint16_t port;
-    uint64_t hash;
-    uint32_t holders;
-    bool in_pool;      /* counts toward the pool; a port outside it never does */
     struct el_link conns;
+    uint32_t hash;     /* the low 32 bits: enough to find its slot */
+    uint32_t self;
+    uint32_t holders;
+    uint16_t port;
+    bool in_pool;      /* counts toward the pool; a port outside it never does */
 };
 
 /* One destination (IP, port) of one source. */
@@ -38,6 +40,7 @@ struct eng_dest {
     uint8_t ip[16];
     uint16_t port;
     uint64_t hash;
+    uint32_t self;
     uint32_t held;  /* distinct source ports held towards it: its lifetime */
     uint32_t ports; /* those of them in the pool: the 4-tuple model's count */
 };
@@ -49,15 +52,17 @@ struct eng_level {
     uint32_t ports;
     uint32_t dests;
     uint64_t hash;
+    uint32_t self;
 };
 
 /* One full tuple: a destination and a source port. */
 struct eng_tuple {
     struct eng_dest *dest;
-    uint16_t src_port;
-    uint64_t hash;
-    uint32_t holders;
     struct el_link conns;
+    uint32_t hash;     /* the low 32 bits: enough to find its slot */
+    uint32_t self;
+    uint32_t holders;
+    uint16_t src_port;
 };
 
 struct conn_key {
@@ -102,12 +107,13 @@ struct eng_conn {
     struct ib_tuple ip_tuple;  /* valid with has_tuple */
     struct ib_endpoint active, passive;
     uint64_t service_id;
-    uint64_t hash;
     struct el_link age;
     struct el_link port_link, tuple_link;
     struct eng_port *port;
     struct eng_tuple *tuple;
     uint32_t port_hash, tuple_hash; /* theirs, enough to find their slots */
+    uint32_t hash;             /* its own key's, low 32 bits */
+    uint32_t self;             /* its index in the pool */
     uint32_t index;            /* ib_connection_record.index */
     uint32_t local_comm_id, remote_comm_id;
     uint32_t retransmissions;
@@ -238,9 +244,11 @@ bool eng_cm_init(struct ib_engine *e)
     ep_init(&cm->tuple_pool, sizeof(struct eng_tuple));
     ep_init(&cm->level_pool, sizeof(struct eng_level));
     el_init(&cm->age);
-    return et_init(&cm->conns, 64) && et_init(&cm->sources, 64) &&
-           et_init(&cm->ports, 64) && et_init(&cm->dests, 64) && et_init(&cm->tuples, 64) &&
-           et_init(&cm->levels, 64);
+    return et_init(&cm->conns, 64, &cm->conn_pool) &&
+           et_init(&cm->sources, 64, &cm->source_pool) &&
+           et_init(&cm->ports, 64, &cm->port_pool) && et_init(&cm->dests, 64, &cm->dest_pool) &&
+           et_init(&cm->tuples, 64, &cm->tuple_pool) &&
+           et_init(&cm->levels, 64, &cm->level_pool);
 }
 
 void eng_cm_destroy(struct ib_engine *e)
@@ -270,18 +278,20 @@ const struct ib_source_stats *eng_cm_source(const struct ib_engine *e, size_t i)
 /* ---- ports ---- */
 
 /* The item with this key in table t, or a new, zeroed one from pool; NULL
- * when memory ran out (counted).  *made says whether it is new. */
+ * when memory ran out (counted).  *made says whether it is new, and then
+ * *index is its index in the pool. */
 static void *find_or_make(struct ib_engine *e, struct et_table *t, struct ep_pool *pool,
-                          uint64_t h, et_eq_fn eq, const void *key, bool *made)
+                          uint64_t h, et_eq_fn eq, const void *key, bool *made,
+                          uint32_t *index)
 {
     void *item = et_find(t, h, eq, key);
     *made = false;
     if (item)
         return item;
-    if (!(item = ep_alloc(pool)))
+    if (!(item = ep_alloc(pool, index)))
         return eng_oom(e);
-    if (!et_insert(t, h, item)) {
-        ep_release(pool, item);
+    if (!et_insert(t, h, *index)) {
+        ep_release(pool, item, *index);
         return eng_oom(e);
     }
     *made = true;
@@ -313,8 +323,10 @@ static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple 
         cm->source_cap = cap;
     }
     bool made;
-    if (!(s = find_or_make(e, &cm->sources, &cm->source_pool, h, source_eq, &k, &made)))
+    uint32_t self;
+    if (!(s = find_or_make(e, &cm->sources, &cm->source_pool, h, source_eq, &k, &made, &self)))
         return NULL;
+    s->self = self;
     s->hash = h;
     s->st.port_space = t->port_space;
     s->st.ip_version = t->ip_version;
@@ -338,11 +350,14 @@ static struct port_key port_key_make(struct eng_source *src, uint16_t port)
 static struct eng_port *port_get(struct ib_engine *e, const struct port_key *k, uint64_t h)
 {
     bool made;
-    struct eng_port *p = find_or_make(e, &e->cm.ports, &e->cm.port_pool, h, port_eq, k, &made);
+    uint32_t self;
+    struct eng_port *p =
+        find_or_make(e, &e->cm.ports, &e->cm.port_pool, h, port_eq, k, &made, &self);
     if (p && made) {
+        p->self = self;
         p->src = k->src;
         p->port = (uint16_t)k->port;
-        p->hash = h;
+        p->hash = (uint32_t)h;
         el_init(&p->conns);
     }
     return p;
@@ -358,8 +373,11 @@ static struct eng_dest *dest_get(struct ib_engine *e, struct eng_source *src,
     k.port = t->dst_port;
     uint64_t h = et_hash(&k, sizeof k);
     bool made;
-    struct eng_dest *d = find_or_make(e, &e->cm.dests, &e->cm.dest_pool, h, dest_eq, &k, &made);
+    uint32_t self;
+    struct eng_dest *d =
+        find_or_make(e, &e->cm.dests, &e->cm.dest_pool, h, dest_eq, &k, &made, &self);
     if (d && made) {
+        d->self = self;
         d->src = src;
         memcpy(d->ip, t->dst_ip, 16);
         d->port = t->dst_port;
@@ -381,12 +399,14 @@ static struct tuple_key tuple_key_make(struct eng_dest *d, uint16_t src_port)
 static struct eng_tuple *tuple_get(struct ib_engine *e, const struct tuple_key *k, uint64_t h)
 {
     bool made;
+    uint32_t self;
     struct eng_tuple *t = find_or_make(e, &e->cm.tuples, &e->cm.tuple_pool, h, tuple_eq, k,
-                                       &made);
+                                       &made, &self);
     if (t && made) {
+        t->self = self;
         t->dest = k->dest;
         t->src_port = (uint16_t)k->port;
-        t->hash = h;
+        t->hash = (uint32_t)h;
         el_init(&t->conns);
     }
     return t;
@@ -396,8 +416,8 @@ static void dest_put(struct ib_engine *e, struct eng_dest *d)
 {
     if (d->held)
         return;
-    et_remove(&e->cm.dests, d->hash, d);
-    ep_release(&e->cm.dest_pool, d);
+    et_remove(&e->cm.dests, d->hash, d->self);
+    ep_release(&e->cm.dest_pool, d, d->self);
 }
 
 static void fill_port_analysis(struct ib_engine *e, const struct eng_conn *c)
@@ -498,9 +518,11 @@ static bool level_add(struct ib_engine *e, struct eng_source *src, uint32_t port
     uint64_t h = et_hash(&k, sizeof k);
     if (delta > 0) {
         bool made;
+        uint32_t self;
         struct eng_level *l =
-            find_or_make(e, &e->cm.levels, &e->cm.level_pool, h, level_eq, &k, &made);
+            find_or_make(e, &e->cm.levels, &e->cm.level_pool, h, level_eq, &k, &made, &self);
         if (l && made) {
+            l->self = self;
             l->src = src;
             l->ports = ports;
             l->hash = h;
@@ -511,8 +533,8 @@ static bool level_add(struct ib_engine *e, struct eng_source *src, uint32_t port
     }
     struct eng_level *l = et_find(&e->cm.levels, h, level_eq, &k);
     if (l && --l->dests == 0) {
-        et_remove(&e->cm.levels, l->hash, l);
-        ep_release(&e->cm.level_pool, l);
+        et_remove(&e->cm.levels, l->hash, l->self);
+        ep_release(&e->cm.level_pool, l, l->self);
         return false;
     }
     return l != NULL;
@@ -565,8 +587,8 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     if (!po) {
         /* Out of memory: leave no half-built entries behind. */
         if (tu && !tu->holders) {
-            et_remove(&e->cm.tuples, tu->hash, tu);
-            ep_release(&e->cm.tuple_pool, tu);
+            et_remove(&e->cm.tuples, tu->hash, tu->self);
+            ep_release(&e->cm.tuple_pool, tu, tu->self);
         }
         if (d)
             dest_put(e, d);
@@ -575,8 +597,8 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     reuse_findings(e, t, tu, po);
     c->port = po;
     c->tuple = tu;
-    c->port_hash = (uint32_t)po->hash;
-    c->tuple_hash = (uint32_t)tu->hash;
+    c->port_hash = po->hash;
+    c->tuple_hash = tu->hash;
     el_append(&po->conns, &c->port_link);
     el_append(&tu->conns, &c->tuple_link);
     po->in_pool = in_pool;
@@ -608,8 +630,8 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
     bool in_pool = po->in_pool;
     if (--po->holders == 0) {
         src->st.ports_in_use -= in_pool;
-        et_remove(&e->cm.ports, po->hash, po);
-        ep_release(&e->cm.port_pool, po);
+        et_remove(&e->cm.ports, po->hash, po->self);
+        ep_release(&e->cm.port_pool, po, po->self);
         if (src->st.ports_in_use <= e->rearm_ports)
             src->pool_high_armed = true;
     }
@@ -621,8 +643,8 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
             dest_ports_moved(e, src, d->ports + 1, d->ports);
             usage_changed(e, src);
         }
-        et_remove(&e->cm.tuples, tu->hash, tu);
-        ep_release(&e->cm.tuple_pool, tu);
+        et_remove(&e->cm.tuples, tu->hash, tu->self);
+        ep_release(&e->cm.tuple_pool, tu, tu->self);
         dest_put(e, d);
     }
 }
@@ -662,10 +684,10 @@ static void conn_end(struct ib_engine *e, struct eng_conn *c, bool evicted)
         conn_record(e, c, evicted, &r);
         e->sink(e->sink_ctx, &r);
     }
-    et_remove(&e->cm.conns, c->hash, c);
+    et_remove(&e->cm.conns, c->hash, c->self);
     el_unlink(&c->age);
     e->cm.conn_count--;
-    ep_release(&e->cm.conn_pool, c);
+    ep_release(&e->cm.conn_pool, c, c->self);
 }
 
 static struct eng_conn *conn_new(struct ib_engine *e, const struct conn_key *k, uint64_t h)
@@ -675,16 +697,18 @@ static struct eng_conn *conn_new(struct ib_engine *e, const struct conn_key *k, 
         e->stats.connections_evicted++;
         conn_end(e, EL_ENTRY(cm->age.next, struct eng_conn, age), true);
     }
-    struct eng_conn *c = ep_alloc(&cm->conn_pool);
+    uint32_t self;
+    struct eng_conn *c = ep_alloc(&cm->conn_pool, &self);
     if (!c)
         return eng_oom(e);
-    if (!et_insert(&cm->conns, h, c)) {
-        ep_release(&cm->conn_pool, c);
+    if (!et_insert(&cm->conns, h, self)) {
+        ep_release(&cm->conn_pool, c, self);
         return eng_oom(e);
     }
+    c->self = self;
     c->local_comm_id = k->comm_id;
     c->sidr = k->sidr;
-    c->hash = h;
+    c->hash = (uint32_t)h;
     c->index = cm->next_conn_index++;
     el_init(&c->port_link);
     el_init(&c->tuple_link);

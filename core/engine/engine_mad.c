@@ -32,6 +32,7 @@ struct txn_key {
 struct eng_txn {
     struct txn_key key;
     uint64_t hash;
+    uint32_t self;      /* its index in its pool (ep_alloc) */
     struct el_link age; /* on the pending or the answered list */
     bool answered;
     struct ib_frame_ref req;
@@ -48,6 +49,7 @@ struct eng_chain {
     struct ib_redirect_chain pub;
     struct chain_key key;
     uint64_t hash;
+    uint32_t self;
     bool awaiting;              /* the latest redirect is not followed yet */
     bool not_followed_reported; /* once per redirect */
     struct ib_redirect_hop last; /* the latest target (kept past IB_CHAIN_HOPS_MAX) */
@@ -64,6 +66,7 @@ struct madqp_key {
 struct eng_madqp {
     struct madqp_key key;
     uint64_t hash;
+    uint32_t self;
     struct el_link age;
 };
 
@@ -94,7 +97,8 @@ bool eng_mad_init(struct ib_engine *e)
     el_init(&m->pending);
     el_init(&m->answered);
     el_init(&m->madqp_age);
-    return et_init(&m->txns, 64) && et_init(&m->chains, 64) && et_init(&m->madqps, 64);
+    return et_init(&m->txns, 64, &m->txn_pool) && et_init(&m->chains, 64, &m->chain_pool) &&
+           et_init(&m->madqps, 64, &m->madqp_pool);
 }
 
 void eng_mad_destroy(struct ib_engine *e)
@@ -151,21 +155,23 @@ static void madqp_add_node(struct ib_engine *e, const struct eng_node *n, uint32
         return;
     if (m->madqp_count >= ENG_MADQP_MAX) {
         struct eng_madqp *old = EL_ENTRY(m->madqp_age.next, struct eng_madqp, age);
-        et_remove(&m->madqps, old->hash, old);
+        et_remove(&m->madqps, old->hash, old->self);
         el_unlink(&old->age);
-        ep_release(&m->madqp_pool, old);
+        ep_release(&m->madqp_pool, old, old->self);
         m->madqp_count--;
     }
-    struct eng_madqp *q = ep_alloc(&m->madqp_pool);
+    uint32_t self;
+    struct eng_madqp *q = ep_alloc(&m->madqp_pool, &self);
     if (!q) {
         eng_oom(e);
         return;
     }
-    if (!et_insert(&m->madqps, h, q)) {
-        ep_release(&m->madqp_pool, q);
+    if (!et_insert(&m->madqps, h, self)) {
+        ep_release(&m->madqp_pool, q, self);
         eng_oom(e);
         return;
     }
+    q->self = self;
     q->key = k;
     q->hash = h;
     el_append(&m->madqp_age, &q->age);
@@ -256,13 +262,15 @@ static struct eng_chain *chain_new(struct ib_engine *e, const struct eng_redirec
         m->chain_list = l;
         m->chain_cap = cap;
     }
-    struct eng_chain *c = ep_alloc(&m->chain_pool);
+    uint32_t self;
+    struct eng_chain *c = ep_alloc(&m->chain_pool, &self);
     if (!c)
         return eng_oom(e);
+    c->self = self;
     c->key = chain_key_make(src->requester, src->mgmt_class);
     c->hash = et_hash(&c->key, sizeof c->key);
-    if (!et_insert(&m->chains, c->hash, c)) {
-        ep_release(&m->chain_pool, c);
+    if (!et_insert(&m->chains, c->hash, self)) {
+        ep_release(&m->chain_pool, c, self);
         return eng_oom(e);
     }
     c->pub.requester = *src->requester;
@@ -340,7 +348,7 @@ static struct eng_chain *chain_for(struct ib_engine *e, const struct eng_redirec
         /* A redirect extends the chain only when it comes from where the
          * chain led; otherwise the requester started over elsewhere. */
         if (!hop_is(&c->last, src->agent, src->agent_qp)) {
-            et_remove(&e->mad.chains, c->hash, c);
+            et_remove(&e->mad.chains, c->hash, c->self);
             c = NULL;
         }
     }
@@ -480,20 +488,20 @@ void eng_mad_answer(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
     c->awaiting = false;
     link_chain(e, c);
     /* The chain is complete: out of the index, kept for the report. */
-    et_remove(&e->mad.chains, c->hash, c);
+    et_remove(&e->mad.chains, c->hash, c->self);
 }
 
 /* ---- transactions ---- */
 
 static void txn_free(struct ib_engine *e, struct eng_txn *t)
 {
-    et_remove(&e->mad.txns, t->hash, t);
+    et_remove(&e->mad.txns, t->hash, t->self);
     el_unlink(&t->age);
     if (t->answered)
         e->mad.answered_count--;
     else
         e->mad.pending_count--;
-    ep_release(&e->mad.txn_pool, t);
+    ep_release(&e->mad.txn_pool, t, t->self);
 }
 
 static void txn_request(struct ib_engine *e, const struct ib_packet *p)
@@ -518,16 +526,18 @@ static void txn_request(struct ib_engine *e, const struct ib_packet *p)
         e->stats.transactions_evicted++;
         txn_free(e, EL_ENTRY(m->pending.next, struct eng_txn, age));
     }
-    t = ep_alloc(&m->txn_pool);
+    uint32_t self;
+    t = ep_alloc(&m->txn_pool, &self);
     if (!t) {
         eng_oom(e);
         return;
     }
-    if (!et_insert(&m->txns, h, t)) {
-        ep_release(&m->txn_pool, t);
+    if (!et_insert(&m->txns, h, self)) {
+        ep_release(&m->txn_pool, t, self);
         eng_oom(e);
         return;
     }
+    t->self = self;
     t->key = k;
     t->hash = h;
     t->req = e->at;

@@ -36,7 +36,7 @@ uint64_t et_hash(const void *data, size_t len)
     return mix64(h);
 }
 
-bool et_init(struct et_table *t, size_t min_slots)
+bool et_init(struct et_table *t, size_t min_slots, const struct ep_pool *pool)
 {
     size_t n = 16;
     while (n < min_slots)
@@ -44,6 +44,7 @@ bool et_init(struct et_table *t, size_t min_slots)
     t->slots = calloc(n, sizeof *t->slots);
     t->mask = n - 1;
     t->count = 0;
+    t->pool = pool;
     return t->slots != NULL;
 }
 
@@ -55,58 +56,65 @@ void et_destroy(struct et_table *t)
     t->count = 0;
 }
 
-static void place(struct et_slot *slots, size_t mask, uint64_t hash, void *item)
+static void place(struct et_slot *slots, size_t mask, struct et_slot s)
 {
-    size_t i = (size_t)hash & mask;
-    while (slots[i].item)
+    size_t i = s.tag & mask;
+    while (slots[i].ref)
         i = (i + 1) & mask;
-    slots[i].hash = hash;
-    slots[i].item = item;
+    slots[i] = s;
 }
 
 static bool grow(struct et_table *t)
 {
     size_t n = (t->mask + 1) * 2;
+    /* The home slot is read from the tag's 32 bits. */
+    if (n > (size_t)UINT32_MAX + 1)
+        return false;
     struct et_slot *slots = calloc(n, sizeof *slots);
     if (!slots)
         return false;
     for (size_t i = 0; i <= t->mask; i++)
-        if (t->slots[i].item)
-            place(slots, n - 1, t->slots[i].hash, t->slots[i].item);
+        if (t->slots[i].ref)
+            place(slots, n - 1, t->slots[i]);
     free(t->slots);
     t->slots = slots;
     t->mask = n - 1;
     return true;
 }
 
-bool et_insert(struct et_table *t, uint64_t hash, void *item)
+bool et_insert(struct et_table *t, uint64_t hash, uint32_t index)
 {
     /* Keep the load at most one half so probe runs stay short. */
     if ((t->count + 1) * 2 > t->mask + 1 && !grow(t))
         return false;
-    place(t->slots, t->mask, hash, item);
+    struct et_slot s = { (uint32_t)hash, index + 1 };
+    place(t->slots, t->mask, s);
     t->count++;
     return true;
 }
 
 void *et_find(const struct et_table *t, uint64_t hash, et_eq_fn eq, const void *key)
 {
-    size_t i = (size_t)hash & t->mask;
+    uint32_t tag = (uint32_t)hash;
+    size_t i = tag & t->mask;
     for (;;) {
         const struct et_slot *s = &t->slots[i];
-        if (!s->item)
+        if (!s->ref)
             return NULL;
-        if (s->hash == hash && eq(s->item, key))
-            return s->item;
+        if (s->tag == tag) {
+            void *item = ep_item(t->pool, s->ref - 1);
+            if (eq(item, key))
+                return item;
+        }
         i = (i + 1) & t->mask;
     }
 }
 
-bool et_remove(struct et_table *t, uint64_t hash, const void *item)
+bool et_remove(struct et_table *t, uint64_t hash, uint32_t index)
 {
-    size_t i = (size_t)hash & t->mask;
-    while (t->slots[i].item != item) {
-        if (!t->slots[i].item)
+    size_t i = (uint32_t)hash & t->mask;
+    while (t->slots[i].ref != index + 1) {
+        if (!t->slots[i].ref)
             return false;
         i = (i + 1) & t->mask;
     }
@@ -115,83 +123,117 @@ bool et_remove(struct et_table *t, uint64_t hash, const void *item)
     size_t j = i;
     for (;;) {
         j = (j + 1) & t->mask;
-        if (!t->slots[j].item)
+        if (!t->slots[j].ref)
             break;
-        size_t home = (size_t)t->slots[j].hash & t->mask;
+        size_t home = t->slots[j].tag & t->mask;
         bool stays = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
         if (stays)
             continue;
         t->slots[i] = t->slots[j];
         i = j;
     }
-    t->slots[i].item = NULL;
-    t->slots[i].hash = 0;
+    t->slots[i].ref = 0;
+    t->slots[i].tag = 0;
     t->count--;
     return true;
 }
 
 /* ---- pool ---- */
 
-#define EP_ALIGN sizeof(max_align_t)
-#define EP_BLOCK_MAX 1024
+/* Items hold integers and pointers, nothing wider: 8-byte alignment (not
+ * max_align_t's 16) keeps a 40-byte item at 40 bytes. */
+union ep_widest {
+    uint64_t u;
+    int64_t i;
+    void *p;
+    double d;
+};
+#define EP_ALIGN _Alignof(union ep_widest)
+
+_Static_assert(EP_RAMP_ITEMS == EP_BLOCK_FIRST * ((1u << EP_RAMP_BLOCKS) - 1) &&
+                   (EP_BLOCK_FIRST << EP_RAMP_BLOCKS) == EP_BLOCK_MAX,
+               "ep_item's block arithmetic");
+
+/* A free item: where the next free one is, and its own index. */
+struct ep_free {
+    void *next;
+    uint32_t index;
+};
 
 void ep_init(struct ep_pool *p, size_t item_size)
 {
-    if (item_size < sizeof(void *))
-        item_size = sizeof(void *);
+    if (item_size < sizeof(struct ep_free))
+        item_size = sizeof(struct ep_free);
     p->item_size = (item_size + EP_ALIGN - 1) / EP_ALIGN * EP_ALIGN;
-    p->per_block = 16; /* doubles per block: small engines stay small */
     p->free_list = NULL;
     p->blocks = NULL;
+    p->block_count = p->block_cap = 0;
+    p->next_index = 0;
     p->live = 0;
 }
 
-void *ep_alloc(struct ep_pool *p)
+static void free_push(struct ep_pool *p, void *item, uint32_t index)
 {
-    if (!p->free_list) {
-        /* The block's first EP_ALIGN bytes link the blocks together. */
-        char *block = malloc(EP_ALIGN + p->item_size * p->per_block);
-        if (!block)
-            return NULL;
-        memcpy(block, &p->blocks, sizeof(void *));
-        p->blocks = block;
-        for (size_t i = p->per_block; i-- > 0;) {
-            void *item = block + EP_ALIGN + i * p->item_size;
-            memcpy(item, &p->free_list, sizeof(void *));
-            p->free_list = item;
-        }
-        /* Grow geometrically so that big captures take few mallocs, up to
-         * blocks of EP_BLOCK_MAX items: past that a doubling would leave up
-         * to half the newest block unused (a third of the memory). */
-        if (p->per_block < EP_BLOCK_MAX)
-            p->per_block *= 2;
+    struct ep_free f = { p->free_list, index };
+    memcpy(item, &f, sizeof f);
+    p->free_list = item;
+}
+
+/* A new block, its items on the free list (the first on top). */
+static bool add_block(struct ep_pool *p)
+{
+    size_t b = p->block_count;
+    size_t n = b < EP_RAMP_BLOCKS ? (size_t)EP_BLOCK_FIRST << b : EP_BLOCK_MAX;
+    if ((uint64_t)p->next_index + n > UINT32_MAX)
+        return false; /* indices are 32 bits (and 0 + 1 marks a slot used) */
+    if (p->block_count == p->block_cap) {
+        size_t cap = p->block_cap ? p->block_cap * 2 : 16;
+        char **l = realloc(p->blocks, cap * sizeof *l);
+        if (!l)
+            return false;
+        p->blocks = l;
+        p->block_cap = cap;
     }
+    char *block = malloc(p->item_size * n);
+    if (!block)
+        return false;
+    p->blocks[p->block_count++] = block;
+    for (size_t i = n; i-- > 0;)
+        free_push(p, block + i * p->item_size, p->next_index + (uint32_t)i);
+    p->next_index += (uint32_t)n;
+    return true;
+}
+
+void *ep_alloc(struct ep_pool *p, uint32_t *index)
+{
+    if (!p->free_list && !add_block(p))
+        return NULL;
     void *item = p->free_list;
-    memcpy(&p->free_list, item, sizeof(void *));
+    struct ep_free f;
+    memcpy(&f, item, sizeof f);
+    p->free_list = f.next;
+    *index = f.index;
     memset(item, 0, p->item_size);
     p->live++;
     return item;
 }
 
-void ep_release(struct ep_pool *p, void *item)
+void ep_release(struct ep_pool *p, void *item, uint32_t index)
 {
     if (!item)
         return;
-    memcpy(item, &p->free_list, sizeof(void *));
-    p->free_list = item;
+    free_push(p, item, index);
     p->live--;
 }
 
 void ep_destroy(struct ep_pool *p)
 {
-    void *b = p->blocks;
-    while (b) {
-        void *next;
-        memcpy(&next, b, sizeof(void *));
-        free(b);
-        b = next;
-    }
+    for (size_t b = 0; b < p->block_count; b++)
+        free(p->blocks[b]);
+    free(p->blocks);
     p->blocks = NULL;
+    p->block_count = p->block_cap = 0;
     p->free_list = NULL;
+    p->next_index = 0;
     p->live = 0;
 }

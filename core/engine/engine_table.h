@@ -1,11 +1,14 @@
 /* engine_table.h - the engine's hash table, slab pool and FIFO list.
  *
- * Internal to the engine (engine*.c).  The table is open addressing with
+ * Internal to the engine (engine*.c).  The pool hands out fixed-size items
+ * from blocks, each with an index (32 bits, stable while it lives), and
+ * keeps freed ones on a free list.  The table is open addressing with
  * linear probing and backward-shift deletion (no tombstones), unique keys,
- * storing (hash, item pointer); the caller owns the items and supplies the
- * key comparison.  It grows by doubling when half full and never shrinks, so
- * in steady state neither inserting nor removing allocates.  The pool hands
- * out fixed-size items from blocks and keeps freed ones on a free list.
+ * over the items of one pool: a slot is 8 bytes, the low 32 bits of the
+ * hash and the item's index, so that a cache line holds eight and a table
+ * of many entries stays small.  The caller supplies the key comparison.  It
+ * grows by doubling when half full and never shrinks, so in steady state
+ * neither inserting nor removing allocates.
  */
 #ifndef IBSCOPE_ENGINE_TABLE_H
 #define IBSCOPE_ENGINE_TABLE_H
@@ -18,52 +21,74 @@
 
 uint64_t et_hash(const void *data, size_t len);
 
+/* ---- slab pool ---- */
+
+struct ep_pool {
+    size_t item_size;
+    void *free_list;   /* each free item: the next one's address, then its index */
+    char **blocks;     /* block b holds ep_block_items(b) items */
+    size_t block_count, block_cap;
+    uint32_t next_index; /* items ever made */
+    size_t live;
+};
+
+/* Blocks double from 16 items up to EP_BLOCK_MAX (small engines stay small;
+ * past that a doubling could leave a third of the memory unused). */
+#define EP_BLOCK_FIRST 16u
+#define EP_BLOCK_MAX 1024u
+#define EP_RAMP_BLOCKS 6u    /* 16, 32, ..., 512 */
+#define EP_RAMP_ITEMS 1008u  /* the items in them */
+
+void ep_init(struct ep_pool *p, size_t item_size);
+/* A zeroed item and its index, NULL when out of memory. */
+void *ep_alloc(struct ep_pool *p, uint32_t *index);
+void ep_release(struct ep_pool *p, void *item, uint32_t index);
+void ep_destroy(struct ep_pool *p);
+
+static inline void *ep_item(const struct ep_pool *p, uint32_t index)
+{
+    size_t b, at;
+    if (index < EP_RAMP_ITEMS) {
+        b = (size_t)(31 - __builtin_clz(index / EP_BLOCK_FIRST + 1));
+        at = index - EP_BLOCK_FIRST * ((1u << b) - 1);
+    } else {
+        b = EP_RAMP_BLOCKS + (index - EP_RAMP_ITEMS) / EP_BLOCK_MAX;
+        at = (index - EP_RAMP_ITEMS) % EP_BLOCK_MAX;
+    }
+    return p->blocks[b] + at * p->item_size;
+}
+
 /* ---- hash table ---- */
 
 struct et_slot {
-    uint64_t hash;
-    void *item; /* NULL: empty */
+    uint32_t tag; /* the hash's low 32 bits: its home slot and a first check */
+    uint32_t ref; /* the item's pool index + 1; 0: empty */
 };
 
 struct et_table {
     struct et_slot *slots;
-    size_t mask; /* slot count - 1, a power of two minus one */
+    size_t mask; /* slot count - 1, a power of two minus one (below 2^32) */
     size_t count;
+    const struct ep_pool *pool; /* where the items are */
 };
 
 typedef bool (*et_eq_fn)(const void *item, const void *key);
 
-bool et_init(struct et_table *t, size_t min_slots);
+bool et_init(struct et_table *t, size_t min_slots, const struct ep_pool *pool);
 void et_destroy(struct et_table *t);
 /* The caller checked the key is not there yet.  False when out of memory. */
-bool et_insert(struct et_table *t, uint64_t hash, void *item);
+bool et_insert(struct et_table *t, uint64_t hash, uint32_t index);
 void *et_find(const struct et_table *t, uint64_t hash, et_eq_fn eq, const void *key);
-/* Removes this very item (found by pointer along its hash's probe run). */
-bool et_remove(struct et_table *t, uint64_t hash, const void *item);
+/* Removes the item of this index (found along its hash's probe run). */
+bool et_remove(struct et_table *t, uint64_t hash, uint32_t index);
 
 /* Starts loading the slot where a lookup of hash begins.  With many entries
  * open the slots are out of cache: a frame that will look up several keys
  * asks for all their slots first, so that the misses overlap. */
 static inline void et_prefetch(const struct et_table *t, uint64_t hash)
 {
-    __builtin_prefetch(&t->slots[(size_t)hash & t->mask]);
+    __builtin_prefetch(&t->slots[(uint32_t)hash & t->mask]);
 }
-
-/* ---- slab pool ---- */
-
-struct ep_pool {
-    size_t item_size;
-    size_t per_block;
-    void *free_list;
-    void *blocks; /* singly linked through each block's first word */
-    size_t live;
-};
-
-void ep_init(struct ep_pool *p, size_t item_size);
-/* A zeroed item, NULL when out of memory. */
-void *ep_alloc(struct ep_pool *p);
-void ep_release(struct ep_pool *p, void *item);
-void ep_destroy(struct ep_pool *p);
 
 /* ---- intrusive doubly linked list with a sentinel ---- */
 
