@@ -23,12 +23,13 @@ static bool read_all(struct run *r, struct capture_set *set)
     struct progress prog;
     progress_init(&prog, r->opts->progress);
     struct read_ahead *ra = NULL;
-    if (!r->opts->single_thread && capture_set_all_files(set) && read_ahead_worthwhile())
+    uint64_t done, total;
+    capture_set_position(set, &done, &total);
+    if (!r->opts->single_thread && capture_set_all_files(set) && read_ahead_worthwhile(total))
         ra = read_ahead_start(set, r->opts->crc ? &r->popts : NULL);
     while (ra ? read_ahead_next(ra, &fr) : capture_set_next(set, &fr)) {
         run_frame(r, &fr);
         if ((r->model.frames & 0xFFF) == 0) {
-            uint64_t done, total;
             if (ra)
                 read_ahead_position(ra, &done, &total);
             else

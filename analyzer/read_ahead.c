@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "printable.h"
@@ -23,7 +24,7 @@ struct batch {
 struct read_ahead {
     struct capture_set *set;
     bool check_crc;
-    int crc_pin;                   /* READ_AHEAD_CRC_* from the environment, for tests */
+    int crc_pin;                   /* CRC_PIN_*: IBSCOPE_READ_AHEAD, for tests */
     struct ib_parse_opts crc_opts; /* headers only: the CRCs need no more */
     struct ib_packet pkt;          /* the reader's scratch packet */
     struct capture_frame held;     /* read but not yet copied: the next batch's */
@@ -44,21 +45,28 @@ struct read_ahead {
     bool ended;
 };
 
-enum { CRC_PIN_NONE, CRC_PIN_READER, CRC_PIN_ANALYSIS };
+/* IBSCOPE_READ_AHEAD (tests): "reader", "analysis" or "either" starts the
+ * thread whatever the size and core count, with the CRCs checked where it
+ * says ("either": where there is time, as always). */
+enum { CRC_PIN_NONE, CRC_PIN_READER, CRC_PIN_ANALYSIS, CRC_PIN_UNSET };
 
 static int crc_pin_from_env(void)
 {
-    const char *v = getenv("IBSCOPE_READ_AHEAD_CRC");
-    if (v && strcmp(v, "reader") == 0)
+    const char *v = getenv("IBSCOPE_READ_AHEAD");
+    if (!v)
+        return CRC_PIN_UNSET;
+    if (strcmp(v, "reader") == 0)
         return CRC_PIN_READER;
-    if (v && strcmp(v, "analysis") == 0)
+    if (strcmp(v, "analysis") == 0)
         return CRC_PIN_ANALYSIS;
     return CRC_PIN_NONE;
 }
 
-bool read_ahead_worthwhile(void)
+bool read_ahead_worthwhile(uint64_t input_bytes)
 {
-    return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+    if (crc_pin_from_env() != CRC_PIN_UNSET)
+        return true;
+    return input_bytes >= READ_AHEAD_MIN_BYTES && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
 /* Copies frames into b until it is full or the captures end; checks their
@@ -111,6 +119,7 @@ static void fill(struct read_ahead *ra, struct batch *b, bool crcs)
 static void *reader_main(void *arg)
 {
     struct read_ahead *ra = arg;
+    prctl(PR_SET_NAME, "ibscope-reader"); /* as top -H and perf show it */
     for (;;) {
         pthread_mutex_lock(&ra->lock);
         while (ra->filled == READ_AHEAD_BATCHES && !ra->stopping)
@@ -119,8 +128,9 @@ static void *reader_main(void *arg)
         /* The CRCs go to whichever thread has time: when the analysis has
          * a whole batch waiting the reader is ahead and checks them; when
          * it has none it is about to wait, and checks them itself. */
-        bool crcs = ra->check_crc && (ra->crc_pin == CRC_PIN_READER ||
-                                      (ra->crc_pin == CRC_PIN_NONE && ra->filled > 0));
+        bool crcs = ra->check_crc &&
+                    (ra->crc_pin == CRC_PIN_READER ||
+                     (ra->crc_pin != CRC_PIN_ANALYSIS && ra->filled > 0));
         pthread_mutex_unlock(&ra->lock);
         if (stop)
             return NULL;

@@ -6,10 +6,12 @@
  * the analysis.  Frames come out exactly as capture_set_next() gives them,
  * in the same order, each with its CRC verdicts (capture_frame.crc) when
  * the reader had the time to check them (else the analysis checks them:
- * the work goes to whichever thread is waiting; for tests, the environment
- * variable IBSCOPE_READ_AHEAD_CRC=reader or =analysis pins it to one).  For files, not streams: a batch is handed over when
- * full.  Memory is bounded: a few batches of at most
- * READ_AHEAD_BATCH_BYTES each (more only for a frame larger than that).
+ * the work goes to whichever thread is waiting).  For files, not streams: a
+ * batch is handed over when full.  Memory is bounded: a few batches of at
+ * most READ_AHEAD_BATCH_BYTES each (more only for a frame larger than that).
+ * For tests, the environment variable IBSCOPE_READ_AHEAD=reader, =analysis
+ * or =either starts the thread whatever the input and pins where the CRCs
+ * are checked (either: as without it).
  */
 #ifndef IBSCOPE_READ_AHEAD_H
 #define IBSCOPE_READ_AHEAD_H
@@ -23,11 +25,15 @@
 #define READ_AHEAD_BATCH_FRAMES 1024
 #define READ_AHEAD_BATCH_BYTES (512 * 1024)
 #define READ_AHEAD_BATCHES 4
+/* Below this much input the thread's start and hand-overs (about a
+ * millisecond) cost more than it saves. */
+#define READ_AHEAD_MIN_BYTES (8u << 20)
 
 struct read_ahead;
 
-/* Whether a reader thread can help here: two or more cores online. */
-bool read_ahead_worthwhile(void);
+/* Whether a reader thread can help here: two or more cores online and at
+ * least READ_AHEAD_MIN_BYTES to read. */
+bool read_ahead_worthwhile(uint64_t input_bytes);
 
 /* Starts the thread over an open set, which it owns until read_ahead_stop().
  * crc_opts: the parse options to check CRCs with (rocev2_port), or NULL not

@@ -9,6 +9,7 @@
 #include "crc.h"
 
 #include <string.h>
+#include <stdatomic.h>
 
 #include "crc_fast.h"
 #include "names.h"
@@ -27,15 +28,26 @@
 #define ICRC_JOINED_MAX (MASKED_MAX + 4096 + 64)
 
 static struct crc_fast icrc_engine, vcrc_engine;
-static int engines_ready;
+/* Made once, by whichever thread checks first (the analyzer's reader thread
+ * and its analysis both check); the others wait the few microseconds it
+ * takes.  C11 atomics, which ThreadSanitizer follows (glibc's call_once it
+ * does not). */
+enum { ENGINES_NONE, ENGINES_MAKING, ENGINES_READY };
+static atomic_int engines_state;
 
 static void engines_init(void)
 {
-    if (engines_ready)
+    if (atomic_load_explicit(&engines_state, memory_order_acquire) == ENGINES_READY)
         return;
-    crc_fast_init(&icrc_engine, 32, ICRC_POLY);
-    crc_fast_init(&vcrc_engine, 16, VCRC_POLY);
-    engines_ready = 1;
+    int none = ENGINES_NONE;
+    if (atomic_compare_exchange_strong(&engines_state, &none, ENGINES_MAKING)) {
+        crc_fast_init(&icrc_engine, 32, ICRC_POLY);
+        crc_fast_init(&vcrc_engine, 16, VCRC_POLY);
+        atomic_store_explicit(&engines_state, ENGINES_READY, memory_order_release);
+        return;
+    }
+    while (atomic_load_explicit(&engines_state, memory_order_acquire) != ENGINES_READY)
+        ;
 }
 
 static uint32_t le32(const uint8_t *p)

@@ -40,10 +40,23 @@ static uint32_t xpow_mod(unsigned k, unsigned width, uint32_t poly)
     return (uint32_t)r;
 }
 
+/* Whether this CPU can fold (read once, by crc_fast_init). */
+static bool have_clmul(void)
+{
+#ifdef CRC_FAST_CLMUL
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
+           __builtin_cpu_supports("sse4.1");
+#else
+    return false;
+#endif
+}
+
 void crc_fast_init(struct crc_fast *c, unsigned width, uint32_t poly)
 {
     uint32_t rpoly = reflect(poly, width);
     c->width = width;
+    c->clmul = have_clmul();
     for (unsigned i = 0; i < 256; i++) {
         uint32_t r = i;
         for (int b = 0; b < 8; b++)
@@ -137,23 +150,12 @@ CLMUL_TARGET static uint32_t by_folding(const struct crc_fast *c, uint32_t reg,
     return by_table(c, 0, last, 16);
 }
 
-static int have_clmul(void)
-{
-    static int known, yes;
-    if (!known) {
-        __builtin_cpu_init();
-        yes = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
-              __builtin_cpu_supports("sse4.1");
-        known = 1;
-    }
-    return yes;
-}
 #endif
 
 uint32_t crc_fast_update(const struct crc_fast *c, uint32_t reg, const uint8_t *data, size_t n)
 {
 #ifdef CRC_FAST_CLMUL
-    if (n >= 64 && have_clmul())
+    if (n >= 64 && c->clmul)
         return by_folding(c, reg, data, n);
 #endif
     return by_table(c, reg, data, n);

@@ -8,11 +8,13 @@
 #ifndef IBSCOPE_CRC_FAST_H
 #define IBSCOPE_CRC_FAST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct crc_fast {
     unsigned width;            /* 16 or 32 */
+    bool clmul;                /* the CPU folds with carry-less multiplies */
     uint32_t table[8][256];    /* slicing by 8 */
     uint64_t k_hi, k_lo;       /* folding by 128 bits: x^191 and x^127 mod P, reflected */
     uint64_t k4_hi, k4_lo;     /* by 512 bits, four streams: x^575 and x^511 mod P */

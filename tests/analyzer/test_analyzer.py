@@ -528,7 +528,7 @@ def t_threads(d):
         for fmt in (["--format", "json", "--connections"], ["--frames"]):
             alone = run(fmt + ["--single-thread"] + args, stdin=stdin)
             for where in ("reader", "analysis", "either"):
-                got = run(fmt + args, stdin=stdin, env={"IBSCOPE_READ_AHEAD_CRC": where})
+                got = run(fmt + args, stdin=stdin, env={"IBSCOPE_READ_AHEAD": where})
                 check(got == alone, f"threads {args} {fmt} CRCs in the {where}: differs from "
                                     f"--single-thread (exit {got[0]}/{alone[0]}, "
                                     f"{got[2]!r}/{alone[2]!r})")
@@ -591,7 +591,7 @@ def t_golden(d):
                               cwd=ARGS.source_dir)
         check((rc1, out1, err1) == (rc, out, err), f"golden {name}: --single-thread differs")
         rc1, out1, err1 = run(fmt + ["--connections"] + extra + [capture], cwd=ARGS.source_dir,
-                              env={"IBSCOPE_READ_AHEAD_CRC": "reader"})
+                              env={"IBSCOPE_READ_AHEAD": "reader"})
         check((rc1, out1, err1) == (rc, out, err), f"golden {name}: CRCs in the reader differ")
         # The malformed samples hold frames cut by the snap length: bad input, exit 2,
         # with the report of what was read still written.
