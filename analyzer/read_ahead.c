@@ -146,10 +146,17 @@ static void *reader_main(void *arg)
     }
 }
 
-static void free_batches(struct read_ahead *ra)
+/* Frees ra, its batches and (when made) its lock and conditions. */
+static void free_all(struct read_ahead *ra, bool synced)
 {
+    if (synced) {
+        pthread_mutex_destroy(&ra->lock);
+        pthread_cond_destroy(&ra->filled_cond);
+        pthread_cond_destroy(&ra->freed_cond);
+    }
     for (size_t i = 0; i < READ_AHEAD_BATCHES; i++)
         free(ra->batches[i].data);
+    free(ra);
 }
 
 struct read_ahead *read_ahead_start(struct capture_set *set, const struct ib_parse_opts *crc_opts)
@@ -170,8 +177,7 @@ struct read_ahead *read_ahead_start(struct capture_set *set, const struct ib_par
     for (size_t i = 0; i < READ_AHEAD_BATCHES; i++) {
         ra->batches[i].cap = READ_AHEAD_BATCH_BYTES;
         if (!(ra->batches[i].data = malloc(READ_AHEAD_BATCH_BYTES))) {
-            free_batches(ra);
-            free(ra);
+            free_all(ra, false);
             return NULL;
         }
     }
@@ -185,11 +191,7 @@ struct read_ahead *read_ahead_start(struct capture_set *set, const struct ib_par
     int rc = pthread_create(&ra->thread, NULL, reader_main, ra);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
-        pthread_mutex_destroy(&ra->lock);
-        pthread_cond_destroy(&ra->filled_cond);
-        pthread_cond_destroy(&ra->freed_cond);
-        free_batches(ra);
-        free(ra);
+        free_all(ra, true);
         return NULL;
     }
     return ra;
@@ -247,10 +249,6 @@ bool read_ahead_stop(struct read_ahead *ra)
                         "stops before it\n",
                 path, (unsigned long long)ra->held.frame, (unsigned)ra->held.caplen);
     }
-    pthread_mutex_destroy(&ra->lock);
-    pthread_cond_destroy(&ra->filled_cond);
-    pthread_cond_destroy(&ra->freed_cond);
-    free_batches(ra);
-    free(ra);
+    free_all(ra, true);
     return complete;
 }
