@@ -7,11 +7,14 @@ for any -T fields run on Wireshark 4.0) with ibscope disabled
 preference, interleaved round by round, and prints CPU seconds (user+sys)
 per configuration: the best and the median of the runs, and the overhead
 of each against disabled.  Targets, with the default tree (tree_fields=added):
-<= 15 % on -T fields, <= 10 % on plain tshark -r (--plain).
+<= 15 % on -T fields, <= 10 % on plain tshark -r (--plain), <= 15 % on
+tshark -2 (--two-pass, what opening the file in the GUI resembles).
 
 Usage: plugin_overhead.py [--build DIR] [--connections N] [--keep FILE] [--runs N]
-                          [--plain] [--levels added,all,...]
+                          [--plain | --two-pass] [--levels added,all,...]
 --plain measures `tshark -r FILE` (summary lines, no -T fields) instead.
+--two-pass measures `tshark -2 -r FILE` (summary lines), disabled against
+enabled with the default preferences (--levels is not used).
 The capture is `ibscope-gen ramp --pool 1024-65535 --connections N
 --disconnect 100 --linktype 197 --gap-us 10` (5 frames per connection).
 As root, tshark runs as `nobody` (root ignores plugin folders).
@@ -45,7 +48,9 @@ def main():
     ap.add_argument("--connections", type=int, default=250000)
     ap.add_argument("--keep", help="generate into (or reuse) this file")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--plain", action="store_true")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--plain", action="store_true")
+    mode.add_argument("--two-pass", action="store_true")
     ap.add_argument("--levels", default=",".join(LEVELS),
                     help="tree_fields settings to measure (default: all four)")
     a = ap.parse_args()
@@ -72,14 +77,20 @@ def main():
         os.chmod(cap, 0o644)
         frames = 5 * a.connections
         base = ["env", f"HOME={home}", f"WIRESHARK_PLUGIN_DIR={staged}", "tshark", "-r", cap]
-        if not a.plain:
+        if a.two_pass:
+            base.append("-2")
+        elif not a.plain:
             base += ["-T", "fields", "-e", "frame.number"]
         if os.geteuid() == 0:
             base = ["runuser", "-u", "nobody", "--"] + base
         configs = [("disabled", ["--disable-protocol", "ibscope"])]
-        configs += [(lv, ["-o", f"ibscope.tree_fields:{lv}"]) for lv in a.levels.split(",")]
+        if a.two_pass:
+            configs.append(("default", []))
+        else:
+            configs += [(lv, ["-o", f"ibscope.tree_fields:{lv}"]) for lv in a.levels.split(",")]
         times = {name: [] for name, _ in configs}
-        what = "tshark -r" if a.plain else "tshark -T fields -e frame.number"
+        what = ("tshark -2 -r" if a.two_pass else "tshark -r" if a.plain
+                else "tshark -T fields -e frame.number")
         print(f"{what}, {os.path.basename(cap)} ({frames} frames), {a.runs} rounds", flush=True)
         for r in range(a.runs):
             for name, extra in configs:

@@ -81,16 +81,19 @@ struct eng_ref {
 };
 #define ENG_REF_FRAME_BITS 40
 
+#define ENG_REF_FRAME_MASK ((UINT64_C(1) << ENG_REF_FRAME_BITS) - 1)
+
 static struct eng_ref ref_pack(struct ib_frame_ref r)
 {
-    struct eng_ref c = { r.time_ns, (uint64_t)r.capture << ENG_REF_FRAME_BITS | r.frame };
+    struct eng_ref c = { r.time_ns,
+                         (uint64_t)r.capture << ENG_REF_FRAME_BITS | (r.frame & ENG_REF_FRAME_MASK) };
     return c;
 }
 
 static struct ib_frame_ref ref_unpack(struct eng_ref c)
 {
     struct ib_frame_ref r = { (uint32_t)(c.where >> ENG_REF_FRAME_BITS),
-                              c.where & ((UINT64_C(1) << ENG_REF_FRAME_BITS) - 1), c.time_ns };
+                              c.where & ENG_REF_FRAME_MASK, c.time_ns };
     return r;
 }
 
