@@ -2,6 +2,7 @@
 #include "read_ahead.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ struct read_ahead {
     pthread_mutex_t lock;
     pthread_cond_t filled_cond, freed_cond;
     struct batch batches[READ_AHEAD_BATCHES];
-    size_t filled;   /* batches ready for the analysis (under lock) */
+    atomic_size_t filled; /* batches ready for the analysis (changed under lock) */
     bool stopping;   /* the analysis gave up (under lock) */
     size_t fill_at;  /* the reader's next batch */
     /* the analysis's side */
@@ -126,11 +127,11 @@ static void *reader_main(void *arg)
             pthread_cond_wait(&ra->freed_cond, &ra->lock);
         bool stop = ra->stopping;
         /* The CRCs go to whichever thread has time: when the analysis has
-         * a whole batch waiting the reader is ahead and checks them; when
-         * it has none it is about to wait, and checks them itself. */
+         * batches waiting the reader is ahead and checks them; when it has
+         * few it is about to wait, and checks them itself. */
         bool crcs = ra->check_crc &&
                     (ra->crc_pin == CRC_PIN_READER ||
-                     (ra->crc_pin != CRC_PIN_ANALYSIS && ra->filled > 0));
+                     (ra->crc_pin != CRC_PIN_ANALYSIS && ra->filled >= READ_AHEAD_CRC_AHEAD));
         pthread_mutex_unlock(&ra->lock);
         if (stop)
             return NULL;
@@ -197,6 +198,29 @@ struct read_ahead *read_ahead_start(struct capture_set *set, const struct ib_par
     return ra;
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Until the reader has a batch ready.  A batch is a few hundred
+ * microseconds of analysis, and falling asleep and being woken costs about
+ * as much (more on a virtual machine): spin a while first. */
+static void wait_filled(struct read_ahead *ra)
+{
+    for (unsigned spin = 0; spin < READ_AHEAD_SPIN; spin++) {
+        if (atomic_load_explicit(&ra->filled, memory_order_acquire) > 0)
+            return;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&ra->lock);
+    while (atomic_load_explicit(&ra->filled, memory_order_acquire) == 0)
+        pthread_cond_wait(&ra->filled_cond, &ra->lock);
+    pthread_mutex_unlock(&ra->lock);
+}
+
 bool read_ahead_next(struct read_ahead *ra, struct capture_frame *out)
 {
     if (ra->ended)
@@ -214,10 +238,7 @@ bool read_ahead_next(struct read_ahead *ra, struct capture_frame *out)
                 return false;
             }
         }
-        pthread_mutex_lock(&ra->lock);
-        while (ra->filled == 0)
-            pthread_cond_wait(&ra->filled_cond, &ra->lock);
-        pthread_mutex_unlock(&ra->lock);
+        wait_filled(ra);
         ra->cur = &ra->batches[ra->take_at];
         ra->take_at = (ra->take_at + 1) % READ_AHEAD_BATCHES;
         ra->pos = 0;
