@@ -1,6 +1,8 @@
 /* read_ahead.c - the reader thread and the ring of batches it fills. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "read_ahead.h"
 
+#include <sched.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <signal.h>
@@ -47,8 +49,9 @@ struct read_ahead {
 };
 
 /* IBSCOPE_READ_AHEAD (tests): "reader", "analysis" or "either" starts the
- * thread whatever the size and core count, with the CRCs checked where it
- * says ("either": where there is time, as always). */
+ * thread for files whatever their size and the cores, with the CRCs checked
+ * where it says ("either": where there is time, as always); any other value
+ * is ignored. */
 enum { CRC_PIN_NONE, CRC_PIN_READER, CRC_PIN_ANALYSIS, CRC_PIN_UNSET };
 
 static int crc_pin_from_env(void)
@@ -60,14 +63,25 @@ static int crc_pin_from_env(void)
         return CRC_PIN_READER;
     if (strcmp(v, "analysis") == 0)
         return CRC_PIN_ANALYSIS;
-    return CRC_PIN_NONE;
+    if (strcmp(v, "either") == 0)
+        return CRC_PIN_NONE;
+    return CRC_PIN_UNSET;
+}
+
+/* The CPUs this process may run on (taskset, cpusets), not those online. */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
+    return (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 bool read_ahead_worthwhile(uint64_t input_bytes)
 {
     if (crc_pin_from_env() != CRC_PIN_UNSET)
         return true;
-    return input_bytes >= READ_AHEAD_MIN_BYTES && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+    return input_bytes >= READ_AHEAD_MIN_BYTES && usable_cpus() >= 2;
 }
 
 /* Copies frames into b until it is full or the captures end; checks their

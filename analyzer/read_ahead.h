@@ -10,8 +10,8 @@
  * batch is handed over when full.  Memory is bounded: a few batches of at
  * most READ_AHEAD_BATCH_BYTES each (more only for a frame larger than that).
  * For tests, the environment variable IBSCOPE_READ_AHEAD=reader, =analysis
- * or =either starts the thread whatever the input and pins where the CRCs
- * are checked (either: as without it).
+ * or =either starts the thread for files of any size and pins where the
+ * CRCs are checked (either: as without it).
  */
 #ifndef IBSCOPE_READ_AHEAD_H
 #define IBSCOPE_READ_AHEAD_H
@@ -25,9 +25,10 @@
 #define READ_AHEAD_BATCH_FRAMES 1024
 #define READ_AHEAD_BATCH_BYTES (512 * 1024)
 #define READ_AHEAD_BATCHES 4
-/* The reader checks a batch's CRCs when the analysis has this many batches
- * waiting (it is well ahead); else it leaves them to the analysis.  Measured
- * on the busy benchmark: 2 beats 1 and 3. */
+/* The reader checks a batch's CRCs when this many batches are handed over
+ * and not yet given back (the one the analysis is on counts): it is well
+ * ahead.  Else it leaves them to the analysis.  Measured on the busy
+ * benchmark: 2 beats 1 and 3. */
 #define READ_AHEAD_CRC_AHEAD 2
 /* Pauses the analysis spins for a batch before it sleeps. */
 #define READ_AHEAD_SPIN (1u << 14)
@@ -37,8 +38,8 @@
 
 struct read_ahead;
 
-/* Whether a reader thread can help here: two or more cores online and at
- * least READ_AHEAD_MIN_BYTES to read. */
+/* Whether a reader thread can help here: two or more cores this process may
+ * use and at least READ_AHEAD_MIN_BYTES to read. */
 bool read_ahead_worthwhile(uint64_t input_bytes);
 
 /* Starts the thread over an open set, which it owns until read_ahead_stop().

@@ -66,10 +66,11 @@ static void place(struct et_slot *slots, size_t mask, struct et_slot s)
 
 static bool grow(struct et_table *t)
 {
-    size_t n = (t->mask + 1) * 2;
-    /* The home slot is read from the tag's 32 bits. */
-    if (n > (size_t)UINT32_MAX + 1)
+    /* The home slot is read from the tag's 32 bits: the mask stays within
+     * them (and n cannot wrap where size_t is 32 bits). */
+    if (t->mask > UINT32_MAX / 2)
         return false;
+    size_t n = (t->mask + 1) * 2;
     struct et_slot *slots = calloc(n, sizeof *slots);
     if (!slots)
         return false;

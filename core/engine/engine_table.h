@@ -26,7 +26,7 @@ uint64_t et_hash(const void *data, size_t len);
 struct ep_pool {
     size_t item_size;
     void *free_list;   /* each free item: the next one's address, then its index */
-    char **blocks;     /* block b holds ep_block_items(b) items */
+    char **blocks;     /* block b: EP_BLOCK_FIRST << b items, at most EP_BLOCK_MAX */
     size_t block_count, block_cap;
     uint32_t next_index; /* items ever made */
     size_t live;
