@@ -297,6 +297,26 @@ def test_sigint(veth, tmp):
     os.unlink(report)
 
 
+def cpu_ticks(pid):
+    """User + system clock ticks the process has used so far."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def wait_idle(pid, quiet=0.5, limit=60.0):
+    """Until the process has used no CPU for `quiet` seconds (it is waiting
+    for frames), at most `limit` seconds: how long it takes to empty a full
+    ring depends on the build (ASan) and the machine's load."""
+    end = time.monotonic() + limit
+    last, still = cpu_ticks(pid), 0.0
+    while time.monotonic() < end and still < quiet:
+        time.sleep(0.1)
+        now = cpu_ticks(pid)
+        still = still + 0.1 if now == last else 0.0
+        last = now
+
+
 def test_drops(veth, tmp):
     """A stopped ibscope lets the kernel ring overflow: the drops must show in
     the status line on standard error and in the report."""
@@ -309,7 +329,7 @@ def test_drops(veth, tmp):
     os.kill(p.pid, signal.SIGSTOP)
     veth.replay(path, "--topspeed")
     os.kill(p.pid, signal.SIGCONT)
-    time.sleep(1.0)
+    wait_idle(p.pid)  # the ring drained: every frame kept is analysed
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=30)
     with open(report) as f:
