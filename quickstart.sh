@@ -1,27 +1,33 @@
 #!/usr/bin/env bash
 # quickstart.sh - set up a Debian 12 machine for ibscope, build it, and run it.
 #
-#   ./quickstart.sh demo   install dependencies, build, analyse a bundled sample
-#   ./quickstart.sh test   install dependencies, build (plain, ASan/UBSan, clang libFuzzer),
-#                          run every test, fuzz each target briefly, and run the plugin
-#                          tests on Wireshark 4.4 and 4.6, build the Debian packages of
-#                          12, 13 and forky and test each in a fresh system (Debian
-#                          systems made once with mmdebstrap, kept in
-#                          /var/cache/ibscope-chroots)
+#   ./quickstart.sh demo   install what the analyzer and the plugin need, build them,
+#                          analyse a bundled sample
+#   ./quickstart.sh test   install what the tests need too, build (plain, ASan/UBSan,
+#                          ThreadSanitizer, clang libFuzzer), run every test, fuzz each
+#                          target briefly, run the plugin tests on Wireshark 4.4 and 4.6,
+#                          build the Debian packages of 12, 13 and forky and test each in
+#                          a fresh system (Debian systems made once with mmdebstrap, kept
+#                          in $IBSCOPE_CHROOTS, default /var/cache/ibscope-chroots)
 #
 # Both are idempotent: packages already installed are not fetched again, and
 # the builds are incremental.  Run as root or with sudo available.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(build-essential cmake clang libclang-rt-dev pkg-config python3 libpcap-dev libcmocka-dev
-          zlib1g-dev liblzma-dev libzstd-dev libjansson-dev python3-scapy mmdebstrap
-          libglib2.0-dev libwireshark-dev libwiretap-dev wireshark-dev tshark
-          iproute2 tcpreplay tmux scdoc man-db debhelper lintian chromium fonts-dejavu-core)
+# What building and running the analyzer and the plugin needs (demo), and
+# what the tests add: sanitizers and fuzzing (clang), cmocka, Scapy, the
+# Debian systems (mmdebstrap), live replay, the package build and its
+# checks, the manual pages, and headless Chromium for the HTML reports.
+DEMO_PACKAGES=(build-essential cmake pkg-config python3 libpcap-dev zlib1g-dev liblzma-dev
+               libzstd-dev libjansson-dev libglib2.0-dev libwireshark-dev tshark)
+TEST_PACKAGES=(clang libclang-rt-dev libcmocka-dev python3-scapy libwiretap-dev wireshark-dev
+               mmdebstrap iproute2 tcpreplay tmux scdoc man-db debhelper lintian chromium
+               fonts-dejavu-core)
 
-install_packages() {
+install_packages() { # PACKAGE...
     local missing=()
-    for p in "${PACKAGES[@]}"; do
+    for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -29,8 +35,11 @@ install_packages() {
     [ "$(id -u)" -eq 0 ] || sudo=(sudo)
     echo "quickstart: installing ${missing[*]}"
     "${sudo[@]}" apt-get update -q
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
-        "${missing[@]}"
+    # A clean environment: a TMPDIR or locale of the caller's has no place in
+    # the packages' maintainer scripts.
+    "${sudo[@]}" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
+        ${http_proxy:+http_proxy="$http_proxy"} ${https_proxy:+https_proxy="$https_proxy"} \
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
 build() { # build DIR [cmake options...]
@@ -41,15 +50,15 @@ build() { # build DIR [cmake options...]
 
 case "${1:-}" in
 demo)
-    install_packages
-    build build
+    install_packages "${DEMO_PACKAGES[@]}"
+    build build -DIBSCOPE_TESTS=OFF
     echo
     echo "\$ build/bin/ibscope samples/captures/cm_ib_erf.pcap"
     build/bin/ibscope samples/captures/cm_ib_erf.pcap
     ;;
 test)
-    install_packages
-    build build
+    install_packages "${DEMO_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    build build -DIBSCOPE_TESTS=ON
     build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
     build build-tsan -DIBSCOPE_SANITIZE_THREAD=ON -DIBSCOPE_BUILD_PLUGIN=OFF \
         -DCMAKE_BUILD_TYPE=Debug
@@ -67,7 +76,11 @@ test)
      tests/compat/run.sh 4.4
      tests/compat/run.sh 4.6
      # The Debian packages of 12, 13 and forky, installed in fresh systems.
-     tests/package/run.sh build/deb)
+     tests/package/run.sh build/deb
+     # The Debian systems mend what an earlier run broke; the demo on a
+     # fresh Debian 12.
+     tests/compat/heal_test.sh trixie
+     tests/compat/quickstart_demo.sh build/bin/ibscope)
     if [ -n "$(ls -A "$scratch")" ]; then
         echo "quickstart: the tests left files behind in TMPDIR:" >&2
         ls -A "$scratch" >&2

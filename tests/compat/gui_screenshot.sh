@@ -19,11 +19,11 @@ case "$version" in
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-root=${IBSCOPE_CHROOTS:-/var/cache/ibscope-chroots}/$suite
+. "$src/tests/compat/system.sh"
+root=$(system_dir "$suite")
 # The system, and the plugin built from this tree in it.
 "$here/run.sh" "$version" '^plugin\.load$' >/dev/null
-chroot "$root" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-	--no-install-recommends wireshark xvfb xdotool scrot fonts-dejavu-core >/dev/null'
+system_make "$suite" wireshark xvfb xdotool scrot fonts-dejavu-core
 gui=$root/tmp/gui
 rm -rf "$gui"
 mkdir -p "$gui/home"
@@ -40,9 +40,6 @@ if [ "$scene" = iograph ]; then
 		>"$prof/io_graphs"
 fi
 chmod -R a+rwX "$gui"
-mount --bind /proc "$root/proc"
-mount --bind /dev "$root/dev"
-trap 'umount "$root/proc"; umount -l "$root/dev"' EXIT
 # Wireshark ignores personal plugin folders as root: it runs as nobody.
 # Without a window manager the window is placed and sized by xdotool; the
 # clicks are at the rows of that 1400x1000 layout.
@@ -64,7 +61,7 @@ iograph)
 		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000; sleep 3' ;;
 *) echo "gui_screenshot.sh: no scene $scene (tree or iograph)" >&2; exit 2 ;;
 esac
-chroot "$root" env OPEN="$open" TITLE="$title" KEYS="$keys" sh -c '
+system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" sh -c '
 	export DISPLAY=:99
 	Xvfb :99 -screen 0 1400x1000x24 -nolisten tcp >/tmp/gui/xvfb.log 2>&1 &
 	sleep 1
@@ -82,4 +79,4 @@ chroot "$root" env OPEN="$open" TITLE="$title" KEYS="$keys" sh -c '
 	scrot -o /tmp/gui/shot.png
 	pkill -x wireshark; pkill -x Xvfb; sleep 1'
 cp "$gui/shot.png" "$out"
-echo "gui_screenshot.sh: $out (Wireshark $(chroot "$root" dpkg-query -W -f='${Version}' wireshark))"
+echo "gui_screenshot.sh: $out (Wireshark $(system_run "$root" dpkg-query -W -f='${Version}' wireshark))"

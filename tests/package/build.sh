@@ -45,7 +45,7 @@ mkdir -p "$work/ibscope"
 (cd "$src" && git ls-files -z | xargs -0 cp --parents -t "$work/ibscope")
 inside() { # a command in the build system, in $work
 	if [ -n "$root" ]; then
-		chroot "$root" env TMPDIR=/tmp sh -c "cd /tmp/ibscope-deb && $1"
+		system_run "$root" sh -c "cd /tmp/ibscope-deb && $1"
 	else
 		(cd "$work" && sh -c "$1")
 	fi

@@ -6,9 +6,9 @@
 # must be refused by apt there.
 #
 # The minimal system is made once with mmdebstrap (--variant=apt) as a tar
-# in $IBSCOPE_CHROOTS (tests/compat/system.sh) and unpacked anew for every
-# run, so each run starts from the same fresh system; the packages apt
-# fetches are kept beside it.  In the system: `apt install ./ibscope.deb`
+# in $IBSCOPE_CHROOTS and unpacked anew for every run, so each run starts
+# from the same fresh system; the packages apt fetches are kept beside it
+# (system_fresh in tests/compat/system.sh).  In the system: `apt install ./ibscope.deb`
 # (its Recommends bring tshark), man-db and bash-completion for the checks.
 # Checked: ibscope --version; the golden report of a bundled sample, read
 # from /usr/share/doc/ibscope/samples; tshark -G plugins lists ibscope.so;
@@ -23,28 +23,13 @@ shift 2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/compat/system.sh"
 [ -f "$deb" ] || { echo "clean_install.sh: $deb: no such file" >&2; exit 2; }
-tarball=$IBSCOPE_CHROOTS/clean-$suite.tar
-archives=$IBSCOPE_CHROOTS/clean-$suite-archives
-if [ ! -f "$tarball" ] || [ ! -s "$tarball" ]; then
-	command -v mmdebstrap >/dev/null || { echo "clean_install.sh: needs mmdebstrap" >&2; exit 2; }
-	mkdir -p "$IBSCOPE_CHROOTS"
-	echo "clean_install.sh: making a minimal $suite system in $tarball"
-	aptopt=$(system_aptopt "$suite")
-	mmdebstrap --variant=apt --format=tar ${aptopt:+"--aptopt=$aptopt"} "$suite" "$tarball.part" || exit 2
-	mv "$tarball.part" "$tarball"
-fi
 root=$(mktemp -d "${TMPDIR:-/tmp}/ibscope-clean-$suite.XXXXXX")
-mkdir -p "$archives/partial"
 cleanup() {
-	umount "$root/var/cache/apt/archives" 2>/dev/null || true
-	umount "$root/proc" 2>/dev/null || true
+	system_unmount "$root"
 	rm -rf "$root"
 }
 trap cleanup EXIT INT TERM
-tar -C "$root" -xf "$tarball"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-mount -t proc proc "$root/proc"
-mount --bind "$archives" "$root/var/cache/apt/archives"
+system_fresh "$suite" "$root" || exit 2
 cp "$deb" "$root/tmp/"
 mkdir -p "$root/tmp/foreign"
 n=0
@@ -55,5 +40,4 @@ for f in "$@"; do
 done
 cp "$src/tests/analyzer/golden/cm_rocev2.txt" "$root/tmp/golden.txt"
 cp "$src/tests/package/in_clean_system.sh" "$root/tmp/"
-chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
-	TERM=dumb sh /tmp/in_clean_system.sh "/tmp/$(basename "$deb")" "$suite"
+system_run "$root" sh /tmp/in_clean_system.sh "/tmp/$(basename "$deb")" "$suite"
