@@ -80,10 +80,11 @@ system_run() { # ROOT [VAR=VALUE...] COMMAND [ARG...]
 system_missing() { # ROOT PACKAGE...
 	local root=$1 have p
 	shift
+	# dpkg-query fails when it knows a package not at all: that is an answer.
 	if [ -n "$root" ]; then
-		have=$(system_run "$root" dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null)
+		have=$(system_run "$root" dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null) || true
 	else
-		have=$(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null)
+		have=$(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null) || true
 	fi
 	for p in "$@"; do
 		echo "$have" | grep -qx "$p install ok installed" || printf '%s ' "$p"
@@ -93,7 +94,7 @@ system_missing() { # ROOT PACKAGE...
 # What dpkg says is wrong in ROOT (half-installed or half-configured
 # packages, an interrupted run), or nothing.
 system_audit() { # ROOT
-	system_run "$1" dpkg --audit 2>&1
+	system_run "$1" dpkg --audit 2>&1 || true
 }
 
 # Finish what an interrupted or failed install left: configure what was
