@@ -1,34 +1,118 @@
 #!/usr/bin/env python3
 """plugin_overhead.py - what the ibscope plugin adds to tshark's CPU time.
 
-Runs `tshark -r FILE -T fields -e frame.number` (a fully built tree, as
-for any -T fields run on Wireshark 4.0) with ibscope disabled
-(--disable-protocol ibscope) and with each setting of the ibscope.tree_fields
-preference, interleaved round by round, and prints CPU seconds (user+sys)
-per configuration: the best and the median of the runs, and the overhead
-of each against disabled.  Targets, with the default tree (tree_fields=added):
-<= 15 % on -T fields, <= 10 % on plain tshark -r (--plain), <= 15 % on
-tshark -2 (--two-pass, what opening the file in the GUI resembles).
+For each capture and each tshark mode, runs tshark with ibscope disabled
+(--disable-protocol ibscope) and with the default preferences, interleaved
+round by round, and prints CPU seconds (user+sys of tshark, wait4): the best
+of the rounds each way, the overhead of the bests, and the median of the
+per-round overheads (each ibscope run against the disabled run just before
+it: the figure least moved by a shared machine's drift).
 
-Usage: plugin_overhead.py [--build DIR] [--connections N] [--keep FILE] [--runs N]
-                          [--plain | --two-pass] [--levels added,all,...]
---plain measures `tshark -r FILE` (summary lines, no -T fields) instead.
---two-pass measures `tshark -2 -r FILE` (summary lines), disabled against
-enabled with the default preferences (--levels is not used).
-The capture is `ibscope-gen ramp --pool 1024-65535 --connections N
---disconnect 100 --linktype 197 --gap-us 10` (5 frames per connection).
-As root, tshark runs as `nobody` (root ignores plugin folders).
+Captures (--captures, default all three, --frames each, default 100,000):
+  noib    no InfiniBand: TCP segments, DNS queries (one in ten malformed) and
+          other UDP over Ethernet, as most captures a user opens are
+  rocev2  ibscope-gen ramp --linktype 1: RoCEv2 CM traffic over Ethernet
+  erf     ibscope-gen ramp --linktype 197: native InfiniBand in ERF
+Modes (--modes, default all three):
+  plain   tshark -r FILE                    (summary lines, no tree)
+  twopass tshark -2 -r FILE                 (what opening a file in Wireshark does)
+  fields  tshark -r FILE -T fields -e frame.number   (the default tree, as on 4.0)
+Targets, with the default preferences, each Wireshark version:
+  noib: at most +3 % in every mode; rocev2 and erf: plain +10 %, twopass +15 %,
+  fields +15 %.
+
+--in-systems 4.4,4.6 also runs the same in the Debian systems that have those
+Wireshark versions (tests/compat: made and the plugin built there first, as
+root).  As root, tshark runs as `nobody` (root ignores plugin folders).
+
+Usage: plugin_overhead.py [--build DIR] [--frames N] [--runs N] [--captures LIST]
+                          [--modes LIST] [--keep DIR] [--in-systems LIST]
 """
 import argparse
 import os
+import random
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LEVELS = ("added", "all", "no_cm_details", "analysis_only")  # added: the default
+SOURCE = os.path.dirname(HERE)
+CAPTURES = ("noib", "rocev2", "erf")
+MODES = {
+    "plain": [],
+    "twopass": ["-2"],
+    "fields": ["-T", "fields", "-e", "frame.number"],
+}
+TARGETS = {("noib", m): 3 for m in MODES}
+TARGETS.update({(c, "plain"): 10 for c in ("rocev2", "erf")})
+TARGETS.update({(c, m): 15 for c in ("rocev2", "erf") for m in ("twopass", "fields")})
+
+
+def ip_checksum(header):
+    s = sum(struct.unpack(f">{len(header) // 2}H", header))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return (~s) & 0xFFFF
+
+
+def ipv4(proto, src, dst, payload, ident):
+    h = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), ident & 0xFFFF, 0x4000, 64,
+                    proto, 0, bytes(src), bytes(dst))
+    return h[:10] + struct.pack(">H", ip_checksum(h)) + h[12:] + payload
+
+
+def dns_query(qid, name):
+    q = b"".join(bytes([len(p)]) + p.encode() for p in name.split(".")) + b"\0"
+    return struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0) + q + struct.pack(">HH", 1, 1)
+
+
+def write_noib(path, frames, seed=1):
+    """TCP, DNS queries (one in ten malformed: junk to port 53) and UDP over
+    Ethernet, 100 us apart: no InfiniBand anywhere."""
+    rnd = random.Random(seed)
+    eth = bytes.fromhex("020000000002" "020000000001" "0800")
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for i in range(frames):
+            src = [10, 1, rnd.randrange(256), rnd.randrange(1, 255)]
+            dst = [10, 2, rnd.randrange(256), rnd.randrange(1, 255)]
+            kind = i % 10
+            if kind < 5:
+                sport, dport = rnd.randrange(32768, 61000), rnd.choice((80, 443, 22, 8080))
+                tcp = struct.pack(">HHIIBBHHH", sport, dport, rnd.getrandbits(32),
+                                  rnd.getrandbits(32), 0x50, 0x18, 64240, 0, 0)
+                pkt = ipv4(6, src, dst, tcp + rnd.randbytes(rnd.randrange(0, 400)), i)
+            else:
+                if kind < 8:
+                    sport, dport = rnd.randrange(32768, 61000), 53
+                    payload = dns_query(i & 0xFFFF, f"host{rnd.randrange(10000)}.example.com")
+                elif kind == 8:
+                    sport, dport = rnd.randrange(32768, 61000), 53
+                    payload = rnd.randbytes(rnd.randrange(3, 40))
+                else:
+                    sport, dport = rnd.randrange(1024, 65536), rnd.randrange(5000, 6000)
+                    payload = rnd.randbytes(rnd.randrange(16, 200))
+                udp = struct.pack(">HHHH", sport, dport, 8 + len(payload), 0) + payload
+                pkt = ipv4(17, src, dst, udp, i)
+            frame = eth + pkt
+            t = i * 100
+            f.write(struct.pack("<IIII", 1700000000 + t // 1000000, t % 1000000, len(frame),
+                                len(frame)) + frame)
+
+
+def make_capture(kind, path, build, frames):
+    if kind == "noib":
+        write_noib(path, frames)
+        return
+    linktype = {"rocev2": "1", "erf": "197"}[kind]
+    gen = os.path.join(build, "bin", "ibscope-gen")
+    # Five frames a connection: REQ, REP, RTU, DREQ, DREP.
+    subprocess.run([gen, "ramp", "--pool", "1024-65535", "--connections", str(frames // 5),
+                    "--disconnect", "100", "--linktype", linktype, "--gap-us", "10", path],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def cpu_seconds(cmd):
@@ -42,24 +126,14 @@ def cpu_seconds(cmd):
     return ru.ru_utime + ru.ru_stime
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
-    ap.add_argument("--connections", type=int, default=250000)
-    ap.add_argument("--keep", help="generate into (or reuse) this file")
-    ap.add_argument("--runs", type=int, default=5)
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--plain", action="store_true")
-    mode.add_argument("--two-pass", action="store_true")
-    ap.add_argument("--levels", default=",".join(LEVELS),
-                    help="tree_fields settings to measure (default: all four)")
-    a = ap.parse_args()
-    gen = os.path.join(a.build, "bin", "ibscope-gen")
+def measure(a):
     plugins = os.path.join(a.build, "plugins")
-    if not os.path.exists(gen) or not os.path.isdir(plugins):
-        sys.exit(f"plugin_overhead: {a.build} has no ibscope-gen or plugins/: build it first")
+    if not os.path.isdir(plugins) or not os.path.exists(os.path.join(a.build, "bin", "ibscope-gen")):
+        sys.exit(f"plugin_overhead: {a.build} has no plugins/ or bin/ibscope-gen: build it first")
     if not shutil.which("tshark"):
         sys.exit("plugin_overhead: tshark not found")
+    version = subprocess.run(["tshark", "--version"], capture_output=True,
+                             text=True).stdout.split("\n")[0]
     tmp = tempfile.mkdtemp(prefix="ibscope-plugin-bench-")
     os.chmod(tmp, 0o755)
     try:
@@ -69,48 +143,74 @@ def main():
         home = os.path.join(tmp, "home")
         os.mkdir(home)
         os.chmod(home, 0o777)
-        cap = a.keep or os.path.join(tmp, "bench.pcap")
-        if not os.path.exists(cap):
-            subprocess.run([gen, "ramp", "--pool", "1024-65535", "--connections",
-                            str(a.connections), "--disconnect", "100", "--linktype", "197",
-                            "--gap-us", "10", cap], check=True, stderr=subprocess.DEVNULL)
-        os.chmod(cap, 0o644)
-        frames = 5 * a.connections
-        base = ["env", f"HOME={home}", f"WIRESHARK_PLUGIN_DIR={staged}", "tshark", "-r", cap]
-        if a.two_pass:
-            base.append("-2")
-        elif not a.plain:
-            base += ["-T", "fields", "-e", "frame.number"]
-        if os.geteuid() == 0:
-            base = ["runuser", "-u", "nobody", "--"] + base
-        configs = [("disabled", ["--disable-protocol", "ibscope"])]
-        if a.two_pass:
-            configs.append(("default", []))
-        else:
-            configs += [(lv, ["-o", f"ibscope.tree_fields:{lv}"]) for lv in a.levels.split(",")]
-        times = {name: [] for name, _ in configs}
-        what = ("tshark -2 -r" if a.two_pass else "tshark -r" if a.plain
-                else "tshark -T fields -e frame.number")
-        print(f"{what}, {os.path.basename(cap)} ({frames} frames), {a.runs} rounds", flush=True)
-        for r in range(a.runs):
-            for name, extra in configs:
-                times[name].append(cpu_seconds(base + extra))
-            print(f"  round {r + 1}: " + "  ".join(f"{n} {times[n][-1]:.2f}s" for n, _ in configs),
-                  flush=True)
-        best0 = min(times["disabled"])
-        med0 = statistics.median(times["disabled"])
-        print(f"{'configuration':16} {'best s':>8} {'median s':>9} {'overhead best':>14} "
-              f"{'overhead median':>16} {'us/frame':>9}")
-        for name, _ in configs:
-            best, med = min(times[name]), statistics.median(times[name])
-            print(f"{name:16} {best:8.2f} {med:9.2f} {100 * (best / best0 - 1):+13.1f}% "
-                  f"{100 * (med / med0 - 1):+15.1f}% {1e6 * (best - best0) / frames:9.2f}")
-        tshark_version = subprocess.run(["tshark", "--version"], capture_output=True,
-                                        text=True).stdout.split("\n")[0]
-        print(f"{tshark_version}; target with the default (added): overhead <= "
-              f"{10 if a.plain else 15} %")
+        keep = a.keep or tmp
+        print(f"{version}: CPU seconds (user+sys), best of {a.runs} rounds, "
+              f"{a.frames} frames a capture", flush=True)
+        print(f"{'capture':8} {'mode':8} {'disabled s':>10} {'ibscope s':>10} {'best':>8} "
+              f"{'median':>8} {'target':>7}", flush=True)
+        worst = {}
+        for kind in a.captures.split(","):
+            cap = os.path.join(keep, f"{kind}-{a.frames}.pcap")
+            if not os.path.exists(cap):
+                make_capture(kind, cap, a.build, a.frames)
+            os.chmod(cap, 0o644)
+            for mode in a.modes.split(","):
+                base = ["env", f"HOME={home}", f"WIRESHARK_PLUGIN_DIR={staged}", "tshark",
+                        "-r", cap] + MODES[mode]
+                if os.geteuid() == 0:
+                    base = ["runuser", "-u", "nobody", "--"] + base
+                off, on = [], []
+                for _ in range(a.runs):
+                    off.append(cpu_seconds(base + ["--disable-protocol", "ibscope"]))
+                    on.append(cpu_seconds(base))
+                best = 100 * (min(on) / min(off) - 1)
+                med = statistics.median(100 * (b / d - 1) for d, b in zip(off, on))
+                target = TARGETS[(kind, mode)]
+                worst[(kind, mode)] = (best, med)
+                print(f"{kind:8} {mode:8} {min(off):10.2f} {min(on):10.2f} {best:+7.1f}% "
+                      f"{med:+7.1f}% {'+' + str(target) + ' %':>7}", flush=True)
+        missed = [f"{k} {m}" for (k, m), (b, md) in worst.items() if min(b, md) > TARGETS[(k, m)]]
+        print("targets met" if not missed else "over target: " + ", ".join(missed), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def in_system(version, argv):
+    """The same measurement in the Debian system that has Wireshark VERSION,
+    with the plugin built there from this tree (tests/compat/run.sh)."""
+    run = os.path.join(SOURCE, "tests", "compat", "run.sh")
+    subprocess.run([run, version, r"^plugin\.load$"], check=True, stdout=subprocess.DEVNULL)
+    suite = {"4.4": "trixie", "4.6": "forky"}[version]
+    inner = " ".join(["python3", "/src/bench/plugin_overhead.py", "--build", "/tmp/ibscope-build"]
+                     + argv)
+    script = (f'. "{SOURCE}/tests/compat/system.sh"; '
+              f'system_run "$(system_dir {suite})" sh -c "{inner}"')
+    subprocess.run(["sh", "-c", script], check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(SOURCE, "build"))
+    ap.add_argument("--frames", type=int, default=100000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--captures", default=",".join(CAPTURES))
+    ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--keep", help="generate the captures into (or reuse them from) this folder")
+    ap.add_argument("--in-systems", default="", help="also Wireshark 4.4 and/or 4.6, e.g. 4.4,4.6")
+    a = ap.parse_args()
+    for c in a.captures.split(","):
+        if c not in CAPTURES:
+            sys.exit(f"plugin_overhead: no capture {c} ({', '.join(CAPTURES)})")
+    for m in a.modes.split(","):
+        if m not in MODES:
+            sys.exit(f"plugin_overhead: no mode {m} ({', '.join(MODES)})")
+    measure(a)
+    passed = ["--frames", str(a.frames), "--runs", str(a.runs), "--captures", a.captures,
+              "--modes", a.modes]
+    for v in filter(None, a.in_systems.split(",")):
+        if v not in ("4.4", "4.6"):
+            sys.exit(f"plugin_overhead: no Debian system known for Wireshark {v} (4.4, 4.6)")
+        in_system(v, passed)
 
 
 if __name__ == "__main__":

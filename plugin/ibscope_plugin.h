@@ -114,10 +114,10 @@ struct ibs_frame {
     uint32_t chain;
 };
 
-/* Parses the frame (first pass: also feeds the engine and stores the
- * result).  Returns false when the frame carries no InfiniBand packet. */
-bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                     struct ibs_frame *out);
+/* Finds and parses the frame's InfiniBand packet without a tree (first
+ * pass: also feeds the engine, and stores the result when there is one).
+ * Returns false when the frame carries no InfiniBand packet. */
+bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out);
 void ibs_state_register(void);
 void ibs_state_handoff(void);
 

@@ -24,8 +24,11 @@ struct ibs_prefs ibs_prefs = { IBS_TREE_ADDED, TRUE, IB_POOL_LOW_DEFAULT, IB_POO
 static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
     (void)data;
-    struct ibs_frame *fr = wmem_new(pinfo->pool, struct ibs_frame);
-    if (!ibs_state_frame(tvb, pinfo, tree, fr))
+    /* One frame at a time is dissected: its packet needs no allocation.
+     * (The tap reads it before the next frame.) */
+    static struct ibs_frame frame;
+    struct ibs_frame *fr = &frame;
+    if (!ibs_state_frame(tvb, pinfo, fr))
         return 0;
     const char *tag = ibs_info_tag(pinfo, fr->result);
     if (tag)
@@ -101,14 +104,6 @@ static void proto_reg_handoff_ibscope(void)
     dissector_handle_t h = create_dissector_handle(dissect_ibscope, ibs_proto);
     register_postdissector(h);
     ibs_state_handoff();
-    /* The built-in dissector's item is how we find the packet: make sure
-     * it is built even when nothing else asks for a tree. */
-    int ib = proto_get_id_by_filter_name("infiniband");
-    if (ib != -1) {
-        GArray *wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
-        g_array_append_val(wanted, ib);
-        set_postdissector_wanted_hfids(h, wanted);
-    }
 }
 
 void plugin_register(void)

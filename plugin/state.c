@@ -13,23 +13,13 @@
 #include <epan/proto_data.h>
 #include <wiretap/wtap.h>
 
-/* How the first pass found the packet, so replays parse it identically. */
-enum ibs_how {
-    IBS_NOT_IB,
-    IBS_BY_LINKTYPE, /* ib_parse_frame on the whole Ethernet/SLL frame */
-    IBS_AT_OFFSET,   /* ib_parse_at where the built-in dissector's item starts */
-};
-
+/* What a frame leaves for later passes, and only when it has something:
+ * where the packet is and how to parse it are found again from the
+ * frame's own bytes and layers on every pass. */
 struct ibs_stored {
-    uint8_t how;        /* enum ibs_how */
-    uint8_t encap;      /* enum ib_encap, IBS_AT_OFFSET */
     bool mad_qp;        /* the engine called the destination QP a MAD QP */
-    bool first_of_chain; /* set by a later frame (join_chain) */
     uint32_t conn1;     /* connection index + 1; 0: none */
     uint32_t chain1;    /* redirect chain index + 1; 0: none */
-    uint16_t rocev2_port;
-    uint32_t linktype;  /* IBS_BY_LINKTYPE */
-    uint32_t ib_off;    /* IBS_AT_OFFSET */
     const struct ibs_result *result;
 };
 
@@ -44,7 +34,10 @@ static GHashTable *redirect_results;
 static GHashTable *chain_starts;
 /* struct ibs_conn by connection index, for the whole file. */
 static GArray *conns;
-static int proto_infiniband = -1;
+/* Wireshark's protocols whose place in a frame's layers says where its
+ * InfiniBand dissector found the packet. */
+static int proto_infiniband = -1, proto_udp = -1, proto_ethertype = -1, proto_eth = -1,
+           proto_vlan = -1;
 static uint16_t rocev2_port = IB_ROCEV2_UDP_PORT; /* the built-in's preference, per file */
 
 static void state_init(void)
@@ -91,6 +84,10 @@ void ibs_state_register(void)
 void ibs_state_handoff(void)
 {
     proto_infiniband = proto_get_id_by_filter_name("infiniband");
+    proto_udp = proto_get_id_by_filter_name("udp");
+    proto_ethertype = proto_get_id_by_filter_name("ethertype");
+    proto_eth = proto_get_id_by_filter_name("eth");
+    proto_vlan = proto_get_id_by_filter_name("vlan");
 }
 
 /* The MAD-QP question: asked of the engine on the first pass (and the
@@ -110,6 +107,7 @@ static bool ask_mad_qp(void *ctx, const struct ib_endpoint *dst, uint32_t qp)
     return yes;
 }
 
+/* The link type of a frame the core parses whole, as the analyzer does (0: none). */
 static uint32_t pcap_linktype(const packet_info *pinfo)
 {
     if (!pinfo->rec || pinfo->rec->rec_type != REC_TYPE_PACKET)
@@ -118,45 +116,36 @@ static uint32_t pcap_linktype(const packet_info *pinfo)
     case WTAP_ENCAP_ETHERNET: return IB_DLT_EN10MB;
     case WTAP_ENCAP_SLL: return IB_DLT_LINUX_SLL;
     case WTAP_ENCAP_SLL2: return IB_DLT_LINUX_SLL2;
+    case WTAP_ENCAP_INFINIBAND: return IB_DLT_INFINIBAND; /* link type 247, where read */
     default: return 0;
     }
 }
 
-/* Where the built-in dissector put its protocol item: the first byte of
- * the InfiniBand packet in this frame. */
-static bool builtin_item(proto_tree *tree, tvbuff_t *tvb, uint32_t *off, uint32_t *len)
-{
-    if (!tree || proto_infiniband == -1)
-        return false;
-    GPtrArray *found = proto_get_finfo_ptr_array(tree, proto_infiniband);
-    GPtrArray *owned = NULL;
-    if (!found || found->len == 0)
-        found = owned = proto_find_first_finfo(tree, proto_infiniband);
-    bool ok = false;
-    if (found && found->len > 0) {
-        field_info *fi = g_ptr_array_index(found, 0);
-        if (fi->ds_tvb == tvb && fi->start >= 0 && fi->length > 0) {
-            *off = (uint32_t)fi->start;
-            *len = (uint32_t)fi->length;
-            ok = true;
-        }
-    }
-    if (owned)
-        g_ptr_array_free(owned, TRUE);
-    return ok;
-}
+/* What Wireshark's own InfiniBand dissector was called from, if it ran. */
+enum ibs_under {
+    IBS_UNDER_NONE,     /* it did not run: no InfiniBand as far as Wireshark knows */
+    IBS_UNDER_UDP,      /* RoCEv2 */
+    IBS_UNDER_ETHERNET, /* RoCEv1: an Ethernet header, VLAN tags or not */
+    IBS_UNDER_LINK,     /* the capture's link layer: ERF, link type 247 */
+};
 
-/* The protocol the built-in InfiniBand dissector was called from. */
-static const char *layer_before_infiniband(packet_info *pinfo)
+static enum ibs_under infiniband_under(packet_info *pinfo)
 {
     int prev = -1;
     for (wmem_list_frame_t *f = wmem_list_head(pinfo->layers); f; f = wmem_list_frame_next(f)) {
         int id = GPOINTER_TO_INT(wmem_list_frame_data(f));
-        if (id == proto_infiniband)
-            return prev == -1 ? "" : proto_get_protocol_filter_name(prev);
+        if (id == proto_infiniband) {
+            if (prev == -1)
+                return IBS_UNDER_LINK;
+            if (prev == proto_udp)
+                return IBS_UNDER_UDP;
+            if (prev == proto_ethertype || prev == proto_eth || prev == proto_vlan)
+                return IBS_UNDER_ETHERNET;
+            return IBS_UNDER_LINK;
+        }
         prev = id;
     }
-    return NULL;
+    return IBS_UNDER_NONE;
 }
 
 /* An address Wireshark's IP dissector set, for the carrier. */
@@ -171,124 +160,134 @@ static void carrier_ip(const address *a, uint8_t ip[16], uint8_t *version)
     }
 }
 
-/* Where the IP header before the UDP header at udp_off starts: Wireshark's
- * IP dissector points the network source address into the frame's bytes.
- * Checked against the header itself; false when it does not hold. */
-static bool ip_header_at(tvbuff_t *tvb, const packet_info *pinfo, guint udp_off, size_t *ip_off)
+/* Where in the frame an address Wireshark set points, at least back bytes
+ * in: its dissectors point addresses into the frame's bytes (not so for
+ * reassembled or decrypted data, which the frame does not hold). */
+static bool address_at(const uint8_t *frame, size_t caplen, const address *a, size_t back,
+                       size_t *at)
 {
-    const address *a = &pinfo->net_src;
-    guint len = tvb_captured_length(tvb);
-    const guint8 *base = tvb_get_ptr(tvb, 0, len);
-    const guint8 *src = a->data;
-    if (!base || !src || src < base || src >= base + len)
+    const uint8_t *p = a->data;
+    if (!frame || !p || p < frame || p >= frame + caplen || (size_t)(p - frame) < back)
         return false;
-    guint at = (guint)(src - base);
-    guint back = a->type == AT_IPv4 ? 12 : a->type == AT_IPv6 ? 8 : 0;
-    if (back == 0 || at < back)
-        return false;
-    guint ip = at - back;
-    uint8_t v = base[ip];
-    guint hdr = a->type == AT_IPv4 ? (guint)(v & 0x0F) * 4 : 40;
-    if (v >> 4 != (a->type == AT_IPv4 ? 4 : 6) || ip + hdr != udp_off)
-        return false;
-    *ip_off = ip;
+    *at = (size_t)(p - frame) - back;
     return true;
 }
 
-/* What the layers Wireshark dissected say about the packet at st->ib_off:
- * the core applies the analyzer's length rules to it (ib_parse_carried). */
-static void carrier_of(tvbuff_t *tvb, packet_info *pinfo, const struct ibs_stored *st,
+/* Whether an IP header of version v that carries UDP starts at ip: false
+ * for the bytes of an IP address that only look like one. */
+static bool udp_ip_header_at(const uint8_t *frame, size_t caplen, size_t ip, bool v4)
+{
+    size_t hdr = v4 ? (size_t)(frame[ip] & 0x0F) * 4 : 40;
+    return ip + (v4 ? 20 : 40) <= caplen && frame[ip] >> 4 == (v4 ? 4 : 6) && hdr >= 20 &&
+           frame[ip + (v4 ? 9 : 6)] == 17 && ip + hdr + 8 <= caplen;
+}
+
+/* The last IP header Wireshark dissected, by its addresses: the IPv4
+ * dissector points pinfo's source address into the frame; the IPv6 one
+ * copies it, so its source and destination are looked for side by side. */
+static bool ip_header_of(const uint8_t *frame, size_t caplen, packet_info *pinfo, bool v4,
+                         size_t *ip)
+{
+    const address *src = &pinfo->net_src, *dst = &pinfo->net_dst;
+    size_t n = v4 ? 4 : 16, at = v4 ? 12 : 8;
+    if (address_at(frame, caplen, src, at, ip) && udp_ip_header_at(frame, caplen, *ip, v4))
+        return true;
+    if (!frame || src->len != (int)n || dst->len != (int)n)
+        return false;
+    for (size_t i = at; i + 2 * n <= caplen; i++) {
+        if (memcmp(frame + i, src->data, n) == 0 && memcmp(frame + i + n, dst->data, n) == 0 &&
+            udp_ip_header_at(frame, caplen, i - at, v4)) {
+            *ip = i - at;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* RoCEv2 wherever Wireshark found it (Decode As onto another port, a
+ * tunnel): after the UDP header that follows the last IP header Wireshark
+ * dissected.  (Its InfiniBand dissector sets pinfo's ports to QPs, so the
+ * UDP ports are read here.) */
+static bool locate_udp(const uint8_t *frame, size_t caplen, packet_info *pinfo,
                        struct ib_carrier *c)
 {
+    bool v4 = pinfo->net_src.type == AT_IPv4;
+    size_t ip;
+    if ((!v4 && pinfo->net_src.type != AT_IPv6) || !ip_header_of(frame, caplen, pinfo, v4, &ip))
+        return false;
+    size_t udp = ip + (v4 ? (size_t)(frame[ip] & 0x0F) * 4 : 40);
     memset(c, 0, sizeof *c);
-    c->encap = (enum ib_encap)st->encap;
-    c->ib_off = st->ib_off;
-    if (c->encap == IB_ENCAP_NATIVE && pinfo->rec && pinfo->rec->rec_type == REC_TYPE_PACKET &&
+    c->encap = IB_ENCAP_ROCEV2;
+    c->ib_off = udp + 8;
+    c->has_ip_off = true;
+    c->ip_off = ip;
+    c->has_udp_len = true;
+    c->udp_len = (uint16_t)(frame[udp + 4] << 8 | frame[udp + 5]);
+    carrier_ip(&pinfo->net_src, c->src_ip, &c->ip_version);
+    carrier_ip(&pinfo->net_dst, c->dst_ip, &c->ip_version);
+    c->udp_sport = (uint16_t)(frame[udp] << 8 | frame[udp + 1]);
+    c->udp_dport = (uint16_t)(frame[udp + 2] << 8 | frame[udp + 3]);
+    return true;
+}
+
+/* A native packet from the capture's link layer starts the frame, whose
+ * ERF header Wireshark took off but whose wlen still counts. */
+static void native_carrier(packet_info *pinfo, struct ib_carrier *c)
+{
+    memset(c, 0, sizeof *c);
+    c->encap = IB_ENCAP_NATIVE;
+    if (pinfo->rec && pinfo->rec->rec_type == REC_TYPE_PACKET &&
         pinfo->rec->rec_header.packet_header.pkt_encap == WTAP_ENCAP_ERF && pinfo->pseudo_header) {
-        /* Wireshark stripped the ERF header; its wlen still counts. */
         c->has_erf_wlen = true;
         c->erf_wlen = pinfo->pseudo_header->erf.phdr.wlen;
     }
-    if (c->encap == IB_ENCAP_ROCEV2) {
-        if (st->ib_off >= 8) {
-            c->has_udp_len = true;
-            c->udp_len = tvb_get_ntohs(tvb, st->ib_off - 4);
-        }
-        carrier_ip(&pinfo->net_src, c->src_ip, &c->ip_version);
-        carrier_ip(&pinfo->net_dst, c->dst_ip, &c->ip_version);
-        if (st->ib_off >= 8)
-            c->has_ip_off = ip_header_at(tvb, pinfo, st->ib_off - 8, &c->ip_off);
-        c->udp_sport = (uint16_t)pinfo->srcport;
-        c->udp_dport = (uint16_t)pinfo->destport;
-    }
 }
 
-/* First pass: decide how to parse this frame.  Ethernet and SLL frames go
- * through the core's own link parser, so the link-layer length checks are
- * the analyzer's; anything else is parsed where the built-in item starts. */
-static void locate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_stored *st)
+/* Finds and parses the frame's InfiniBand packet; false when it has none.
+ * Ethernet and SLL frames go through the core's own link parser, so the
+ * link-layer length rules are the analyzer's, and a RoCE packet too
+ * mangled for Wireshark to call its dissector is still seen.  Elsewhere
+ * (Decode As, tunnels, ERF) the packet is where Wireshark's own dissector
+ * found it, as the layers and addresses its dissectors set say: no tree is
+ * needed, so a pass with one and a pass without find the same.  Costs a
+ * walk of the frame's layers (and the core's look at an Ethernet header)
+ * when there is no InfiniBand. */
+static bool parse(tvbuff_t *tvb, packet_info *pinfo, struct qp_ctx *qc, struct ib_packet *pkt)
 {
-    st->how = IBS_NOT_IB;
-    st->rocev2_port = rocev2_port;
-    st->linktype = pcap_linktype(pinfo);
-    if (st->linktype != 0) {
-        st->how = IBS_BY_LINKTYPE;
-        return; /* checked against the item in parse() */
-    }
-    uint32_t off = 0, len = 0;
-    const char *before = layer_before_infiniband(pinfo);
-    if (builtin_item(tree, tvb, &off, &len)) {
-        /* The item's length includes CRCs and padding; the core bounds it
-         * by PktLen, PayLen or the UDP length. */
-    } else if (before) {
-        off = 0; /* no tree on this pass: native packets start the frame */
-        len = tvb_captured_length(tvb);
-    } else {
-        return;
-    }
-    st->how = IBS_AT_OFFSET;
-    st->ib_off = off;
-    if (before && strcmp(before, "udp") == 0)
-        st->encap = IB_ENCAP_ROCEV2;
-    else if (off == 0)
-        st->encap = IB_ENCAP_NATIVE;
-    else
-        st->encap = IB_ENCAP_ROCEV1;
-}
-
-static bool parse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_stored *st,
-                  struct qp_ctx *qc, struct ib_packet *pkt)
-{
+    enum ibs_under under = infiniband_under(pinfo);
+    uint32_t linktype = pcap_linktype(pinfo);
+    if (under == IBS_UNDER_NONE && linktype == 0)
+        return false;
     struct ib_parse_opts opts;
     ib_parse_opts_init(&opts);
-    opts.rocev2_port = st->rocev2_port;
+    opts.rocev2_port = rocev2_port;
     opts.is_mad_qp = ask_mad_qp;
     opts.ctx = qc;
     opts.verify_crc = ibs_prefs.verify_crc != FALSE;
-    guint caplen = tvb_captured_length(tvb);
-    const uint8_t *data = tvb_get_ptr(tvb, 0, caplen);
-    memset(pkt, 0, sizeof *pkt);
-
-    if (st->how == IBS_BY_LINKTYPE) {
-        enum ib_frame_result r = ib_parse_frame(&opts, st->linktype, data, caplen,
-                                                tvb_reported_length(tvb), pkt);
-        if (r == IB_FRAME_IB)
-            return true;
-        /* The core did not see InfiniBand where the built-in dissector did
-         * (a heuristic or Decode As): parse at the built-in item instead. */
-        uint32_t off, len;
-        const char *before = layer_before_infiniband(pinfo);
-        if (qc->replay || !before || !builtin_item(tree, tvb, &off, &len))
-            return false;
-        st->how = IBS_AT_OFFSET;
-        st->ib_off = off;
-        st->encap = strcmp(before, "udp") == 0 ? IB_ENCAP_ROCEV2 : IB_ENCAP_ROCEV1;
-    }
-    if (st->how != IBS_AT_OFFSET)
-        return false;
+    size_t caplen = tvb_captured_length(tvb), wirelen = tvb_reported_length(tvb);
+    const uint8_t *data = tvb_get_ptr(tvb, 0, (gint)caplen);
+    if (linktype != 0 && ib_parse_frame(&opts, linktype, data, caplen, wirelen, pkt) == IB_FRAME_IB)
+        return true;
     struct ib_carrier carrier;
-    carrier_of(tvb, pinfo, st, &carrier);
-    ib_parse_carried(&opts, data, caplen, tvb_reported_length(tvb), &carrier, pkt);
+    size_t eth;
+    switch (under) {
+    case IBS_UNDER_NONE:
+        return false;
+    case IBS_UNDER_ETHERNET:
+        /* The last Ethernet header Wireshark dissected: its source MAC
+         * points into it. */
+        return pinfo->dl_src.type == AT_ETHER &&
+               address_at(data, caplen, &pinfo->dl_src, 6, &eth) &&
+               ib_parse_ethernet_at(&opts, data, caplen, wirelen, eth, pkt) == IB_FRAME_IB;
+    case IBS_UNDER_UDP:
+        if (!locate_udp(data, caplen, pinfo, &carrier))
+            return false;
+        break;
+    case IBS_UNDER_LINK:
+        native_carrier(pinfo, &carrier);
+        break;
+    }
+    ib_parse_carried(&opts, data, caplen, wirelen, &carrier, pkt);
     return true;
 }
 
@@ -318,14 +317,18 @@ static void note_chain_start(const struct ib_frame_links *l)
                             GUINT_TO_POINTER(l->chain + 1));
 }
 
-/* A later pass of a chain's first request: it joins its chain. */
-static void join_chain(struct ibs_stored *st, guint32 num)
+/* A chain's first request joins its chain from the second pass on (the
+ * redirect that makes it one comes later). */
+static void join_chain(guint32 num, struct ibs_frame *out)
 {
-    gpointer v = chain_starts ? g_hash_table_lookup(chain_starts, GUINT_TO_POINTER(num)) : NULL;
-    if (!v || st->first_of_chain)
+    if (!chain_starts || g_hash_table_size(chain_starts) == 0)
         return;
-    st->first_of_chain = true;
-    st->chain1 = GPOINTER_TO_UINT(v);
+    gpointer v = g_hash_table_lookup(chain_starts, GUINT_TO_POINTER(num));
+    if (!v)
+        return;
+    out->first_of_chain = true;
+    out->has_chain = true;
+    out->chain = GPOINTER_TO_UINT(v) - 1;
 }
 
 /* The connection and chain of the frame are kept in st (and the tuple once
@@ -349,16 +352,16 @@ static void take_conn_and_chain(struct ibs_stored *st, struct ib_frame_links *l)
     memset(&l->conn_tuple, 0, sizeof l->conn_tuple);
 }
 
-/* What st says of the frame's connection and chain, into out. */
-static void give_conn_and_chain(const struct ibs_stored *st, struct ibs_frame *out)
+/* What st says of the frame, into out. */
+static void give_stored(const struct ibs_stored *st, struct ibs_frame *out)
 {
+    out->result = st->result;
     out->conn = st->conn1 && conns && st->conn1 <= conns->len
                     ? &g_array_index(conns, struct ibs_conn, st->conn1 - 1)
                     : NULL;
     out->conn_index = st->conn1 ? st->conn1 - 1 : 0;
     out->has_chain = st->chain1 != 0;
     out->chain = st->chain1 ? st->chain1 - 1 : 0;
-    out->first_of_chain = st->first_of_chain;
 }
 
 /* A redirect response (it has a chain depth) is remembered; a request that
@@ -377,48 +380,46 @@ static void link_redirect(struct ibs_result *r, guint32 num, const struct ib_fra
     }
 }
 
-bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct ibs_frame *out)
+bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
 {
     out->result = NULL;
     out->conn = NULL;
     out->has_chain = out->first_of_chain = false;
-    struct ibs_stored *st = p_get_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0);
-    if (st) {
-        /* A later pass: same parse, stored verdict. */
-        struct qp_ctx qc = { true, st->mad_qp };
-        if (st->how == IBS_NOT_IB || !parse(tvb, pinfo, tree, st, &qc, &out->pkt))
+    if (PINFO_FD_VISITED(pinfo)) {
+        /* A later pass: the same parse, and the stored verdict if the
+         * first pass had one. */
+        const struct ibs_stored *st = p_get_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0);
+        struct qp_ctx qc = { true, st && st->mad_qp };
+        if (!parse(tvb, pinfo, &qc, &out->pkt))
             return false;
-        join_chain(st, pinfo->num);
-        out->result = st->result;
-        give_conn_and_chain(st, out);
+        if (st)
+            give_stored(st, out);
+        join_chain(pinfo->num, out);
         return true;
     }
-    if (PINFO_FD_VISITED(pinfo))
-        return false; /* visited without stored data: the file was not opened by us */
-
-    st = wmem_new0(wmem_file_scope(), struct ibs_stored);
-    locate(tvb, pinfo, tree, st);
     struct qp_ctx qc = { false, false };
-    bool ib = st->how != IBS_NOT_IB && parse(tvb, pinfo, tree, st, &qc, &out->pkt);
-    if (!ib)
-        st->how = IBS_NOT_IB;
-    st->mad_qp = qc.answer;
-
+    if (!parse(tvb, pinfo, &qc, &out->pkt))
+        return false; /* the engine counts nothing of a frame without InfiniBand */
+    if (!engine)
+        return true;
     struct ib_frame_ref at = {
         0, pinfo->num,
         (int64_t)pinfo->abs_ts.secs * 1000000000 + pinfo->abs_ts.nsecs,
     };
-    if (engine) {
-        struct ib_frame_analysis *a = wmem_new(pinfo->pool, struct ib_frame_analysis);
-        ib_engine_feed(engine, at, ib ? &out->pkt : NULL, a);
-        take_conn_and_chain(st, &a->links);
-        struct ibs_result *r = keep(a);
-        if (r)
-            link_redirect(r, pinfo->num, &at);
-        st->result = r;
+    /* A frame's analysis is kilobytes, most of it unused: one for all. */
+    static struct ib_frame_analysis a;
+    ib_engine_feed(engine, at, &out->pkt, &a);
+    struct ibs_stored st = { qc.answer, 0, 0, NULL };
+    take_conn_and_chain(&st, &a.links);
+    struct ibs_result *r = keep(&a);
+    if (r)
+        link_redirect(r, pinfo->num, &at);
+    st.result = r;
+    /* Stored only when a later pass has something to replay. */
+    if (st.mad_qp || st.conn1 || st.chain1 || st.result) {
+        struct ibs_stored *kept = wmem_memdup(wmem_file_scope(), &st, sizeof st);
+        p_add_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0, kept);
+        give_stored(kept, out);
     }
-    p_add_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0, st);
-    out->result = st->result;
-    give_conn_and_chain(st, out);
-    return ib;
+    return true;
 }

@@ -124,6 +124,13 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts,
                                     size_t caplen, size_t wirelen,
                                     struct ib_packet *out);
 
+/* Decodes a frame as ib_parse_frame decodes an Ethernet one, but from an
+ * Ethernet header at eth_off inside it (a tunnel's inner frame, which a
+ * host such as Wireshark has already found); offsets stay the frame's. */
+enum ib_frame_result ib_parse_ethernet_at(const struct ib_parse_opts *opts,
+                                          const uint8_t *frame, size_t caplen, size_t wirelen,
+                                          size_t eth_off, struct ib_packet *out);
+
 /* What a host that already took the link layer apart (Wireshark's own
  * dissectors) knows about the carrier of an InfiniBand packet: where the
  * packet starts and what the layers around it say about its length and its

@@ -243,6 +243,23 @@ static enum ib_frame_result parse_erf(const struct ib_parse_opts *opts, struct i
     return IB_FRAME_IB;
 }
 
+/* Every frame ends the same way: the CRCs of a packet checked, or a clean
+ * slate when the frame says nothing about InfiniBand. */
+static enum ib_frame_result frame_end(const struct ib_parse_opts *opts, const uint8_t *frame,
+                                      size_t caplen, enum ib_frame_result r, struct ib_packet *p)
+{
+    if (r == IB_FRAME_IB && opts->verify_crc)
+        ib_crc_check(frame, caplen, p, &p->crc);
+    if (r != IB_FRAME_IB) {
+        uint32_t lt = p->linktype, cl = p->caplen, wl = p->wirelen;
+        memset(p, 0, sizeof *p);
+        p->linktype = lt;
+        p->caplen = cl;
+        p->wirelen = wl;
+    }
+    return r;
+}
+
 enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts, const uint8_t *frame,
                                       size_t caplen, size_t wirelen, const struct ib_carrier *c,
                                       struct ib_packet *p)
@@ -317,15 +334,23 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t l
     default:
         return IB_FRAME_BAD_LINKTYPE;
     }
-    if (r == IB_FRAME_IB && opts->verify_crc)
-        ib_crc_check(frame, caplen, p, &p->crc);
-    if (r != IB_FRAME_IB) {
-        /* Keep a clean slate: the frame says nothing about InfiniBand. */
-        uint32_t lt = p->linktype, cl = p->caplen, wl = p->wirelen;
-        memset(p, 0, sizeof *p);
-        p->linktype = lt;
-        p->caplen = cl;
-        p->wirelen = wl;
+    return frame_end(opts, frame, caplen, r, p);
+}
+
+enum ib_frame_result ib_parse_ethernet_at(const struct ib_parse_opts *opts, const uint8_t *frame,
+                                          size_t caplen, size_t wirelen, size_t eth_off,
+                                          struct ib_packet *p)
+{
+    struct ib_parse_opts defaults;
+    if (!opts) {
+        ib_parse_opts_init(&defaults);
+        opts = &defaults;
     }
-    return r;
+    frame_begin(p, IB_DLT_EN10MB, caplen, wirelen);
+    struct ib_span f = ib_span_make(frame, caplen);
+    if (!ib_span_has(f, eth_off, ETH_HEADER))
+        return frame_end(opts, frame, caplen, IB_FRAME_NOT_IB, p);
+    enum ib_frame_result r =
+        parse_ethertype(opts, f, eth_off + ETH_HEADER, ib_rd16(f, eth_off + 12), p);
+    return frame_end(opts, frame, caplen, r, p);
 }

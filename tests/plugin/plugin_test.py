@@ -13,6 +13,8 @@ CHECK is one of:
              forward reference (redirect_target_frame: only a second pass can know it)
   forward    with -2, redirect_target_frame links each redirect to the request that
              followed it: the inverse of redirected_by
+  tree       a pass without a tree (plain -r) and one with (a display filter on ibscope)
+             give the same Info tags and expert infos: the packet is found without a tree
   builtin    Wireshark's own InfiniBand decode is the same with and without the plugin
   port       RoCEv2 on a non-default UDP port, set through infiniband.rroce.port
   treefields the ibscope.tree_fields preference leaves out exactly the fields it names, and
@@ -380,6 +382,44 @@ def check_passes(env, update):
     return errs
 
 
+EVERY_FRAME_WITH_TREE = "ibscope || !ibscope"  # passes every frame, builds ibscope's tree
+
+
+def summary_tags(text):
+    """ibscope's Info tags of tshark's summary lines (one line a frame)."""
+    return "".join("%d %s\n" % (i + 1, " ".join(TAG.findall(line)))
+                   for i, line in enumerate(text.splitlines()))
+
+
+def ibscope_experts(text):
+    """The ibscope lines of `-q -z expert` (one per distinct expert info)."""
+    return "".join(sorted(l.strip() + "\n" for l in text.splitlines() if " ibscope " in l))
+
+
+def check_tree(env, update):
+    """A pass without a tree (plain tshark -r, which ibscope never makes build
+    one) and a pass with one (a display filter on an ibscope field) mark the
+    same frames: the same Info tags, the same expert infos."""
+    errs = []
+    tags = experts = 0
+    for c in env.samples + env.extra:
+        for args, view, what in (([], summary_tags, "Info tags"),
+                                 (["-q", "-z", "expert,comment"], ibscope_experts,
+                                  "expert infos")):
+            plain = view(env.read(c, args))
+            tree = view(env.read(c, args + ["-Y", EVERY_FRAME_WITH_TREE]))
+            if plain != tree:
+                errs.append(diff(plain, tree, "%s: no tree vs tree, %s" % (name(c), what)))
+            if view is summary_tags:
+                tags += sum(1 for l in plain.splitlines() if " " in l.strip())
+            else:
+                experts += plain.count("\n")
+    if tags == 0 or experts == 0:
+        errs.append("no Info tag (%d) or expert info (%d) in any capture: nothing was tested"
+                    % (tags, experts))
+    return errs
+
+
 def check_forward(env, update):
     """Two passes: M's redirect_target_frame is N exactly when N is the first
     frame whose redirected_by is M."""
@@ -563,6 +603,18 @@ def check_port(env, update):
             errs.append(diff(expected, moved_out, "cm_rocev2 on UDP 4792 with infiniband.rroce.port"))
         if re.search(r"^\d+\t+[^\t\n]", default, re.M):
             errs.append("cm_rocev2 on UDP 4792 decoded by ibscope without the port preference")
+        # Decode As: the core does not look at 4792, Wireshark's dissector
+        # does; ibscope finds the packet where it did, with a tree (-T fields)
+        # and without (plain -r, its Info tags).
+        decode_as = ["-d", "udp.port==4792,infiniband"]
+        got = env.read(moved, decode_as + fields_args())
+        if got != expected:
+            errs.append(diff(expected, got, "cm_rocev2 on UDP 4792 by Decode As, -T fields"))
+        # (The port is part of what the ICRC covers: both runs see mismatches.)
+        want = summary_tags(env.read(moved, ["-o", "infiniband.rroce.port:4792"]))
+        got = summary_tags(env.read(moved, decode_as))
+        if got != want:
+            errs.append(diff(want, got, "cm_rocev2 on UDP 4792 by Decode As, Info tags"))
         return errs
     finally:
         os.unlink(moved)
@@ -642,6 +694,7 @@ CHECKS = {
     "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
     "port": check_port,
     "forward": check_forward,
+    "tree": check_tree,
     "treefields": check_treefields,
     "crc": check_crc,
     "index": check_index,
