@@ -245,8 +245,10 @@ static void native_carrier(packet_info *pinfo, struct ib_carrier *c)
 
 /* Finds and parses the frame's InfiniBand packet; false when it has none.
  * Ethernet and SLL frames go through the core's own link parser, so the
- * link-layer length rules are the analyzer's, and a RoCE packet too
- * mangled for Wireshark to call its dissector is still seen.  Elsewhere
+ * link-layer length rules are the analyzer's, and a RoCE packet that
+ * Wireshark gave to another dissector (too mangled for its own, or taken
+ * for TFTP on a conversation's ports, as in one of the real captures) is
+ * still seen.  Elsewhere
  * (Decode As, tunnels, ERF) the packet is where Wireshark's own dissector
  * found it, as the layers and addresses its dissectors set say: no tree is
  * needed, so a pass with one and a pass without find the same.  Costs a
