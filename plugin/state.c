@@ -1,27 +1,19 @@
 /* state.c - per-file engine, first-pass analysis and its replay on every later pass.
  *
  * The engine must see frames once, in order, as the offline analyzer does:
- * so it is fed only on the first pass (!PINFO_FD_VISITED).  What it said,
- * and how the packet was found, is stored with p_add_proto_data in file
- * scope; later passes (tshark -2, clicking in the GUI) re-parse the same
- * bytes and replay the stored verdict, so every pass shows the same thing.
- * The engine lives from one file's init routine to its cleanup routine.
+ * so it is fed only on the first pass (!PINFO_FD_VISITED).  What it said of
+ * a frame, when it said anything, goes into the file's frame table; later
+ * passes (tshark -2, clicking in the GUI) find and parse the packet the same
+ * way, without a tree, and replay the stored verdict, so every pass shows
+ * the same thing.  The engine and the table live from one file's init
+ * routine to its cleanup routine.
  */
 #include "ibscope_plugin.h"
 
 #include <epan/prefs.h>
-#include <epan/proto_data.h>
 #include <wiretap/wtap.h>
 
-/* What a frame leaves for later passes, and only when it has something:
- * where the packet is and how to parse it are found again from the
- * frame's own bytes and layers on every pass. */
-struct ibs_stored {
-    bool mad_qp;        /* the engine called the destination QP a MAD QP */
-    uint32_t conn1;     /* connection index + 1; 0: none */
-    uint32_t chain1;    /* redirect chain index + 1; 0: none */
-    const struct ibs_result *result;
-};
+#include "frame_table.h"
 
 static struct ib_engine *engine;
 /* Stored results of redirect responses by frame number: the request that
@@ -34,6 +26,9 @@ static GHashTable *redirect_results;
 static GHashTable *chain_starts;
 /* struct ibs_conn by connection index, for the whole file. */
 static GArray *conns;
+/* What each frame left for later passes, if anything: where the packet is
+ * and how to parse it are found again from the frame on every pass. */
+static struct ibs_frame_table stored;
 /* Wireshark's protocols whose place in a frame's layers says where its
  * InfiniBand dissector found the packet. */
 static int proto_infiniband = -1, proto_udp = -1, proto_ethertype = -1, proto_eth = -1,
@@ -73,6 +68,7 @@ static void state_cleanup(void)
     if (conns)
         g_array_free(conns, TRUE);
     conns = NULL;
+    ibs_frame_table_clear(&stored);
 }
 
 void ibs_state_register(void)
@@ -390,7 +386,7 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
     if (PINFO_FD_VISITED(pinfo)) {
         /* A later pass: the same parse, and the stored verdict if the
          * first pass had one. */
-        const struct ibs_stored *st = p_get_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0);
+        const struct ibs_stored *st = ibs_frame_table_find(&stored, pinfo->num);
         struct qp_ctx qc = { true, st && st->mad_qp };
         if (!parse(tvb, pinfo, &qc, &out->pkt))
             return false;
@@ -411,7 +407,7 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
     /* A frame's analysis is kilobytes, most of it unused: one for all. */
     static struct ib_frame_analysis a;
     ib_engine_feed(engine, at, &out->pkt, &a);
-    struct ibs_stored st = { qc.answer, 0, 0, NULL };
+    struct ibs_stored st = { pinfo->num, qc.answer, 0, 0, NULL };
     take_conn_and_chain(&st, &a.links);
     struct ibs_result *r = keep(&a);
     if (r)
@@ -419,9 +415,8 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
     st.result = r;
     /* Stored only when a later pass has something to replay. */
     if (st.mad_qp || st.conn1 || st.chain1 || st.result) {
-        struct ibs_stored *kept = wmem_memdup(wmem_file_scope(), &st, sizeof st);
-        p_add_proto_data(wmem_file_scope(), pinfo, ibs_proto, 0, kept);
-        give_stored(kept, out);
+        ibs_frame_table_add(&stored, &st);
+        give_stored(&st, out);
     }
     return true;
 }

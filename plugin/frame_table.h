@@ -1,0 +1,43 @@
+/* frame_table.h - what the first pass left for later passes, by frame number.
+ *
+ * The first pass meets frames in increasing order, so the frames that have
+ * something to replay are appended to one array, sorted by construction:
+ * no per-frame allocation, no per-frame list in Wireshark's proto data.
+ * A later pass finds a frame by a cursor (the next frame in order, the
+ * common case: tshark -2, a GUI redissection) or by binary search (a click).
+ * Frames with nothing to replay have no entry and cost nothing.
+ */
+#ifndef IBSCOPE_FRAME_TABLE_H
+#define IBSCOPE_FRAME_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ibs_result;
+
+/* What one frame leaves for later passes. */
+struct ibs_stored {
+    uint32_t frame;     /* its number */
+    bool mad_qp;        /* the engine called the destination QP a MAD QP */
+    uint32_t conn1;     /* connection index + 1; 0: none */
+    uint32_t chain1;    /* redirect chain index + 1; 0: none */
+    const struct ibs_result *result;
+};
+
+struct ibs_frame_table {
+    struct ibs_stored *items;
+    size_t count, capacity;
+    size_t cursor;      /* where the last lookup ended */
+};
+
+/* Appends st for a frame numbered above every frame already in the table;
+ * false (and nothing stored) otherwise, or when out of memory. */
+bool ibs_frame_table_add(struct ibs_frame_table *t, const struct ibs_stored *st);
+
+/* The entry of frame, or NULL when it left nothing. */
+const struct ibs_stored *ibs_frame_table_find(struct ibs_frame_table *t, uint32_t frame);
+
+void ibs_frame_table_clear(struct ibs_frame_table *t);
+
+#endif
