@@ -252,8 +252,8 @@ static void native_carrier(packet_info *pinfo, struct ib_carrier *c)
  * when there is no InfiniBand. */
 static bool parse(tvbuff_t *tvb, packet_info *pinfo, struct qp_ctx *qc, struct ib_packet *pkt)
 {
-    enum ibs_under under = infiniband_under(pinfo);
     uint32_t linktype = pcap_linktype(pinfo);
+    enum ibs_under under = linktype == 0 ? infiniband_under(pinfo) : IBS_UNDER_NONE;
     if (under == IBS_UNDER_NONE && linktype == 0)
         return false;
     struct ib_parse_opts opts;
@@ -264,8 +264,11 @@ static bool parse(tvbuff_t *tvb, packet_info *pinfo, struct qp_ctx *qc, struct i
     opts.verify_crc = ibs_prefs.verify_crc != FALSE;
     size_t caplen = tvb_captured_length(tvb), wirelen = tvb_reported_length(tvb);
     const uint8_t *data = tvb_get_ptr(tvb, 0, (gint)caplen);
-    if (linktype != 0 && ib_parse_frame(&opts, linktype, data, caplen, wirelen, pkt) == IB_FRAME_IB)
-        return true;
+    if (linktype != 0) {
+        if (ib_parse_frame(&opts, linktype, data, caplen, wirelen, pkt) == IB_FRAME_IB)
+            return true;
+        under = infiniband_under(pinfo);
+    }
     struct ib_carrier carrier;
     size_t eth;
     switch (under) {
