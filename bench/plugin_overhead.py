@@ -133,7 +133,7 @@ def measure(a):
     if not shutil.which("tshark"):
         sys.exit("plugin_overhead: tshark not found")
     version = subprocess.run(["tshark", "--version"], capture_output=True,
-                             text=True).stdout.split("\n")[0]
+                             text=True).stdout.split("\n")[0].rstrip(".")
     tmp = tempfile.mkdtemp(prefix="ibscope-plugin-bench-")
     os.chmod(tmp, 0o755)
     try:
