@@ -21,16 +21,22 @@ Targets, with the default preferences, each Wireshark version:
   noib: at most +3 % in every mode; rocev2 and erf: plain +10 %, twopass +15 %,
   fields +15 %.
 
+--callgrind counts instructions under valgrind instead (one run each, the same
+count every time; use --frames 20000): per frame, with tshark's start-up
+(an empty capture) taken off, and in all.
+
 --in-systems 4.4,4.6 also runs the same in the Debian systems that have those
 Wireshark versions (tests/compat: made and the plugin built there first, as
-root).  As root, tshark runs as `nobody` (root ignores plugin folders).
+root; valgrind is installed there for --callgrind).  As root, tshark runs as
+`nobody` (root ignores plugin folders).
 
 Usage: plugin_overhead.py [--build DIR] [--frames N] [--runs N] [--captures LIST]
-                          [--modes LIST] [--keep DIR] [--in-systems LIST]
+                          [--modes LIST] [--keep DIR] [--in-systems LIST] [--callgrind]
 """
 import argparse
 import os
 import random
+import re
 import shutil
 import statistics
 import struct
@@ -126,6 +132,44 @@ def cpu_seconds(cmd):
     return ru.ru_utime + ru.ru_stime
 
 
+def instructions(cmd):
+    """Instructions cmd executes, counted by callgrind: the same count on
+    every run, whatever else the machine is doing."""
+    at = cmd.index("--") + 1 if "--" in cmd else 0  # inside runuser, around env and tshark
+    cmd = cmd[:at] + ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                      "--trace-children=yes"] + cmd[at:]
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    counts = re.findall(r"Collected : (\d+)", p.stderr)
+    if p.returncode != 0 or not counts:
+        sys.exit(f"plugin_overhead: callgrind of {' '.join(cmd)} failed: {p.stderr[-300:]}")
+    return sum(int(c) for c in counts)
+
+
+def measure_instructions(a, caps, base_of):
+    """--callgrind: instructions with and without ibscope, per frame (tshark's
+    start-up, measured on an empty capture, taken off) and in all."""
+    empty = os.path.join(os.path.dirname(caps[0][1]), "empty.pcap")
+    with open(empty, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+    os.chmod(empty, 0o644)
+    start = {}
+    for cfg, extra in (("off", ["--disable-protocol", "ibscope"]), ("on", [])):
+        start[cfg] = instructions(base_of(empty, "plain") + extra)
+    print(f"start-up: {start['off'] / 1e6:.1f} M instructions, ibscope "
+          f"{(start['on'] - start['off']) / 1e6:+.2f} M", flush=True)
+    print(f"{'capture':8} {'mode':8} {'tshark/frame':>12} {'ibscope/frame':>13} {'per frame':>9} "
+          f"{'in all':>8} {'target':>7}", flush=True)
+    for kind, cap in caps:
+        for mode in a.modes.split(","):
+            off = instructions(base_of(cap, mode) + ["--disable-protocol", "ibscope"])
+            on = instructions(base_of(cap, mode))
+            per = (off - start["off"]) / a.frames
+            added = (on - off - (start["on"] - start["off"])) / a.frames
+            print(f"{kind:8} {mode:8} {per:12.0f} {added:+13.0f} {100 * added / per:+8.1f}% "
+                  f"{100 * (on / off - 1):+7.1f}% {'+' + str(TARGETS[(kind, mode)]) + ' %':>7}",
+                  flush=True)
+
+
 def measure(a):
     plugins = os.path.join(a.build, "plugins")
     if not os.path.isdir(plugins) or not os.path.exists(os.path.join(a.build, "bin", "ibscope-gen")):
@@ -144,21 +188,31 @@ def measure(a):
         os.mkdir(home)
         os.chmod(home, 0o777)
         keep = a.keep or tmp
-        print(f"{version}: CPU seconds (user+sys), best of {a.runs} rounds, "
-              f"{a.frames} frames a capture", flush=True)
-        print(f"{'capture':8} {'mode':8} {'disabled s':>10} {'ibscope s':>10} {'best':>8} "
-              f"{'median':>8} {'target':>7}", flush=True)
-        worst = {}
+
+        def base_of(cap, mode):
+            cmd = ["env", f"HOME={home}", f"WIRESHARK_PLUGIN_DIR={staged}", "tshark",
+                   "-r", cap] + MODES[mode]
+            return (["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []) + cmd
+
+        caps = []
         for kind in a.captures.split(","):
             cap = os.path.join(keep, f"{kind}-{a.frames}.pcap")
             if not os.path.exists(cap):
                 make_capture(kind, cap, a.build, a.frames)
             os.chmod(cap, 0o644)
+            caps.append((kind, cap))
+        if a.callgrind:
+            print(f"{version}: instructions (callgrind), {a.frames} frames a capture", flush=True)
+            measure_instructions(a, caps, base_of)
+            return
+        print(f"{version}: CPU seconds (user+sys), best of {a.runs} rounds, "
+              f"{a.frames} frames a capture", flush=True)
+        print(f"{'capture':8} {'mode':8} {'disabled s':>10} {'ibscope s':>10} {'best':>8} "
+              f"{'median':>8} {'target':>7}", flush=True)
+        worst = {}
+        for kind, cap in caps:
             for mode in a.modes.split(","):
-                base = ["env", f"HOME={home}", f"WIRESHARK_PLUGIN_DIR={staged}", "tshark",
-                        "-r", cap] + MODES[mode]
-                if os.geteuid() == 0:
-                    base = ["runuser", "-u", "nobody", "--"] + base
+                base = base_of(cap, mode)
                 off, on = [], []
                 for _ in range(a.runs):
                     off.append(cpu_seconds(base + ["--disable-protocol", "ibscope"]))
@@ -181,6 +235,9 @@ def in_system(version, argv):
     run = os.path.join(SOURCE, "tests", "compat", "run.sh")
     subprocess.run([run, version, r"^plugin\.load$"], check=True, stdout=subprocess.DEVNULL)
     suite = {"4.4": "trixie", "4.6": "forky"}[version]
+    if "--callgrind" in argv:
+        subprocess.run(["sh", "-c", f'. "{SOURCE}/tests/compat/system.sh"; '
+                        f'system_make {suite} valgrind'], check=True)
     inner = " ".join(["python3", "/src/bench/plugin_overhead.py", "--build", "/tmp/ibscope-build"]
                      + argv)
     script = (f'. "{SOURCE}/tests/compat/system.sh"; '
@@ -197,6 +254,8 @@ def main():
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--keep", help="generate the captures into (or reuse them from) this folder")
     ap.add_argument("--in-systems", default="", help="also Wireshark 4.4 and/or 4.6, e.g. 4.4,4.6")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="count instructions (valgrind) instead of timing")
     a = ap.parse_args()
     for c in a.captures.split(","):
         if c not in CAPTURES:
@@ -206,7 +265,7 @@ def main():
             sys.exit(f"plugin_overhead: no mode {m} ({', '.join(MODES)})")
     measure(a)
     passed = ["--frames", str(a.frames), "--runs", str(a.runs), "--captures", a.captures,
-              "--modes", a.modes]
+              "--modes", a.modes] + (["--callgrind"] if a.callgrind else [])
     for v in filter(None, a.in_systems.split(",")):
         if v not in ("4.4", "4.6"):
             sys.exit(f"plugin_overhead: no Debian system known for Wireshark {v} (4.4, 4.6)")

@@ -15,6 +15,7 @@ CHECK is one of:
              followed it: the inverse of redirected_by
   tree       a pass without a tree (plain -r) and one with (a display filter on ibscope)
              give the same Info tags and expert infos: the packet is found without a tree
+  tunnel     RoCEv1 and RoCEv2 inside VXLAN decode and flag as they do unwrapped
   builtin    Wireshark's own InfiniBand decode is the same with and without the plugin
   port       RoCEv2 on a non-default UDP port, set through infiniband.rroce.port
   treefields the ibscope.tree_fields preference leaves out exactly the fields it names, and
@@ -620,6 +621,59 @@ def check_port(env, update):
         os.unlink(moved)
 
 
+def vxlan_wrapped(capture):
+    """Every frame of an Ethernet capture inside VXLAN (outer Ethernet, IPv4,
+    UDP to 4789, VXLAN header), as an overlay network carries RoCE: the core's
+    link parser does not look inside, Wireshark's dissectors do."""
+    data = open(capture, "rb").read()
+    out, off = bytearray(data[:24]), 24
+    outer_eth = bytes.fromhex("02000000aa02" "02000000aa01" "0800")
+    n = 0
+    while off + 16 <= len(data):
+        sec, frac, incl, orig = struct.unpack_from("<IIII", data, off)
+        inner = data[off + 16:off + 16 + incl]
+        vxlan = struct.pack(">II", 0x08000000, 42 << 8)
+        udp = struct.pack(">HHHH", 49152 + n % 1000, 4789, 8 + len(vxlan) + len(inner), 0)
+        ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(udp) + len(vxlan) + len(inner), n,
+                         0x4000, 64, 17, 0, bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2]))
+        g = outer_eth + ip + udp + vxlan + inner
+        extra = len(g) - len(inner)
+        out += struct.pack("<IIII", sec, frac, len(g), orig + extra) + g
+        off += 16 + incl
+        n += 1
+    fd, path = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-vxlan.")
+    os.write(fd, bytes(out))
+    os.close(fd)
+    os.chmod(path, 0o644)
+    return path
+
+
+def check_tunnel(env, update):
+    """RoCEv1 and RoCEv2 inside VXLAN: ibscope finds each packet where
+    Wireshark's own dissector did (the inner Ethernet or IP header its
+    dissectors left in pinfo) and decodes and flags it as unwrapped, with a
+    tree (-T fields of every field) and without (the Info tags of -r)."""
+    errs = []
+    tried = 0
+    for c in env.samples:
+        if name(c) not in ("cm_rocev1", "cm_rocev2"):
+            continue
+        wrapped = vxlan_wrapped(c)
+        try:
+            want, got = env.read(c, fields_args()), env.read(wrapped, fields_args())
+            if got != want:
+                errs.append(diff(want, got, "%s in VXLAN: -T fields" % name(c)))
+            want, got = summary_tags(env.read(c)), summary_tags(env.read(wrapped))
+            if got != want:
+                errs.append(diff(want, got, "%s in VXLAN: Info tags" % name(c)))
+            tried += 1
+        finally:
+            os.unlink(wrapped)
+    if tried != 2:
+        errs.append("cm_rocev1 and cm_rocev2 are not both among the samples: nothing was tested")
+    return errs
+
+
 CRC_STATUS = {"not present": "0", "verified": "1", "mismatch": "2"}
 
 
@@ -695,6 +749,7 @@ CHECKS = {
     "port": check_port,
     "forward": check_forward,
     "tree": check_tree,
+    "tunnel": check_tunnel,
     "treefields": check_treefields,
     "crc": check_crc,
     "index": check_index,
