@@ -1,7 +1,9 @@
 /* fuzz_parse.c - libFuzzer target: ib_parse_frame on one frame of any supported link type.
  *
  * Input: one selector byte, then the frame.  Selector bits 0-2 pick the
- * link type (0-5 the supported ones, 6-7 unsupported ones), bit 6 installs
+ * link type (0-5 the supported ones, 7 an unsupported one; 6 parses from an
+ * Ethernet header inside the frame, ib_parse_ethernet_at, at 8 times bits
+ * 3-5, as the plugin does for a tunnel), bit 6 installs
  * an is_mad_qp callback that calls odd QPs redirect targets, bit 7 makes
  * the frame look cut short by the snap length (wirelen > caplen).
  */
@@ -12,7 +14,7 @@
 
 static const uint32_t linktypes[8] = {
     IB_DLT_ERF, IB_DLT_INFINIBAND, IB_DLT_EN10MB, IB_DLT_LINUX_SLL,
-    IB_DLT_LINUX_SLL2, IB_DLT_USER0, 0, 228,
+    IB_DLT_LINUX_SLL2, IB_DLT_USER0, 0 /* ib_parse_ethernet_at */, 228,
 };
 
 static bool odd_qp_is_mad(void *ctx, const struct ib_endpoint *dst, uint32_t qp)
@@ -44,7 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         copy[i] = frame[i];
 
     struct ib_packet pkt;
-    enum ib_frame_result r = ib_parse_frame(&opts, linktypes[sel & 7], copy, caplen, wirelen, &pkt);
+    enum ib_frame_result r =
+        (sel & 7) == 6
+            ? ib_parse_ethernet_at(&opts, copy, caplen, wirelen, (size_t)((sel >> 3) & 7) * 8, &pkt)
+            : ib_parse_frame(&opts, linktypes[sel & 7], copy, caplen, wirelen, &pkt);
     fuzz_check_packet(&pkt, caplen);
     if (r != IB_FRAME_IB && pkt.present != 0)
         fuzz_fail("result %d but layers 0x%x present", (int)r, pkt.present);

@@ -23,6 +23,16 @@ void ib_parse_opts_init(struct ib_parse_opts *opts)
     *opts = (struct ib_parse_opts){ .rocev2_port = IB_ROCEV2_UDP_PORT, .verify_crc = true };
 }
 
+/* The caller's options, or the defaults (kept in *store) for NULL. */
+static const struct ib_parse_opts *opts_or_defaults(const struct ib_parse_opts *opts,
+                                                    struct ib_parse_opts *store)
+{
+    if (opts)
+        return opts;
+    ib_parse_opts_init(store);
+    return store;
+}
+
 /* An IP address as a RoCE GID: IPv6 as it is, IPv4 as ::ffff:a.b.c.d. */
 static void endpoint_from_ip(struct ib_endpoint *ep, uint8_t ip_version, const uint8_t *ip)
 {
@@ -265,10 +275,7 @@ enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts, const ui
                                       struct ib_packet *p)
 {
     struct ib_parse_opts defaults;
-    if (!opts) {
-        ib_parse_opts_init(&defaults);
-        opts = &defaults;
-    }
+    opts = opts_or_defaults(opts, &defaults);
     frame_begin(p, 0, caplen, wirelen);
     size_t len = caplen > c->ib_off ? caplen - c->ib_off : 0;
     if (c->encap == IB_ENCAP_NATIVE && c->has_erf_wlen)
@@ -299,10 +306,7 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t l
                                     struct ib_packet *p)
 {
     struct ib_parse_opts defaults;
-    if (!opts) {
-        ib_parse_opts_init(&defaults);
-        opts = &defaults;
-    }
+    opts = opts_or_defaults(opts, &defaults);
     frame_begin(p, linktype, caplen, wirelen);
     struct ib_span f = ib_span_make(frame, caplen);
 
@@ -342,10 +346,7 @@ enum ib_frame_result ib_parse_ethernet_at(const struct ib_parse_opts *opts, cons
                                           struct ib_packet *p)
 {
     struct ib_parse_opts defaults;
-    if (!opts) {
-        ib_parse_opts_init(&defaults);
-        opts = &defaults;
-    }
+    opts = opts_or_defaults(opts, &defaults);
     frame_begin(p, IB_DLT_EN10MB, caplen, wirelen);
     struct ib_span f = ib_span_make(frame, caplen);
     if (!ib_span_has(f, eth_off, ETH_HEADER))

@@ -567,6 +567,15 @@ def check_index(env, update):
     return errs
 
 
+def temp_capture(data, what):
+    """data written to a new capture file that tshark, run as nobody, can read."""
+    fd, path = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-%s." % what)
+    os.write(fd, bytes(data))
+    os.close(fd)
+    os.chmod(path, 0o644)
+    return path
+
+
 def check_port(env, update):
     """cm_rocev2 rewritten to UDP port 4792: seen only when the built-in's port preference says so."""
     src = [c for c in env.samples if name(c) == "cm_rocev2"]
@@ -591,10 +600,7 @@ def check_port(env, update):
         if udp is not None and data[udp + 2:udp + 4] == b"\x12\xb7":
             data[udp + 2:udp + 4] = b"\x12\xb8"
         off = frame + incl
-    fd, moved = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-port4792.")
-    os.write(fd, bytes(data))
-    os.close(fd)
-    os.chmod(moved, 0o644)
+    moved = temp_capture(data, "port4792")
     try:
         expected = env.read(src[0], fields_args())
         default = env.read(moved, fields_args())
@@ -641,11 +647,7 @@ def vxlan_wrapped(capture):
         out += struct.pack("<IIII", sec, frac, len(g), orig + extra) + g
         off += 16 + incl
         n += 1
-    fd, path = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-vxlan.")
-    os.write(fd, bytes(out))
-    os.close(fd)
-    os.chmod(path, 0o644)
-    return path
+    return temp_capture(out, "vxlan")
 
 
 def check_tunnel(env, update):
@@ -706,11 +708,7 @@ def mpls_wrapped(capture):
             g = f[:12] + b"\x88\x47" + struct.pack(">I", (100 << 12) | (1 << 8) | 64) + f[14:]
             out += struct.pack("<IIII", sec, frac, len(g), len(g)) + g
         off += 16 + incl
-    fd, path = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-mpls.")
-    os.write(fd, bytes(out))
-    os.close(fd)
-    os.chmod(path, 0o644)
-    return path
+    return temp_capture(out, "mpls")
 
 
 def check_crc(env, update):

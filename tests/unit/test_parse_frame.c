@@ -733,6 +733,44 @@ static void test_ipv4_fragment_not_ib(void **state)
 
 /* ---- Linux cooked ---- */
 
+/* A RoCE frame inside another (VXLAN: outer Ethernet, IPv4, UDP 4789, VXLAN
+ * header, 50 bytes), parsed from its Ethernet header as the plugin does for
+ * a tunnel: the same packet as the inner frame alone, offsets moved by 50. */
+static void test_ethernet_at(void **state)
+{
+    (void)state;
+    enum { OUTER = 50 };
+    uint8_t f[OUTER + 14 + 20 + 8 + 280];
+    size_t at = put_eth(f, 0x0800);
+    at = put_ipv4(f, at, (uint16_t)(sizeof f - 14));
+    at = put_udp(f, at, 4789, (uint16_t)(sizeof f - 34));
+    ts_hex("0800000000002a00", f + at, 8);
+    assert_int_equal(at + 8, OUTER);
+    put_eth(f + OUTER, 0x0800);
+    assert_int_equal(put_rocev2_v4(f, OUTER + 14, 4791), sizeof f);
+
+    struct ib_packet inner, p;
+    assert_int_equal(parse(NULL, IB_DLT_EN10MB, f + OUTER, sizeof f - OUTER, sizeof f - OUTER,
+                           &inner), IB_FRAME_IB);
+    uint8_t *b = ts_exact_copy(f, sizeof f);
+    assert_int_equal(ib_parse_ethernet_at(NULL, b, sizeof f, sizeof f, OUTER, &p), IB_FRAME_IB);
+    check_rocev2_v4(&p, OUTER + 14);
+    assert_int_equal(p.off.ib, inner.off.ib + OUTER);
+    assert_int_equal(p.crc.icrc, inner.crc.icrc);
+    assert_int_equal(p.crc.icrc_computed, inner.crc.icrc_computed);
+    assert_no_diags(&p);
+    /* The outer frame from its own start is not InfiniBand (UDP 4789). */
+    assert_int_equal(ib_parse_ethernet_at(NULL, b, sizeof f, sizeof f, 0, &p), IB_FRAME_NOT_IB);
+    /* An Ethernet header that does not fit, or starts past the end. */
+    assert_int_equal(ib_parse_ethernet_at(NULL, b, sizeof f, sizeof f, sizeof f - 13, &p),
+                     IB_FRAME_NOT_IB);
+    assert_int_equal(ib_parse_ethernet_at(NULL, b, sizeof f, sizeof f, sizeof f + 7, &p),
+                     IB_FRAME_NOT_IB);
+    assert_int_equal(ib_parse_ethernet_at(NULL, b, sizeof f, sizeof f, SIZE_MAX, &p),
+                     IB_FRAME_NOT_IB);
+    free(b);
+}
+
 static void test_sll(void **state)
 {
     (void)state;
@@ -978,6 +1016,7 @@ int main(void)
         cmocka_unit_test(test_rocev2_ipv4_options),
         cmocka_unit_test(test_rocev2_ipv6_hop_by_hop),
         cmocka_unit_test(test_ipv4_fragment_not_ib),
+        cmocka_unit_test(test_ethernet_at),
         cmocka_unit_test(test_sll),
         cmocka_unit_test(test_sll2),
         cmocka_unit_test(test_sll2_rocev1),
