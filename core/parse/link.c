@@ -213,6 +213,15 @@ static enum ib_frame_result parse_ethertype(const struct ib_parse_opts *opts, st
     }
 }
 
+/* An Ethernet header at eth_off, then its payload. */
+static enum ib_frame_result parse_ethernet(const struct ib_parse_opts *opts, struct ib_span f,
+                                           size_t eth_off, struct ib_packet *p)
+{
+    if (!ib_span_has(f, eth_off, ETH_HEADER))
+        return IB_FRAME_NOT_IB;
+    return parse_ethertype(opts, f, eth_off + ETH_HEADER, ib_rd16(f, eth_off + 12), p);
+}
+
 static enum ib_frame_result parse_erf(const struct ib_parse_opts *opts, struct ib_span f,
                                       struct ib_packet *p)
 {
@@ -321,9 +330,7 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t l
         r = parse_erf(opts, f, p);
         break;
     case IB_DLT_EN10MB:
-        if (!ib_span_has(f, 0, ETH_HEADER))
-            return IB_FRAME_NOT_IB;
-        r = parse_ethertype(opts, f, ETH_HEADER, ib_rd16(f, 12), p);
+        r = parse_ethernet(opts, f, 0, p);
         break;
     case IB_DLT_LINUX_SLL:
         if (!ib_span_has(f, 0, 16))
@@ -348,10 +355,6 @@ enum ib_frame_result ib_parse_ethernet_at(const struct ib_parse_opts *opts, cons
     struct ib_parse_opts defaults;
     opts = opts_or_defaults(opts, &defaults);
     frame_begin(p, IB_DLT_EN10MB, caplen, wirelen);
-    struct ib_span f = ib_span_make(frame, caplen);
-    if (!ib_span_has(f, eth_off, ETH_HEADER))
-        return frame_end(opts, frame, caplen, IB_FRAME_NOT_IB, p);
-    enum ib_frame_result r =
-        parse_ethertype(opts, f, eth_off + ETH_HEADER, ib_rd16(f, eth_off + 12), p);
+    enum ib_frame_result r = parse_ethernet(opts, ib_span_make(frame, caplen), eth_off, p);
     return frame_end(opts, frame, caplen, r, p);
 }
