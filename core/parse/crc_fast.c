@@ -5,7 +5,10 @@
  * keeps F to 128 bits: with F = H x^64 + L,
  *     F x^128 = H x^192 + L x^128 == H (x^192 mod P) + L (x^128 mod P),
  * two 64 x 32-bit carry-less products.  Congruent messages have the same
- * CRC, so the CRC of M is the CRC of the last F (16 bytes, by table).  In
+ * CRC, so the CRC of M is the CRC of the last F: F x^w mod P.  Two more folds
+ * by x^64 mod P bring F to 64 bits, and Barrett's reduction takes the rest:
+ * with mu = x^(64+w) / P, the quotient of F x^w by P is F mu / x^64, and the
+ * remainder the low w bits of that quotient times P.  In
  * reflected order a product comes out multiplied by x once more, so the
  * constants are x^191 and x^127 mod P.  A register value other than zero is the same as
  * that value XORed into the first bytes of the data.
@@ -19,12 +22,12 @@
 #include <immintrin.h>
 #endif
 
-static uint32_t reflect(uint32_t v, unsigned bits)
+static uint64_t reflect(uint64_t v, unsigned bits)
 {
-    uint32_t r = 0;
+    uint64_t r = 0;
     for (unsigned i = 0; i < bits; i++)
-        if (v & (1u << i))
-            r |= 1u << (bits - 1 - i);
+        if (v & (1ull << i))
+            r |= 1ull << (bits - 1 - i);
     return r;
 }
 
@@ -38,6 +41,21 @@ static uint32_t xpow_mod(unsigned k, unsigned width, uint32_t poly)
             r ^= top | poly;
     }
     return (uint32_t)r;
+}
+
+/* x^(64+width) / P, without its x^64 term (always there), not reflected. */
+static uint64_t barrett_mu(unsigned width, uint32_t poly)
+{
+    uint64_t top = 1ull << width, rem = top, q = 0;
+    for (int d = 64; d >= 0; d--) {
+        if (rem & top) {
+            if (d < 64)
+                q |= 1ull << d;
+            rem ^= top | poly;
+        }
+        rem <<= 1;
+    }
+    return q;
 }
 
 /* Whether this CPU can fold (read once, by crc_fast_init). */
@@ -72,6 +90,9 @@ void crc_fast_init(struct crc_fast *c, unsigned width, uint32_t poly)
     c->k_lo = (uint64_t)reflect(xpow_mod(127, width, poly), width) << (64 - width);
     c->k4_hi = (uint64_t)reflect(xpow_mod(575, width, poly), width) << (64 - width);
     c->k4_lo = (uint64_t)reflect(xpow_mod(511, width, poly), width) << (64 - width);
+    c->k63 = (uint64_t)reflect(xpow_mod(63, width, poly), width) << (64 - width);
+    c->mu = reflect(barrett_mu(width, poly), 64);
+    c->poly_r = reflect(poly, width) << (64 - width);
 }
 
 static uint32_t by_table(const struct crc_fast *c, uint32_t reg, const uint8_t *p, size_t n)
@@ -98,6 +119,32 @@ CLMUL_TARGET static inline __m128i fold(__m128i f, __m128i k, __m128i next)
     __m128i hi = _mm_clmulepi64_si128(f, k, 0x00); /* H (low qword) x high-degree constant */
     __m128i lo = _mm_clmulepi64_si128(f, k, 0x11); /* L (high qword) x low-degree constant */
     return _mm_xor_si128(_mm_xor_si128(hi, lo), next);
+}
+
+CLMUL_TARGET static inline uint64_t product_high(uint64_t a, uint64_t b)
+{
+    __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a),
+                                     _mm_cvtsi64_si128((long long)b), 0x00);
+    return (uint64_t)_mm_extract_epi64(p, 1);
+}
+
+/* F x^w mod P for the 128 bits of f (see the top of this file).  Reflected,
+ * a 64-bit operand holds x^63 in bit 0 and a product comes out times x; the
+ * shifts below undo that where it matters. */
+CLMUL_TARGET static uint32_t reduce(const struct crc_fast *c, __m128i f)
+{
+    const __m128i k = _mm_cvtsi64_si128((long long)c->k63);
+    /* F = H x^64 + L == H (x^64 mod P) + L, under 64 + w bits... */
+    __m128i m = _mm_xor_si128(_mm_clmulepi64_si128(f, k, 0x00),
+                              _mm_unpackhi_epi64(_mm_setzero_si128(), f));
+    /* ...and its top w bits folded the same way: 64 bits. */
+    uint64_t g = (uint64_t)_mm_extract_epi64(
+        _mm_xor_si128(_mm_clmulepi64_si128(m, k, 0x00), m), 1);
+    /* The quotient: g mu / x^64, mu's own x^64 giving g itself. */
+    __m128i gm = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)g),
+                                      _mm_cvtsi64_si128((long long)c->mu), 0x00);
+    uint64_t q = g ^ ((uint64_t)_mm_cvtsi128_si64(gm) << 1);
+    return (uint32_t)(product_high(q, c->poly_r) >> (63 - c->width));
 }
 
 CLMUL_TARGET static inline __m128i load(const uint8_t *p)
@@ -145,9 +192,7 @@ CLMUL_TARGET static uint32_t by_folding(const struct crc_fast *c, uint32_t reg,
     __m128i f = fold(fold(fold(f0, k1, f1), k1, f2), k1, f3);
     for (; at < n; at += 16)
         f = fold(f, k1, load(p + at));
-    uint8_t last[16];
-    _mm_storeu_si128((__m128i *)(void *)last, f);
-    return by_table(c, 0, last, 16);
+    return reduce(c, f);
 }
 
 #endif
