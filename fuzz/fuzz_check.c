@@ -1,6 +1,8 @@
 /* fuzz_check.c - packet invariants: fields and diagnostics stay inside the frame. */
 #include "fuzz_check.h"
 
+#include "linktype.h"
+
 #include "fields.h"
 #include "names.h"
 
@@ -83,7 +85,7 @@ static void check_diags(const struct ib_packet *p, size_t caplen)
         fuzz_fail("diagnostic count %u > %d", p->diags.count, IB_DIAG_MAX);
     for (unsigned i = 0; i < p->diags.count; i++) {
         const struct ib_diag *d = &p->diags.items[i];
-        if (d->id >= IB_DIAG_COUNT || ib_diag_info(d->id) == NULL)
+        if (d->id >= IB_DIAG_COUNT || strcmp(ib_diag_info(d->id)->name, "unknown") == 0)
             fuzz_fail("diagnostic %u: unknown id %u", i, d->id);
         if (d->offset > caplen) {
             char key[96];
@@ -112,12 +114,13 @@ static void check_names(const struct ib_packet *p)
             continue;
         ib_format_gid(eps[i]->gid, gid, sizeof gid);
         check_string("gid", gid, sizeof gid);
-        if (ib_gid_scope_name(ib_gid_scope(eps[i]->gid)) == NULL)
-            fuzz_fail("gid scope without a name");
+        /* The name functions say "unknown" for a value outside their enum. */
+        if (strcmp(ib_gid_scope_name(ib_gid_scope(eps[i]->gid)), "unknown") == 0)
+            fuzz_fail("gid %s: a scope outside enum ib_gid_scope", gid);
     }
-    if (ib_lid_type_name(ib_lid_type(p->src.lid)) == NULL ||
-        ib_lid_type_name(ib_lid_type(p->dst.lid)) == NULL)
-        fuzz_fail("lid type without a name");
+    if (strcmp(ib_lid_type_name(ib_lid_type(p->src.lid)), "unknown") == 0 ||
+        strcmp(ib_lid_type_name(ib_lid_type(p->dst.lid)), "unknown") == 0)
+        fuzz_fail("lid 0x%04x or 0x%04x: a type outside enum ib_lid_type", p->src.lid, p->dst.lid);
     if (ib_packet_has(p, IB_HAS_MAD)) {
         (void)ib_attr_name(p->mad.mgmt_class, p->mad.attr_id);
         (void)ib_mgmt_class_name(p->mad.mgmt_class);
@@ -138,4 +141,31 @@ void fuzz_check_packet(const struct ib_packet *p, size_t caplen)
     check_layer(p, IB_HAS_MAD, "mad", p->off.mad, caplen);
     check_layer(p, IB_HAS_CPI, "cpi", p->off.cpi, caplen);
     check_names(p);
+}
+
+/* The selector's order is the corpora's (fuzz/make-corpus.sh, SEL), so it is
+ * kept; that every link type of ib_linktypes[] is in it is checked. */
+static const uint32_t selector_linktypes[8] = {
+    IB_DLT_ERF,        IB_DLT_INFINIBAND, IB_DLT_EN10MB, IB_DLT_LINUX_SLL,
+    IB_DLT_LINUX_SLL2, IB_DLT_USER0,      0 /* the caller's own case */,
+    228 /* IPv4: a link type ibscope does not read */,
+};
+
+uint32_t fuzz_linktype(unsigned selector)
+{
+    static bool checked;
+    if (!checked) {
+        for (size_t i = 0; i < ib_linktype_count; i++) {
+            size_t j = 0;
+            while (j < 8 && selector_linktypes[j] != (uint32_t)ib_linktypes[i].dlt)
+                j++;
+            if (j == 8)
+                fuzz_fail("link type %d (%s) is in ib_linktypes[] but no selector picks it",
+                          ib_linktypes[i].dlt, ib_linktypes[i].name);
+        }
+        if (ib_linktype((int)selector_linktypes[7]))
+            fuzz_fail("selector 7 should pick a link type ibscope does not read");
+        checked = true;
+    }
+    return selector_linktypes[selector & 7];
 }

@@ -18,4 +18,8 @@ void fuzz_fail_unless(const char *key, const char *fmt, ...) __attribute__((form
  * of present layers are inside the frame. */
 void fuzz_check_packet(const struct ib_packet *p, size_t caplen);
 
+/* The link type a selector's bits 0-2 pick: 0-5 the link types ibscope
+ * reads, 6 none (0: the target's own case), 7 one it does not read. */
+uint32_t fuzz_linktype(unsigned selector);
+
 #endif

@@ -15,11 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint32_t linktypes[8] = {
-    IB_DLT_ERF, IB_DLT_INFINIBAND, IB_DLT_EN10MB, IB_DLT_LINUX_SLL,
-    IB_DLT_LINUX_SLL2, IB_DLT_USER0, 0, 228,
-};
-
 static void configure(struct ib_engine_config *cfg, uint8_t bits)
 {
     ib_engine_config_init(cfg);
@@ -149,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct ib_frame_ref ref = { (sel >> 4) & 1, st.frames, clock };
         size_t wirelen = (sel & 0x80) ? len + 32 : len;
         struct ib_packet pkt;
-        enum ib_frame_result r = ib_parse_frame(&opts, linktypes[sel & 7], frame, len, wirelen,
+        enum ib_frame_result r = ib_parse_frame(&opts, fuzz_linktype(sel), frame, len, wirelen,
                                                 &pkt);
         fuzz_check_packet(&pkt, len);
         ib_engine_feed(e, ref, r == IB_FRAME_IB ? &pkt : NULL, &out);

@@ -12,11 +12,6 @@
 
 #include <stdlib.h>
 
-static const uint32_t linktypes[8] = {
-    IB_DLT_ERF, IB_DLT_INFINIBAND, IB_DLT_EN10MB, IB_DLT_LINUX_SLL,
-    IB_DLT_LINUX_SLL2, IB_DLT_USER0, 0 /* ib_parse_ethernet_at */, 228,
-};
-
 static bool odd_qp_is_mad(void *ctx, const struct ib_endpoint *dst, uint32_t qp)
 {
     (void)ctx;
@@ -49,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     enum ib_frame_result r =
         (sel & 7) == 6
             ? ib_parse_ethernet_at(&opts, copy, caplen, wirelen, (size_t)((sel >> 3) & 7) * 8, &pkt)
-            : ib_parse_frame(&opts, linktypes[sel & 7], copy, caplen, wirelen, &pkt);
+            : ib_parse_frame(&opts, fuzz_linktype(sel), copy, caplen, wirelen, &pkt);
     fuzz_check_packet(&pkt, caplen);
     if (r != IB_FRAME_IB && pkt.present != 0)
         fuzz_fail("result %d but layers 0x%x present", (int)r, pkt.present);

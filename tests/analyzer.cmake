@@ -15,9 +15,8 @@ endif()
 
 # Scapy's RoCE layer against ibscope's ICRC, on the samples and the real
 # captures: Debian's python3 (the one python3-scapy installs into).
-file(GLOB IBSCOPE_SCAPY_CAPTURES ${PROJECT_SOURCE_DIR}/samples/captures/*.pcap
-                                 ${PROJECT_SOURCE_DIR}/../shared/captures/*.pcap
-                                 ${PROJECT_SOURCE_DIR}/../shared/captures/*.dump)
+file(GLOB IBSCOPE_SCAPY_CAPTURES ${PROJECT_SOURCE_DIR}/samples/captures/*.pcap)
+list(APPEND IBSCOPE_SCAPY_CAPTURES ${IBSCOPE_REAL_CAPTURES})
 if(TARGET ibscope AND EXISTS /usr/bin/python3)
   add_test(NAME analyzer.scapy_icrc
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/scapy_icrc.py
@@ -25,19 +24,17 @@ if(TARGET ibscope AND EXISTS /usr/bin/python3)
   set_tests_properties(analyzer.scapy_icrc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
 
-# The analyzer on the real captures in ../shared/captures (made outside this
+# The analyzer on the real captures (IBSCOPE_REAL_CAPTURES_DIR: made outside this
 # project; read in place): Wireshark's connections, and no false findings.
 find_program(IBSCOPE_TSHARK_FOR_REAL tshark)
-file(GLOB IBSCOPE_REAL_CAPTURES_AN ${PROJECT_SOURCE_DIR}/../shared/captures/*.pcap
-                                   ${PROJECT_SOURCE_DIR}/../shared/captures/*.dump)
-if(TARGET ibscope AND Python3_Interpreter_FOUND AND IBSCOPE_REAL_CAPTURES_AN)
+if(TARGET ibscope AND Python3_Interpreter_FOUND AND IBSCOPE_REAL_CAPTURES)
   if(NOT IBSCOPE_TSHARK_FOR_REAL)
     set(IBSCOPE_TSHARK_FOR_REAL tshark)
   endif()
   add_test(NAME analyzer.real_captures
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/real_captures.py
                    ${CMAKE_BINARY_DIR}/bin/ibscope ${IBSCOPE_TSHARK_FOR_REAL}
-                   ${IBSCOPE_REAL_CAPTURES_AN})
+                   ${IBSCOPE_REAL_CAPTURES})
   set_tests_properties(analyzer.real_captures PROPERTIES SKIP_RETURN_CODE 77)
 endif()
 

@@ -1,6 +1,6 @@
 # Oracle tests: the core's decode against Wireshark's own InfiniBand dissector,
 # on the bundled samples (which must also be free of malformed frames) and on
-# the real captures in ../shared/captures when that folder exists.
+# the real captures (IBSCOPE_REAL_CAPTURES_DIR) when that folder exists.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 find_program(IBSCOPE_TSHARK tshark)
 if(NOT IBSCOPE_TSHARK)
@@ -17,13 +17,11 @@ if(IBSCOPE_SAMPLE_CAPTURES AND TARGET ibscope)
   set_tests_properties(oracle.samples PROPERTIES SKIP_RETURN_CODE 77)
 endif()
 
-set(IBSCOPE_SHARED_CAPTURES ${CMAKE_SOURCE_DIR}/../shared/captures)
-file(GLOB IBSCOPE_REAL_CAPTURES ${IBSCOPE_SHARED_CAPTURES}/*.pcap ${IBSCOPE_SHARED_CAPTURES}/*.dump)
 if(IBSCOPE_REAL_CAPTURES AND TARGET ibscope)
   add_test(NAME oracle.real_captures
            COMMAND Python3::Interpreter ${IBSCOPE_ORACLE} $<TARGET_FILE:ibscope>
                    ${IBSCOPE_TSHARK} ${IBSCOPE_REAL_CAPTURES})
   set_tests_properties(oracle.real_captures PROPERTIES SKIP_RETURN_CODE 77)
 else()
-  message(STATUS "ibscope: ${IBSCOPE_SHARED_CAPTURES} not found, real-capture oracle test left out")
+  message(STATUS "ibscope: ${IBSCOPE_REAL_CAPTURES_DIR} not found, real-capture oracle test left out")
 endif()

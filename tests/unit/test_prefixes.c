@@ -45,13 +45,15 @@ static void check_frame(int linktype, const uint8_t *data, size_t caplen, size_t
     struct ib_packet p;
     for (size_t len = 0; len <= caplen; len++) {
         uint8_t *copy = ts_exact_copy(data, len);
-        enum ib_frame_result r = ib_parse_frame(NULL, (uint32_t)linktype, copy, len,
-                                                len < caplen ? wirelen : wirelen, &p);
+        /* Every prefix keeps the frame's wire length, as a snap length would. */
+        enum ib_frame_result r =
+            ib_parse_frame(NULL, (uint32_t)linktype, copy, len, wirelen, &p);
         if (r == IB_FRAME_IB) {
             check_bounds(&p, len);
-            /* A frame cut below its wire length says so. */
-            if (len < wirelen)
-                assert_true(ib_diag_has(&p.diags, IB_DIAG_SNAPLEN));
+            /* A frame cut below its wire length says so, and only such a frame. */
+            if (ib_diag_has(&p.diags, IB_DIAG_SNAPLEN) != (len < wirelen))
+                fail_msg("%zu of %zu bytes: snaplen diagnostic %s", len, wirelen,
+                         len < wirelen ? "missing" : "on a whole frame");
         }
         free(copy);
         prefixes_checked++;
