@@ -58,10 +58,14 @@ bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high)
     lo_buf[dash - s] = '\0';
     if (!options_parse_uint(lo_buf, 65535, &lo) || !options_parse_uint(dash + 1, 65535, &hi))
         return false;
-    if (lo == 0 || lo > hi)
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = (uint16_t)lo;
+    cfg.pool_high = (uint16_t)hi;
+    if (ib_engine_config_problem(&cfg))
         return false;
-    *low = (uint16_t)lo;
-    *high = (uint16_t)hi;
+    *low = cfg.pool_low;
+    *high = cfg.pool_high;
     return true;
 }
 

@@ -39,11 +39,21 @@ static void state_init(void)
 {
     struct ib_engine_config cfg;
     ib_engine_config_init(&cfg);
-    if (ibs_prefs.pool_low <= ibs_prefs.pool_high && ibs_prefs.pool_high <= 65535) {
+    if (ibs_prefs.pool_high <= 65535) {
         cfg.pool_low = (uint16_t)ibs_prefs.pool_low;
         cfg.pool_high = (uint16_t)ibs_prefs.pool_high;
+    } else {
+        cfg.pool_low = 0; /* refused below */
     }
     cfg.threshold_pct = ibs_prefs.threshold_pct;
+    const char *problem = ib_engine_config_problem(&cfg);
+    if (problem) {
+        /* The analyzer's rule; said once per file, and the defaults used. */
+        g_warning("ibscope: port pool %u-%u, threshold %u %%: %s; using %u-%u and %u %%",
+                  ibs_prefs.pool_low, ibs_prefs.pool_high, ibs_prefs.threshold_pct, problem,
+                  IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT);
+        ib_engine_config_init(&cfg);
+    }
     for (int k = 0; k < IB_FIND_COUNT; k++)
         cfg.enabled[k] = ibs_prefs.enabled[k] != FALSE;
     engine = ib_engine_new(&cfg);

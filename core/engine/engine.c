@@ -43,8 +43,21 @@ void ib_engine_config_init(struct ib_engine_config *cfg)
         cfg->enabled[i] = true;
 }
 
+const char *ib_engine_config_problem(const struct ib_engine_config *cfg)
+{
+    if (cfg->pool_low == 0)
+        return "the pool's first port is 0";
+    if (cfg->pool_low > cfg->pool_high)
+        return "the pool's first port is above its last";
+    if (!(cfg->threshold_pct > 0 && cfg->threshold_pct <= 100)) /* NaN too */
+        return "the threshold is not above 0 and at most 100 percent";
+    return NULL;
+}
+
 struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
 {
+    if (cfg && ib_engine_config_problem(cfg))
+        return NULL;
     struct ib_engine *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
@@ -52,15 +65,6 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
         e->cfg = *cfg;
     else
         ib_engine_config_init(&e->cfg);
-    if (e->cfg.pool_high < e->cfg.pool_low) {
-        uint16_t t = e->cfg.pool_low;
-        e->cfg.pool_low = e->cfg.pool_high;
-        e->cfg.pool_high = t;
-    }
-    if (!(e->cfg.threshold_pct <= 100)) /* NaN too */
-        e->cfg.threshold_pct = 100;
-    if (e->cfg.threshold_pct < 0)
-        e->cfg.threshold_pct = 0;
     e->pool_size = (uint32_t)e->cfg.pool_high - e->cfg.pool_low + 1;
     /* ceil(threshold% of the pool), at least one port; in hundredths of a
      * percent, so that 50.5 % of 200 ports is exactly 101 */

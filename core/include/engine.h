@@ -82,9 +82,16 @@ struct ib_engine_config {
 
 void ib_engine_config_init(struct ib_engine_config *cfg);
 
+/* The one rule for a configuration, whatever sets it (options, plugin
+ * preferences): 1 <= pool_low <= pool_high, 0 < threshold_pct <= 100.
+ * NULL when cfg keeps it, else what breaks it ("the pool's first port is
+ * above its last"), for a message. */
+const char *ib_engine_config_problem(const struct ib_engine_config *cfg);
+
 struct ib_engine;
 
-/* NULL when out of memory. */
+/* NULL when out of memory or when cfg has a problem (above); a NULL cfg is
+ * the defaults. */
 struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg);
 void ib_engine_free(struct ib_engine *e);
 

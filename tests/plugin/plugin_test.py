@@ -695,6 +695,31 @@ def decode_crcs(env, capture):
     return {f: tuple(v) for f, v in crcs.items()}
 
 
+def check_prefs(env, update):
+    """A port pool the analyzer would refuse (first port above the last, or
+    0) is refused by the plugin too, with the core's words on standard error,
+    and the defaults used: the same Info tags as with no preference set."""
+    errs = []
+    ramp = os.path.join(env.source, "samples", "captures", "port_ramp_small.pcap")
+    ramp = next(c for c in env.samples if os.path.basename(c) == os.path.basename(ramp))
+    want = info_tags(env.read(ramp))
+    for low, high, words in (("200", "100", "the pool's first port is above its last"),
+                             ("0", "100", "the pool's first port is 0")):
+        args = ["-r", ramp, "-o", "ibscope.pool_low:" + low, "-o", "ibscope.pool_high:" + high]
+        cmd = ["env", "HOME=" + env.home, "WIRESHARK_PLUGIN_DIR=" + env.plugin_dir, "tshark"]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", "nobody", "--"] + cmd
+        p = subprocess.run(cmd + args, capture_output=True, text=True)
+        if words not in p.stderr:
+            errs.append("pool %s-%s: stderr does not say '%s': %r" % (low, high, words,
+                                                                     p.stderr[-300:]))
+        if info_tags(p.stdout) != want:
+            errs.append("pool %s-%s: Info tags differ from the defaults'" % (low, high))
+    if not want:
+        errs.append("port_ramp_small.pcap: no ibscope Info tags at all")
+    return errs
+
+
 def mpls_wrapped(capture):
     """The IPv4 RoCEv2 frames of a capture behind an MPLS label, which the core's
     link parser does not read: the plugin then parses where Wireshark found the
@@ -751,6 +776,7 @@ CHECKS = {
     "treefields": check_treefields,
     "crc": check_crc,
     "index": check_index,
+    "prefs": check_prefs,
 }
 
 

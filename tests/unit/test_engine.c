@@ -1,6 +1,7 @@
 /* test_engine.c - the analysis engine on hand-built packets: CM connections,
  * ports, transactions, redirect chains, addressing, caps. */
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -343,6 +344,45 @@ static void test_kind_names(void **state)
     assert_int_equal(cfg.pool_high, 60999);
     assert_int_equal(cfg.threshold_pct, 90);
     assert_true(cfg.enabled[IB_FIND_MALFORMED]);
+}
+
+/* One rule for the pool and the threshold, whoever sets them; an engine is
+ * refused a configuration that breaks it, instead of guessing. */
+static void test_config_problems(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned low, high;
+        double pct;
+        const char *problem; /* NULL: accepted */
+    } cases[] = {
+        {1, 65535, 100, NULL},
+        {40000, 40000, 0.01, NULL},
+        {0, 100, 90, "the pool's first port is 0"},
+        {200, 100, 90, "the pool's first port is above its last"},
+        {1000, 2000, 0, "the threshold is not above 0 and at most 100 percent"},
+        {1000, 2000, 100.5, "the threshold is not above 0 and at most 100 percent"},
+        {1000, 2000, -1, "the threshold is not above 0 and at most 100 percent"},
+        {1000, 2000, NAN, "the threshold is not above 0 and at most 100 percent"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ib_engine_config cfg;
+        ib_engine_config_init(&cfg);
+        cfg.pool_low = (uint16_t)cases[i].low;
+        cfg.pool_high = (uint16_t)cases[i].high;
+        cfg.threshold_pct = cases[i].pct;
+        const char *problem = ib_engine_config_problem(&cfg);
+        struct ib_engine *e = ib_engine_new(&cfg);
+        if (cases[i].problem) {
+            assert_non_null(problem);
+            assert_string_equal(problem, cases[i].problem);
+            assert_null(e);
+        } else {
+            assert_null(problem);
+            assert_non_null(e);
+        }
+        ib_engine_free(e);
+    }
 }
 
 static void test_non_ib_frame(void **state)
@@ -1381,6 +1421,7 @@ int main(void)
         T(test_roce_without_lids),
         T(test_latency),
         T(test_latency_many_samples),
+        T(test_config_problems),
         T(test_pool_high_once_per_crossing),
         T(test_pool_high_hysteresis),
         T(test_exhaustion_default_pool),
