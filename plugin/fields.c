@@ -32,27 +32,6 @@ static const value_string *to_vals(const struct ib_value_name *t)
     return vs;
 }
 
-static const value_string *vals_for(const char *abbrev)
-{
-    static const struct {
-        const char *abbrev;
-        const struct ib_value_name *table;
-    } map[] = {
-        { "lrh.lnh", ib_lnh_names },
-        { "bth.opcode", ib_opcode_names },
-        { "mad.mgmt_class", ib_mgmt_class_names },
-        { "mad.method", ib_method_names },
-        { "cm.msg", ib_cm_attr_names },
-        { "cm.reject_reason", ib_rej_reason_names },
-        { "cm.port_space", ib_port_space_names },
-        { "cm.sidr_status", ib_sidr_status_names },
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(map); i++)
-        if (strcmp(map[i].abbrev, abbrev) == 0)
-            return to_vals(map[i].table);
-    return NULL;
-}
-
 static enum ftenum uint_type(unsigned width)
 {
     switch (width) {
@@ -96,7 +75,7 @@ static hf_register_info core_hf(const struct ib_field *f, int *id)
         break;
     default: {
         /* The wire width, so that a bitmask shows over the bytes it sits in. */
-        const value_string *vs = vals_for(f->abbrev);
+        const value_string *vs = f->names ? to_vals(f->names) : NULL;
         unsigned width = f->wire_len ? f->wire_len : f->member_size;
         r.hfinfo = hfi(f->name, abbrev, uint_type(width), base,
                        vs, f->wire_mask, f->blurb);
@@ -106,41 +85,22 @@ static hf_register_info core_hf(const struct ib_field *f, int *id)
     return r;
 }
 
-static const value_string lid_type_vals[] = {
-    { IB_LIDT_RESERVED, "reserved" }, { IB_LIDT_UNICAST, "unicast" },
-    { IB_LIDT_MULTICAST, "multicast" }, { IB_LIDT_PERMISSIVE, "permissive" },
-    { 0, NULL },
-};
-
-static const value_string gid_scope_vals[] = {
-    { IB_GID_RESERVED, "reserved" }, { IB_GID_LOOPBACK, "loopback" },
-    { IB_GID_LINK_LOCAL, "link-local" }, { IB_GID_SITE_LOCAL, "site-local" },
-    { IB_GID_MULTICAST, "multicast" }, { IB_GID_GLOBAL, "global" },
-    { 0, NULL },
-};
-
-/* Scope nibble of a multicast GID (IBA Vol. 1 §4.1.1, as IPv6). */
-static const value_string mcast_scope_vals[] = {
-    { 0x2, "link-local" }, { 0x5, "site-local" }, { 0x8, "organization-local" },
-    { 0xE, "global" }, { 0, NULL },
-};
-
 #define X(idp, name, abbrev, type, disp, strs, blurb) \
     { idp, { name, "ibscope." abbrev, type, disp, strs, 0, blurb, HFILL } }
 
 static hf_register_info extra_hf[] = {
     X(&ibs_hf.dlid_type, "DLID Type", "lrh.dlid_type", FT_UINT8, BASE_DEC,
-      VALS(lid_type_vals), "Kind of LID the DLID is: reserved, unicast, multicast or permissive."),
+      NULL, "Kind of LID the DLID is: reserved, unicast, multicast or permissive."),
     X(&ibs_hf.slid_type, "SLID Type", "lrh.slid_type", FT_UINT8, BASE_DEC,
-      VALS(lid_type_vals), "Kind of LID the SLID is: reserved, unicast, multicast or permissive."),
+      NULL, "Kind of LID the SLID is: reserved, unicast, multicast or permissive."),
     X(&ibs_hf.sgid_scope, "SGID Scope", "grh.sgid_scope", FT_UINT8, BASE_DEC,
-      VALS(gid_scope_vals), "Scope of the source GID, from its prefix."),
+      NULL, "Scope of the source GID, from its prefix."),
     X(&ibs_hf.dgid_scope, "DGID Scope", "grh.dgid_scope", FT_UINT8, BASE_DEC,
-      VALS(gid_scope_vals), "Scope of the destination GID, from its prefix."),
+      NULL, "Scope of the destination GID, from its prefix."),
     X(&ibs_hf.mcast_flags, "Multicast Flags", "grh.mcast_flags", FT_UINT8, BASE_HEX, NULL,
       "Flags nibble of a multicast GID; only T (0x1, transient) may be set."),
     X(&ibs_hf.mcast_scope, "Multicast Scope", "grh.mcast_scope", FT_UINT8, BASE_HEX,
-      VALS(mcast_scope_vals), "Scope nibble of a multicast GID."),
+      NULL, "Scope nibble of a multicast GID."),
     X(&ibs_hf.retransmission_of, "Retransmission of", "analysis.retransmission_of", FT_FRAMENUM,
       BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RETRANS_PREV), "Frame of the first REQ this one repeats."),
     X(&ibs_hf.port_reused_from, "Port reused from", "analysis.port_reused_from", FT_FRAMENUM,
@@ -294,12 +254,21 @@ void ibs_register_fields(int proto)
         hf[i] = core_hf(&ib_fields[i], &ibs_hf_core[i]);
     }
     proto_register_field_array(proto, hf, (int)n);
-    /* The CRC statuses are named by the core's table. */
+    /* Values are named by the core's tables, as in the analyzer's reports. */
+    const struct {
+        int *id;
+        const struct ib_value_name *names;
+    } named[] = {
+        { &ibs_hf.icrc_status, ib_crc_status_names }, { &ibs_hf.vcrc_status, ib_crc_status_names },
+        { &ibs_hf.conn_port_space, ib_port_space_names },
+        { &ibs_hf.dlid_type, ib_lid_type_names },     { &ibs_hf.slid_type, ib_lid_type_names },
+        { &ibs_hf.sgid_scope, ib_gid_scope_names },   { &ibs_hf.dgid_scope, ib_gid_scope_names },
+        { &ibs_hf.mcast_scope, ib_mcast_scope_names },
+    };
     for (size_t i = 0; i < G_N_ELEMENTS(extra_hf); i++)
-        if (extra_hf[i].p_id == &ibs_hf.icrc_status || extra_hf[i].p_id == &ibs_hf.vcrc_status)
-            extra_hf[i].hfinfo.strings = VALS(to_vals(ib_crc_status_names));
-        else if (extra_hf[i].p_id == &ibs_hf.conn_port_space)
-            extra_hf[i].hfinfo.strings = VALS(to_vals(ib_port_space_names));
+        for (size_t k = 0; k < G_N_ELEMENTS(named); k++)
+            if (extra_hf[i].p_id == named[k].id)
+                extra_hf[i].hfinfo.strings = VALS(to_vals(named[k].names));
     proto_register_field_array(proto, extra_hf, G_N_ELEMENTS(extra_hf));
     register_headings(proto);
 

@@ -47,15 +47,13 @@ static const struct group *group_of(const char *abbrev)
     return NULL;
 }
 
-/* Per field of ib_fields[]: its role and shift, and per group the fields
- * in it, worked out once: a frame then visits only the fields of the
- * layers it has (string work or a walk of all 156 fields per frame cost
- * more than the items themselves). */
-enum { F_PLAIN, F_ATTR_ID, F_STATUS, F_STATUS_BIT };
+/* Per field of ib_fields[]: its shift, and per group the fields in it,
+ * worked out once: a frame then visits only the fields of the layers it
+ * has (string work or a walk of all 156 fields per frame cost more than
+ * the items themselves). */
 struct field_plan {
     bool cm_detail;          /* cm.<message>.*: left out under IBS_TREE_NO_CM_DETAILS */
     bool added;              /* the built-in dissector lacks it: in IBS_TREE_ADDED */
-    uint8_t role;
     uint8_t shift;           /* of wire_mask: the core's value is already shifted */
 };
 static struct field_plan *plan;
@@ -82,7 +80,7 @@ static unsigned mask_shift(guint64 mask)
  * The LID types and GID scopes are derived items (add_derived_*). */
 static bool lacking_in_builtin(const struct ib_field *f)
 {
-    return strncmp(f->abbrev, "mad.status", 10) == 0 || strncmp(f->abbrev, "cpi.", 4) == 0 ||
+    return f->role == IB_FR_STATUS || f->role == IB_FR_STATUS_BIT || f->layer == IB_LAYER_CPI ||
            f->layer == IB_LAYER_IPCM || f->cond == IB_COND_CM_IPSID;
 }
 
@@ -93,12 +91,6 @@ static void prepare(void)
         group_fields[g] = g_new(size_t, ib_field_count);
     for (size_t i = 0; i < ib_field_count; i++) {
         const char *a = ib_fields[i].abbrev;
-        if (strcmp(a, "mad.attr_id") == 0)
-            plan[i].role = F_ATTR_ID;
-        else if (strcmp(a, "mad.status") == 0)
-            plan[i].role = F_STATUS;
-        else if (strncmp(a, "mad.status.", 11) == 0)
-            plan[i].role = F_STATUS_BIT;
         plan[i].shift = (uint8_t)mask_shift(ib_fields[i].wire_mask);
         plan[i].cm_detail = strncmp(a, "cm.", 3) == 0 && strchr(a + 3, '.') != NULL;
         plan[i].added = lacking_in_builtin(&ib_fields[i]);
@@ -162,7 +154,7 @@ static proto_item *add_core_item(proto_tree *t, tvbuff_t *tvb, size_t i,
     }
     if (f->wire_len > 4 || f->member_size > 4)
         return proto_tree_add_uint64(t, hf, tvb, off, len, v->u << sh);
-    if (plan[i].role == F_ATTR_ID) {
+    if (ib_fields[i].role == IB_FR_ATTR_ID) {
         const char *name = ib_attr_name(p->mad.mgmt_class, (uint16_t)v->u);
         return proto_tree_add_uint_format_value(t, hf, tvb, off, len, (guint32)v->u,
                                                 "%s (0x%04x)", name ? name : "Unknown",
@@ -249,9 +241,9 @@ static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *
                 continue;
             if (!sub)
                 sub = add_heading(root, tvb, &groups[g], p);
-            proto_tree *into = plan[i].role == F_STATUS_BIT && status ? status : sub;
+            proto_tree *into = ib_fields[i].role == IB_FR_STATUS_BIT && status ? status : sub;
             proto_item *it = add_core_item(into, tvb, i, p, &v);
-            if (plan[i].role == F_STATUS)
+            if (ib_fields[i].role == IB_FR_STATUS)
                 status = proto_item_add_subtree(it, ibs_ett[IBS_ETT_MAD_STATUS]);
         }
         /* The derived items are new in every mode: their heading comes too. */

@@ -10,6 +10,7 @@
 #ifndef IBSCOPE_FIELDS_H
 #define IBSCOPE_FIELDS_H
 
+#include "names.h"
 #include "packet.h"
 
 enum ib_field_type {
@@ -41,6 +42,14 @@ enum ib_field_cond {
     IB_COND_IPCM, IB_COND_IPCM_V4, IB_COND_IPCM_V6,
 };
 
+/* What a field is to a view beyond its value. */
+enum ib_field_role {
+    IB_FR_VALUE,      /* a value like any other */
+    IB_FR_ATTR_ID,    /* a MAD AttributeID: its name depends on the class */
+    IB_FR_STATUS,     /* a MAD Status word, shown with its bits beneath */
+    IB_FR_STATUS_BIT, /* one bit or code of the MAD Status word */
+};
+
 struct ib_field {
     const char *abbrev;      /* "lrh.vl" */
     const char *name;        /* "Virtual Lane" */
@@ -54,6 +63,8 @@ struct ib_field {
     uint16_t wire_off;       /* from the layer's first byte */
     uint8_t wire_len;
     uint64_t wire_mask;      /* bits of the wire bytes, 0 for all */
+    uint8_t role;            /* enum ib_field_role */
+    const struct ib_value_name *names; /* words for its values, or NULL */
 };
 
 struct ib_field_value {

@@ -1,4 +1,5 @@
 /* address.c - LID kinds and GID scopes (IBA Vol. 1 §4.1), and how GIDs are written. */
+#include "names.h"
 #include "packet.h"
 
 #include <stdio.h>
@@ -17,13 +18,8 @@ enum ib_lid_type ib_lid_type(uint16_t lid)
 
 const char *ib_lid_type_name(enum ib_lid_type type)
 {
-    switch (type) {
-    case IB_LIDT_RESERVED: return "reserved";
-    case IB_LIDT_UNICAST: return "unicast";
-    case IB_LIDT_MULTICAST: return "multicast";
-    case IB_LIDT_PERMISSIVE: return "permissive";
-    }
-    return "unknown";
+    const char *name = ib_name_lookup(ib_lid_type_names, type);
+    return name ? name : "unknown";
 }
 
 enum ib_gid_scope ib_gid_scope(const uint8_t gid[16])
@@ -43,15 +39,8 @@ enum ib_gid_scope ib_gid_scope(const uint8_t gid[16])
 
 const char *ib_gid_scope_name(enum ib_gid_scope scope)
 {
-    switch (scope) {
-    case IB_GID_RESERVED: return "reserved";
-    case IB_GID_LOOPBACK: return "loopback";
-    case IB_GID_LINK_LOCAL: return "link-local";
-    case IB_GID_SITE_LOCAL: return "site-local";
-    case IB_GID_MULTICAST: return "multicast";
-    case IB_GID_GLOBAL: return "global";
-    }
-    return "unknown";
+    const char *name = ib_name_lookup(ib_gid_scope_names, scope);
+    return name ? name : "unknown";
 }
 
 void ib_format_gid(const uint8_t gid[16], char *buf, size_t size)

@@ -4,13 +4,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MEMBER(m) offsetof(struct ib_packet, m), sizeof(((struct ib_packet *)0)->m)
-#define U(abbr, name, blurb, base, layer, cond, m, woff, wlen, mask) \
-    { abbr, name, blurb, IB_FT_UINT, base, layer, cond, MEMBER(m), woff, wlen, mask }
-#define B(abbr, name, blurb, layer, cond, m, woff, wlen, mask) \
-    { abbr, name, blurb, IB_FT_BOOL, IB_BASE_DEC, layer, cond, MEMBER(m), woff, wlen, mask }
+#define MEMBER(m) \
+    .member_off = offsetof(struct ib_packet, m), .member_size = sizeof(((struct ib_packet *)0)->m)
+#define ROW(abbr, name_, blurb_, type_, base_, layer_, cond_, m, woff, wlen, mask)            \
+    .abbrev = abbr, .name = name_, .blurb = blurb_, .type = type_, .base = base_,          \
+    .layer = layer_, .cond = cond_, MEMBER(m), .wire_off = woff, .wire_len = wlen,         \
+    .wire_mask = mask
+/* The optional tail of U and B: .role and .names, where they apply. */
+#define U(abbr, name, blurb, base, layer, cond, m, woff, wlen, mask, ...) \
+    { ROW(abbr, name, blurb, IB_FT_UINT, base, layer, cond, m, woff, wlen, mask), __VA_ARGS__ }
+#define B(abbr, name, blurb, layer, cond, m, woff, wlen, mask, ...)                          \
+    { ROW(abbr, name, blurb, IB_FT_BOOL, IB_BASE_DEC, layer, cond, m, woff, wlen, mask),   \
+      __VA_ARGS__ }
 #define G(abbr, name, blurb, layer, cond, m, woff) \
-    { abbr, name, blurb, IB_FT_GID, IB_BASE_DEC, layer, cond, MEMBER(m), woff, 16, 0 }
+    { ROW(abbr, name, blurb, IB_FT_GID, IB_BASE_DEC, layer, cond, m, woff, 16, 0) }
 #define DEC IB_BASE_DEC
 #define HEX IB_BASE_HEX
 #define NONE IB_COND_NONE
@@ -51,7 +58,7 @@ const struct ib_field ib_fields[] = {
     U("lrh.sl", "SL", "Service level of the packet.", DEC, IB_LAYER_LRH, NONE, lrh.sl, 1, 1,
       0xF0),
     U("lrh.lnh", "LNH", "Link next header: raw, IPv6, BTH (local) or GRH (global).", HEX,
-      IB_LAYER_LRH, NONE, lrh.lnh, 1, 1, 0x03),
+      IB_LAYER_LRH, NONE, lrh.lnh, 1, 1, 0x03, .names = ib_lnh_names),
     U("lrh.dlid", "DLID", "Destination local identifier.", DEC, IB_LAYER_LRH, NONE, lrh.dlid,
       2, 2, 0),
     U("lrh.pktlen", "PktLen", "Packet length in 4-byte words from the LRH through the ICRC.",
@@ -75,7 +82,7 @@ const struct ib_field ib_fields[] = {
     G("grh.dgid", "DGID", "Destination global identifier.", IB_LAYER_GRH, NONE, grh.dgid, 24),
     /* BTH, §9.2 */
     U("bth.opcode", "OpCode", "Transport and operation of the packet.", HEX, IB_LAYER_BTH,
-      NONE, bth.opcode, 0, 1, 0),
+      NONE, bth.opcode, 0, 1, 0, .names = ib_opcode_names),
     B("bth.se", "SE", "Solicited event: the responder should raise a completion event.",
       IB_LAYER_BTH, NONE, bth.se, 1, 1, 0x80),
     B("bth.m", "MigReq", "Migration state of the sender's path.", IB_LAYER_BTH, NONE, bth.m, 1,
@@ -100,29 +107,31 @@ const struct ib_field ib_fields[] = {
     U("mad.base_version", "BaseVersion", "MAD format version; 1 is the only one defined.", DEC,
       IB_LAYER_MAD, NONE, mad.base_version, 0, 1, 0),
     U("mad.mgmt_class", "MgmtClass", "Management class the MAD belongs to.", HEX, IB_LAYER_MAD,
-      NONE, mad.mgmt_class, 1, 1, 0),
+      NONE, mad.mgmt_class, 1, 1, 0, .names = ib_mgmt_class_names),
     U("mad.class_version", "ClassVersion", "Version of the management class.", DEC,
       IB_LAYER_MAD, NONE, mad.class_version, 2, 1, 0),
     U("mad.method", "Method", "Method, with the response bit 0x80.", HEX, IB_LAYER_MAD, NONE,
-      mad.method, 3, 1, 0),
+      mad.method, 3, 1, 0, .names = ib_method_names),
     U("mad.status", "Status", "Status of a response.", HEX, IB_LAYER_MAD, NONE, mad.status, 4, 2,
-      0),
+      0, .role = IB_FR_STATUS),
     B("mad.status.busy", "Busy", "The agent is busy: the request may be retried later.",
-      IB_LAYER_MAD, NONE, mad.status_busy, 4, 2, 0x0001),
+      IB_LAYER_MAD, NONE, mad.status_busy, 4, 2, 0x0001, .role = IB_FR_STATUS_BIT),
     B("mad.status.redirect", "Redirect Required",
       "The agent redirects the requester to the target in the ClassPortInfo data.",
-      IB_LAYER_MAD, NONE, mad.status_redirect, 4, 2, 0x0002),
+      IB_LAYER_MAD, NONE, mad.status_redirect, 4, 2, 0x0002, .role = IB_FR_STATUS_BIT),
     U("mad.status.invalid_field", "Invalid Field Code",
       "Why the request was refused: bad version, method or attribute, or a bad value.", DEC,
-      IB_LAYER_MAD, NONE, mad.status_invalid_field, 4, 2, 0x001C),
+      IB_LAYER_MAD, NONE, mad.status_invalid_field, 4, 2, 0x001C,
+      .role = IB_FR_STATUS_BIT),
     U("mad.status.class_specific", "Class-specific Status", "Status bits defined by the class.",
-      HEX, IB_LAYER_MAD, NONE, mad.status_class_specific, 4, 2, 0xFF00),
+      HEX, IB_LAYER_MAD, NONE, mad.status_class_specific, 4, 2, 0xFF00,
+      .role = IB_FR_STATUS_BIT),
     U("mad.class_specific", "ClassSpecific", "Header field defined by the class.", HEX,
       IB_LAYER_MAD, NONE, mad.class_specific, 6, 2, 0),
     U("mad.tid", "TransactionID", "Matches a response to its request.", HEX, IB_LAYER_MAD, NONE,
       mad.tid, 8, 8, 0),
     U("mad.attr_id", "AttributeID", "Attribute the method applies to.", HEX, IB_LAYER_MAD, NONE,
-      mad.attr_id, 16, 2, 0),
+      mad.attr_id, 16, 2, 0, .role = IB_FR_ATTR_ID),
     U("mad.attr_mod", "AttributeModifier", "Attribute-specific qualifier.", HEX, IB_LAYER_MAD,
       NONE, mad.attr_mod, 20, 4, 0),
     /* ClassPortInfo, §13.4.8.1 */
@@ -172,7 +181,7 @@ const struct ib_field ib_fields[] = {
       68, 4, 0),
     /* CM, §12.6: fields every message has */
     U("cm.msg", "Message", "Communication Manager message (the MAD attribute).", HEX,
-      IB_LAYER_MAD, IB_COND_CM_COMM_IDS, cm.attr, 16, 2, 0),
+      IB_LAYER_MAD, IB_COND_CM_COMM_IDS, cm.attr, 16, 2, 0, .names = ib_cm_attr_names),
     U("cm.local_comm_id", "LocalCommID",
       "Sender's identifier for the connection (RequestID in SIDR messages).", HEX, IB_LAYER_MAD,
       IB_COND_CM_COMM_IDS, cm.local_comm_id, 24, 4, 0),
@@ -181,7 +190,8 @@ const struct ib_field ib_fields[] = {
     U("cm.service_id", "ServiceID", "Service the connection is for.", HEX, IB_LAYER_MAD,
       IB_COND_CM_SID, cm.sid.raw, 32, 8, 0),
     U("cm.port_space", "Port Space", "RDMA CM port space named by an IP CM Service ID.", HEX,
-      IB_LAYER_MAD, IB_COND_CM_IPSID, cm.sid.port_space, 36, 2, 0),
+      IB_LAYER_MAD, IB_COND_CM_IPSID, cm.sid.port_space, 36, 2, 0,
+      .names = ib_port_space_names),
     U("cm.dport", "Destination Port", "Destination port named by an IP CM Service ID.", DEC,
       IB_LAYER_MAD, IB_COND_CM_IPSID, cm.sid.dport, 38, 2, 0),
     /* IP CM header, Annex A11 */
@@ -193,18 +203,18 @@ const struct ib_field ib_fields[] = {
       IB_COND_IPCM, cm.ipcm.ipv, 1, 1, 0xF0),
     U("cm.sport", "Source Port", "The active side's local RDMA CM port.", DEC, IB_LAYER_IPCM,
       IB_COND_IPCM, cm.ipcm.src_port, 2, 2, 0),
-    { "cm.src_ip", "Source IP", "The active side's IPv4 address.", IB_FT_IPV4, DEC,
-      IB_LAYER_IPCM, IB_COND_IPCM_V4, MEMBER(cm.ipcm.src_ip), 16, 4, 0 },
-    { "cm.dst_ip", "Destination IP", "The passive side's IPv4 address.", IB_FT_IPV4, DEC,
-      IB_LAYER_IPCM, IB_COND_IPCM_V4, MEMBER(cm.ipcm.dst_ip), 32, 4, 0 },
-    { "cm.src_ip6", "Source IPv6", "The active side's IPv6 address.", IB_FT_IPV6, DEC,
-      IB_LAYER_IPCM, IB_COND_IPCM_V6, MEMBER(cm.ipcm.src_ip), 4, 16, 0 },
-    { "cm.dst_ip6", "Destination IPv6", "The passive side's IPv6 address.", IB_FT_IPV6, DEC,
-      IB_LAYER_IPCM, IB_COND_IPCM_V6, MEMBER(cm.ipcm.dst_ip), 20, 16, 0 },
+    { ROW("cm.src_ip", "Source IP", "The active side's IPv4 address.", IB_FT_IPV4, DEC,
+          IB_LAYER_IPCM, IB_COND_IPCM_V4, cm.ipcm.src_ip, 16, 4, 0) },
+    { ROW("cm.dst_ip", "Destination IP", "The passive side's IPv4 address.", IB_FT_IPV4, DEC,
+          IB_LAYER_IPCM, IB_COND_IPCM_V4, cm.ipcm.dst_ip, 32, 4, 0) },
+    { ROW("cm.src_ip6", "Source IPv6", "The active side's IPv6 address.", IB_FT_IPV6, DEC,
+          IB_LAYER_IPCM, IB_COND_IPCM_V6, cm.ipcm.src_ip, 4, 16, 0) },
+    { ROW("cm.dst_ip6", "Destination IPv6", "The passive side's IPv6 address.", IB_FT_IPV6, DEC,
+          IB_LAYER_IPCM, IB_COND_IPCM_V6, cm.ipcm.dst_ip, 20, 16, 0) },
     U("cm.reject_reason", "Reason", "Why the REJ's sender refused.", DEC, IB_LAYER_MAD,
-      IB_COND_CM_REJ, cm.u.rej.reason, 34, 2, 0),
+      IB_COND_CM_REJ, cm.u.rej.reason, 34, 2, 0, .names = ib_rej_reason_names),
     U("cm.sidr_status", "Status", "Outcome of the SIDR request.", DEC, IB_LAYER_MAD,
-      IB_COND_CM_SIDR_REP, cm.u.sidr_rep.status, 28, 1, 0),
+      IB_COND_CM_SIDR_REP, cm.u.sidr_rep.status, 28, 1, 0, .names = ib_sidr_status_names),
     /* REQ */
     U("cm.req.local_ca_guid", "LocalCA GUID", "GUID of the active side's channel adapter.", HEX,
       IB_LAYER_MAD, IB_COND_CM_REQ, cm.u.req.local_ca_guid, 40, 8, 0),

@@ -2,6 +2,7 @@
 #include "names.h"
 
 #include "crc.h"
+#include "packet.h"
 
 #include <stddef.h>
 
@@ -66,6 +67,25 @@ const struct ib_value_name ib_sidr_status_names[] = {
 const struct ib_value_name ib_crc_status_names[] = {
     { IB_CRC_NOT_PRESENT, "not present" }, { IB_CRC_VERIFIED, "verified" },
     { IB_CRC_MISMATCH, "mismatch" }, { 0, NULL },
+};
+
+const struct ib_value_name ib_lid_type_names[] = {
+    { IB_LIDT_RESERVED, "reserved" },   { IB_LIDT_UNICAST, "unicast" },
+    { IB_LIDT_MULTICAST, "multicast" }, { IB_LIDT_PERMISSIVE, "permissive" },
+    { 0, NULL },
+};
+
+const struct ib_value_name ib_gid_scope_names[] = {
+    { IB_GID_RESERVED, "reserved" },     { IB_GID_LOOPBACK, "loopback" },
+    { IB_GID_LINK_LOCAL, "link-local" }, { IB_GID_SITE_LOCAL, "site-local" },
+    { IB_GID_MULTICAST, "multicast" },   { IB_GID_GLOBAL, "global" },
+    { 0, NULL },
+};
+
+/* IBA Vol. 1 §4.1.1, as IPv6's. */
+const struct ib_value_name ib_mcast_scope_names[] = {
+    { 0x2, "link-local" }, { 0x5, "site-local" }, { 0x8, "organization-local" },
+    { 0xE, "global" },     { 0, NULL },
 };
 
 const struct ib_value_name ib_lnh_names[] = {
