@@ -19,6 +19,7 @@ extern const struct ib_value_name ib_sidr_status_names[];
 extern const struct ib_value_name ib_opcode_names[];
 extern const struct ib_value_name ib_lnh_names[];
 extern const struct ib_value_name ib_crc_status_names[]; /* enum ib_crc_status */
+extern const struct ib_value_name ib_chain_end_names[]; /* enum ib_chain_end */
 
 /* The name of value in table, or NULL. */
 const char *ib_name_lookup(const struct ib_value_name *table, uint32_t value);

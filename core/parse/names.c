@@ -2,6 +2,7 @@
 #include "names.h"
 
 #include "crc.h"
+#include "engine.h"
 
 #include <stddef.h>
 
@@ -66,6 +67,13 @@ const struct ib_value_name ib_sidr_status_names[] = {
 const struct ib_value_name ib_crc_status_names[] = {
     { IB_CRC_NOT_PRESENT, "not present" }, { IB_CRC_VERIFIED, "verified" },
     { IB_CRC_MISMATCH, "mismatch" }, { 0, NULL },
+};
+
+/* The JSON report's redirect_chains[].end: stable, merge reads them back. */
+const struct ib_value_name ib_chain_end_names[] = {
+    { IB_CHAIN_NOT_FOLLOWED, "not followed" }, { IB_CHAIN_NO_ANSWER, "no answer" },
+    { IB_CHAIN_ANSWERED, "answered" },         { IB_CHAIN_LOOP, "loop" },
+    { 0, NULL },
 };
 
 const struct ib_value_name ib_lnh_names[] = {
