@@ -104,6 +104,10 @@ static void check_summary(const struct ib_engine *e, uint64_t frames)
             fuzz_fail("chain with %u hops", c->hop_count);
         check_ref("chain request", c->first_request, frames);
         check_ref("chain answer", c->final_answer, frames);
+        if ((unsigned)c->end >= IB_CHAIN_END_COUNT || (c->end == IB_CHAIN_LOOP) != c->loop ||
+            (c->end == IB_CHAIN_ANSWERED && !c->final_answer.frame))
+            fuzz_fail("chain ends %d (loop %d, answer frame %llu)", (int)c->end, (int)c->loop,
+                      (unsigned long long)c->final_answer.frame);
     }
 }
 

@@ -2,7 +2,7 @@
 # one ctest test per group.  Included by tests/CMakeLists.txt.
 find_package(Python3 COMPONENTS Interpreter)
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group badinput stdin merge convert json jsonl csv failon kinds details width exhaustion golden severity busy threads)
+  foreach(group badinput stdin merge convert json jsonl csv failon kinds details chains width exhaustion golden severity busy threads)
     add_test(NAME analyzer.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_analyzer.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope
@@ -51,7 +51,7 @@ endif()
 # ibscope merge: per-host reports against analysing together, hostile
 # inputs, the merged page in Chromium (tests/analyzer/test_merge.py).
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group equal errors html)
+  foreach(group equal errors html ends)
     add_test(NAME merge.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_merge.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}

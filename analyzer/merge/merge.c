@@ -19,6 +19,27 @@ static const struct {
     {"limits", JSON_OBJECT},       {"findings", JSON_ARRAY},
 };
 
+/* Each chain's "end", where it has one, is a name of the engine's. */
+static const char *check_chain_ends(const json_t *chains, char *buf, size_t size)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach((json_t *)chains, i, c) {
+        json_t *end = json_object_get(c, "end");
+        if (!end || ib_chain_end_by_name(json_string_value(end)) != IB_CHAIN_END_COUNT)
+            continue;
+        size_t len = (size_t)snprintf(buf, size, "not an ibscope report (redirect_chains[%zu]: "
+                                                 "\"end\" is none of ", i);
+        for (int e = 0; e < IB_CHAIN_END_COUNT && len < size; e++)
+            len += (size_t)snprintf(buf + len, size - len, "%s\"%s\"", e ? ", " : "",
+                                    ib_chain_end_name((enum ib_chain_end)e));
+        if (len < size)
+            snprintf(buf + len, size - len, ")");
+        return buf;
+    }
+    return NULL;
+}
+
 const char *merge_check_report(const json_t *doc, const char *version, char *buf,
                                size_t size)
 {
@@ -41,7 +62,7 @@ const char *merge_check_report(const json_t *doc, const char *version, char *buf
             return buf;
         }
     }
-    return NULL;
+    return check_chain_ends(json_object_get(doc, "redirect_chains"), buf, size);
 }
 
 /* n + offset for a number a report can hold (captures and chains are
@@ -92,12 +113,16 @@ json_int_t merge_chain_hops(const json_t *chain)
                      merge_int(chain, "hops_dropped"));
 }
 
-const char *merge_chain_end(const json_t *chain)
+enum ib_chain_end merge_chain_end(const json_t *chain)
 {
-    return json_is_true(json_object_get(chain, "loop"))                 ? "loop"
-           : merge_int(json_object_get(chain, "final_answer"), "frame") ? "answered"
-           : json_is_true(json_object_get(chain, "followed"))           ? "no answer"
-                                                                        : "not followed";
+    enum ib_chain_end end = ib_chain_end_by_name(json_string_value(json_object_get(chain, "end")));
+    if (end != IB_CHAIN_END_COUNT)
+        return end;
+    /* A report from before "end" existed: the views' old reading of it. */
+    return json_is_true(json_object_get(chain, "loop"))                 ? IB_CHAIN_LOOP
+           : merge_int(json_object_get(chain, "final_answer"), "frame") ? IB_CHAIN_ANSWERED
+           : json_is_true(json_object_get(chain, "followed"))           ? IB_CHAIN_NO_ANSWER
+                                                                        : IB_CHAIN_NOT_FOLLOWED;
 }
 
 json_int_t merge_int(const json_t *o, const char *key)

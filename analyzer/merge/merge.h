@@ -15,10 +15,12 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "engine.h"
+
 int merge_main(int argc, char **argv, const char *version);
 
-/* NULL when doc is a report of this version with every key a report has,
- * else why not (in buf, or a constant). */
+/* NULL when doc is a report of this version with every key a report has
+ * (and chain ends the engine names), else why not (in buf, or a constant). */
 const char *merge_check_report(const json_t *doc, const char *version, char *buf,
                                size_t size);
 /* The fabric document of count checked reports (changed: labelled and
@@ -29,9 +31,9 @@ json_t *merge_combine(json_t **reports, char **hosts, size_t count, const char *
  * member that is missing or of another type. */
 json_int_t merge_int(const json_t *o, const char *key);
 /* A chain of the document: its redirects (drawn and dropped), and how it
- * ended, worded as the single report words it (chain_end_name). */
+ * ended (its "end", which merge_check_report has checked). */
 json_int_t merge_chain_hops(const json_t *chain);
-const char *merge_chain_end(const json_t *chain);
+enum ib_chain_end merge_chain_end(const json_t *chain);
 /* a + b, held at the largest or smallest integer JSON can carry. */
 json_int_t merge_add(json_int_t a, json_int_t b);
 const char *merge_str(const json_t *o, const char *key);

@@ -155,7 +155,7 @@ static void write_chains(FILE *out, const json_t *fabric)
     json_t *c;
     json_array_foreach((json_t *)chains, i, c) {
         json_int_t hops = merge_chain_hops(c);
-        const char *end = merge_chain_end(c);
+        enum ib_chain_end end = merge_chain_end(c);
         fprintf(out, "<tr data-chain=\"%" JSON_INTEGER_FORMAT "\" data-hops=\"%" JSON_INTEGER_FORMAT
                      "\"><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td>",
                 merge_int(c, "chain"), hops, merge_int(c, "chain"));
@@ -163,7 +163,8 @@ static void write_chains(FILE *out, const json_t *fabric)
         fputs("</td><td>", out);
         html_text(out, merge_str(c, "mgmt_class_name"));
         fprintf(out, "</td><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td%s>%s</td></tr>\n",
-                hops, strcmp(end, "answered") ? " class=\"sev-warning\"" : "", end);
+                hops, end != IB_CHAIN_ANSWERED ? " class=\"sev-warning\"" : "",
+                ib_chain_end_name(end));
     }
     fputs("</tbody></table></section>\n", out);
 }

@@ -134,7 +134,7 @@ void merge_write_text(FILE *out, const json_t *fabric)
             fprintf(out, "  chain %" JSON_INTEGER_FORMAT " (%s): %s, request frame %s, %"
                          JSON_INTEGER_FORMAT " redirect%s, %s\n",
                     merge_int(c, "chain"), merge_str(c, "host"), merge_str(c, "mgmt_class_name"),
-                    fr, hops, hops == 1 ? "" : "s", merge_chain_end(c));
+                    fr, hops, hops == 1 ? "" : "s", ib_chain_end_name(merge_chain_end(c)));
         }
     }
 

@@ -98,14 +98,6 @@ struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *hop)
     return ep;
 }
 
-const char *chain_end_name(const struct ib_redirect_chain *c)
-{
-    return c->loop                ? "loop"
-           : c->final_answer.frame ? "answered"
-           : !c->followed         ? "not followed"
-                                  : "no answer";
-}
-
 void fmt_qp(uint32_t qp, char *buf, size_t size)
 {
     if (qp <= 1)

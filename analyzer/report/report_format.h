@@ -31,9 +31,6 @@ void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size);
 /* Where a redirect sends the requester: its LID, or its GID when the LID
  * is 0. */
 struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *hop);
-/* How a redirect chain ended: "loop", "answered", "not followed" (the
- * requester never went where it was sent) or "no answer". */
-const char *chain_end_name(const struct ib_redirect_chain *c);
 
 /* "QP1" for the special QPs, else "QP 0x10". */
 void fmt_qp(uint32_t qp, char *buf, size_t size);

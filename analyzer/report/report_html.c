@@ -91,7 +91,7 @@ static void *html_begin(const struct report_model *m, FILE *out)
 static bool marks_chain(enum ib_finding_kind k)
 {
     return k == IB_FIND_REDIRECT_BAD_TARGET || k == IB_FIND_REDIRECT_KEY_MISMATCH ||
-           k == IB_FIND_REDIRECT_NOT_FOLLOWED || k == IB_FIND_REDIRECT_LOOP;
+           k == IB_FIND_REDIRECT_LOOP;
 }
 
 static void html_finding(void *p, const struct report_model *m, const struct ib_finding *f)
@@ -582,14 +582,6 @@ static bool hop_marked(const struct html_state *st, size_t chain, const struct i
     return false;
 }
 
-static bool chain_marked(const struct html_state *st, size_t chain, enum ib_finding_kind kind)
-{
-    for (size_t i = 0; i < st->mark_count; i++)
-        if (st->marks[i].chain == chain && st->marks[i].kind == kind)
-            return true;
-    return false;
-}
-
 #define NODE_W 180
 #define NODE_GAP 70
 #define NODE_H 40
@@ -648,11 +640,7 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
     char req[80], fr[32];
     fmt_endpoint(&c->requester, req, sizeof req);
     fmt_frame(&c->first_request, m->capture_count, fr, sizeof fr);
-    /* A redirect_not_followed finding says so even where the chain itself
-     * was followed once. */
-    const char *end = chain_end_name(c);
-    if (strcmp(end, "no answer") == 0 && chain_marked(st, ci, IB_FIND_REDIRECT_NOT_FOLLOWED))
-        end = "not followed";
+    const char *end = ib_chain_end_name(c->end);
     unsigned total = c->hop_count + c->hops_dropped;
     double width = node_x(count) + 150;
     if (width < CHAIN_MIN_WIDTH)
@@ -703,9 +691,9 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
                 loop ? ": back to a visited endpoint" : "");
     }
     double x = node_x(count - 1) + NODE_W + 12;
-    bool bad_end = strcmp(end, "answered") != 0;
+    bool bad_end = c->end != IB_CHAIN_ANSWERED;
     char label[64];
-    if (c->final_answer.frame) {
+    if (c->end == IB_CHAIN_ANSWERED) {
         char af[32];
         fmt_frame(&c->final_answer, m->capture_count, af, sizeof af);
         snprintf(label, sizeof label, "answered, frame %s", af);

@@ -418,6 +418,8 @@ void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, 
     jw_bool(w, c->loop);
     jw_key(w, "followed");
     jw_bool(w, c->followed);
+    jw_key(w, "end");
+    jw_string(w, ib_chain_end_name(c->end));
 }
 
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es)

@@ -400,9 +400,9 @@ static void write_chains(FILE *out, const struct report_model *m)
                                     c->hops_dropped);
         if (len < sizeof(text)) {
             char end[32];
-            snprintf(end, sizeof end, "%s", chain_end_name(c));
+            snprintf(end, sizeof end, "%s", ib_chain_end_name(c->end));
             glue(end);
-            if (c->final_answer.frame && !c->loop) {
+            if (c->end == IB_CHAIN_ANSWERED) {
                 fmt_frame(&c->final_answer, m->capture_count, fr, sizeof(fr));
                 snprintf(text + len, sizeof(text) - len, " [%s," NB "frame" NB "%s]", end, fr);
             } else {

@@ -8,6 +8,7 @@
  * 24/25, SIDR_REP 4) come in through eng_mad_redirect() from engine_cm.c.
  */
 #include "engine_priv.h"
+#include "names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,6 +356,16 @@ static struct eng_chain *chain_for(struct ib_engine *e, const struct eng_redirec
     return c ? c : chain_new(e, src);
 }
 
+/* Called after every change to the chain, so that the report's end is
+ * what the engine saw last. */
+static void chain_set_end(struct eng_chain *c)
+{
+    c->pub.end = c->pub.loop                ? IB_CHAIN_LOOP
+                 : c->pub.final_answer.frame ? IB_CHAIN_ANSWERED
+                 : c->awaiting              ? IB_CHAIN_NOT_FOLLOWED
+                                            : IB_CHAIN_NO_ANSWER;
+}
+
 static void link_chain(struct ib_engine *e, const struct eng_chain *c)
 {
     e->out->links.has_chain = true;
@@ -393,6 +404,7 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
     target_findings(e, src, &about);
     if (repeat) { /* no new hop, nothing loops */
         c->awaiting = true;
+        chain_set_end(c);
         set_depth(e, c);
         return;
     }
@@ -424,6 +436,7 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
     c->not_followed_reported = false;
     c->agent = *src->agent;
     c->agent_qp = src->agent_qp;
+    chain_set_end(c);
     set_depth(e, c);
 }
 
@@ -446,6 +459,7 @@ void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
     if (hop_is(h, &p->dst, qp)) {
         c->awaiting = false;
         c->pub.followed = true;
+        chain_set_end(c);
         e->out->links.redirected_by = h->frame;
         e->out->links.has_redirect_depth = true;
         e->out->links.redirect_depth = depth;
@@ -486,6 +500,7 @@ void eng_mad_answer(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
         return;
     c->pub.final_answer = e->at;
     c->awaiting = false;
+    chain_set_end(c);
     link_chain(e, c);
     /* The chain is complete: out of the index, kept for the report. */
     et_remove(&e->mad.chains, c->hash, c->self);
@@ -606,4 +621,18 @@ size_t ib_engine_chain_count(const struct ib_engine *e)
 const struct ib_redirect_chain *ib_engine_chain(const struct ib_engine *e, size_t i)
 {
     return i < e->mad.chain_count ? e->mad.chain_list[i] : NULL;
+}
+
+const char *ib_chain_end_name(enum ib_chain_end end)
+{
+    const char *name = ib_name_lookup(ib_chain_end_names, end);
+    return name ? name : "unknown";
+}
+
+enum ib_chain_end ib_chain_end_by_name(const char *name)
+{
+    for (const struct ib_value_name *n = ib_chain_end_names; name && n->name; n++)
+        if (strcmp(n->name, name) == 0)
+            return (enum ib_chain_end)n->value;
+    return IB_CHAIN_END_COUNT;
 }

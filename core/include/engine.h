@@ -149,6 +149,22 @@ struct ib_source_stats {
 
 #define IB_CHAIN_HOPS_MAX 16
 
+/* How a redirect chain ended, as of the last frame fed: the engine decides
+ * it, every view prints its name (ib_chain_end_name).  A loop stays a loop
+ * whatever follows; otherwise the latest redirect decides. */
+enum ib_chain_end {
+    IB_CHAIN_NOT_FOLLOWED, /* no request has gone to the latest redirect's target */
+    IB_CHAIN_NO_ANSWER,    /* one went there, and no answer came back */
+    IB_CHAIN_ANSWERED,     /* final_answer */
+    IB_CHAIN_LOOP,         /* a redirect named an endpoint the chain had visited */
+    IB_CHAIN_END_COUNT
+};
+/* "not followed", "no answer", "answered", "loop": the reports' words
+ * (ib_chain_end_names). */
+const char *ib_chain_end_name(enum ib_chain_end end);
+/* Looks a name up; IB_CHAIN_END_COUNT when there is none. */
+enum ib_chain_end ib_chain_end_by_name(const char *name);
+
 struct ib_redirect_chain {
     struct ib_endpoint requester;
     uint8_t mgmt_class;
@@ -160,7 +176,8 @@ struct ib_redirect_chain {
     struct ib_redirect_hop hops[IB_CHAIN_HOPS_MAX];
     struct ib_frame_ref final_answer; /* frame 0 while none */
     bool loop;
-    bool followed;
+    bool followed;                /* some redirect of it was followed */
+    enum ib_chain_end end;
 };
 
 struct ib_engine_stats {

@@ -2,6 +2,7 @@
 #include "names.h"
 
 #include "crc.h"
+#include "engine.h"
 #include "packet.h"
 
 #include <stddef.h>
@@ -86,6 +87,13 @@ const struct ib_value_name ib_gid_scope_names[] = {
 const struct ib_value_name ib_mcast_scope_names[] = {
     { 0x2, "link-local" }, { 0x5, "site-local" }, { 0x8, "organization-local" },
     { 0xE, "global" },     { 0, NULL },
+};
+
+/* The JSON report's redirect_chains[].end: stable, merge reads them back. */
+const struct ib_value_name ib_chain_end_names[] = {
+    { IB_CHAIN_NOT_FOLLOWED, "not followed" }, { IB_CHAIN_NO_ANSWER, "no answer" },
+    { IB_CHAIN_ANSWERED, "answered" },         { IB_CHAIN_LOOP, "loop" },
+    { 0, NULL },
 };
 
 const struct ib_value_name ib_lnh_names[] = {

@@ -72,3 +72,46 @@ def cm_msg(attr, local, remote, slid, dlid, tid, reason=0):
     if attr == CM_REJ:
         struct.pack_into(">H", d, 34 - 24, reason)
     return ud_packet(mad(7, 0x03, attr, tid, bytes(d)), slid, dlid)
+
+
+CLASS_PERF, ATTR_CLASS_PORT_INFO, ATTR_PORT_COUNTERS = 0x04, 0x0001, 0x0012
+GET, GET_RESP = 0x01, 0x81
+
+
+def perf_get(tid, slid, dlid, dqp=1):
+    """PerfMgt Get(PortCounters); its data starts at MAD offset 64."""
+    return ud_packet(mad(CLASS_PERF, GET, ATTR_PORT_COUNTERS, tid, bytes(40)), slid, dlid, dqp)
+
+
+def perf_resp(tid, slid, dlid, sqp=1, redirect=None):
+    """PerfMgt GetResp; with redirect=(lid, qp), status 0x0002 (redirect required) and a
+    ClassPortInfo naming that target with the GSI Q_Key and P_Key 0xFFFF (IBA Vol. 1
+    13.4.8.1: RedirectLID at 28, RedirectP_Key 30, RedirectQP 33, RedirectQ_Key 36)."""
+    if redirect is None:
+        return ud_packet(mad(CLASS_PERF, GET_RESP, ATTR_PORT_COUNTERS, tid, bytes(40)),
+                         slid, dlid, 1, sqp)
+    cpi = bytearray(72)
+    cpi[0] = cpi[1] = 1
+    struct.pack_into(">HHII", cpi, 28, redirect[0], 0xFFFF, redirect[1] & 0xFFFFFF,
+                     0x80010000)
+    return ud_packet(mad(CLASS_PERF, GET_RESP, ATTR_CLASS_PORT_INFO, tid, bytes(40) + bytes(cpi),
+                         status=0x0002), slid, dlid, 1, sqp)
+
+
+def chain_end_records(t0):
+    """PerfMgt chains of four requesters (LIDs 1-4) redirected by LID 5 to LID 7 QP 0x10,
+    one frame a microsecond from t0: 1 follows, is sent on to LID 9 QP 0x20 and asks
+    LID 5 again instead (not followed; it had followed once); 2 follows and gets no
+    answer; 3 follows and is answered (frame 12); 4 is sent back to LID 5 QP1 (a loop),
+    follows, and LID 5 answers."""
+    recs = [perf_get(0x10, 1, 5), perf_resp(0x10, 5, 1, redirect=(7, 0x10)),
+            perf_get(0x11, 1, 7, 0x10), perf_resp(0x11, 7, 1, 0x10, redirect=(9, 0x20)),
+            perf_get(0x12, 1, 5),
+            perf_get(0x20, 2, 5), perf_resp(0x20, 5, 2, redirect=(7, 0x10)),
+            perf_get(0x21, 2, 7, 0x10),
+            perf_get(0x30, 3, 5), perf_resp(0x30, 5, 3, redirect=(7, 0x10)),
+            perf_get(0x31, 3, 7, 0x10), perf_resp(0x31, 7, 3, 0x10),
+            perf_get(0x40, 4, 5), perf_resp(0x40, 5, 4, redirect=(7, 0x10)),
+            perf_get(0x41, 4, 7, 0x10), perf_resp(0x41, 7, 4, 0x10, redirect=(5, 1)),
+            perf_get(0x42, 4, 5), perf_resp(0x42, 5, 4)]
+    return [(t0 + 1000 * (i + 1), r) for i, r in enumerate(recs)]

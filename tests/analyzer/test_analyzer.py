@@ -2,8 +2,8 @@
 """test_analyzer.py - end-to-end tests of the ibscope command.
 
 Usage: test_analyzer.py --ibscope BIN --source-dir DIR [--gen BIN] GROUP
-Groups: badinput stdin merge convert json jsonl csv failon kinds details width exhaustion golden
-severity busy threads.
+Groups: badinput stdin merge convert json jsonl csv failon kinds details chains width exhaustion
+golden severity busy threads.
 Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
@@ -24,7 +24,7 @@ import testlib  # noqa: E402
 from testlib import check, failures, read_pcap  # noqa: E402
 from testlib import one_error_line as one_line_error  # noqa: E402
 from pcapgen import (CM_DREP, CM_DREQ, CM_REJ, CM_REP, CM_RTU, LT_EN10MB, LT_ERF,  # noqa: E402
-                     LT_INFINIBAND, LT_USER0, cm_msg, cm_req, pcap)
+                     LT_INFINIBAND, LT_USER0, chain_end_records, cm_msg, cm_req, pcap)
 
 T0 = 1767225600_000000000  # 2026-01-01T00:00:00Z
 SKIP = 77
@@ -378,6 +378,83 @@ def t_details(d):
                   f"details: {f['kind']} frame {f['frame']} tuple {t} vs {f['message']!r}")
 
 
+# How each redirect chain of a sample ends, by its first request's frame, as
+# samples/README.md tells the sample's story: (end, the answer's frame).
+SAMPLE_CHAIN_ENDS = {
+    "redirect": {1: ("answered", 4), 5: ("answered", 10), 11: ("loop", None),
+                 17: ("answered", 22), 23: ("not followed", None), 27: ("no answer", None),
+                 30: ("not followed", None), 32: ("not followed", None), 34: ("answered", 37),
+                 38: ("answered", 41), 43: ("answered", 46)},
+}
+
+# pcapgen.chain_end_records' chains, as its story goes.
+HAND_CHAIN_ENDS = {1: ("not followed", None), 6: ("no answer", None), 9: ("answered", 12),
+                   13: ("loop", None)}
+
+
+def text_chain_ends(text):
+    """{chain: "end" or "end, frame N"} from the text report's Redirect chains."""
+    sect = text.split("\nRedirect chains\n", 1)[-1].split("\n\n", 1)[0]
+    return {int(n): " ".join(e.split())
+            for n, e in re.findall(r"^  chain (\d+):[^\[]*\[([^\]]*)\]", sect, re.M)}
+
+
+def html_chain_ends(page):
+    """{chain: (data-end, the description's end, the caption's end, the drawn end)}."""
+    import html
+    out = {}
+    for fig in re.findall(r'<figure class="chain".*?</figure>', page, re.S):
+        n = int(re.search(r'data-chain="(\d+)"', fig).group(1))
+        drawn = re.findall(r'<text class="end[^"]*"[^>]*>([^<]*)</text>', fig)
+        out[n] = (html.unescape(re.search(r'data-end="([^"]*)"', fig).group(1)),
+                  html.unescape(re.search(r"ending: ([^<]*)\.</desc>", fig).group(1)),
+                  html.unescape(re.search(r"; ([^;<]*)\.</figcaption>", fig).group(1)),
+                  html.unescape(drawn[-1]) if drawn else None)
+    return out
+
+
+def t_chains(d):
+    """How each redirect chain ended, as the engine decides it: the same word in
+    the text report, the JSON (and JSON Lines) `end` and the HTML (data-end, the
+    description, the caption, the drawn end) for every chain of every sample and
+    of a hand-built capture, and the end each one's story leads one to expect."""
+    samples = os.path.join(ARGS.source_dir, "samples", "captures")
+    inputs = [(os.path.splitext(f)[0], os.path.join(samples, f))
+              for f in sorted(os.listdir(samples))]
+    inputs.append(("hand-built", write(d, "chain_ends.pcap", pcap(chain_end_records(T0)))))
+    expect = dict(SAMPLE_CHAIN_ENDS, **{"hand-built": HAND_CHAIN_ENDS})
+    seen = set()
+    for name, path in inputs:
+        rep = json.loads(run(["--format", "json", path])[1])
+        chains = rep["redirect_chains"]
+        if not chains:
+            check(name not in expect, f"chains {name}: no chains, expected {expect.get(name)}")
+            continue
+        seen.add(name)
+        if not check(name in expect, f"chains {name}: {len(chains)} chains, and no "
+                                     "expectations for them here (SAMPLE_CHAIN_ENDS)"):
+            continue
+        got = {c["first_request"]["frame"]: (c["end"], c["final_answer"]["frame"]
+                                             if c["end"] == "answered" else None)
+               for c in chains}
+        check(got == expect[name], f"chains {name}: ends {got}, expected {expect[name]}")
+        text = run([path])[1].decode()
+        want = {c["chain"]: c["end"] + (", frame %d" % c["final_answer"]["frame"]
+                                        if c["end"] == "answered" else "") for c in chains}
+        check(text_chain_ends(text) == want,
+              f"chains {name}: text {text_chain_ends(text)}, JSON {want}")
+        jsonl = [json.loads(line) for line in run(["--format", "jsonl", path])[1].splitlines()]
+        check({r["chain"]: r["end"] for r in jsonl if r["type"] == "chain"}
+              == {c["chain"]: c["end"] for c in chains}, f"chains {name}: JSON Lines ends")
+        page = run(["--format", "html", path])[1].decode()
+        drawn = {c["chain"]: ("\u2713 " if c["end"] == "answered" else "\u2717 ")
+                 + want[c["chain"]] for c in chains}
+        want_html = {c["chain"]: (c["end"], c["end"], c["end"], drawn[c["chain"]]) for c in chains}
+        check(html_chain_ends(page) == want_html,
+              f"chains {name}: HTML {html_chain_ends(page)}, JSON {want_html}")
+    check(seen == set(expect), f"chains: expected chains in {sorted(expect)}, found {sorted(seen)}")
+
+
 def t_jsonl(d):
     """--format jsonl: a line per record, the same values as the JSON report, and
     findings written while the input is still open."""
@@ -607,7 +684,7 @@ def t_golden(d):
 
 
 GROUPS = {"severity": t_severity, "badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
-          "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "jsonl": t_jsonl, "width": t_width,
+          "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "chains": t_chains, "jsonl": t_jsonl, "width": t_width,
           "exhaustion": t_exhaustion, "golden": t_golden, "busy": t_busy, "threads": t_threads}
 
 

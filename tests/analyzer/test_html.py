@@ -11,8 +11,8 @@ For each sample (with its golden .args, if any):
     an empty page, and those three by name, for runs where it is slower);
   - the numbers in the DOM equal the JSON report's: the peak per source and
     model (data-source, data-model, data-peak), the count per finding kind
-    (summary table and timeline lanes), the hops per chain (data-chain,
-    data-hops), the outcome bars (data-outcome, data-count, data-reason), the
+    (summary table and timeline lanes), the hops and the end per chain
+    (data-chain, data-hops, data-end), the outcome bars (data-outcome, data-count, data-reason), the
     CRC counts (data-crc), and the findings table's rows;
   - Chromium takes a screenshot of it (a PNG of the page's size), and prints
     the redirect sample's to PDF.
@@ -150,6 +150,10 @@ def check_numbers(name, dom, rep):
               dom.with_attr("data-chain", "figure")}
     want = {c["chain"]: len(c["hops"]) + c["hops_dropped"] for c in rep["redirect_chains"]}
     check(chains == want, f"{name}: chains {chains} == JSON {want}")
+    ends = {int(a["data-chain"]): a["data-end"] for _, a, _ in
+            dom.with_attr("data-chain", "figure")}
+    want = {c["chain"]: c["end"] for c in rep["redirect_chains"]}
+    check(ends == want, f"{name}: chain ends {ends} == JSON {want}")
     # Outcomes.
     bars = {}
     for _, a, _ in dom.with_attr("data-outcome", "g"):

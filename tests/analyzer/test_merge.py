@@ -14,15 +14,23 @@ Groups:
            the same host label, the same report twice, -o naming an input,
            unknown options and formats; and odd values inside a well-formed
            report (strings for numbers, negative capture numbers) read without
-           a crash in every view
+           a crash in every view; a chain whose "end" is no string or no
+           name of the engine's
   html     the merged page in headless Chromium: the numbers in its DOM equal
            the merged JSON's, and it requests nothing
+  ends     how each chain ended is each report's "end": the merged JSON, text
+           and HTML say what the host's own report said, for the samples and a
+           hand-built capture whose ends the old reading of loop, final_answer
+           and followed gets wrong; a report without "end" (written before it
+           existed) is read that old way
 
 Usage: test_merge.py --ibscope BIN --source-dir DIR GROUP
 """
 import argparse
+import html
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +39,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testlib  # noqa: E402
+from pcapgen import chain_end_records, pcap  # noqa: E402
 from testlib import check, one_error_line  # noqa: E402
 
 # Captures of three hosts that share no source: ClassPortInfo redirects and
@@ -200,6 +209,15 @@ def group_errors(a, d):
     for fmt in ("text", "json", "csv", "html"):
         rc, _, err = run(a, ["merge", "--format", fmt, oddpath, reports[1]])
         check(rc == 0 and err == "", f"odd values, {fmt}: exit {rc} {err.strip()[:200]}")
+    # A chain's end: a string, and one of the engine's names.
+    for what, end in [("a number", 3), ("null", None), ("an unknown name", "finished"),
+                      ("a name in other case", "Loop")]:
+        chains = [dict(c) for c in rep["redirect_chains"]]
+        chains[2]["end"] = end
+        path = write("end.json", json.dumps(dict(rep, redirect_chains=chains)))
+        expect_error(a, ["merge", "-o", out, path, reports[1]], f"a chain's end that is {what}",
+                     "end.json", "redirect_chains[2]", '"end" is none of "not followed", '
+                     '"no answer", "answered", "loop"', out=out)
     expect_error(a, ["merge", "--bogus", good], "unknown option", "--bogus")
     expect_error(a, ["merge", "--format", "yaml", good], "unknown format", "--format")
     expect_error(a, ["merge"], "no reports", "no reports")
@@ -258,14 +276,104 @@ def group_html(a, d):
     return None
 
 
+def merged_text_ends(text):
+    """{chain: end} from the merged text's Redirect chains."""
+    sect = text.split("\nRedirect chains\n", 1)[-1].split("\n\n", 1)[0]
+    return {int(n): e for n, e in re.findall(r"^  chain (\d+) \(.*\): .*, ([^,\n]+)$", sect, re.M)}
+
+
+def merged_html_ends(page):
+    """{chain: end} from the merged page's chain table (its last column)."""
+    return {int(n): html.unescape(e) for n, e in
+            re.findall(r'<tr data-chain="(\d+)".*?<td[^>]*>([^<]*)</td></tr>', page)}
+
+
+def old_end(c):
+    """How the views read a chain's end before reports had "end"."""
+    return ("loop" if c["loop"] else "answered" if c["final_answer"] else
+            "no answer" if c["followed"] else "not followed")
+
+
+# chain_end_records' chains by first request frame, as its story goes; the
+# old reading says "no answer" for the first.
+HAND_ENDS = {1: "not followed", 6: "no answer", 9: "answered", 13: "loop"}
+T0 = 1767225600_000000000  # 2026-01-01T00:00:00Z
+
+
+def group_ends(a, d):
+    reports = host_reports(a, d)
+    hand = os.path.join(d, "chain_ends.pcap")
+    with open(hand, "wb") as f:
+        f.write(pcap(chain_end_records(T0)))
+    reports.append(os.path.join(d, "chain_ends.json"))
+    rc, _, err = run(a, ["--format", "json", "-o", reports[-1], hand])
+    check(rc == 0, f"report of the hand-built capture: exit {rc} {err[:200]}")
+    own = {}
+    for path in reports:
+        with open(path) as f:
+            host = os.path.basename(path)[:-5]
+            for c in json.load(f)["redirect_chains"]:
+                own[(host, c["first_request"]["frame"])] = c["end"]
+    check({k[1]: e for k, e in own.items() if k[0] == "chain_ends"} == HAND_ENDS,
+          f"the hand-built capture's ends {own} == {HAND_ENDS}")
+    check(sum(k[0] == "redirect" for k in own) == 11, "redirect.pcap: 11 chains")
+
+    def merged(paths):
+        views = {}
+        for fmt in ("json", "text", "html"):
+            rc, out, err = run(a, ["merge", "--format", fmt] + paths)
+            check(rc == 0, f"merge --format {fmt}: exit {rc} {err[:200]}")
+            views[fmt] = out
+        return json.loads(views["json"]), views["text"], views["html"]
+
+    fabric, text, page = merged(reports)
+    chains = fabric["redirect_chains"]
+    check({(c["host"], c["first_request"]["frame"]): c["end"] for c in chains} == own,
+          "merged JSON ends == the hosts' own reports'")
+    ends = {c["chain"]: c["end"] for c in chains}
+    check(merged_text_ends(text) == ends, f"merged text ends {merged_text_ends(text)} == {ends}")
+    check(merged_html_ends(page) == ends, f"merged HTML ends {merged_html_ends(page)} == {ends}")
+    # The report's end is what merge says, not a reading of other keys.
+    with open(reports[0]) as f:
+        rep = json.load(f)
+    rep["redirect_chains"][0]["end"] = "no answer"
+    edited = os.path.join(d, "edited", "redirect.json")
+    os.makedirs(os.path.dirname(edited))
+    with open(edited, "w") as f:
+        json.dump(rep, f)
+    _, text, _ = merged([edited])
+    first = rep["redirect_chains"][0]
+    check(merged_text_ends(text).get(0) == "no answer" and not first["loop"]
+          and first["final_answer"], "an edited end is the one merge shows")
+    # Reports from before "end": read from loop, final_answer and followed.
+    older = []
+    for path in reports:
+        with open(path) as f:
+            rep = json.load(f)
+        for c in rep["redirect_chains"]:
+            del c["end"]
+        older.append(os.path.join(d, "older", os.path.basename(path)))
+        os.makedirs(os.path.dirname(older[-1]), exist_ok=True)
+        with open(older[-1], "w") as f:
+            json.dump(rep, f)
+    fabric, text, page = merged(older)
+    want = {c["chain"]: old_end(c) for c in fabric["redirect_chains"]}
+    check(all("end" not in c for c in fabric["redirect_chains"]), "older reports: no end carried")
+    check(merged_text_ends(text) == want and merged_html_ends(page) == want,
+          f"older reports: text {merged_text_ends(text)}, HTML {merged_html_ends(page)}, "
+          f"want {want}")
+    check(want != ends, "the hand-built capture is one the old reading gets wrong")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ibscope", required=True)
     ap.add_argument("--source-dir", required=True)
-    ap.add_argument("group", choices=["equal", "errors", "html"])
+    ap.add_argument("group", choices=["equal", "errors", "html", "ends"])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="ibscope-merge-") as d:
-        status = {"equal": group_equal, "errors": group_errors, "html": group_html}[a.group](a, d)
+        status = {"equal": group_equal, "errors": group_errors, "html": group_html,
+                  "ends": group_ends}[a.group](a, d)
     if status == 77:
         return 77
     return testlib.finish()

@@ -272,7 +272,7 @@ def group_redirect(ctx):
               and ch["first_request"] is None and ch["final_answer"] is None
               and len(ch["hops"]) == 1 and ch["hops"][0]["qp"] == 2 + i
               and ch["hops"][0]["lid"] == streams.TARGET_LID
-              and not ch["loop"] and not ch["followed"])
+              and not ch["loop"] and not ch["followed"] and ch["end"] == "not followed")
         if not check(ok, "%s: chain %d is %r" % (label, i, ch)):
             break
     if ctx.args.max_rss_mib:

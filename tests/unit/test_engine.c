@@ -992,6 +992,7 @@ static void test_redirect_chain_two_hops(void **state)
     assert_int_equal(ch->final_answer.frame, 7);
     assert_false(ch->loop);
     assert_true(ch->followed);
+    assert_int_equal(ch->end, IB_CHAIN_ANSWERED);
     /* a later redirect of the same class starts a new chain */
     feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_PERF, 46)));
     feed(PK(mad_resp(lid(5), lid(1), IB_CLASS_PERF, 46, &c1)));
@@ -1042,6 +1043,7 @@ static void test_redirect_loop_length_2(void **state)
     assert_true(ch->loop);
     assert_int_equal(ch->hop_count, 3);
     assert_int_equal(ch->final_answer.frame, 0);
+    assert_int_equal(ch->end, IB_CHAIN_LOOP);
 }
 
 static void test_redirect_self_loop_at_second_hop(void **state)
@@ -1220,6 +1222,103 @@ static void test_redirect_not_followed(void **state)
     feed(PK(mad_get(lid(1), lid(5), 0x10, IB_CLASS_PERF, 6)));
     assert_int_equal(count_of(IB_FIND_REDIRECT_FOLLOWED), 1);
     assert_true(ib_engine_chain(E, 0)->followed);
+}
+
+/* How each chain ended, decided by the engine for every view: one chain
+ * per class, each a different story. */
+static void test_redirect_chain_end(void **state)
+{
+    (void)state;
+    struct ib_cpi to_b = cpi_to(7, 0x10, IB_GSI_QKEY, 0xffff);
+    struct ib_cpi to_c = cpi_to(9, 0x20, IB_GSI_QKEY, 0xffff);
+    struct ib_cpi to_a = cpi_to(5, 1, IB_GSI_QKEY, 0xffff);
+    uint64_t tid = 1;
+    /* 0: a redirect, and nothing after it */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, 0x30, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x30, tid++, &to_b)));
+    /* 1: followed, never answered */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, 0x31, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x31, tid++, &to_b)));
+    assert_int_equal(ib_engine_chain(E, 1)->end, IB_CHAIN_NOT_FOLLOWED);
+    feed(PK(mad_get(lid(1), lid(7), 0x10, 0x31, tid++)));
+    assert_int_equal(ib_engine_chain(E, 1)->end, IB_CHAIN_NO_ANSWER);
+    /* 2: followed and answered */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, 0x32, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x32, tid++, &to_b)));
+    feed(PK(mad_get(lid(1), lid(7), 0x10, 0x32, tid)));
+    feed_quiet(PK(mad_resp(lid(7), lid(1), 0x32, tid++, NULL)));
+    /* 3: the first hop followed, the second not: the requester asks the
+     * origin again (a redirect_not_followed).  The chain was followed once,
+     * and still its last redirect was not. */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, 0x33, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x33, tid++, &to_b)));
+    feed(PK(mad_get(lid(1), lid(7), 0x10, 0x33, tid)));
+    feed(PK(mad_resp(lid(7), lid(1), 0x33, tid++, &to_c)));
+    feed(PK(mad_get(lid(1), lid(5), 1, 0x33, tid++)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_NOT_FOLLOWED), 1);
+    /* 4: the first hop followed, the second redirect the last frame */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, 0x34, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x34, tid++, &to_b)));
+    feed(PK(mad_get(lid(1), lid(7), 0x10, 0x34, tid)));
+    feed(PK(mad_resp(lid(7), lid(1), 0x34, tid++, &to_c)));
+    /* 5: not followed at first, then followed: no answer */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, 0x35, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x35, tid++, &to_b)));
+    feed(PK(mad_get(lid(1), lid(5), 1, 0x35, tid++)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_NOT_FOLLOWED), 1);
+    feed(PK(mad_get(lid(1), lid(7), 0x10, 0x35, tid++)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_FOLLOWED), 1);
+    /* 6: the agent repeats its redirect to a requester that came back */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, 0x36, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x36, tid++, &to_b)));
+    feed(PK(mad_get(lid(1), lid(5), 1, 0x36, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x36, tid++, &to_b)));
+    /* 7: A -> B -> A, then A answers: still a loop */
+    feed_quiet(PK(mad_get(lid(1), lid(5), 1, 0x37, tid)));
+    feed(PK(mad_resp(lid(5), lid(1), 0x37, tid++, &to_b)));
+    feed(PK(mad_get(lid(1), lid(7), 0x10, 0x37, tid)));
+    feed(PK(mad_resp(lid(7), lid(1), 0x37, tid++, &to_a)));
+    assert_int_equal(count_of(IB_FIND_REDIRECT_LOOP), 1);
+    feed(PK(mad_get(lid(1), lid(5), 1, 0x37, tid)));
+    feed_quiet(PK(mad_resp(lid(5), lid(1), 0x37, tid++, NULL)));
+
+    static const struct {
+        enum ib_chain_end end;
+        bool followed;
+        uint64_t answer;
+    } want[] = {
+        { IB_CHAIN_NOT_FOLLOWED, false, 0 }, { IB_CHAIN_NO_ANSWER, true, 0 },
+        { IB_CHAIN_ANSWERED, true, 9 },      { IB_CHAIN_NOT_FOLLOWED, true, 0 },
+        { IB_CHAIN_NOT_FOLLOWED, true, 0 },  { IB_CHAIN_NO_ANSWER, true, 0 },
+        { IB_CHAIN_NOT_FOLLOWED, false, 0 }, { IB_CHAIN_LOOP, true, 0 },
+    };
+    assert_int_equal(ib_engine_chain_count(E), 8);
+    for (size_t i = 0; i < 8; i++) {
+        const struct ib_redirect_chain *ch = ib_engine_chain(E, i);
+        assert_int_equal(ch->end, want[i].end);
+        assert_int_equal(ch->followed, want[i].followed);
+        if (want[i].answer)
+            assert_int_equal(ch->final_answer.frame, want[i].answer);
+    }
+    assert_true(ib_engine_chain(E, 7)->loop);
+    assert_int_not_equal(ib_engine_chain(E, 7)->final_answer.frame, 0);
+}
+
+static void test_chain_end_names(void **state)
+{
+    (void)state;
+    /* The JSON report's words: merge reads them back, so they never change. */
+    assert_string_equal(ib_chain_end_name(IB_CHAIN_NOT_FOLLOWED), "not followed");
+    assert_string_equal(ib_chain_end_name(IB_CHAIN_NO_ANSWER), "no answer");
+    assert_string_equal(ib_chain_end_name(IB_CHAIN_ANSWERED), "answered");
+    assert_string_equal(ib_chain_end_name(IB_CHAIN_LOOP), "loop");
+    assert_string_equal(ib_chain_end_name(IB_CHAIN_END_COUNT), "unknown");
+    for (int e = 0; e < IB_CHAIN_END_COUNT; e++)
+        assert_int_equal(ib_chain_end_by_name(ib_chain_end_name((enum ib_chain_end)e)), e);
+    assert_int_equal(ib_chain_end_by_name("unknown"), IB_CHAIN_END_COUNT);
+    assert_int_equal(ib_chain_end_by_name("Loop"), IB_CHAIN_END_COUNT);
+    assert_int_equal(ib_chain_end_by_name(""), IB_CHAIN_END_COUNT);
+    assert_int_equal(ib_chain_end_by_name(NULL), IB_CHAIN_END_COUNT);
 }
 
 static void test_out_of_order_responses(void **state)
@@ -1443,6 +1542,8 @@ int main(void)
         T(test_redirect_bad_targets),
         T(test_redirect_key_mismatch),
         T(test_redirect_not_followed),
+        T(test_redirect_chain_end),
+        T(test_chain_end_names),
         T(test_out_of_order_responses),
         T(test_cm_rej_redirect),
         T(test_sidr_redirect),
