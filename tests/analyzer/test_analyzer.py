@@ -301,9 +301,26 @@ def t_kinds(d):
     """Every finding kind of the core's table is in every view: --help, the
     docs' table (same severity and sentence), --fail-on, the JSON counts."""
     kinds = testlib.finding_kinds(ARGS.ibscope)
-    check(len(kinds) >= 13, f"kinds: only {len(kinds)} in --help")
+    # The report's finding_counts holds every kind of the core's table, zeros
+    # included: --help must list exactly those.
+    table = sorted(json.loads(run(["--format", "json", write(d, "k.pcap", pcap([]))])[1])
+                   ["finding_counts"])
+    check(sorted(k[0] for k in kinds) == table,
+          f"kinds: --help lists {sorted(k[0] for k in kinds)}, the report {table}")
     with open(os.path.join(ARGS.source_dir, "docs", "analyzer.md")) as f:
         doc = f.read()
+    # The pages that list the kinds in prose: the schema's `kind` row and the
+    # plugin's expert infos.
+    with open(os.path.join(ARGS.source_dir, "docs", "report-schema.md")) as f:
+        row = next((line for line in f if line.startswith("| `kind` |")), "")
+    check(sorted(re.findall(r"`([a-z_]+)`", row)[1:]) == table,
+          f"kinds: docs/report-schema.md's kind row lists {re.findall(r'`([a-z_]+)`', row)[1:]}")
+    with open(os.path.join(ARGS.source_dir, "docs", "plugin.md")) as f:
+        plugin_doc = f.read()
+    # (addressing has one expert info per rule, named after the list)
+    experts = plugin_doc.split("Expert infos:")[1].split("ibscope.expert.addressing")[0]
+    check(sorted(re.findall(r"`([a-z_]+)`", experts) + ["addressing"]) == table,
+          f"kinds: docs/plugin.md's expert infos list {sorted(re.findall(r'`([a-z_]+)`', experts))}")
     for name, sev, text in kinds:
         check(f"| `{name}` | {sev} | {text} |" in doc,
               f"kinds: docs/analyzer.md has no row for {name} as --help words it")
