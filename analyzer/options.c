@@ -124,7 +124,7 @@ static bool is_option(const char *arg, const char *name, size_t *len)
 
 /* The options that take a value; -o and -w are short forms. */
 enum valued {
-    V_FORMAT, V_OUTPUT, V_POOL, V_THRESHOLD, V_FAIL_ON, V_ROCEV2_PORT,
+    V_FORMAT, V_OUTPUT, V_POOL, V_THRESHOLD, V_HORIZON, V_FAIL_ON, V_ROCEV2_PORT,
     V_LIVE, V_FILTER, V_DURATION, V_MAX_FRAMES, V_WRITE, V_COUNT
 };
 
@@ -136,6 +136,7 @@ static const struct {
     [V_OUTPUT] = { "--output", false },
     [V_POOL] = { "--pool", false },
     [V_THRESHOLD] = { "--threshold", false },
+    [V_HORIZON] = { "--forecast-horizon", false },
     [V_FAIL_ON] = { "--fail-on", true },
     [V_ROCEV2_PORT] = { "--rocev2-port", false },
     [V_LIVE] = { "--live", false },
@@ -245,6 +246,11 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
                           "--threshold: '%.64s' is not a percentage from 0.01 to 100 "
                           "(at most two decimals)", val);
         return true;
+    case V_HORIZON:
+        if (!options_parse_seconds(val, &o->forecast_horizon_s))
+            return refuse(err, "--forecast-horizon: '%.64s' is not a number of seconds above 0",
+                          val);
+        return true;
     case V_FAIL_ON:
         if (!parse_kinds(val, o->fail_on, bad, sizeof(bad)))
             return refuse(err, "--fail-on: unknown finding kind '%s' (see --help for the list)",
@@ -317,6 +323,7 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     o->pool_low = IB_POOL_LOW_DEFAULT;
     o->pool_high = IB_POOL_HIGH_DEFAULT;
     o->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
+    o->forecast_horizon_s = IB_FORECAST_HORIZON_DEFAULT;
     o->progress = true;
     o->crc = true;
     o->rocev2_port = IB_ROCEV2_UDP_PORT;
@@ -384,8 +391,12 @@ void options_usage(FILE *out)
     fprintf(out,
             "  --pool LO-HI            source port pool (default %u-%u)\n"
             "  --threshold PCT         pool_high finding at this utilization (default %u;\n"
-            "                          decimals allowed: 87.5)\n",
-            IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT);
+            "                          decimals allowed: 87.5)\n"
+            "  --forecast-horizon SECONDS  pool_forecast finding when a source's pool would\n"
+            "                          run out within this long at its recent rate\n"
+            "                          (default %u; the rate is taken over a fifth of it)\n",
+            IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT,
+            IB_FORECAST_HORIZON_DEFAULT);
     fputs("  --fail-on KIND[,KIND]   exit 1 when a finding of such a kind occurs\n"
           "  --frames                list every finding in the text report\n"
           "  --connections           list every CM connection\n"

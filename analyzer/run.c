@@ -35,6 +35,7 @@ bool run_init(struct run *r, const struct options *opts, const char *version,
     cfg.pool_low = opts->pool_low;
     cfg.pool_high = opts->pool_high;
     cfg.threshold_pct = opts->threshold_pct;
+    cfg.forecast_horizon_s = opts->forecast_horizon_s;
     r->model.captures = calloc(capture_count ? capture_count : 1, sizeof(*r->model.captures));
     r->engine = ib_engine_new(&cfg);
     r->model.engine = r->engine;

@@ -41,6 +41,7 @@ struct ibs_prefs {
     guint pool_low;
     guint pool_high;
     guint threshold_pct;
+    guint forecast_horizon_s;
     ibs_pref_bool enabled[IB_FIND_COUNT];
 };
 extern struct ibs_prefs ibs_prefs;

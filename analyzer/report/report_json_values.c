@@ -18,6 +18,20 @@ void jv_percent(struct json_writer *w, double pct)
     jw_double(w, pct, centi % 100 == 0 ? 0 : centi % 10 == 0 ? 1 : 2);
 }
 
+void jv_number(struct json_writer *w, double v, int decimals)
+{
+    if (fabs(v) < 0.5 * pow(10, -decimals))
+        v = 0; /* no "-0" */
+    char b[64];
+    int n = snprintf(b, sizeof b, "%.*f", decimals, v);
+    if (n > 0 && (size_t)n < sizeof b && strchr(b, '.'))
+        while (decimals > 0 && b[n - 1] == '0') {
+            n--;
+            decimals--;
+        }
+    jw_double(w, v, decimals);
+}
+
 void jv_time(struct json_writer *w, int64_t ns)
 {
     char buf[48];
@@ -119,15 +133,25 @@ static void cm_details(struct json_writer *w, const struct ib_finding *f)
 {
     const struct ib_finding_data *d = &f->data;
     bool has_tuple = d->tuple.ip_version != 0;
-    if (f->kind == IB_FIND_POOL_HIGH) {
+    if (f->kind == IB_FIND_POOL_HIGH || f->kind == IB_FIND_POOL_FORECAST) {
         jw_key(w, "source");
         jv_ip(w, d->tuple.ip_version, d->tuple.src_ip);
         jw_key(w, "port_space");
         jv_port_space(w, d->tuple.port_space);
+        if (f->kind == IB_FIND_POOL_FORECAST) {
+            jw_key(w, "model");
+            jw_string(w, ib_pool_model_name((enum ib_pool_model)d->model));
+        }
         jw_key(w, "ports_in_use");
         jw_uint(w, d->ports_in_use);
         jw_key(w, "pool_size");
         jw_uint(w, d->pool_size);
+        if (f->kind == IB_FIND_POOL_FORECAST) {
+            jw_key(w, "eta_s");
+            jv_number(w, d->eta_s, 3);
+            jw_key(w, "rate_per_s");
+            jv_number(w, d->rate_per_s, 6);
+        }
         return;
     }
     jw_key(w, "tuple");
@@ -207,6 +231,7 @@ static void details_value(struct json_writer *w, const struct ib_finding *f)
     case IB_FIND_PORT_REUSED:
     case IB_FIND_DUPLICATE_TUPLE:
     case IB_FIND_POOL_HIGH:
+    case IB_FIND_POOL_FORECAST:
         cm_details(w, f);
         break;
     case IB_FIND_ICRC_MISMATCH:

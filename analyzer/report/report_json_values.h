@@ -14,6 +14,9 @@
 void jv_time(struct json_writer *w, int64_t ns);          /* RFC 3339 */
 void jv_frame(struct json_writer *w, const struct ib_frame_ref *f); /* {capture, frame, time} */
 void jv_percent(struct json_writer *w, double pct);       /* 90, 87.5, 33.33 */
+/* At most `decimals` decimals, no trailing zeros: 300, 57.25; null when
+ * not finite. */
+void jv_number(struct json_writer *w, double v, int decimals);
 void jv_gid(struct json_writer *w, const uint8_t gid[16]);
 void jv_ip(struct json_writer *w, uint8_t version, const uint8_t ip[16]);
 void jv_endpoint(struct json_writer *w, const struct ib_endpoint *ep);

@@ -3,7 +3,8 @@
  * Findings of one frame come in this fixed order:
  *   1. addressing and malformed, in the order of the packet's diagnostics,
  *      then icrc_mismatch and vcrc_mismatch;
- *   2. CM: retransmission, or else duplicate_tuple, port_reused, pool_high;
+ *   2. CM: retransmission, or else duplicate_tuple, port_reused, pool_high,
+ *      pool_forecast;
  *      then redirect findings of the CM (REJ 24/25, SIDR_REP 4, a REQ that
  *      follows one);
  *   3. other MADs: on a request redirect_followed, redirect_key_mismatch or
@@ -35,6 +36,7 @@ void ib_engine_config_init(struct ib_engine_config *cfg)
     cfg->pool_low = IB_POOL_LOW_DEFAULT;
     cfg->pool_high = IB_POOL_HIGH_DEFAULT;
     cfg->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
+    cfg->forecast_horizon_s = IB_FORECAST_HORIZON_DEFAULT;
     cfg->max_connections = (size_t)1 << 17; /* ~100 MiB at about 780 bytes each */
     cfg->max_transactions = (size_t)1 << 18;
     cfg->max_chains = 10000;
@@ -51,6 +53,8 @@ const char *ib_engine_config_problem(const struct ib_engine_config *cfg)
         return "the pool's first port is above its last";
     if (!(cfg->threshold_pct > 0 && cfg->threshold_pct <= 100)) /* NaN too */
         return "the threshold is not above 0 and at most 100 percent";
+    if (!(cfg->forecast_horizon_s > 0 && cfg->forecast_horizon_s <= IB_FORECAST_HORIZON_MAX))
+        return "the forecast horizon is not above 0 and at most 1e9 seconds";
     return NULL;
 }
 
@@ -75,6 +79,8 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
      * source hovering at the threshold raises one finding, not one per REQ. */
     uint32_t margin = e->pool_size / 20 ? e->pool_size / 20 : 1;
     e->rearm_ports = e->threshold_ports > margin ? e->threshold_ports - margin : 0;
+    ef_clock_init(&e->forecast_clock, e->cfg.forecast_horizon_s);
+    e->forecast_rearm_s = e->cfg.forecast_horizon_s * IB_FORECAST_REARM_FACTOR;
     bool ok = eng_cm_init(e);
     ok = eng_mad_init(e) && ok;
     if (!ok) {
@@ -253,6 +259,12 @@ size_t ib_engine_source_count(const struct ib_engine *e)
 const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i)
 {
     return eng_cm_source(e, i);
+}
+
+void ib_engine_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
+                               struct ib_forecast out[IB_MODEL_COUNT])
+{
+    eng_cm_source_forecast(e, i, now_ns, out);
 }
 
 uint32_t ib_engine_pool_size(const struct ib_engine *e)
