@@ -146,33 +146,49 @@ static void draw_findings(struct live_view *v, unsigned width, const struct repo
     block_line(v, width, "%s", any ? line : "findings: none yet");
 }
 
+/* When source i's pool runs out, the sooner model's, as of the latest frame:
+ * the window slides on while a source is quiet. */
+static void runs_out_in(const struct report_model *m, size_t i, char *buf, size_t size)
+{
+    struct ib_forecast fc[IB_MODEL_COUNT];
+    enum ib_pool_model model = IB_MODEL_ONE_PORT;
+    ib_engine_source_forecast(m->engine, i, m->max_ns, fc);
+    if (ib_forecast_soonest(fc, &model))
+        ib_format_time_left(fc[model].eta_s, buf, size);
+    else
+        snprintf(buf, size, "-");
+}
+
 static void draw_sources(struct live_view *v, unsigned width, const struct report_model *m)
 {
     const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
     double pool = ib_engine_pool_size(m->engine);
     size_t top[LIVE_VIEW_SOURCES];
     size_t n = busiest_sources(m->engine, top);
-    block_line(v, width, "port pool %u-%u (%.0f ports), pool_high at %g%%; %zu source%s",
+    block_line(v, width,
+               "port pool %u-%u (%.0f ports), pool_high %g%%, forecast %g s; %zu source%s",
                (unsigned)cfg->pool_low, (unsigned)cfg->pool_high, pool, cfg->threshold_pct,
+               cfg->forecast_horizon_s,
                ib_engine_source_count(m->engine),
                ib_engine_source_count(m->engine) == 1 ? "" : "s");
     if (n == 0)
         return;
-    block_line(v, width, "  %-24s %-5s | %-20s | %s", "", "", "one port each",
+    block_line(v, width, "  %-18s %-5s | %-20s | %-13s |", "", "", "one port each",
                "per destination");
-    block_line(v, width, "  %-24s %-5s | %6s %6s %6s | %6s %6s", "source", "space", "now",
-               "peak", "pool%", "peak", "pool%");
+    block_line(v, width, "  %-18s %-5s | %6s %6s %6s | %6s %6s | %s", "source", "space", "now",
+               "peak", "pool%", "peak", "pool%", "runs out in");
     for (size_t i = 0; i < n; i++) {
         const struct ib_source_stats *s = ib_engine_source(m->engine, top[i]);
-        char ip[64], ps[PORT_SPACE_BUF];
+        char ip[64], ps[PORT_SPACE_BUF], left[24];
         ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
         fmt_port_space(s->port_space, ps);
-        block_line(v, width, "  %-24s %-5s | %6" PRIu32 " %6" PRIu32 " %5.1f%s | %6" PRIu32
-                             " %5.1f%s",
+        runs_out_in(m, top[i], left, sizeof left);
+        block_line(v, width, "  %-18s %-5s | %6" PRIu32 " %6" PRIu32 " %5.1f%s | %6" PRIu32
+                             " %5.1f%s | %11s",
                    ip, ps, s->ports_in_use, s->peak_ports_in_use,
                    100.0 * s->ports_in_use / pool, s->exhausted ? "!" : " ",
                    s->peak_ports_per_destination, 100.0 * s->peak_ports_per_destination / pool,
-                   s->exhausted_per_destination ? "!" : " ");
+                   s->exhausted_per_destination ? "!" : " ", left);
     }
 }
 

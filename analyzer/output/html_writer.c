@@ -113,6 +113,7 @@ static const char page_style[] =
     ".one{stroke:var(--one);fill:none;stroke-width:1.6}"
     ".dest{stroke:var(--dest);fill:none;stroke-width:1.6;stroke-dasharray:5 2}"
     ".peak-one{fill:var(--one)}.peak-dest{fill:var(--dest)}"
+    ".projection{stroke:var(--fg);fill:none;stroke-width:1.4;stroke-dasharray:8 3 2 3}"
     ".lane rect{opacity:.85}.lane-error rect{fill:var(--error)}"
     ".lane-warning rect{fill:var(--warning)}.lane-note rect{fill:var(--note)}"
     ".lane-chat rect{fill:var(--chat)}"

@@ -207,9 +207,15 @@ static void write_summary(FILE *out, const struct report_model *m)
         fputs("No frames. ", out);
     }
     const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    char horizon[24], window[24];
+    ib_format_time_left(cfg->forecast_horizon_s, horizon, sizeof horizon);
+    ib_format_time_left(cfg->forecast_horizon_s / IB_FORECAST_WINDOW_DIVISOR, window,
+                        sizeof window);
     fprintf(out, "Port pool %u-%u (%" PRIu32 " ports), pool_high at %g%% (%" PRIu32
-                 " ports).</p>\n",
-            cfg->pool_low, cfg->pool_high, ib_engine_pool_size(m->engine), cfg->threshold_pct, ib_engine_threshold_ports(m->engine));
+                 " ports), pool_forecast when a source's pool would run out within %s at its "
+                 "net rate over the last %s.</p>\n",
+            cfg->pool_low, cfg->pool_high, ib_engine_pool_size(m->engine), cfg->threshold_pct,
+            ib_engine_threshold_ports(m->engine), horizon, window);
     fprintf(out, "<table id=\"kinds\"><thead><tr><th>finding kind</th><th>severity</th>"
                  "<th class=\"n\">count</th></tr></thead><tbody>\n");
     bool any = false;
@@ -257,8 +263,9 @@ static int64_t stretch_end(const struct series *s, uint32_t i, uint32_t v, int64
 }
 
 /* The most of a level series, step by step: along each column's highest
- * value, then on at the level to t_max. */
-static void level_path(FILE *out, const struct plot *p, const struct series *s)
+ * value, then on at the level to t_end (the capture's end, which the plot
+ * may run past to show a projection). */
+static void level_path(FILE *out, const struct plot *p, const struct series *s, int64_t t_end)
 {
     fprintf(out, "M%.1f %.1f", plot_x(p, p->t_min), plot_y(p, 0));
     double prev = 0;
@@ -269,8 +276,8 @@ static void level_path(FILE *out, const struct plot *p, const struct series *s)
         fprintf(out, "H%.1fV%.1f", plot_x(p, column_start(s, i)), plot_y(p, v));
         prev = v;
     }
-    fprintf(out, "H%.1fV%.1fH%.1f", plot_x(p, last_end(s, p->t_max)), plot_y(p, s->level),
-            plot_x(p, p->t_max));
+    fprintf(out, "H%.1fV%.1fH%.1f", plot_x(p, last_end(s, t_end)), plot_y(p, s->level),
+            plot_x(p, t_end));
 }
 
 /* Time the series spent at or above v, to a column's width. */
@@ -297,6 +304,135 @@ static uint32_t series_most(const struct series *s)
     return most;
 }
 
+/* The source's last estimate drawn on: from where it was made to where the
+ * pool runs out.  The chart runs past the capture's end to show it, by at
+ * most the capture's span (a minute for a shorter one); a projection past
+ * that is cut at the chart's edge. */
+struct projection {
+    bool on;
+    enum ib_pool_model model;
+    const struct ib_forecast *fc;
+    int64_t from_ns;
+    double to_ns;      /* where it reaches the pool, maybe past any int64 */
+};
+
+static void projection_of(const struct ib_source_stats *s, struct projection *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->on = s->forecast_at.frame && ib_forecast_soonest(s->forecast, &pr->model);
+    if (!pr->on)
+        return;
+    pr->fc = &s->forecast[pr->model];
+    pr->from_ns = s->forecast_at.time_ns;
+    pr->to_ns = (double)pr->from_ns + pr->fc->eta_s * 1e9;
+}
+
+/* The chart's right edge: the capture's end, or later for a projection. */
+static int64_t chart_end(const struct report_model *m, const struct projection *pr)
+{
+    if (!pr->on || pr->to_ns <= (double)m->max_ns)
+        return m->max_ns;
+    double span = (double)m->max_ns - (double)m->min_ns;
+    double edge = (double)m->max_ns + (span > 60e9 ? span : 60e9);
+    double to = pr->to_ns < edge ? pr->to_ns : edge;
+    return to < 9e18 ? (int64_t)to : m->max_ns;
+}
+
+static void write_projection(FILE *out, const struct plot *p, const struct projection *pr,
+                             uint32_t pool, const char *frame)
+{
+    if (!pr->on)
+        return;
+    double n = pr->fc->ports_in_use, to = pr->to_ns, v = pool;
+    if (to > (double)p->t_max) { /* cut at the edge, on its way up */
+        double part = ((double)p->t_max - (double)pr->from_ns) / (to - (double)pr->from_ns);
+        to = (double)p->t_max;
+        v = n + (pool - n) * part;
+    }
+    char left[24];
+    ib_format_time_left(pr->fc->eta_s, left, sizeof left);
+    fprintf(out, "<g data-projection=\"%s\" data-eta-s=\"%.3f\" data-rate=\"%.6f\" "
+                 "data-from-frame=\"%s\"><path class=\"projection\" d=\"M%.1f %.1fL%.1f "
+                 "%.1f\"/><title>at %.2f ports/s from frame %s, the pool runs out in %s (%s)"
+                 "</title></g>\n",
+            ib_pool_model_name(pr->model), pr->fc->eta_s, pr->fc->rate_per_s, frame,
+            plot_x(p, pr->from_ns), plot_y(p, n), plot_x(p, (int64_t)to), plot_y(p, v),
+            pr->fc->rate_per_s, frame, left,
+            pr->model == IB_MODEL_ONE_PORT ? "one port each" : "per destination");
+}
+
+/* "; runs out in 4m 05s at 2.00 ports/s (one port each, from frame 2101)",
+ * or nothing. */
+static void projection_words(const struct projection *pr, const char *frame, char *buf,
+                             size_t size)
+{
+    buf[0] = '\0';
+    if (!pr->on)
+        return;
+    char left[24];
+    ib_format_time_left(pr->fc->eta_s, left, sizeof left);
+    snprintf(buf, size, "; runs out in %s at %.2f ports/s (%s, from frame %s)", left,
+             pr->fc->rate_per_s,
+             pr->model == IB_MODEL_ONE_PORT ? "one port each" : "per destination", frame);
+}
+
+/* Time at or above the threshold, shaded: one rectangle per run of columns
+ * that reach it. */
+static void write_above(FILE *out, const struct plot *p, const struct series *one, uint32_t thr,
+                        int64_t t_end)
+{
+    for (uint32_t i = 0; i <= one->last; i++) {
+        if (one->col[i].hi < thr)
+            continue;
+        uint32_t j = i;
+        while (j < one->last && one->col[j + 1].hi >= thr)
+            j++;
+        double x0 = plot_x(p, column_start(one, i));
+        double x1 = plot_x(p, stretch_end(one, j, thr, t_end));
+        fprintf(out, "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                     "height=\"%.1f\"/>",
+                x0, p->y, x1 - x0 > 0.5 ? x1 - x0 : 0.5, p->h);
+        i = j;
+    }
+}
+
+/* The band between each column's least and most (one port each): along
+ * the most, then back along the least. */
+static void write_band(FILE *out, const struct plot *p, const struct series *one, int64_t t_end)
+{
+    fputs("<path class=\"band\" d=\"", out);
+    level_path(out, p, one, t_end);
+    fprintf(out, "H%.1f", plot_x(p, last_end(one, t_end)));
+    double prev = -1;
+    for (uint32_t i = one->last + 1; i-- > 0;) {
+        double v = one->col[i].lo;
+        if (v == prev)
+            continue; /* one H for a run of equal columns, as along the most */
+        fprintf(out, "H%.1fV%.1f",
+                plot_x(p, i == one->last ? last_end(one, t_end) : column_start(one, i + 1)),
+                plot_y(p, v));
+        prev = v;
+    }
+    fprintf(out, "H%.1fZ\"/>\n", plot_x(p, column_start(one, 0)));
+}
+
+/* Line style and marker shape, not colour alone. */
+static void write_legend(FILE *out, const struct plot *p, bool projection)
+{
+    fprintf(out, "<g transform=\"translate(%.1f,%.1f)\"><line class=\"one\" x1=\"0\" x2=\"24\" "
+                 "y1=\"0\" y2=\"0\"/><circle class=\"peak-one\" cx=\"12\" cy=\"0\" r=\"3\"/>"
+                 "<text x=\"30\" y=\"4\">one port each</text><line class=\"dest\" x1=\"140\" "
+                 "x2=\"164\" y1=\"0\" y2=\"0\"/><rect class=\"peak-dest\" x=\"149\" y=\"-3\" "
+                 "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (to the "
+                 "busiest one)</text>",
+            p->x, 206.0);
+    if (projection)
+        fputs("<line class=\"projection\" x1=\"390\" x2=\"414\" y1=\"0\" y2=\"0\"/>"
+              "<text x=\"420\" y=\"4\">at the last rate, to the pool</text>",
+              out);
+    fputs("</g>", out);
+}
+
 static void write_source_chart(FILE *out, const struct report_model *m,
                                const struct source_usage *u, const struct ib_source_stats *s,
                                size_t idx)
@@ -304,9 +440,14 @@ static void write_source_chart(FILE *out, const struct report_model *m,
     struct source_labels l;
     source_labels(m, s, &l);
     const char *name = l.name, *f1 = l.peak, *f2 = l.peak_per_destination;
-    char above[32];
+    char above[32], pfr[32] = "-", proj[160];
+    struct projection pr;
+    projection_of(s, &pr);
+    if (pr.on)
+        fmt_frame(&s->forecast_at, m->capture_count, pfr, sizeof pfr);
+    projection_words(&pr, pfr, proj, sizeof proj);
     uint32_t pool = ib_engine_pool_size(m->engine), thr = ib_engine_threshold_ports(m->engine);
-    struct plot p = {60, 24, 620, 150, m->min_ns, m->max_ns, pool * 1.05};
+    struct plot p = {60, 24, 620, 150, m->min_ns, chart_end(m, &pr), pool * 1.05};
     int64_t at = time_at_or_above(&u->one, thr, m->max_ns);
     fmt_duration(at, above, sizeof above);
     fprintf(out, "<figure class=\"source\" data-source=\"");
@@ -318,23 +459,10 @@ static void write_source_chart(FILE *out, const struct report_model *m,
     fprintf(out, "</title><desc id=\"sd%zu\">Ports in use over time in two models, against the "
                  "pool of %" PRIu32 " ports and the pool_high threshold of %" PRIu32
                  ". One port each: peak %" PRIu32 " at frame %s. Per destination: peak %" PRIu32
-                 " at frame %s. At or above the threshold for about %s.</desc>\n",
-            idx, pool, thr, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2, above);
-    /* Time at or above the threshold, shaded: one rectangle per run of
-     * columns that reach it. */
-    for (uint32_t i = 0; i <= u->one.last; i++) {
-        if (u->one.col[i].hi < thr)
-            continue;
-        uint32_t j = i;
-        while (j < u->one.last && u->one.col[j + 1].hi >= thr)
-            j++;
-        double x0 = plot_x(&p, column_start(&u->one, i));
-        double x1 = plot_x(&p, stretch_end(&u->one, j, thr, m->max_ns));
-        fprintf(out, "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                     "height=\"%.1f\"/>",
-                x0, p.y, x1 - x0 > 0.5 ? x1 - x0 : 0.5, p.h);
-        i = j;
-    }
+                 " at frame %s. At or above the threshold for about %s%s.</desc>\n",
+            idx, pool, thr, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2, above,
+            proj);
+    write_above(out, &p, &u->one, thr, m->max_ns);
     plot_axes(out, &p, "ports in use");
     fprintf(out, "<line class=\"pool\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
                  "<text x=\"%.1f\" y=\"%.1f\">pool %" PRIu32 "</text>",
@@ -344,27 +472,11 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  "<text x=\"%.1f\" y=\"%.1f\">pool_high %" PRIu32 "</text>\n",
             p.x, p.x + p.w, plot_y(&p, thr), plot_y(&p, thr), p.x + 4, plot_y(&p, thr) + 12,
             thr);
-    /* The band between each column's least and most (one port each): along
-     * the most, then back along the least. */
-    fputs("<path class=\"band\" d=\"", out);
-    level_path(out, &p, &u->one);
-    fprintf(out, "H%.1f", plot_x(&p, last_end(&u->one, m->max_ns)));
-    double prev = -1;
-    for (uint32_t i = u->one.last + 1; i-- > 0;) {
-        double v = u->one.col[i].lo;
-        if (v == prev)
-            continue; /* one H for a run of equal columns, as along the most */
-        fprintf(out, "H%.1fV%.1f",
-                plot_x(&p, i == u->one.last ? last_end(&u->one, m->max_ns)
-                                            : column_start(&u->one, i + 1)),
-                plot_y(&p, v));
-        prev = v;
-    }
-    fprintf(out, "H%.1fZ\"/>\n", plot_x(&p, column_start(&u->one, 0)));
+    write_band(out, &p, &u->one, m->max_ns);
     fprintf(out, "<g data-model=\"one_port\" data-peak=\"%" PRIu32 "\" data-peak-frame=\"%s\" "
                  "data-drawn-peak=\"%" PRIu32 "\"><path class=\"one\" d=\"",
             s->peak_ports_in_use, f1, series_most(&u->one));
-    level_path(out, &p, &u->one);
+    level_path(out, &p, &u->one, m->max_ns);
     fprintf(out, "\"/><circle class=\"peak-one\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>peak "
                  "%" PRIu32 " ports, one each, frame %s</title></circle></g>\n",
             plot_x(&p, s->peak_at.time_ns), plot_y(&p, s->peak_ports_in_use),
@@ -373,7 +485,7 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  "data-peak-frame=\"%s\" data-drawn-peak=\"%" PRIu32 "\"><path class=\"dest\" "
                  "d=\"",
             s->peak_ports_per_destination, f2, series_most(&u->per_destination));
-    level_path(out, &p, &u->per_destination);
+    level_path(out, &p, &u->per_destination, m->max_ns);
     double px = plot_x(&p, s->peak_per_destination_at.time_ns);
     double py = plot_y(&p, s->peak_ports_per_destination);
     fprintf(out, "\"/><rect class=\"peak-dest\" x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\">"
@@ -385,22 +497,17 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  " (frame %s)</text>",
             right_half ? lx - 8 : lx + 8, ly < p.y + 10 ? p.y + 10 : ly,
             right_half ? "end" : "start", s->peak_ports_in_use, f1);
-    /* Legend: line style and marker shape, not colour alone. */
-    fprintf(out, "<g transform=\"translate(%.1f,%.1f)\"><line class=\"one\" x1=\"0\" x2=\"24\" "
-                 "y1=\"0\" y2=\"0\"/><circle class=\"peak-one\" cx=\"12\" cy=\"0\" r=\"3\"/>"
-                 "<text x=\"30\" y=\"4\">one port each</text><line class=\"dest\" x1=\"140\" "
-                 "x2=\"164\" y1=\"0\" y2=\"0\"/><rect class=\"peak-dest\" x=\"149\" y=\"-3\" "
-                 "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (to the "
-                 "busiest one)</text></g>",
-            p.x, 206.0);
+    write_projection(out, &p, &pr, pool, pfr);
+    write_legend(out, &p, pr.on);
     fprintf(out, "</svg><figcaption><strong>");
     html_text(out, name);
     fprintf(out, "</strong>: %" PRIu64 " connection requests; one port each: peak %" PRIu32
                  " (%.1f%% of the pool%s) at frame %s; per destination: peak %" PRIu32
-                 " at frame %s; at or above pool_high (%" PRIu32 ") for about %s. Each column of"
-                 " the chart spans its interval's least to most.</figcaption></figure>\n",
+                 " at frame %s; at or above pool_high (%" PRIu32 ") for about %s%s. Each column"
+                 " of the chart spans its interval's least to most.</figcaption></figure>\n",
             s->connections, s->peak_ports_in_use, s->pool_utilization,
-            s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above);
+            s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above,
+            proj);
 }
 
 static const struct ib_engine *sort_engine; /* qsort has no context argument */

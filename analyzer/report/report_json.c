@@ -135,6 +135,10 @@ static void write_pool(struct json_writer *w, const struct report_model *m)
     jw_uint(w, ib_engine_pool_size(m->engine));
     jw_key(w, "threshold_pct");
     jv_percent(w, cfg->threshold_pct);
+    jw_key(w, "forecast_horizon_s");
+    jv_number(w, cfg->forecast_horizon_s, 3);
+    jw_key(w, "forecast_window_s");
+    jv_number(w, cfg->forecast_horizon_s / IB_FORECAST_WINDOW_DIVISOR, 3);
     jw_end_object(w);
 }
 

@@ -357,6 +357,25 @@ void jv_crc_counts(struct json_writer *w, const uint64_t n[3])
 }
 
 
+/* The source's last estimate, by model: the rate (null: too little seen)
+ * and the seconds left (null: none, the rate is not above 0). */
+static void forecast_members(struct json_writer *w, const struct ib_source_stats *s)
+{
+    static const char *const keys[IB_MODEL_COUNT][2] = {
+        { "rate_per_s", "eta_s" },
+        { "rate_per_destination_per_s", "eta_per_destination_s" },
+    };
+    jw_key(w, "forecast_frame");
+    jv_frame(w, &s->forecast_at);
+    for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
+        const struct ib_forecast *fc = &s->forecast[m];
+        jw_key(w, keys[m][0]);
+        if (fc->has_rate) jv_number(w, fc->rate_per_s, 6); else jw_null(w);
+        jw_key(w, keys[m][1]);
+        if (fc->has_eta) jv_number(w, fc->eta_s, 3); else jw_null(w);
+    }
+}
+
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
 {
     jw_key(w, "ip");
@@ -396,6 +415,7 @@ void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
     jw_bool(w, s->exhausted_per_destination);
     jw_key(w, "ports_outside_pool");
     jw_uint(w, s->ports_outside_pool);
+    forecast_members(w, s);
 }
 
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +315,78 @@ static void write_connections(FILE *out, struct text_state *st, const struct rep
     }
 }
 
+/* Keeps "LID 7", "QP 0x10" and "4m 05s" whole when a line is wrapped. */
+static void glue(char *s)
+{
+    for (; *s; s++)
+        if (*s == ' ')
+            *s = TEXT_WRAP_NBSP;
+}
+
+/* A rate for the forecast table: as many decimals as fit its column. */
+static void fmt_rate(const struct ib_forecast *fc, char *buf, size_t size)
+{
+    double r = fabs(fc->rate_per_s) < 0.005 ? 0 : fc->rate_per_s; /* no "-0.00" */
+    if (!fc->has_rate)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.*f", fabs(r) < 100 ? 2 : fabs(r) < 10000 ? 1 : 0, r);
+}
+
+/* When each source's pool runs out at its recent rate, in both models: the
+ * engine's last estimate, made at the source's last port event. */
+static void write_forecast(FILE *out, const struct report_model *m)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
+    char window[24], horizon[24], head[256];
+    ib_format_time_left(cfg->forecast_horizon_s / IB_FORECAST_WINDOW_DIVISOR, window,
+                        sizeof window);
+    ib_format_time_left(cfg->forecast_horizon_s, horizon, sizeof horizon);
+    glue(window);
+    glue(horizon);
+    snprintf(head, sizeof head,
+             "Runs out in: at the net rate of ports taken over the last %s before each "
+             "source's last port event (pool_forecast within %s)", window, horizon);
+    fputs("\n  ", out);
+    wrap(out, head, 2, 2);
+    fprintf(out, "  %-16s %-5s | %-19s | %-19s |\n", "", "", "one port each", "per destination");
+    fprintf(out, "  %-16s %-5s | %7s %11s | %7s %11s | %7s\n", "source", "space", "ports/s",
+            "runs out in", "ports/s", "runs out in", "frame");
+    for (size_t i = 0; i < ib_engine_source_count(m->engine); i++) {
+        const struct ib_source_stats *s = ib_engine_source(m->engine, i);
+        char ip[64], ps[PORT_SPACE_BUF], fr[32] = "-", rate[IB_MODEL_COUNT][24],
+            left[IB_MODEL_COUNT][24];
+        ib_format_ip(s->ip_version, s->ip, ip, sizeof(ip));
+        fmt_port_space(s->port_space, ps);
+        if (s->forecast_at.frame)
+            fmt_frame(&s->forecast_at, m->capture_count, fr, sizeof(fr));
+        for (unsigned k = 0; k < IB_MODEL_COUNT; k++) {
+            fmt_rate(&s->forecast[k], rate[k], sizeof rate[k]);
+            if (s->forecast[k].has_eta)
+                ib_format_time_left(s->forecast[k].eta_s, left[k], sizeof left[k]);
+            else
+                snprintf(left[k], sizeof left[k], "-");
+        }
+        if (strlen(ip) > 16)
+            fprintf(out, "  %s\n  %-16s", ip, "");
+        else
+            fprintf(out, "  %-16s", ip);
+        fprintf(out, " %-5s | %7s %11s | %7s %11s | %7s\n", ps, rate[0], left[0], rate[1],
+                left[1], fr);
+    }
+    char age[24], foot[160];
+    ib_format_time_left(cfg->forecast_horizon_s / IB_FORECAST_WINDOW_DIVISOR /
+                            IB_FORECAST_MIN_AGE_DIVISOR,
+                        age, sizeof age);
+    glue(age);
+    snprintf(foot, sizeof foot,
+             "- = too little seen (fewer than %u port events, or less than %s since the "
+             "first), or the count is not growing",
+             IB_FORECAST_MIN_EVENTS, age);
+    fputs("  ", out);
+    wrap(out, foot, 2, 4);
+}
+
 static void write_sources(FILE *out, const struct report_model *m)
 {
     size_t n = ib_engine_source_count(m->engine);
@@ -354,14 +427,7 @@ static void write_sources(FILE *out, const struct report_model *m)
         }
     }
     fputs("  ! = pool exhausted in that model\n", out);
-}
-
-/* Keeps "LID 7" and "QP 0x10" whole when a chain is wrapped. */
-static void glue(char *s)
-{
-    for (; *s; s++)
-        if (*s == ' ')
-            *s = TEXT_WRAP_NBSP;
+    write_forecast(out, m);
 }
 
 static void write_chains(FILE *out, const struct report_model *m)

@@ -61,7 +61,7 @@ CONTRACT = (
        "sidr_status".split()]
     + ["analysis." + f for f in "retransmission_of port_reused_from duplicate_tuple_of "
        "redirected_by redirect_target_frame redirect_loop_to ports_in_use pool_utilization "
-       "tuple_ports_in_use redirect_depth conn conn.service_id conn.port_space conn.src_ip "
+       "tuple_ports_in_use exhaustion_eta port_rate redirect_depth conn conn.service_id conn.port_space conn.src_ip "
        "conn.src_ipv6 conn.src_port conn.dst_ip conn.dst_ipv6 conn.dst_port chain".split()]
 )
 CONTRACT = ["ibscope." + f for f in CONTRACT]
