@@ -10,6 +10,7 @@
 #include "busy.h"
 #include "ramp.h"
 #include "scenarios.h"
+#include "trend.h"
 
 #define EXIT_USAGE 2
 
@@ -20,6 +21,8 @@ static void usage(FILE *f)
 		"       ibscope-gen SCENARIO OUT.pcap     write one sample\n"
 		"       ibscope-gen ramp [options] OUT    write a port-pool ramp\n"
 		"       ibscope-gen busy [options] OUT    many connections open at once\n"
+		"       ibscope-gen trend SHAPE [options] OUT  one source's ports in use in a\n"
+		"                                         shape: ramp, flat, shrink or burst\n"
 		"       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
 		"                                         (Markdown, or file/frame/note TSV;\n"
 		"                                         frame 0 = a note on the whole file)\n"
@@ -42,6 +45,25 @@ static void usage(FILE *f)
 		"  --open N            connections held open: once N are, each new one first\n"
 		"                      closes a random open one (default 10000); source\n"
 		"                      ports are drawn at random from the pool\n"
+		"\n"
+		"trend shapes, one step every --period-ms (10.0.1.1 to 10.0.2.1:7471):\n"
+		"  ramp                a step opens a connection, none is closed (default: until\n"
+		"                      the pool is full); with --hold, every --every steps the\n"
+		"                      ramp pauses for --hold steps\n"
+		"  flat                a step closes the oldest connection and opens one\n"
+		"  shrink              a step closes the oldest connection\n"
+		"  burst               flat, and every --every steps --burst connections opened\n"
+		"                      at once, closed again --hold steps later\n"
+		"trend options (and --pool, default 40000-40999, --linktype, default 197, --seed):\n"
+		"  --start N           connections opened before the first step, 360 us apart\n"
+		"                      (default: ramp 0, shrink half the pool, else a quarter)\n"
+		"  --steps N           steps (default: ramp until the pool is full, shrink\n"
+		"                      --start, else 1000)\n"
+		"  --period-ms MS      milliseconds from one step to the next (default 200)\n"
+		"  --burst N           connections a burst opens (default a quarter of the pool)\n"
+		"  --every N           steps from one burst (or pause) to the next (default 300)\n"
+		"  --hold N            steps a burst stays open (default 50), or a ramp pauses\n"
+		"                      (default 0: none)\n"
 		"\n"
 		"Output is deterministic: same arguments, same bytes.\n"
 		"\nscenarios:\n");
@@ -305,6 +327,101 @@ static int cmd_busy(int argc, char **argv)
 	return 0;
 }
 
+static bool trend_shape_of(const char *name, trend_shape_t *shape)
+{
+	static const char *const names[] = {"ramp", "flat", "shrink", "burst"};
+	static const trend_shape_t shapes[] = {TREND_RAMP, TREND_FLAT, TREND_SHRINK, TREND_BURST};
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0) {
+			*shape = shapes[i];
+			return true;
+		}
+	return false;
+}
+
+/* One option of trend (its value v); 0, or the exit status of a bad one. */
+static int trend_option(trend_opts_t *o, const char *a, const char *v)
+{
+	uint64_t n = 0;
+	if (strcmp(a, "--pool") == 0) {
+		unsigned lo, hi;
+		char extra;
+		if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 ||
+		    lo > hi)
+			return bad_usage("trend: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
+					 "got '%s'", v ? v : "");
+		o->pool_lo = (uint16_t)lo;
+		o->pool_hi = (uint16_t)hi;
+		return 0;
+	}
+	if (parse_u64(v, &n))
+		return bad_usage("trend: %s wants a non-negative integer, got '%s'", a, v ? v : "");
+	if (strcmp(a, "--start") == 0 && n <= 65535)
+		o->start = (uint32_t)n;
+	else if (strcmp(a, "--steps") == 0 && n >= 1 && n <= 100000000ull)
+		o->steps = n;
+	else if (strcmp(a, "--period-ms") == 0 && n >= 1 && n <= 3600000)
+		o->period_us = (uint32_t)n * 1000;
+	else if (strcmp(a, "--burst") == 0 && n >= 1 && n <= 65535)
+		o->burst = (uint32_t)n;
+	else if (strcmp(a, "--every") == 0 && n >= 2 && n <= 100000000ull)
+		o->every = (uint32_t)n;
+	else if (strcmp(a, "--hold") == 0 && n <= 100000000ull)
+		o->hold = (uint32_t)n;
+	else if (strcmp(a, "--linktype") == 0 && (n == 197 || n == 247 || n == 1))
+		o->link = (link_t)n;
+	else if (strcmp(a, "--seed") == 0)
+		o->seed = n;
+	else
+		return bad_usage("trend: unknown option or value out of range: '%s %s'", a, v);
+	return 0;
+}
+
+static int cmd_trend(int argc, char **argv)
+{
+	trend_opts_t o;
+	if (argc < 1 || !trend_shape_of(argv[0], &o.shape))
+		return bad_usage("trend: wants a shape first: ramp, flat, shrink or burst, got '%s'",
+				 argc ? argv[0] : "");
+	trend_defaults(&o, o.shape);
+	const char *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (a[0] == '-' && a[1]) {
+			int rc = trend_option(&o, a, v);
+			if (rc)
+				return rc;
+			i++;
+		} else if (!out) {
+			out = a;
+		} else {
+			return bad_usage("trend: unexpected argument '%s'", a);
+		}
+	}
+	if (!out)
+		return bad_usage("trend: missing output file%s", "");
+	trend_resolve(&o);
+	const char *why = trend_check(&o);
+	if (why)
+		return bad_usage("trend: %s", why);
+	gen_t g;
+	if (gen_open(&g, out, o.link, 2, o.seed) != 0)
+		return 1;
+	g.keep_notes = false;
+	trend_result_t r;
+	trend_run(&g, &o, &r);
+	uint32_t frames = g.sink.frames;
+	if (gen_close(&g) != 0)
+		return 1;
+	fprintf(stderr,
+		"ibscope-gen: trend: %u frames, %" PRIu64 " connections opened, %" PRIu64
+		" closed, %" PRIu64 " attempts failed (pool full), at most %" PRIu64
+		" of %u ports in use\n",
+		frames, r.opened, r.closed, r.failed, r.max_in_use,
+		(unsigned)(o.pool_hi - o.pool_lo + 1));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -344,6 +461,8 @@ int main(int argc, char **argv)
 		return cmd_busy(argc - 2, argv + 2);
 	if (strcmp(cmd, "ramp") == 0)
 		return cmd_ramp(argc - 2, argv + 2);
+	if (strcmp(cmd, "trend") == 0)
+		return cmd_trend(argc - 2, argv + 2);
 	if (strcmp(cmd, "all") == 0) {
 		if (argc != 3)
 			return bad_usage("all: wants exactly one argument, the output directory%s", "");
