@@ -1,5 +1,6 @@
-/* output_file.h - where a report or a converted capture goes: either the
- * file that was there before, or a complete new one.
+/* output_file.h - where everything ibscope writes goes: a report, a
+ * converted capture, decode's fields, --help; either the file that was
+ * there before, or a complete new one.
  *
  * A regular file is written to a temporary file in the same folder
  * (".NAME.ibscope-XXXXXX"), fsync'd, and renamed over NAME only when every
@@ -9,20 +10,38 @@
  * A path that names something other than a regular file (a device, a
  * FIFO) is written in place, and standard output as it is.  Only a
  * SIGKILL can leave a temporary file behind; the old report stays.
+ *
+ * Every stream is ours: its writes keep the errno of the first one that
+ * failed, and output_commit, the one place an output is finished, returns
+ * it, so that a full disk is "No space left on device" and a closed
+ * standard output "Bad file descriptor", whatever the format.
  */
 #ifndef IBSCOPE_OUTPUT_FILE_H
 #define IBSCOPE_OUTPUT_FILE_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
+enum output_kind {
+    OUTPUT_STDOUT,   /* standard output, as it is */
+    OUTPUT_IN_PLACE, /* a device or a FIFO, opened and written */
+    OUTPUT_ATOMIC,   /* a regular file: temporary, then rename */
+};
+
+struct output_sink;
+
+/* Opened by output_open, finished by output_commit or output_abort; not to
+ * be copied in between. */
 struct output_file {
     const char *path;   /* as given, for messages; "standard output" for none */
     FILE *fp;           /* where to write; NULL after output_commit/abort */
-    bool atomic;        /* written to a temporary, renamed at commit */
+    enum output_kind kind;
     char *target;       /* the file renamed over (symlinks resolved) */
     char *tmp_path;
-    int fd;
+    int fd;             /* fp's descriptor */
+    mode_t mode;        /* the new file's: the old one's, or the umask's */
+    struct output_sink *sink;
 };
 
 /* Opens the output: path NULL or "-" is standard output.  Returns 0, or an
@@ -41,6 +60,10 @@ void output_catch_end_signals(void (*handler)(int));
  * pcap_dump_close must not be called.  Returns 0, or the errno of the
  * first failure (the old file is then kept, the temporary removed). */
 int output_commit(struct output_file *o);
+/* output_commit, and on failure the one line "ibscope: PATH: reason" on
+ * stderr; for a file, "; no WHAT written (a file already there is
+ * unchanged)" follows when what is given.  True when committed. */
+bool output_commit_or_say(struct output_file *o, const char *what);
 
 /* Gives up: the temporary file is removed, the old file kept. */
 void output_abort(struct output_file *o);

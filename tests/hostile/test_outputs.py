@@ -16,6 +16,8 @@ Groups:
   edges      ports outside the pool, decimal --threshold, repeated options,
              -o '', decode options, the open-file limit
   formats    gzip, xz and zstd captures, raw ERF files
+  writes     /dev/full and a closed standard output for every command and
+             format: exit 2, "standard output: <the errno's words>"
 Exit 0 when every check holds, 1 otherwise, 77 when a group cannot run here.
 """
 import argparse
@@ -233,6 +235,72 @@ def g_signals(d):
                   f"signals large run +{delay}s: exit {rc} and an incomplete report")
         check(not _temporaries(report), f"signals large run +{delay}s: temporary left")
         print(f"signals large run: SIGINT after {delay} s -> exit {rc}")
+
+
+# ---- writes: every write error is an error ----
+
+def _closed_stdout():
+    os.close(1)
+
+
+def g_writes(d):
+    cap = copy_sample(d, "cm_rocev2.pcap")
+    ib = sample("cm_ib_lrh.pcap")
+    rep = os.path.join(d, "host1.json")
+    rc, _, err = run(["--format", "json", "-o", rep, cap])
+    check(rc == 0, f"writes: no JSON report to merge: {err!r}")
+    commands = [["--no-progress", "--format", f, cap] for f in
+                ("text", "json", "jsonl", "csv", "html")]
+    commands += [["--no-progress", "--connections", "--frames", cap],
+                 ["--no-progress", "--format", "json", "--connections", cap],
+                 ["decode", cap], ["decode", cap, ib], ["--help"], ["--version"],
+                 ["convert", "--help"], ["merge", "--help"], ["decode", "--help"],
+                 ["convert", ib, "-"]]
+    commands += [["merge", "--format", f, rep] for f in ("text", "json", "csv", "html")]
+    full = open("/dev/full", "wb")
+    for argv in commands:
+        label = " ".join(os.path.basename(a) for a in argv)
+        for how, kw, reason in (("full", {"stdout": full}, "No space left on device"),
+                                ("closed", {"preexec": _closed_stdout}, "Bad file descriptor")):
+            rc, _, err = run(argv, **kw)
+            check(rc == 2 and one_line(err, "ibscope: standard output: " + reason),
+                  f"writes {label} ({how} standard output): exit {rc} {err!r}")
+    full.close()
+    # -o and convert's OUT on a device that is full: named, the errno's words.
+    outs = [["--no-progress", "--format", f, "-o", "/dev/full", cap] for f in
+            ("text", "json", "jsonl", "csv", "html")]
+    outs += [["convert", ib, "/dev/full"], ["merge", "--format", "html", "-o", "/dev/full", rep]]
+    for argv in outs:
+        rc, _, err = run(argv)
+        check(rc == 2 and one_line(err, "ibscope: /dev/full: No space left on device"),
+              f"writes {' '.join(os.path.basename(a) for a in argv)}: exit {rc} {err!r}")
+    # And nothing changes when the writes succeed.
+    rc, out, err = run(["--version"])
+    check(rc == 0 and out.startswith(b"ibscope ") and not err, f"writes --version: {rc} {err!r}")
+    _writes_live_view(d, cap)
+
+
+def _writes_live_view(d, cap):
+    """--live with -o: the finding lines go to standard output, an output
+    like any; the report is written all the same."""
+    if os.geteuid() != 0 or not shutil.which("tcpreplay") or \
+            not os.path.exists("/sys/class/net/lo"):
+        print("SKIP (part): the --live view needs root, lo and tcpreplay")
+        return
+    report = os.path.join(d, "live.json")
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.Popen([ARGS.ibscope, "--live", "lo", "--filter", "udp port 4791",
+                                 "--duration", "3", "--format", "json", "-o", report],
+                                stdout=full, stderr=subprocess.PIPE)
+        time.sleep(1)
+        subprocess.run(["tcpreplay", "-q", "-i", "lo", cap], capture_output=True)
+        rc = proc.wait(timeout=60)
+    err = proc.stderr.read().decode()
+    lines = [l for l in err.splitlines() if not re.match(r"ibscope: (watching lo|lo: )", l)]
+    with open(report) as f:
+        frames = json.load(f)["frames"]["total"]
+    check(rc == 2 and lines == ["ibscope: standard output: No space left on device"]
+          and frames > 0, f"writes --live view on /dev/full: exit {rc} {err!r}, {frames} frames")
 
 
 # ---- fulldisk ----
@@ -491,7 +559,7 @@ def g_oom(d):
 
 
 GROUPS = {"oom": g_oom, "alias": g_alias, "dup": g_dup, "signals": g_signals, "fulldisk": g_fulldisk,
-          "names": g_names, "edges": g_edges, "formats": g_formats}
+          "names": g_names, "edges": g_edges, "formats": g_formats, "writes": g_writes}
 
 
 def main():
