@@ -1,6 +1,6 @@
 /* output_file.c - every output: our own streams, atomic files (temporary,
  * fsync, rename); signals clean up. */
-#define _GNU_SOURCE /* fopencookie */
+#define _GNU_SOURCE /* fopencookie, O_PATH, AT_EACCESS */
 #include "output_file.h"
 
 #include <errno.h>
@@ -8,12 +8,18 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "printable.h"
+
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+#define SYMLINK_HOPS 40 /* Linux's limit on links followed in one path */
 
 /* ---- streams that remember why a write failed ---- */
 
@@ -127,25 +133,136 @@ static size_t dir_len_of(const char *path)
     return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
-/* ---- the temporary file ---- */
-
-/* "dir/name" -> "dir/.name.ibscope-XXXXXX" (mkstemp's template). */
-static char *temp_name_beside(const char *target)
+/* The path a symlink points to, taken from the link's folder. */
+static char *follow_link(const char *link)
 {
-    size_t dir_len = dir_len_of(target);
-    const char *base = target + dir_len;
-    size_t n = dir_len + strlen(base) + sizeof(".ibscope-XXXXXX") + 1;
-    char *t = malloc(n);
-    if (t)
-        snprintf(t, n, "%.*s.%s.ibscope-XXXXXX", (int)dir_len, target, base);
-    return t;
+    char to[PATH_MAX];
+    ssize_t n = readlink(link, to, sizeof to);
+    if (n < 0)
+        return NULL;
+    if ((size_t)n == sizeof to) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    to[n] = '\0';
+    size_t dir = to[0] == '/' ? 0 : dir_len_of(link);
+    char *next = malloc(dir + (size_t)n + 1);
+    if (!next)
+        return NULL;
+    memcpy(next, link, dir);
+    memcpy(next + dir, to, (size_t)n + 1);
+    return next;
 }
 
-/* The new file gets the old one's permissions, or those fopen would give. */
+/* The file the shell's > would write through path: *exists and st say
+ * whether it is there.  A dangling symlink leads to the file it would
+ * create. */
+static int resolve(const char *path, char **target, struct stat *st, bool *exists)
+{
+    /* The kernel judges the links first: under fs.protected_symlinks it
+     * does not follow a link in a sticky folder (/tmp) that someone else
+     * owns, and neither do we.  O_PATH opens nothing. */
+    int probe = open(path, O_PATH | O_CLOEXEC);
+    if (probe >= 0)
+        close(probe);
+    else if (errno != ENOENT)
+        return errno;
+    *exists = stat(path, st) == 0;
+    if (*exists) {
+        if (S_ISDIR(st->st_mode))
+            return EISDIR;
+        *target = S_ISREG(st->st_mode) ? realpath(path, NULL) : strdup(path);
+        return *target ? 0 : errno;
+    }
+    if (errno != ENOENT)
+        return errno;
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
+        struct stat lst;
+        if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode))
+            break; /* not there: the file to create */
+        if (hops == SYMLINK_HOPS) {
+            free(cur);
+            return ELOOP;
+        }
+        char *next = follow_link(cur);
+        free(cur);
+        cur = next;
+    }
+    if (!cur)
+        return errno ? errno : ENOMEM;
+    *target = cur;
+    return 0;
+}
+
+/* Whether the shell's > could write the file: where it could not (a
+ * read-only file, someone else's, a read-only file system), a rename
+ * would replace it all the same, so it is refused. */
+static int may_replace(const char *target, const struct stat *st)
+{
+    if (faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0)
+        return errno;
+    /* In a sticky folder only its owner may rename over a file: said now,
+     * not after the whole run. */
+    size_t dir = dir_len_of(target);
+    char *folder = dir ? strndup(target, dir) : strdup(".");
+    struct stat fs;
+    int err = 0;
+    if (folder && stat(folder, &fs) == 0 && (fs.st_mode & S_ISVTX) && geteuid() != 0 &&
+        st->st_uid != geteuid() && fs.st_uid != geteuid())
+        err = EPERM;
+    free(folder);
+    return err;
+}
+
+/* ---- the temporary file ---- */
+
+#define TEMP_TAG ".ibscope-"
+#define TEMP_RANDOM 6 /* mkstemp's XXXXXX */
+#define HASH_DIGITS 16
+
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+    return h;
+}
+
+/* ".NAME.ibscope-" for the output NAME in folder dir: the temporary's name
+ * without its random part.  When that would be longer than the folder's
+ * longest name, NAME is cut (at a character, not inside one) and a hash
+ * of all of it keeps outputs apart: ".NAMESTART~0123456789abcdef.ibscope-". */
+static char *temp_prefix(const char *dir, const char *base)
+{
+    long name_max = pathconf(*dir ? dir : ".", _PC_NAME_MAX);
+    if (name_max <= 0)
+        name_max = NAME_MAX;
+    size_t len = strlen(base);
+    size_t fixed = 1 + strlen(TEMP_TAG) + TEMP_RANDOM;
+    char *p;
+    if (fixed + len <= (size_t)name_max) {
+        if ((p = malloc(len + fixed)))
+            snprintf(p, len + fixed, ".%s" TEMP_TAG, base);
+        return p;
+    }
+    fixed += 1 + HASH_DIGITS;
+    size_t keep = (size_t)name_max > fixed ? (size_t)name_max - fixed : 0;
+    while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
+        keep--;
+    size_t n = keep + fixed;
+    if ((p = malloc(n)))
+        snprintf(p, n, ".%.*s~%016llx" TEMP_TAG, (int)keep, base,
+                 (unsigned long long)name_hash(base));
+    return p;
+}
+
+/* The new file's mode: the old one's (less set-id bits, which the kernel
+ * drops on a write by anyone but root), or what the shell's umask gives. */
 static mode_t new_file_mode(const struct stat *old, bool exists)
 {
     if (exists)
-        return old->st_mode & 07777;
+        return old->st_mode & 01777;
     mode_t mask = umask(0);
     umask(mask);
     return 0666 & ~mask;
@@ -168,13 +285,29 @@ static int open_atomic(struct output_file *o, const struct stat *st, bool exists
 {
     o->kind = OUTPUT_ATOMIC;
     o->mode = new_file_mode(st, exists);
-    o->tmp_path = temp_name_beside(o->target);
-    if (!o->tmp_path)
-        return ENOMEM;
-    o->fd = mkstemp(o->tmp_path);
-    if (o->fd < 0)
-        return errno;
+    size_t dir_len = dir_len_of(o->target);
+    const char *base = o->target + dir_len;
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+        return EISDIR; /* "name/" through a dangling link, as the shell says */
+    char *dir = strndup(o->target, dir_len);
+    char *prefix = dir ? temp_prefix(dir, base) : NULL;
+    int err = ENOMEM;
+    if (prefix && (o->tmp_path = malloc(dir_len + strlen(prefix) + TEMP_RANDOM + 1))) {
+        snprintf(o->tmp_path, dir_len + strlen(prefix) + TEMP_RANDOM + 1, "%s%sXXXXXX", dir,
+                 prefix);
+        o->fd = mkstemp(o->tmp_path);
+        err = o->fd < 0 ? errno : 0;
+    }
+    free(prefix);
+    free(dir);
+    if (err)
+        return err;
     arm(o->tmp_path);
+    /* Another's file keeps its owner where we may give it (root). */
+    if (exists && (st->st_uid != geteuid() || st->st_gid != getegid()) &&
+        fchown(o->fd, st->st_uid, st->st_gid) != 0 && fchown(o->fd, (uid_t)-1, st->st_gid) != 0) {
+        /* not ours to give: the new file is the user's, as the rename makes it */
+    }
     return fchmod(o->fd, o->mode) == 0 ? 0 : errno;
 }
 
@@ -191,19 +324,16 @@ int output_open(struct output_file *o, const char *path)
     } else {
         o->path = path;
         struct stat st;
-        bool exists = path[0] && stat(path, &st) == 0;
-        err = !path[0] ? ENOENT : exists && S_ISDIR(st.st_mode) ? EISDIR : 0;
-        /* Through a symlink, the file it names is replaced, not the link. */
-        if (!err && !(o->target = exists && S_ISREG(st.st_mode) ? realpath(path, NULL)
-                                                                : strdup(path)))
-            err = errno ? errno : ENOMEM;
+        bool exists = false;
+        err = path[0] ? resolve(path, &o->target, &st, &exists) : ENOENT;
         if (!err && exists && !S_ISREG(st.st_mode)) {
             /* A device or a FIFO: there is nothing to replace. */
             o->kind = OUTPUT_IN_PLACE;
             o->fd = open(o->target, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0666);
             err = o->fd < 0 ? errno : 0;
         } else if (!err) {
-            err = open_atomic(o, &st, exists);
+            if (!exists || !(err = may_replace(o->target, &st)))
+                err = open_atomic(o, &st, exists);
         }
         if (!err)
             err = open_stream(o);

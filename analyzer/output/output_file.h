@@ -2,14 +2,17 @@
  * converted capture, decode's fields, --help; either the file that was
  * there before, or a complete new one.
  *
- * A regular file is written to a temporary file in the same folder
- * (".NAME.ibscope-XXXXXX"), fsync'd, and renamed over NAME only when every
- * write succeeded.  On failure, or on SIGINT, SIGTERM or SIGHUP, the
- * temporary file is removed and NAME is left as it was; the signal then
- * ends the process as it would have (exit status 130, 143, 129 in a shell).
- * A path that names something other than a regular file (a device, a
- * FIFO) is written in place, and standard output as it is.  Only a
- * SIGKILL can leave a temporary file behind; the old report stays.
+ * A regular file is written to a temporary file beside it
+ * (".NAME.ibscope-XXXXXX"; a long NAME is cut and a hash of it added, so
+ * that the name fits), fsync'd, and renamed over NAME only when every
+ * write succeeded; it gets the old file's mode, or what the umask gives a
+ * new one.  As with the shell's >, a symlink is followed (a dangling one to
+ * the file it names), and a file the user may not write is refused.  On
+ * failure, or on SIGINT, SIGTERM or SIGHUP, the temporary file is removed
+ * and NAME is left as it was; the signal then ends the process as it would
+ * have (exit status 130, 143, 129 in a shell).  A device or a FIFO is
+ * written in place, standard output as it is.  Only a SIGKILL can leave a
+ * temporary file behind; the old report stays.
  *
  * Every stream is ours: its writes keep the errno of the first one that
  * failed, and output_commit, the one place an output is finished, returns
