@@ -1,8 +1,10 @@
 /* output_file.c - every output: our own streams, atomic files (temporary,
- * fsync, rename); signals clean up. */
+ * lock, fsync, rename); signals clean up. */
 #define _GNU_SOURCE /* fopencookie, O_PATH, AT_EACCESS */
 #include "output_file.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -257,6 +260,65 @@ static char *temp_prefix(const char *dir, const char *base)
     return p;
 }
 
+/* Removes the temporaries an earlier run for the same output left behind
+ * when it died (SIGKILL, a crash, a power cut).  A live run holds an flock
+ * on its temporary; the kernel drops it when the process ends, however it
+ * ends, so a lock taken here means nobody is writing the file.  Only the
+ * user's own regular files are touched. */
+static void remove_stale(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(*dir ? dir : ".");
+    if (!d)
+        return;
+    size_t plen = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *rnd = e->d_name + plen;
+        if (strncmp(e->d_name, prefix, plen) != 0 || strlen(rnd) != TEMP_RANDOM)
+            continue;
+        bool random_part = true;
+        for (int i = 0; i < TEMP_RANDOM; i++)
+            random_part &= isalnum((unsigned char)rnd[i]) != 0;
+        struct stat before, opened;
+        if (!random_part || fstatat(dirfd(d), e->d_name, &before, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(before.st_mode) || before.st_uid != geteuid())
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+                                                 O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        /* The lock is held while the name goes: a run that had just made
+         * the file sees it unlinked when it gets the lock, and makes another. */
+        if (fstat(fd, &opened) == 0 && opened.st_ino == before.st_ino &&
+            opened.st_dev == before.st_dev && opened.st_nlink == 1 &&
+            flock(fd, LOCK_EX | LOCK_NB) == 0)
+            unlinkat(dirfd(d), e->d_name, 0);
+        close(fd);
+    }
+    closedir(d);
+}
+
+/* mkstemp, and the lock held until the rename. */
+static int create_temporary(struct output_file *o)
+{
+    size_t len = strlen(o->tmp_path);
+    for (int tries = 0; tries < 8; tries++) {
+        memset(o->tmp_path + len - TEMP_RANDOM, 'X', TEMP_RANDOM);
+        int fd = mkstemp(o->tmp_path); /* 0600 until the rename */
+        if (fd < 0)
+            return errno;
+        struct stat st;
+        /* A file system without locks leaves the temporary unlocked (never
+         * removed by a later run); EINTR here is a signal that ends us. */
+        if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0 || st.st_nlink > 0) {
+            o->fd = fd;
+            return 0;
+        }
+        close(fd); /* taken for stale between mkstemp and flock: again */
+    }
+    return EAGAIN;
+}
+
 /* The new file's mode: the old one's (less set-id bits, which the kernel
  * drops on a write by anyone but root), or what the shell's umask gives. */
 static mode_t new_file_mode(const struct stat *old, bool exists)
@@ -293,10 +355,10 @@ static int open_atomic(struct output_file *o, const struct stat *st, bool exists
     char *prefix = dir ? temp_prefix(dir, base) : NULL;
     int err = ENOMEM;
     if (prefix && (o->tmp_path = malloc(dir_len + strlen(prefix) + TEMP_RANDOM + 1))) {
+        remove_stale(dir, prefix);
         snprintf(o->tmp_path, dir_len + strlen(prefix) + TEMP_RANDOM + 1, "%s%sXXXXXX", dir,
                  prefix);
-        o->fd = mkstemp(o->tmp_path);
-        err = o->fd < 0 ? errno : 0;
+        err = create_temporary(o);
     }
     free(prefix);
     free(dir);
@@ -308,7 +370,7 @@ static int open_atomic(struct output_file *o, const struct stat *st, bool exists
         fchown(o->fd, st->st_uid, st->st_gid) != 0 && fchown(o->fd, (uid_t)-1, st->st_gid) != 0) {
         /* not ours to give: the new file is the user's, as the rename makes it */
     }
-    return fchmod(o->fd, o->mode) == 0 ? 0 : errno;
+    return 0;
 }
 
 int output_open(struct output_file *o, const char *path)
@@ -347,7 +409,7 @@ void output_abort(struct output_file *o)
 {
     close_stream(o);
     if (o->kind == OUTPUT_ATOMIC && o->tmp_path && o->fd >= 0) {
-        unlink(o->tmp_path);
+        unlink(o->tmp_path); /* still locked: no other run takes it meanwhile */
         disarm();
     }
     release(o);
@@ -373,6 +435,8 @@ int output_commit(struct output_file *o)
 {
     int err = close_stream(o);
     if (o->kind == OUTPUT_ATOMIC) {
+        if (!err && fchmod(o->fd, o->mode) != 0)
+            err = errno;
         if (!err && fsync(o->fd) != 0)
             err = errno;
         if (!err && rename(o->tmp_path, o->target) != 0)

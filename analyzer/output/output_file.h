@@ -4,15 +4,17 @@
  *
  * A regular file is written to a temporary file beside it
  * (".NAME.ibscope-XXXXXX"; a long NAME is cut and a hash of it added, so
- * that the name fits), fsync'd, and renamed over NAME only when every
- * write succeeded; it gets the old file's mode, or what the umask gives a
- * new one.  As with the shell's >, a symlink is followed (a dangling one to
- * the file it names), and a file the user may not write is refused.  On
- * failure, or on SIGINT, SIGTERM or SIGHUP, the temporary file is removed
- * and NAME is left as it was; the signal then ends the process as it would
- * have (exit status 130, 143, 129 in a shell).  A device or a FIFO is
- * written in place, standard output as it is.  Only a SIGKILL can leave a
- * temporary file behind; the old report stays.
+ * that the name fits), created 0600 and locked (flock) for as long as the
+ * run lives.  When every write succeeded it is fsync'd, given its mode (the
+ * old file's, or what the umask gives a new one) and renamed over NAME.  As
+ * with the shell's >, a symlink is followed (a dangling one to the file it
+ * names), and a file the user may not write is refused.  On failure, or on
+ * SIGINT, SIGTERM or SIGHUP, the temporary file is removed and NAME is left
+ * as it was; the signal then ends the process as it would have (exit
+ * status 130, 143, 129 in a shell).  Only a SIGKILL (or a crash) leaves a
+ * temporary behind: its lock is free then, and the next run for the same
+ * NAME removes it.  A device or a FIFO is written in place, standard output
+ * as it is.
  *
  * Every stream is ours: its writes keep the errno of the first one that
  * failed, and output_commit, the one place an output is finished, returns
@@ -42,8 +44,8 @@ struct output_file {
     enum output_kind kind;
     char *target;       /* the file renamed over (symlinks resolved) */
     char *tmp_path;
-    int fd;             /* fp's descriptor */
-    mode_t mode;        /* the new file's: the old one's, or the umask's */
+    int fd;             /* fp's descriptor; an atomic one holds the lock */
+    mode_t mode;        /* what the file gets at the rename */
     struct output_sink *sink;
 };
 

@@ -21,6 +21,9 @@ Groups:
              owner (needs root)
   targets    -o through dangling symlinks, chains, loops; names of 238-256
              bytes (ASCII and UTF-8): the temporary's name fits
+  stale      a SIGKILLed run's temporary is removed by the next run for that
+             output, a live run's is not; temporaries are 0600, reports get the
+             umask's mode or the old one (and with --live on lo, as root)
   writes     /dev/full and a closed standard output for every command and
              format: exit 2, "standard output: <the errno's words>"
 Exit 0 when every check holds, 1 otherwise, 77 when a group cannot run here.
@@ -262,7 +265,7 @@ def g_signals(d):
         if sig == signal.SIGKILL:
             check(len(left) == 1, f"signals SIGKILL: temporaries {left}")
             for t in left:
-                os.unlink(t)  # SIGKILL cannot be caught: the one thing left behind
+                os.unlink(t)  # SIGKILL cannot be caught: the next run removes it (stale)
         else:
             check(not left, f"signals {name}: temporary left behind: {left}")
     # A large file, SIGINT at a moment in the middle: whatever the moment, the
@@ -474,6 +477,78 @@ def _targets(d, cap):
     rc, err = _release(proc)
     check(rc == 0 and _is_report(long_name) and not _temps_in(names),
           f"targets long name held: exit {rc} {err!r}")
+
+
+# ---- stale: temporaries of runs that are gone ----
+
+def g_stale(d):
+    _held.head = _stream_bytes(2000)
+    report = os.path.join(d, "report.json")
+    other = os.path.join(d, "other.json")
+    # A run killed by SIGKILL leaves its temporary (nothing can catch it);
+    # the next run for the same output removes it, not another output's.
+    for out in (report, other):
+        proc = _held(out, "stale SIGKILL")
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+    left = _temps_in(d)
+    check(len(left) == 2, f"stale: SIGKILL left {left}")
+    rc, _, err = run(["--no-progress", "--format", "json", "-o", report,
+                      copy_sample(d, "cm_rocev2.pcap")])
+    check(rc == 0 and _temps_in(d) == [t for t in left if t.startswith(".other.json.")],
+          f"stale: exit {rc} {err!r}, temporaries after the next run {_temps_in(d)}")
+    # Names that only look like a temporary are not touched: a short random
+    # part, a symlink, a folder.
+    decoys = [".report.json.ibscope-abc", ".report.json.ibscope-LINK00",
+              ".report.json.ibscope-DIR000"]
+    open(os.path.join(d, decoys[0]), "w").close()
+    os.symlink(os.path.join(d, decoys[0]), os.path.join(d, decoys[1]))
+    os.mkdir(os.path.join(d, decoys[2]))
+    # A run that is still writing keeps its temporary while another run for
+    # the same output comes and goes, and then puts its own report in place.
+    live = _held(report, "stale live run")
+    mine = [t for t in _temps_in(d) if t.startswith(".report.json.") and t not in decoys]
+    rc, _, err = run(["--no-progress", "--format", "json", "-o", report, sample("cm_rocev2.pcap")])
+    check(rc == 0 and all(os.path.lexists(os.path.join(d, t)) for t in mine + decoys),
+          f"stale: a live run's temporary or a decoy was removed: {_temps_in(d)}")
+    rc, err = _release(live)
+    check(rc == 0 and _is_report(report), f"stale: the live run ended {rc} {err!r}")
+    # Temporaries are 0600 while written (others cannot read a half report),
+    # and the report gets what the umask gives a new file, or the old mode.
+    for umask in (0o022, 0o027, 0o002):
+        if os.path.exists(report):
+            os.unlink(report)
+        proc = _held(report, f"stale umask {umask:03o}", preexec=lambda m=umask: os.umask(m))
+        temps = [os.path.join(d, t) for t in _temps_in(d) if t.startswith(".report.json.")
+                 and t not in decoys]
+        modes = [_mode(t) for t in temps]
+        check(modes == [0o600], f"stale umask {umask:03o}: temporary modes {modes}")
+        rc, err = _release(proc)
+        check(rc == 0 and _mode(report) == 0o666 & ~umask,
+              f"stale umask {umask:03o}: exit {rc}, report mode {_mode(report):o}")
+    os.chmod(report, 0o640)
+    proc = _held(report, "stale old mode", preexec=lambda: os.umask(0o022))
+    rc, err = _release(proc)
+    check(rc == 0 and _mode(report) == 0o640, f"stale old mode: report {_mode(report):o}")
+    _stale_live(d)
+
+
+def _stale_live(d):
+    """--live keeps its temporary for the whole watch: 0600 too."""
+    if os.geteuid() != 0 or not os.path.exists("/sys/class/net/lo"):
+        print("SKIP (part): --live on lo needs root")
+        return
+    report = os.path.join(d, "live.json")
+    proc = subprocess.Popen([ARGS.ibscope, "--live", "lo", "--duration", "3", "--format", "json",
+                             "-o", report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: os.umask(0o022))
+    check(_wait_for_temporary(report, proc), "stale --live: no temporary")
+    modes = [_mode(os.path.join(d, t)) for t in _temps_in(d) if t.startswith(".live.json.")]
+    rc = proc.wait(timeout=60)
+    err = proc.stderr.read().decode()
+    check(modes == [0o600], f"stale --live: temporary modes {[oct(m) for m in modes]}")
+    check(rc == 0 and _mode(report) == 0o644, f"stale --live: exit {rc} {err!r}")
 
 
 # ---- writes: every write error is an error ----
@@ -799,7 +874,7 @@ def g_oom(d):
 
 GROUPS = {"oom": g_oom, "alias": g_alias, "dup": g_dup, "signals": g_signals, "fulldisk": g_fulldisk,
           "names": g_names, "edges": g_edges, "formats": g_formats, "protected": g_protected,
-          "targets": g_targets, "writes": g_writes}
+          "targets": g_targets, "stale": g_stale, "writes": g_writes}
 
 
 def main():
