@@ -1,5 +1,5 @@
 /* output_file.c - every output: our own streams, atomic files (temporary,
- * lock, fsync, rename); signals clean up. */
+ * lock, fsync, rename), one signal policy. */
 #define _GNU_SOURCE /* fopencookie, O_PATH, AT_EACCESS */
 #include "output_file.h"
 
@@ -105,26 +105,47 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-void output_catch_end_signals(void (*handler)(int))
+/* A signal ignored when ibscope started (nohup, a job in the background
+ * of a script) stays ignored: ibscope itself ignores them only once its
+ * output is complete, and opens no output after that. */
+static void set_end_signals(void (*handler)(int))
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < END_SIGNALS; i++)
+    for (size_t i = 0; i < END_SIGNALS; i++) {
+        struct sigaction now;
+        if (sigaction(end_signals[i], NULL, &now) == 0 && now.sa_handler == SIG_IGN)
+            continue;
         sigaction(end_signals[i], &sa, NULL);
+    }
+}
+
+void output_catch_end_signals(void (*handler)(int))
+{
+    set_end_signals(handler);
 }
 
 static void arm(const char *tmp)
 {
     snprintf(pending_tmp, sizeof pending_tmp, "%s", tmp);
     pending_armed = 1;
-    output_catch_end_signals(on_signal);
+    set_end_signals(on_signal);
 }
 
 static void disarm(void)
 {
     pending_armed = 0;
+}
+
+static void block_end_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < END_SIGNALS; i++)
+        sigaddset(&set, end_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 /* ---- where the file goes ---- */
@@ -431,6 +452,22 @@ static void sync_folder_of(const char *target)
     free(dir);
 }
 
+/* The rename, with the end signals held back: one arriving meanwhile finds
+ * either the old file (and ends the run) or the new one in place (and is
+ * ignored), never a new report with a "killed" exit status. */
+static int put_in_place(struct output_file *o)
+{
+    sigset_t old;
+    block_end_signals(&old);
+    int err = rename(o->tmp_path, o->target) == 0 ? 0 : errno;
+    if (!err) {
+        disarm();
+        set_end_signals(SIG_IGN);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return err;
+}
+
 int output_commit(struct output_file *o)
 {
     int err = close_stream(o);
@@ -439,18 +476,19 @@ int output_commit(struct output_file *o)
             err = errno;
         if (!err && fsync(o->fd) != 0)
             err = errno;
-        if (!err && rename(o->tmp_path, o->target) != 0)
-            err = errno;
+        if (!err)
+            err = put_in_place(o);
         if (err) {
             output_abort(o);
             return err;
         }
-        disarm();
         sync_folder_of(o->target);
     } else {
         if (o->kind == OUTPUT_IN_PLACE && close(o->fd) != 0 && !err)
             err = errno;
         o->fd = -1;
+        if (!err) /* all written: from here on the run ends as it ends */
+            set_end_signals(SIG_IGN);
     }
     release(o);
     return err;

@@ -8,18 +8,22 @@
  * run lives.  When every write succeeded it is fsync'd, given its mode (the
  * old file's, or what the umask gives a new one) and renamed over NAME.  As
  * with the shell's >, a symlink is followed (a dangling one to the file it
- * names), and a file the user may not write is refused.  On failure, or on
- * SIGINT, SIGTERM or SIGHUP, the temporary file is removed and NAME is left
- * as it was; the signal then ends the process as it would have (exit
- * status 130, 143, 129 in a shell).  Only a SIGKILL (or a crash) leaves a
- * temporary behind: its lock is free then, and the next run for the same
- * NAME removes it.  A device or a FIFO is written in place, standard output
- * as it is.
+ * names), and a file the user may not write is refused.  A temporary whose
+ * lock is free belongs to a run that is gone (SIGKILL): the next run for the
+ * same NAME removes it.  A device or a FIFO is written in place, standard
+ * output as it is.
  *
  * Every stream is ours: its writes keep the errno of the first one that
  * failed, and output_commit, the one place an output is finished, returns
  * it, so that a full disk is "No space left on device" and a closed
  * standard output "Bad file descriptor", whatever the format.
+ *
+ * Signals (one policy for every command): SIGINT, SIGTERM and SIGHUP that
+ * were ignored when ibscope started stay ignored (nohup).  Before the
+ * commit, a signal removes the temporary file and ends the process as it
+ * would have (exit status 130, 143, 129 in a shell); NAME is unchanged.
+ * Once the output is complete and in place they are ignored, so the exit
+ * status is the run's own: it never says "killed" over a finished report.
  */
 #ifndef IBSCOPE_OUTPUT_FILE_H
 #define IBSCOPE_OUTPUT_FILE_H
@@ -56,8 +60,9 @@ int output_open(struct output_file *o, const char *path);
  * stderr; true when open. */
 bool output_open_or_say(struct output_file *o, const char *path);
 
-/* The signals that end a run (SIGINT, SIGTERM, SIGHUP): handler for each,
- * without SA_RESTART, so a blocking call returns EINTR. */
+/* The signals that end a run (SIGINT, SIGTERM, SIGHUP): handler for each
+ * that is not ignored, without SA_RESTART, so a blocking call returns
+ * EINTR. */
 void output_catch_end_signals(void (*handler)(int));
 
 /* Flushes, syncs, closes the stream and puts the new file in place.  A
