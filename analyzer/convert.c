@@ -120,24 +120,23 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
     if (!dead)
         return fail(out_path, "out of memory");
     struct output_file out;
-    int err = output_open(&out, out_path);
-    if (err) {
+    if (!output_open_or_say(&out, out_path)) {
         pcap_close(dead);
-        return fail(out_path, strerror(err));
+        return 2;
     }
     pcap_dumper_t *dumper = pcap_dump_fopen(dead, out.fp);
     if (!dumper) {
         char msg[PCAP_ERRBUF_SIZE];
         snprintf(msg, sizeof(msg), "%s", pcap_geterr(dead));
+        const char *name = out.path;
         output_abort(&out);
         pcap_close(dead);
-        return fail(out_path, msg);
+        return fail(name, msg);
     }
     int status = copy_records(in, in_path, dumper);
     /* The dumper is out.fp itself: committing closes it. */
-    err = output_commit(&out);
-    if (err)
-        status = fail(out_path, strerror(err));
+    if (!output_commit_or_say(&out, "capture"))
+        status = 2;
     pcap_close(dead);
     return status;
 }
@@ -145,11 +144,15 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
 int convert_main(int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        puts("Usage: ibscope convert IN OUT\n"
-             "Rewrites a capture of link type 247 (INFINIBAND) or 147 (USER0) as link\n"
-             "type 197 (ERF, record type 21) so that Wireshark 4.0 can open it.\n"
-             "IN may be '-' for standard input and OUT '-' for standard output.");
-        return 0;
+        struct output_file out;
+        if (!output_open_or_say(&out, NULL))
+            return 2;
+        fputs("Usage: ibscope convert IN OUT\n"
+              "Rewrites a capture of link type 247 (INFINIBAND) or 147 (USER0) as link\n"
+              "type 197 (ERF, record type 21) so that Wireshark 4.0 can open it.\n"
+              "IN may be '-' for standard input and OUT '-' for standard output.\n",
+              out.fp);
+        return output_commit_or_say(&out, NULL) ? 0 : 2;
     }
     if (argc != 3) {
         fprintf(stderr, "ibscope: convert: needs IN and OUT (ibscope convert IN OUT)\n");

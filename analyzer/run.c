@@ -156,15 +156,9 @@ int run_end(struct run *r, struct output_file *out)
         output_abort(out);
         return 2;
     }
-    bool atomic = out->atomic;
-    int err = output_commit(out);
-    if (err || scratch_err) {
-        printable(out->path, where, sizeof where);
-        fprintf(stderr, "ibscope: %s: %s%s\n", where, strerror(err ? err : EIO),
-                atomic ? "; no report written (a file already there is unchanged)" : "");
-        return 2;
-    }
-    return 0;
+    /* A renderer's error with a failed output is the output's (said by
+     * the commit, with the errno of its first failed write). */
+    return output_commit_or_say(out, "report") ? 0 : 2;
 }
 
 bool run_report_input_errors(const struct run *r)

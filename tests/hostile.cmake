@@ -29,8 +29,9 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
                    --redirects 20000 redirect)
   set_tests_properties(hostile.flood_short hostile.redirect_short PROPERTIES TIMEOUT 600)
   # Outputs: no capture overwritten, no report that lies (signals, full disks,
-  # aliasing), names made safe, compressed and raw ERF inputs.
-  foreach(group alias dup signals fulldisk names edges formats)
+  # write errors, aliasing, protected files, stale temporaries), names made safe,
+  # compressed and raw ERF inputs.
+  foreach(group alias dup signals fulldisk names edges formats protected targets stale writes)
     add_test(NAME hostile.outputs.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_outputs.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}

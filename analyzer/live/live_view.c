@@ -21,10 +21,11 @@
 #define LINE_MAX_BYTES 512
 #define FINDING_INDENT 13 /* under the text, past "HH:MM:SS.mmm " */
 
-void live_view_init(struct live_view *v, FILE *out, bool terminal, bool finding_lines)
+void live_view_init(struct live_view *v, FILE *out, int fd, bool terminal, bool finding_lines)
 {
     memset(v, 0, sizeof(*v));
     v->out = out;
+    v->fd = fd;
     v->terminal = terminal;
     v->finding_lines = finding_lines;
 }
@@ -47,10 +48,10 @@ static void time_of_day(int64_t ns, char buf[16])
              (int)(ms / 1000 % 60), (int)(ms % 1000));
 }
 
-static unsigned terminal_width(FILE *out)
+static unsigned terminal_width(const struct live_view *v)
 {
     struct winsize ws;
-    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+    if (ioctl(v->fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
         return ws.ws_col;
     return 80;
 }
@@ -74,7 +75,7 @@ void live_view_finding(struct live_view *v, const struct report_model *m,
     /* A log line stays one line; on a terminal it is wrapped under the text. */
     if (v->terminal)
         text_wrap(v->out, safe, head > 0 ? (size_t)head : 0, FINDING_INDENT,
-                  terminal_width(v->out));
+                  terminal_width(v));
     else
         fprintf(v->out, "%s\n", safe);
     fflush(v->out);
@@ -181,7 +182,7 @@ void live_view_draw(struct live_view *v, const struct report_model *m,
 {
     if (!v->terminal)
         return;
-    unsigned width = terminal_width(v->out);
+    unsigned width = terminal_width(v);
     char iface[PRINTABLE_MAX], filter[PRINTABLE_MAX], elapsed[32];
     printable(st->iface, iface, sizeof iface);
     printable(st->filter[0] ? st->filter : "no filter", filter, sizeof filter);

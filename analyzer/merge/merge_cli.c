@@ -93,9 +93,12 @@ int merge_main(int argc, char **argv, const char *version)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!only_files && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-            usage(stdout);
             free(inputs);
-            return 0;
+            struct output_file out;
+            if (!output_open_or_say(&out, NULL))
+                return 2;
+            usage(out.fp);
+            return output_commit_or_say(&out, NULL) ? 0 : 2;
         } else if (!only_files && strcmp(a, "--") == 0) {
             only_files = true;
         } else if (!only_files && strcmp(a, "--format") == 0) {
@@ -174,9 +177,8 @@ int merge_main(int argc, char **argv, const char *version)
         case MERGE_HTML: merge_write_html(out.fp, fabric); break;
         default: merge_write_text(out.fp, fabric); break;
         }
-        int err = output_commit(&out);
-        if (err)
-            status = say(out_path ? out_path : "standard output", strerror(err));
+        if (!output_commit_or_say(&out, "report"))
+            status = 2;
     } else if (fabric) {
         status = 2;
     }
