@@ -23,7 +23,7 @@ DEMO_PACKAGES=(build-essential cmake pkg-config python3 libpcap-dev zlib1g-dev l
                libzstd-dev libjansson-dev libglib2.0-dev libwireshark-dev tshark)
 TEST_PACKAGES=(clang libclang-rt-dev libcmocka-dev python3-scapy libwiretap-dev wireshark-dev
                mmdebstrap iproute2 tcpreplay tmux scdoc man-db debhelper lintian chromium
-               fonts-dejavu-core)
+               fonts-dejavu-core strace)
 
 install_packages() { # PACKAGE...
     local missing=()
