@@ -73,12 +73,10 @@ bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high)
  * (its name is copied into bad). */
 static bool parse_kinds(const char *list, bool set[IB_FIND_COUNT], char *bad, size_t bad_size)
 {
+    /* Every piece between commas is a kind: an empty one ("a,", ",a",
+     * "a,,b") is refused like an unknown one, with bad empty. */
     const char *p = list;
-    if (!*list) {
-        snprintf(bad, bad_size, "%s", "");
-        return false;
-    }
-    while (*p) {
+    for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char name[64];
@@ -94,10 +92,9 @@ static bool parse_kinds(const char *list, bool set[IB_FIND_COUNT], char *bad, si
         }
         set[k] = true;
         if (!comma)
-            break;
+            return true;
         p = comma + 1;
     }
-    return true;
 }
 
 /* The value of an option given as "--name=value" or "--name value". */
@@ -247,8 +244,10 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
         return true;
     case V_FAIL_ON:
         if (!parse_kinds(val, o->fail_on, bad, sizeof(bad)))
-            return refuse(err, "--fail-on: unknown finding kind '%s' (see --help for the list)",
-                          bad);
+            return *bad ? refuse(err,
+                                 "--fail-on: unknown finding kind '%s' (see --help for the list)",
+                                 bad)
+                        : refuse(err, "--fail-on: '%.64s' has an empty kind name", val);
         return true;
     case V_ROCEV2_PORT: {
         unsigned long port;

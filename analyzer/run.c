@@ -176,6 +176,11 @@ int run_exit_status(struct run *r, int status)
     for (int k = 0; k < IB_FIND_COUNT; k++)
         if (r->opts->fail_on[k] && (es->findings[k] > 0 || r->model.findings[k] > 0))
             fail_hit = true;
+    /* A frame cut by the snaplen is malformed input to --fail-on, even where
+     * what was captured parses whole. */
+    for (size_t i = 0; i < r->model.capture_count; i++)
+        if (r->opts->fail_on[IB_FIND_MALFORMED] && r->model.captures[i].info.snaplen_cut)
+            fail_hit = true;
     if (es->allocation_failures) {
         fprintf(stderr, "ibscope: out of memory: %llu connections, transactions or chains were "
                         "not tracked; the analysis is incomplete\n",
