@@ -142,6 +142,25 @@ def t_badinput(d):
         check(one_line_error(err, needle), f"badopt {args}: stderr {err!r}")
 
 
+def t_tmpdir(d):
+    """A $TMPDIR where no scratch file can be made: every format still
+    reports (JSON keeps its findings in a scratch file even without
+    --frames), with one line saying /tmp served instead."""
+    path = write(d, "s.pcap", pcap(smoke_records()))
+    # (JSON Lines and CSV write as they go: no scratch file, nothing to say.)
+    for fmt, scratch in ((["--format", "json"], True),
+                         (["--format", "text", "--frames", "--connections"], True),
+                         (["--format", "jsonl"], False),
+                         (["--format", "csv", "--connections"], False)):
+        _, want, _ = run(fmt + [path])
+        for bad in (os.path.join(d, "missing"), path):  # no such folder; not a folder
+            rc, out, err = run(fmt + [path], env={"TMPDIR": bad})
+            check(rc == 0 and out == want, f"tmpdir {fmt} {bad}: exit {rc}, same report "
+                                           f"{out == want}")
+            check(one_line_error(err, "TMPDIR", "scratch files go to /tmp") if scratch
+                  else err == "", f"tmpdir {fmt} {bad}: stderr {err!r}")
+
+
 def t_stdin(d):
     data = pcap(smoke_records())
     path = write(d, "s.pcap", data)
@@ -715,7 +734,7 @@ def t_golden(d):
             check_schema(json.loads(out), f"golden {name}")
 
 
-GROUPS = {"severity": t_severity, "badinput": t_badinput, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
+GROUPS = {"severity": t_severity, "badinput": t_badinput, "tmpdir": t_tmpdir, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
           "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "chains": t_chains, "jsonl": t_jsonl, "width": t_width,
           "exhaustion": t_exhaustion, "golden": t_golden, "busy": t_busy, "threads": t_threads}
 
