@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "input_guard.h"
@@ -170,7 +171,13 @@ int convert_main(int argc, char **argv)
             return fail(in_path, "is a directory");
         if (S_ISREG(st.st_mode) && st.st_size == 0)
             return fail(in_path, "empty file");
+    } else if (isatty(STDIN_FILENO)) {
+        return fail(in_path, STDIN_IS_TERMINAL);
     }
+    /* A capture's bytes would garble a terminal, and help no one there. */
+    if (strcmp(out_path, "-") == 0 && isatty(STDOUT_FILENO))
+        return fail("convert", "standard output is a terminal: give OUT a file name, or "
+                              "redirect it");
     struct input_stream *stream;
     FILE *fp = input_stream_open(in_path, &stream);
     if (!fp)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "erf_file.h"
@@ -133,6 +134,10 @@ static void open_input(struct input *in)
             }
             in->size = (uint64_t)st.st_size;
         }
+    } else if (isatty(STDIN_FILENO)) {
+        /* Someone typing at a terminal, not a capture: say so, do not wait. */
+        set_error(in, STDIN_IS_TERMINAL);
+        return;
     }
     FILE *fp = input_stream_open(path, &in->stream);
     if (!fp) {

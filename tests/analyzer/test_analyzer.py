@@ -9,6 +9,7 @@ Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 import argparse
 import json
 import os
+import pty
 import re
 import select
 import shutil
@@ -159,6 +160,55 @@ def t_tmpdir(d):
                                            f"{out == want}")
             check(one_line_error(err, "TMPDIR", "scratch files go to /tmp") if scratch
                   else err == "", f"tmpdir {fmt} {bad}: stderr {err!r}")
+
+
+def on_terminal(args, stdin_tty, stdout_tty):
+    """Runs ibscope ARGS with standard input and/or output on a pseudo
+    terminal (the others on pipes); exit status, what reached the terminal,
+    standard error.  A run that waits is killed after 10 s (status None)."""
+    main_fd, tty = pty.openpty()
+    p = subprocess.Popen([ARGS.ibscope] + args, stdin=tty if stdin_tty else subprocess.DEVNULL,
+                         stdout=tty if stdout_tty else subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(tty)
+    try:
+        _, err = p.communicate(timeout=10)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+        rc = None
+    shown = b""
+    os.set_blocking(main_fd, False)
+    try:
+        while True:
+            chunk = os.read(main_fd, 65536)
+            if not chunk:
+                break
+            shown += chunk
+    except OSError:
+        pass
+    os.close(main_fd)
+    return rc, shown, err.decode("utf-8", "replace")
+
+
+def t_terminal(d):
+    """"-" on a terminal is someone typing, not a capture: refused at once,
+    never waited on; a converted capture is not written to a terminal."""
+    for args in (["-"], ["--format", "json", "-"], ["decode", "-"]):
+        rc, _, err = on_terminal(args, stdin_tty=True, stdout_tty=False)
+        check(rc == 2 and one_line_error(err, "-: standard input is a terminal"),
+              f"terminal {args}: exit {rc}, stderr {err!r}")
+    rc, _, err = on_terminal(["convert", "-", os.path.join(d, "out.pcap")], True, False)
+    check(rc == 2 and one_line_error(err, "-: standard input is a terminal"),
+          f"terminal convert - OUT: exit {rc}, stderr {err!r}")
+    erf = os.path.join(ARGS.source_dir, "samples", "captures", "cm_user0.pcap")
+    rc, shown, err = on_terminal(["convert", erf, "-"], stdin_tty=False, stdout_tty=True)
+    check(rc == 2 and shown == b"" and
+          one_line_error(err, "convert: standard output is a terminal"),
+          f"terminal convert IN -: exit {rc}, {len(shown)} bytes shown, stderr {err!r}")
+    # The same to a pipe converts.
+    p = subprocess.run([ARGS.ibscope, "convert", erf, "-"], capture_output=True)
+    check(p.returncode == 0 and len(p.stdout) > 24, f"convert IN - to a pipe: exit {p.returncode}")
 
 
 def t_stdin(d):
@@ -734,7 +784,8 @@ def t_golden(d):
             check_schema(json.loads(out), f"golden {name}")
 
 
-GROUPS = {"severity": t_severity, "badinput": t_badinput, "tmpdir": t_tmpdir, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
+GROUPS = {"severity": t_severity, "badinput": t_badinput, "tmpdir": t_tmpdir, "terminal": t_terminal,
+          "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
           "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "chains": t_chains, "jsonl": t_jsonl, "width": t_width,
           "exhaustion": t_exhaustion, "golden": t_golden, "busy": t_busy, "threads": t_threads}
 
