@@ -31,7 +31,10 @@ int main(int argc, char **argv)
     struct options opts;
     char err[OPT_ERR_MAX];
     if (options_parse(&opts, argc, argv, err) != OPT_OK) {
-        fprintf(stderr, "ibscope: %s\n", err);
+        /* The message quotes what was typed: a value may hold ESC. */
+        char shown[PRINTABLE_MAX];
+        printable(err, shown, sizeof shown);
+        fprintf(stderr, "ibscope: %s\n", shown);
         return 2;
     }
     if (opts.help || opts.version) {

@@ -7,6 +7,8 @@ golden severity busy threads.
 Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
+import csv
+import io
 import json
 import os
 import pty
@@ -211,6 +213,30 @@ def t_terminal(d):
     check(p.returncode == 0 and len(p.stdout) > 24, f"convert IN - to a pipe: exit {p.returncode}")
 
 
+def t_escapes(d):
+    """Names from outside reach neither a terminal nor a spreadsheet raw: ESC
+    in a file name or an option value is shown as \\x1B in errors, CSV and
+    HTML; a CSV cell a spreadsheet would run as a formula starts with '."""
+    data = pcap(smoke_records())
+    esc_name, formula_name = "e\x1b[31m.pcap", "=HYPERLINK(1).pcap"
+    for n in (esc_name, formula_name):
+        write(d, n, data)
+    rc, out, err = run(["--format", "x\x1b[31m", esc_name], cwd=d)
+    check(rc == 2 and "\x1b" not in err and "x\\x1B[31m" in err,
+          f"escapes: option value in the error: {err!r}")
+    rc, out, err = run(["--format", "csv", esc_name, formula_name], cwd=d)
+    text = out.decode()
+    check(rc == 0 and "\x1b" not in text and "e\\x1B[31m.pcap" in text,
+          f"escapes: ESC in a CSV cell: {text[:300]!r}")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    paths = {r[2] for r in rows[1:]}
+    check("'=HYPERLINK(1).pcap" in paths and formula_name not in paths,
+          f"escapes: the formula cell: {sorted(paths)}")
+    rc, out, err = run(["--format", "html", esc_name], cwd=d)
+    check(rc == 0 and b"\x1b" not in out and b"e\\x1B[31m.pcap" in out,
+          "escapes: ESC in the HTML page")
+
+
 def t_stdin(d):
     data = pcap(smoke_records())
     path = write(d, "s.pcap", data)
@@ -347,8 +373,6 @@ def t_json(d):
 
 
 def t_csv(d):
-    import csv
-    import io
     path = write(d, "s,1.pcap", pcap(smoke_records()))  # a comma: the path must be quoted
     rc, out, err = run(["--format", "csv", path])
     text = out.decode()
@@ -785,7 +809,7 @@ def t_golden(d):
 
 
 GROUPS = {"severity": t_severity, "badinput": t_badinput, "tmpdir": t_tmpdir, "terminal": t_terminal,
-          "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
+          "escapes": t_escapes, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
           "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "chains": t_chains, "jsonl": t_jsonl, "width": t_width,
           "exhaustion": t_exhaustion, "golden": t_golden, "busy": t_busy, "threads": t_threads}
 
