@@ -189,17 +189,18 @@ static const char *const format_names[FORMAT_COUNT] = {
     [FORMAT_CSV] = "csv", [FORMAT_HTML] = "html",
 };
 
-/* "text, json, jsonl, csv or html" */
-static const char *format_list(void)
+/* "text, json, jsonl, csv or html", into buf. */
+#define FORMAT_LIST_MAX 64
+static const char *format_list(char buf[FORMAT_LIST_MAX])
 {
-    static char list[64];
-    if (!list[0])
-        for (int f = 0; f < FORMAT_COUNT; f++) {
-            size_t n = strlen(list);
-            snprintf(list + n, sizeof list - n, "%s%s",
-                     f == 0 ? "" : f == FORMAT_COUNT - 1 ? " or " : ", ", format_names[f]);
-        }
-    return list;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int f = 0; f < FORMAT_COUNT && n < FORMAT_LIST_MAX; f++) {
+        int w = snprintf(buf + n, FORMAT_LIST_MAX - n, "%s%s",
+                         f == 0 ? "" : f == FORMAT_COUNT - 1 ? " or " : ", ", format_names[f]);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
 }
 
 /* Words the problem with a value into err; returns false, for set_value. */
@@ -220,13 +221,15 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
 {
     char bad[64];
     switch (v) {
-    case V_FORMAT:
+    case V_FORMAT: {
+        char list[FORMAT_LIST_MAX];
         for (int f = 0; f < FORMAT_COUNT; f++)
             if (strcmp(val, format_names[f]) == 0) {
                 o->format = (enum report_format)f;
                 return true;
             }
-        return refuse(err, "--format: '%.64s' is not %s", val, format_list());
+        return refuse(err, "--format: '%.64s' is not %s", val, format_list(list));
+    }
     case V_OUTPUT:
         if (!*val)
             return refuse(err, "%.16s: the file name is empty", arg);
@@ -367,6 +370,7 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
 
 void options_usage(FILE *out)
 {
+    char list[FORMAT_LIST_MAX];
     fputs("Usage: ibscope [options] CAPTURE...    analyse captures ('-' = standard input)\n"
           "       ibscope [options] --live IFACE   watch an interface until stopped\n"
           "       ibscope convert IN OUT           link type 247/147 as ERF, for Wireshark\n"
@@ -377,7 +381,7 @@ void options_usage(FILE *out)
           , out);
     fprintf(out, "  --format FORMAT         %s (default %s);\n"
                  "                          jsonl: a line per finding as it happens\n",
-            format_list(), format_names[FORMAT_TEXT]);
+            format_list(list), format_names[FORMAT_TEXT]);
     fputs("  -o, --output FILE       write the report to FILE instead of standard output\n",
           out);
     fprintf(out,

@@ -403,18 +403,22 @@ static void write_source_chart(FILE *out, const struct report_model *m,
             s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above);
 }
 
-static const struct ib_engine *sort_engine; /* qsort has no context argument */
+/* A source's place in the order: its peaks copied beside its index, so the
+ * comparison needs no engine (qsort passes it nothing else). */
+struct source_rank {
+    uint32_t peak, peak_per_destination;
+    size_t index;
+};
 
 /* Sources by peak, one port each, then per destination, then first seen. */
 static int by_peak(const void *a, const void *b)
 {
-    const struct ib_source_stats *x = ib_engine_source(sort_engine, *(const size_t *)a);
-    const struct ib_source_stats *y = ib_engine_source(sort_engine, *(const size_t *)b);
-    if (x->peak_ports_in_use != y->peak_ports_in_use)
-        return x->peak_ports_in_use < y->peak_ports_in_use ? 1 : -1;
-    if (x->peak_ports_per_destination != y->peak_ports_per_destination)
-        return x->peak_ports_per_destination < y->peak_ports_per_destination ? 1 : -1;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+    const struct source_rank *x = a, *y = b;
+    if (x->peak != y->peak)
+        return x->peak < y->peak ? 1 : -1;
+    if (x->peak_per_destination != y->peak_per_destination)
+        return x->peak_per_destination < y->peak_per_destination ? 1 : -1;
+    return x->index < y->index ? -1 : 1;
 }
 
 static void write_sources(FILE *out, struct html_state *st, const struct report_model *m)
@@ -425,14 +429,15 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
         fputs("<p>No IP CM connection requests.</p></section>\n", out);
         return;
     }
-    size_t *order = malloc(n * sizeof *order);
+    struct source_rank *order = malloc(n * sizeof *order);
     if (!order) {
         fputs("<p>Out of memory for the charts.</p></section>\n", out);
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    sort_engine = m->engine;
+    for (size_t i = 0; i < n; i++) {
+        const struct ib_source_stats *s = ib_engine_source(m->engine, i);
+        order[i] = (struct source_rank){s->peak_ports_in_use, s->peak_ports_per_destination, i};
+    }
     qsort(order, n, sizeof *order, by_peak);
     fputs("<p>Sources ordered by peak. The solid line counts one port per connection; the "
           "dashed one the ports toward its busiest destination, which Linux's 4-tuple rule lets "
@@ -440,7 +445,7 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
           out);
     size_t charted = 0;
     for (size_t k = 0; k < n; k++) {
-        size_t i = order[k];
+        size_t i = order[k].index;
         if (i >= HTML_SOURCES_KEPT || !st->sources[i].seen || charted == HTML_SOURCES_CHARTED)
             continue;
         write_source_chart(out, m, &st->sources[i], ib_engine_source(m->engine, i), i);
@@ -455,7 +460,7 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
           "destination</th><th>frame</th></tr></thead><tbody>\n",
           out);
     for (size_t k = 0; k < n; k++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, order[k]);
+        const struct ib_source_stats *s = ib_engine_source(m->engine, order[k].index);
         struct source_labels l;
         source_labels(m, s, &l);
         fputs("<tr><td>", out);
