@@ -845,7 +845,9 @@ static void write_histogram(FILE *out, const struct html_state *st)
 
 static void write_cm(FILE *out, const struct html_state *st, const struct report_model *m)
 {
-    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    struct ib_connection_stats stats;
+    ib_engine_connections(m->engine, &stats);
+    const struct ib_connection_stats *cs = &stats;
     fputs("<section id=\"cm\"><h2>CM outcomes</h2>\n", out);
     fprintf(out, "<p data-requests=\"%" PRIu64 "\">%" PRIu64 " connection requests, %" PRIu64
                  " established, %" PRIu64 " rejected, %" PRIu64 " closed; %" PRIu64

@@ -64,7 +64,9 @@ static void write_connections(struct json_writer *w, struct json_state *st,
 {
     jw_key(w, "connections");
     jw_begin_object(w);
-    jv_connection_stats_members(w, ib_engine_connections(m->engine));
+    struct ib_connection_stats stats;
+    ib_engine_connections(m->engine, &stats);
+    jv_connection_stats_members(w, &stats);
     if (m->opts->connections) {
         jw_key(w, "list");
         jw_begin_array(w);

@@ -96,7 +96,9 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
     if (m->have_time) jv_time(w, m->last_ns); else jw_null(w);
     jw_key(w, "connections");
     jw_begin_object(w);
-    jv_connection_stats_members(w, ib_engine_connections(m->engine));
+    struct ib_connection_stats stats;
+    ib_engine_connections(m->engine, &stats);
+    jv_connection_stats_members(w, &stats);
     jw_end_object(w);
     jw_key(w, "finding_counts");
     jv_finding_counts(w, es);

@@ -287,7 +287,9 @@ static void latency_line(FILE *out, const char *what, const struct ib_latency *l
 
 static void write_connections(FILE *out, struct text_state *st, const struct report_model *m)
 {
-    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    struct ib_connection_stats stats;
+    ib_engine_connections(m->engine, &stats);
+    const struct ib_connection_stats *cs = &stats;
     section(out, "CM connections");
     fprintf(out,
             "  requests %" PRIu64 ", established %" PRIu64 ", rejected %" PRIu64

@@ -35,7 +35,7 @@ void ib_engine_config_init(struct ib_engine_config *cfg)
     cfg->pool_low = IB_POOL_LOW_DEFAULT;
     cfg->pool_high = IB_POOL_HIGH_DEFAULT;
     cfg->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
-    cfg->max_connections = (size_t)1 << 17; /* ~100 MiB at about 780 bytes each */
+    cfg->max_connections = (size_t)1 << 17; /* about 37 MiB of 280-byte records (x86-64) */
     cfg->max_transactions = (size_t)1 << 18;
     cfg->max_chains = 10000;
     cfg->max_sources = 65536;
@@ -227,7 +227,7 @@ const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e)
     return &e->stats;
 }
 
-static void latency_fill(struct ib_latency *out, struct eng_latency *l)
+static void latency_fill(struct ib_latency *out, const struct eng_latency *l)
 {
     out->count = l->count;
     out->min_ns = l->count ? l->min : 0;
@@ -235,14 +235,11 @@ static void latency_fill(struct ib_latency *out, struct eng_latency *l)
     out->median_ns = eng_latency_median(l);
 }
 
-const struct ib_connection_stats *ib_engine_connections(const struct ib_engine *e)
+void ib_engine_connections(const struct ib_engine *e, struct ib_connection_stats *out)
 {
-    /* The medians are computed on demand; the engine object itself is never
-     * const (ib_engine_new allocates it), so updating it here is sound. */
-    struct ib_engine *m = (struct ib_engine *)(uintptr_t)e;
-    latency_fill(&m->conn.setup, &m->lat_setup);
-    latency_fill(&m->conn.req_rep, &m->lat_req_rep);
-    return &e->conn;
+    *out = e->conn;
+    latency_fill(&out->setup, &e->lat_setup);
+    latency_fill(&out->req_rep, &e->lat_req_rep);
 }
 
 size_t ib_engine_source_count(const struct ib_engine *e)

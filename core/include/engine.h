@@ -195,7 +195,8 @@ struct ib_engine_stats {
 };
 
 const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e);
-const struct ib_connection_stats *ib_engine_connections(const struct ib_engine *e);
+/* The connection statistics so far, latency medians included, into out. */
+void ib_engine_connections(const struct ib_engine *e, struct ib_connection_stats *out);
 size_t ib_engine_source_count(const struct ib_engine *e);
 const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i);
 size_t ib_engine_chain_count(const struct ib_engine *e);
