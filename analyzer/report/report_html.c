@@ -206,10 +206,10 @@ static void write_summary(FILE *out, const struct report_model *m)
     } else {
         fputs("No frames. ", out);
     }
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
     fprintf(out, "Port pool %u-%u (%" PRIu32 " ports), pool_high at %g%% (%" PRIu32
                  " ports).</p>\n",
-            cfg->pool_low, cfg->pool_high, ib_engine_pool_size(m->engine), cfg->threshold_pct, ib_engine_threshold_ports(m->engine));
+            m->pool.low, m->pool.high, m->pool.size, m->pool.threshold_pct,
+            m->pool.threshold_ports);
     fprintf(out, "<table id=\"kinds\"><thead><tr><th>finding kind</th><th>severity</th>"
                  "<th class=\"n\">count</th></tr></thead><tbody>\n");
     bool any = false;
@@ -305,7 +305,7 @@ static void write_source_chart(FILE *out, const struct report_model *m,
     source_labels(m, s, &l);
     const char *name = l.name, *f1 = l.peak, *f2 = l.peak_per_destination;
     char above[32];
-    uint32_t pool = ib_engine_pool_size(m->engine), thr = ib_engine_threshold_ports(m->engine);
+    uint32_t pool = m->pool.size, thr = m->pool.threshold_ports;
     struct plot p = {60, 24, 620, 150, m->min_ns, m->max_ns, pool * 1.05};
     int64_t at = time_at_or_above(&u->one, thr, m->max_ns);
     fmt_duration(at, above, sizeof above);
@@ -403,13 +403,13 @@ static void write_source_chart(FILE *out, const struct report_model *m,
             s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above);
 }
 
-static const struct ib_engine *sort_engine; /* qsort has no context argument */
+static const struct report_model *sort_model; /* qsort has no context argument */
 
 /* Sources by peak, one port each, then per destination, then first seen. */
 static int by_peak(const void *a, const void *b)
 {
-    const struct ib_source_stats *x = ib_engine_source(sort_engine, *(const size_t *)a);
-    const struct ib_source_stats *y = ib_engine_source(sort_engine, *(const size_t *)b);
+    const struct ib_source_stats *x = sort_model->sources[*(const size_t *)a];
+    const struct ib_source_stats *y = sort_model->sources[*(const size_t *)b];
     if (x->peak_ports_in_use != y->peak_ports_in_use)
         return x->peak_ports_in_use < y->peak_ports_in_use ? 1 : -1;
     if (x->peak_ports_per_destination != y->peak_ports_per_destination)
@@ -419,7 +419,7 @@ static int by_peak(const void *a, const void *b)
 
 static void write_sources(FILE *out, struct html_state *st, const struct report_model *m)
 {
-    size_t n = ib_engine_source_count(m->engine);
+    size_t n = m->source_count;
     fputs("<section id=\"sources\"><h2>Ports in use, per source</h2>\n", out);
     if (n == 0) {
         fputs("<p>No IP CM connection requests.</p></section>\n", out);
@@ -432,7 +432,7 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
     }
     for (size_t i = 0; i < n; i++)
         order[i] = i;
-    sort_engine = m->engine;
+    sort_model = m;
     qsort(order, n, sizeof *order, by_peak);
     fputs("<p>Sources ordered by peak. The solid line counts one port per connection; the "
           "dashed one the ports toward its busiest destination, which Linux's 4-tuple rule lets "
@@ -443,7 +443,7 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
         size_t i = order[k];
         if (i >= HTML_SOURCES_KEPT || !st->sources[i].seen || charted == HTML_SOURCES_CHARTED)
             continue;
-        write_source_chart(out, m, &st->sources[i], ib_engine_source(m->engine, i), i);
+        write_source_chart(out, m, &st->sources[i], m->sources[i], i);
         charted++;
     }
     if (charted < n)
@@ -455,7 +455,7 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
           "destination</th><th>frame</th></tr></thead><tbody>\n",
           out);
     for (size_t k = 0; k < n; k++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, order[k]);
+        const struct ib_source_stats *s = m->sources[order[k]];
         struct source_labels l;
         source_labels(m, s, &l);
         fputs("<tr><td>", out);
@@ -615,7 +615,7 @@ static double node_x(unsigned i)
 static void write_chain(FILE *out, const struct html_state *st, const struct report_model *m,
                         size_t ci)
 {
-    const struct ib_redirect_chain *c = ib_engine_chain(m->engine, ci);
+    const struct ib_redirect_chain *c = m->chains[ci];
     unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
     struct chain_node nodes[IB_CHAIN_HOPS_MAX + 1];
     unsigned from[IB_CHAIN_HOPS_MAX], to[IB_CHAIN_HOPS_MAX];
@@ -714,7 +714,7 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
 
 static void write_chains(FILE *out, const struct html_state *st, const struct report_model *m)
 {
-    size_t n = ib_engine_chain_count(m->engine);
+    size_t n = m->chain_count;
     fputs("<section id=\"chains\"><h2>Redirect chains</h2>\n", out);
     if (n == 0) {
         fputs("<p>No ClassPortInfo redirects.</p></section>\n", out);
@@ -840,7 +840,7 @@ static void write_histogram(FILE *out, const struct html_state *st)
 
 static void write_cm(FILE *out, const struct html_state *st, const struct report_model *m)
 {
-    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    const struct ib_connection_stats *cs = &m->connections;
     fputs("<section id=\"cm\"><h2>CM outcomes</h2>\n", out);
     fprintf(out, "<p data-requests=\"%" PRIu64 "\">%" PRIu64 " connection requests, %" PRIu64
                  " established, %" PRIu64 " rejected, %" PRIu64 " closed; %" PRIu64

@@ -64,7 +64,7 @@ static void write_connections(struct json_writer *w, struct json_state *st,
 {
     jw_key(w, "connections");
     jw_begin_object(w);
-    jv_connection_stats_members(w, ib_engine_connections(m->engine));
+    jv_connection_stats_members(w, &m->connections, m->medians);
     if (m->opts->connections) {
         jw_key(w, "list");
         jw_begin_array(w);
@@ -79,13 +79,11 @@ static void write_connections(struct json_writer *w, struct json_state *st,
 
 static void write_sources(struct json_writer *w, const struct report_model *m)
 {
-    size_t n = ib_engine_source_count(m->engine);
     jw_key(w, "sources");
     jw_begin_array(w);
-    for (size_t i = 0; i < n; i++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, i);
+    for (size_t i = 0; i < m->source_count; i++) {
         jw_begin_object(w);
-        jv_source_members(w, s);
+        jv_source_members(w, m->sources[i]);
         jw_end_object(w);
     }
     jw_end_array(w);
@@ -93,13 +91,11 @@ static void write_sources(struct json_writer *w, const struct report_model *m)
 
 static void write_chains(struct json_writer *w, const struct report_model *m)
 {
-    size_t n = ib_engine_chain_count(m->engine);
     jw_key(w, "redirect_chains");
     jw_begin_array(w);
-    for (size_t i = 0; i < n; i++) {
-        const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
+    for (size_t i = 0; i < m->chain_count; i++) {
         jw_begin_object(w);
-        jv_chain_members(w, c, i);
+        jv_chain_members(w, m->chains[i], i);
         jw_end_object(w);
     }
     jw_end_array(w);
@@ -124,18 +120,8 @@ static void write_frames(struct json_writer *w, const struct report_model *m)
 
 static void write_pool(struct json_writer *w, const struct report_model *m)
 {
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
     jw_key(w, "pool");
-    jw_begin_object(w);
-    jw_key(w, "low");
-    jw_uint(w, cfg->pool_low);
-    jw_key(w, "high");
-    jw_uint(w, cfg->pool_high);
-    jw_key(w, "size");
-    jw_uint(w, ib_engine_pool_size(m->engine));
-    jw_key(w, "threshold_pct");
-    jv_percent(w, cfg->threshold_pct);
-    jw_end_object(w);
+    jv_pool(w, &m->pool);
 }
 
 /* Packets per diagnostic: the addressing rules all (zeros too), the others
@@ -143,7 +129,7 @@ static void write_pool(struct json_writer *w, const struct report_model *m)
 static void write_diagnostics(struct json_writer *w, const struct report_model *m,
                               const char *key, bool addressing)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     jw_key(w, key);
     jw_begin_object(w);
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
@@ -199,7 +185,7 @@ static void write_crc(struct json_writer *w, const struct report_model *m)
 
 static void write_counts(struct json_writer *w, const struct report_model *m)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     jw_key(w, "finding_counts");
     jv_finding_counts(w, es);
     jw_key(w, "limits");

@@ -305,7 +305,7 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
     jw_bool(w, rec->evicted);
 }
 
-void jv_latency(struct json_writer *w, const struct ib_latency *l)
+void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median)
 {
     jw_begin_object(w);
     jw_key(w, "count");
@@ -313,7 +313,7 @@ void jv_latency(struct json_writer *w, const struct ib_latency *l)
     jw_key(w, "min_ns");
     if (l->count) jw_int(w, l->min_ns); else jw_null(w);
     jw_key(w, "median_ns");
-    if (l->count) jw_int(w, l->median_ns); else jw_null(w);
+    if (l->count && median) jw_int(w, l->median_ns); else jw_null(w);
     jw_key(w, "max_ns");
     if (l->count) jw_int(w, l->max_ns); else jw_null(w);
     jw_end_object(w);
@@ -514,7 +514,22 @@ void jv_crc_capture_members(struct json_writer *w, const struct report_model *m,
     jv_crc_counts(w, m->captures[i].crc.vcrc);
 }
 
-void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs)
+void jv_pool(struct json_writer *w, const struct report_pool *p)
+{
+    jw_begin_object(w);
+    jw_key(w, "low");
+    jw_uint(w, p->low);
+    jw_key(w, "high");
+    jw_uint(w, p->high);
+    jw_key(w, "size");
+    jw_uint(w, p->size);
+    jw_key(w, "threshold_pct");
+    jv_percent(w, p->threshold_pct);
+    jw_end_object(w);
+}
+
+void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs,
+                                 bool medians)
 {
     jw_key(w, "requests");
     jw_uint(w, cs->requests);
@@ -542,7 +557,7 @@ void jv_connection_stats_members(struct json_writer *w, const struct ib_connecti
     }
     jw_end_object(w);
     jw_key(w, "setup_latency");
-    jv_latency(w, &cs->setup);
+    jv_latency(w, &cs->setup, medians);
     jw_key(w, "req_rep_latency");
-    jv_latency(w, &cs->req_rep);
+    jv_latency(w, &cs->req_rep, medians);
 }

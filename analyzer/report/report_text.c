@@ -219,8 +219,7 @@ static void write_captures(FILE *out, const struct report_model *m)
 
 static void write_summary(FILE *out, const struct report_model *m)
 {
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     section(out, "Summary");
     fprintf(out, "  frames %" PRIu64 ", InfiniBand %" PRIu64, m->frames, m->ib_frames);
     if (m->link_records)
@@ -233,9 +232,8 @@ static void write_summary(FILE *out, const struct report_model *m)
         fmt_duration(m->max_ns - m->min_ns, d, sizeof(d));
         fprintf(out, "  from %s, %s\n", t, d);
     }
-    fprintf(out, "  port pool %u-%u (%u ports), pool_high at %g%%\n", (unsigned)cfg->pool_low,
-            (unsigned)cfg->pool_high, (unsigned)ib_engine_pool_size(m->engine),
-            cfg->threshold_pct);
+    fprintf(out, "  port pool %u-%u (%u ports), pool_high at %g%%\n", (unsigned)m->pool.low,
+            (unsigned)m->pool.high, (unsigned)m->pool.size, m->pool.threshold_pct);
     uint64_t total = 0;
     for (int k = 0; k < IB_FIND_COUNT; k++)
         total += es->findings[k];
@@ -287,7 +285,7 @@ static void latency_line(FILE *out, const char *what, const struct ib_latency *l
 
 static void write_connections(FILE *out, struct text_state *st, const struct report_model *m)
 {
-    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    const struct ib_connection_stats *cs = &m->connections;
     section(out, "CM connections");
     fprintf(out,
             "  requests %" PRIu64 ", established %" PRIu64 ", rejected %" PRIu64
@@ -316,7 +314,7 @@ static void write_connections(FILE *out, struct text_state *st, const struct rep
 
 static void write_sources(FILE *out, const struct report_model *m)
 {
-    size_t n = ib_engine_source_count(m->engine);
+    size_t n = m->source_count;
     section(out, "Sources: source ports in use against the pool");
     if (n == 0) {
         fputs("  no IP CM connection requests\n", out);
@@ -328,9 +326,9 @@ static void write_sources(FILE *out, const struct report_model *m)
             "per destination");
     fprintf(out, "  %-16s %-5s %6s | %6s %6s %7s | %6s %6s %7s\n", "source", "space", "conns",
             "peak", "pool%", "frame", "peak", "pool%", "frame");
-    double size = ib_engine_pool_size(m->engine);
     for (size_t i = 0; i < n; i++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, i);
+        const struct ib_source_stats *s = m->sources[i];
+        double size = report_source_pool(m, i)->size;
         char ip[64], ps[PORT_SPACE_BUF], f1[32] = "-", f2[32] = "-", p1[16], p2[16];
         ib_format_ip(s->ip_version, s->ip, ip, sizeof(ip));
         fmt_port_space(s->port_space, ps);
@@ -366,12 +364,12 @@ static void glue(char *s)
 
 static void write_chains(FILE *out, const struct report_model *m)
 {
-    size_t n = ib_engine_chain_count(m->engine);
+    size_t n = m->chain_count;
     if (n == 0)
         return;
     section(out, "Redirect chains");
     for (size_t i = 0; i < n; i++) {
-        const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
+        const struct ib_redirect_chain *c = m->chains[i];
         char req[80], fr[32], ep[80], qp[24], text[2048];
         const char *cls = ib_mgmt_class_name(c->mgmt_class);
         fmt_endpoint(&c->requester, req, sizeof(req));
@@ -416,7 +414,7 @@ static void write_chains(FILE *out, const struct report_model *m)
 
 static void write_addressing(FILE *out, const struct report_model *m)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     bool any = false;
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
@@ -433,7 +431,7 @@ static void write_addressing(FILE *out, const struct report_model *m)
 
 static void write_findings(FILE *out, struct text_state *st, const struct report_model *m)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     section(out, "Findings by kind");
     bool any = false;
     for (int k = 0; k < IB_FIND_COUNT; k++) {
