@@ -148,7 +148,7 @@ int decode_main(int argc, char **argv)
         return 2;
     }
     /* Decoding a file twice harms nothing; writing over it (>>) would. */
-    if (!input_guard_check(argv + 1, (size_t)files, NULL, true))
+    if (!input_guard_check(argv + 1, (size_t)files, NULL, NULL))
         return 2;
     for (int i = 1; i <= files; i++) {
         if (files > 1)

@@ -450,6 +450,14 @@ void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib
     jw_end_object(w);
 }
 
+void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_t host)
+{
+    if (!m->host_count || host >= m->host_count)
+        return;
+    jw_key(w, "host");
+    jw_string(w, m->hosts[host].name);
+}
+
 static void capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
     const struct report_capture *c = &m->captures[i];
@@ -491,6 +499,7 @@ static void capture_members(struct json_writer *w, const struct report_model *m,
         jw_string(w, c->live.ended_by);
         jw_end_object(w);
     }
+    jv_host_member(w, m, c->host);
 }
 
 void jv_captures(struct json_writer *w, const struct report_model *m)
@@ -512,6 +521,7 @@ void jv_crc_capture_members(struct json_writer *w, const struct report_model *m,
     jv_crc_counts(w, m->captures[i].crc.icrc);
     jw_key(w, "vcrc");
     jv_crc_counts(w, m->captures[i].crc.vcrc);
+    jv_host_member(w, m, m->captures[i].host);
 }
 
 void jv_pool(struct json_writer *w, const struct report_pool *p)

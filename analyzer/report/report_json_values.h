@@ -27,6 +27,9 @@ void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib
 
 struct report_model;
 void jv_captures(struct json_writer *w, const struct report_model *m); /* captures[] */
+/* A merge's "host": the label of the host an item came from (nothing
+ * for one run's report). */
+void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_t host);
 /* One capture's CRC counts: capture, icrc, vcrc. */
 void jv_crc_capture_members(struct json_writer *w, const struct report_model *m, size_t i);
 void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs,

@@ -45,6 +45,16 @@ void report_model_summary_free(struct report_model *m)
     m->source_count = m->chain_count = 0;
 }
 
+bool report_one_pool(const struct report_model *m)
+{
+    for (size_t h = 0; h < m->host_count; h++) {
+        const struct report_pool *p = &m->hosts[h].pool, *q = &m->hosts[0].pool;
+        if (p->low != q->low || p->high != q->high || p->threshold_pct != q->threshold_pct)
+            return false;
+    }
+    return true;
+}
+
 const struct report_pool *report_source_pool(const struct report_model *m, size_t i)
 {
     if (m->host_count && m->source_host)

@@ -58,6 +58,10 @@ struct report_host {
     const char *name;             /* the report's file name without .json */
     uint32_t first_capture, capture_count;
     struct report_pool pool;
+    uint64_t frames;              /* of its captures */
+    uint64_t source_count;
+    uint64_t findings[IB_FIND_COUNT]; /* its findings listed, by kind */
+    uint64_t findings_total;
 };
 
 struct report_model {
@@ -119,6 +123,8 @@ bool report_model_summarize(struct report_model *m, const struct ib_engine *e);
 /* Frees what report_model_summarize allocated. */
 void report_model_summary_free(struct report_model *m);
 
+/* Whether every host had the same pool (always, for one run's report). */
+bool report_one_pool(const struct report_model *m);
 /* The pool a source was measured against: its host's in a merge. */
 const struct report_pool *report_source_pool(const struct report_model *m, size_t i);
 /* The host of a capture's frame in a merge, NULL for one run's report. */
