@@ -54,7 +54,7 @@ static int host_width(const struct report_model *m)
         size_t len = display_width(name);
         w = len > w ? len : w;
     }
-    return (int)(w > 24 ? 24 : w);
+    return (int)(w > 21 ? 21 : w); /* the nearest-exhaustion table stays within 80 */
 }
 
 static void *text_begin(const struct report_model *m, FILE *out)
@@ -233,9 +233,11 @@ static void write_captures(FILE *out, const struct report_model *m)
             fputs("     error: ", out);
             wrap(out, error, 12, 7);
         }
-        if (c->info.snaplen_cut)
+        if (c->info.snaplen_cut && c->info.first_cut)
             fprintf(out, "     %" PRIu64 " frames cut by the snaplen (first: frame %" PRIu64 ")\n",
                     c->info.snaplen_cut, c->info.first_cut);
+        else if (c->info.snaplen_cut) /* a merge: reports do not say which was first */
+            fprintf(out, "     %" PRIu64 " frames cut by the snaplen\n", c->info.snaplen_cut);
         if (c->live.on)
             write_live(out, &c->live);
     }
@@ -544,11 +546,14 @@ static void write_hosts(FILE *out, const struct report_model *m, int hw)
                 (unsigned)h->pool.low, (unsigned)h->pool.high);
     }
     if (m->capture_count > 1)
-        fputs("  Frames are written capture:frame, captures numbered across the fabric.  Each\n",
+        fputs("  Frames are written capture:frame, captures numbered across the fabric.  Each\n"
+              "  host's capture is seen on its own: a source captured on two hosts is two\n"
+              "  sources here.\n",
               out);
-    fputs("  host's capture is seen on its own: a source captured on two hosts is two\n"
-          "  sources here.\n",
-          out);
+    else /* frames are written as in one capture */
+        fputs("  Each host's capture is seen on its own: a source captured on two hosts is two\n"
+              "  sources here.\n",
+              out);
 }
 
 /* A merge: the sources with the largest share of their own host's pool in

@@ -165,6 +165,27 @@ def group_equal(a, d):
     check(not re.search(r": -?\d+\.\d{3,}[,\n]", out_json_text(a, reports)),
           "merged JSON numbers written as the report writes them (0.91, not 0.91000000000000003)")
     group_one(a, reports[1])
+    group_labels(a, d, reports)
+
+
+def group_labels(a, d, reports):
+    """Host labels are the file names: long ones keep the text within 80
+    columns, control characters in them reach no terminal."""
+    os.makedirs(os.path.join(d, "labels"))
+    names = ["a-host-name-much-longer-than-any-column", "evil\x1b[31mred\x07", "n\u00e9ud"]
+    paths = []
+    for name, report in zip(names, reports):
+        paths.append(os.path.join(d, "labels", name + ".json"))
+        shutil.copy(report, paths[-1])
+    rc, text, err = run(a, ["merge"] + paths)
+    wide = [line for line in text.split("\n") if len(line) > 80]
+    check(rc == 0 and not wide, f"long labels: text within 80 columns ({wide[:2]}, {err[:200]})")
+    check("\x1b" not in text and "\x07" not in text and "evil\\x1B[31mred\\x07" in text,
+          "a label's control characters are escaped in the text")
+    check("n\u00e9ud" in text, "a UTF-8 label is written as it is")
+    rc, out, _ = run(a, ["merge", "--format", "json"] + paths)
+    check(rc == 0 and [h["host"] for h in json.loads(out)["hosts"]] == names,
+          "the JSON keeps the labels as they are")
 
 
 def out_json_text(a, reports):
