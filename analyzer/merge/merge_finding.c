@@ -129,12 +129,21 @@ static bool read_carried(struct rd *r, uint64_t max, uint32_t *v, uint8_t *bits,
     return true;
 }
 
+/* A narrow member through a wider reader. */
+static bool read_u8(struct rd *r, uint8_t max, const char *noun, uint8_t *v)
+{
+    uint32_t x;
+    if (!rd_u32(r, max, noun, &x))
+        return false;
+    *v = (uint8_t)x;
+    return true;
+}
+
 static bool read_detail(struct merge_report *mr, int k, struct ib_finding_data *d,
                         struct details *dd)
 {
     struct rd *r = &mr->rd;
-    uint32_t v = 0;
-    bool ok;
+    uint32_t pkey = 0;
     switch (k) {
     case D_TUPLE: return read_tuple(r, &d->tuple);
     case D_LOCAL_COMM_ID:
@@ -144,17 +153,21 @@ static bool read_detail(struct merge_report *mr, int k, struct ib_finding_data *
     case D_PORT_SPACE: return rd_port_space(r, &d->tuple.port_space);
     case D_PORTS_IN_USE: return rd_u32(r, UINT32_MAX, "a count of ports", &d->ports_in_use);
     case D_POOL_SIZE: return rd_u32(r, 65535, "a pool size", &d->pool_size);
-    case D_MGMT_CLASS: ok = rd_u32(r, UINT8_MAX, "a management class", &v); d->mgmt_class = (uint8_t)v; return ok;
+    case D_MGMT_CLASS: return read_u8(r, UINT8_MAX, "a management class", &d->mgmt_class);
     case D_CHAIN: return read_chain(mr, d);
     case D_TARGET: return rd_hop(r, &d->target, false);
     case D_CM_MESSAGE: return read_cm_message(r, &d->cm_attr);
     case D_REJECT_REASON: return rd_u16(r, "a reject reason", &d->reject_reason);
-    case D_SL: ok = rd_u32(r, 15, "a service level", &v); d->sl = (uint8_t)v; return ok;
+    case D_SL: return read_u8(r, 15, "a service level", &d->sl);
     case D_PROBLEMS: return read_problems(r, &dd->problems);
     case D_CHAIN_LENGTH:
     case D_HOP: return rd_u32(r, UINT32_MAX, "a number of redirects", &dd->hops);
     case D_CARRIED_QKEY: return read_carried(r, UINT32_MAX, &d->qkey, &dd->keys, IB_KEY_QKEY);
-    case D_CARRIED_PKEY: ok = read_carried(r, UINT16_MAX, &v, &dd->keys, IB_KEY_PKEY); d->pkey = (uint16_t)v; return ok;
+    case D_CARRIED_PKEY:
+        if (!read_carried(r, UINT16_MAX, &pkey, &dd->keys, IB_KEY_PKEY))
+            return false;
+        d->pkey = (uint16_t)pkey;
+        return true;
     case D_SENT_TO: return rd_endpoint(r, &d->sent_to);
     case D_SENT_TO_QP: return rd_u32(r, RD_QP_MAX, "a QP number", &d->sent_to_qp);
     case D_CARRIED: return rd_u32(r, UINT32_MAX, "a CRC", &d->crc_carried);

@@ -9,7 +9,8 @@ Groups:
            host; the text stays within 80 columns; the merged CSV has the
            single CSV's columns (rule among them) and the host; numbers are
            written as the single report writes them; the merge of one report
-           is that report, plus what a merge adds
+           is that report, plus what a merge adds; long, UTF-8 and control
+           character host labels (80 columns, escaped)
   errors   hostile inputs, each a one-line error naming the file, exit 2, no
            output written: a missing file, an empty one, one cut short, a JSON
            Lines report, plain JSON that is no report, a report of another
@@ -20,7 +21,8 @@ Groups:
   values   wrong types and impossible values inside a well-formed report
            (1.5, "35", 1e300 or -1 for a count, a pool of -5, a capture or
            chain the report does not have, ...): refused in one line naming
-           the file and the key, exit 2, nothing written
+           the file and the key, exit 2, nothing written; JSON that breaks
+           RFC 8259's grammar refused; escapes read as JSON means them
   twice    the same report given twice by any path (itself, ./path, a
            symlink, a hard link, standard input and its path): refused
   html     the merged page in headless Chromium: the numbers in its DOM equal
@@ -369,6 +371,30 @@ def group_values(a, d):
         f.write(json.dumps(rep)[:-1] + ', "deep": ' + "[" * 100 + "]" * 100 + "}")
     expect_error(a, ["merge", "-o", out, bad], "nesting", "not a JSON report: nesting deeper",
                  out=out)
+    # JSON as RFC 8259 has it, and nothing else.
+    v = json.dumps(rep["version"])
+    for text, says in [('{"version":%s,}' % v, "unexpected '}'"),
+                       ('{"version":%s,"a":01}' % v, "a malformed number"),
+                       ('{"version":%s,"a":[1,]}' % v, "unexpected ']'"),
+                       ('{"version":%s,"a":"\\q"}' % v, "an unknown escape in a string"),
+                       ('{"version":%s,"a":"\\ud800"}' % v, "a lone UTF-16 surrogate in a string"),
+                       ('{"version":%s,"a":"\t"}' % v, "a control character in a string"),
+                       ('{"version":%s,"a":"\udcff"}' % v, "invalid UTF-8 in a string"),
+                       ('{"version":%s} {}' % v, "more text after the document"),
+                       ("{'version':%s}" % v, "unexpected '''"),
+                       ('\ufeff{"version":%s}' % v, "unexpected byte 0xef")]:
+        with open(bad, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
+        expect_error(a, ["merge", "-o", out, bad], f"JSON {text!r}",
+                     f"{bad}: not a JSON report: {says} at line 1", out=out)
+    # Escapes are read as JSON means them.
+    esc = json.dumps(dict(rep, captures=[dict(rep["captures"][0], path="caf\u00e9/\u2603")]),
+                     ensure_ascii=True).replace("/", "\\/")
+    with open(bad, "w") as f:
+        f.write(esc)
+    rc, merged, err = run(a, ["merge", "--format", "json", bad])
+    check(rc == 0 and json.loads(merged)["captures"][0]["path"] == "caf\u00e9/\u2603",
+          f"escapes read back: exit {rc} {err[:200]}")
     # Unknown keys are skipped, whatever they hold.
     with open(bad, "w") as f:
         f.write(json.dumps(dict(rep, extra=[{"a": [1, {}]}], frames=dict(rep["frames"], x=1))))
