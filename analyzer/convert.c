@@ -162,7 +162,7 @@ int convert_main(int argc, char **argv)
     const char *in_path = argv[1], *out_path = argv[2];
     char errbuf[PCAP_ERRBUF_SIZE] = "";
     struct stat st;
-    if (!input_guard_check(argv + 1, 1, out_path, false))
+    if (!input_guard_check(argv + 1, 1, out_path, NULL))
         return 2;
     if (strcmp(in_path, "-") != 0) {
         if (stat(in_path, &st) != 0)

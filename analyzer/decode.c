@@ -156,7 +156,7 @@ int decode_main(int argc, char **argv)
         return 2;
     }
     /* Decoding a file twice harms nothing; writing over it (>>) would. */
-    if (!input_guard_check(argv + 1, (size_t)files, NULL, true) ||
+    if (!input_guard_check(argv + 1, (size_t)files, NULL, NULL) ||
         !output_open_or_say(&out, NULL))
         return 2;
     for (int i = 1; i <= files; i++) {

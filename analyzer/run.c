@@ -37,7 +37,6 @@ bool run_init(struct run *r, const struct options *opts, const char *version,
     cfg.threshold_pct = opts->threshold_pct;
     r->model.captures = calloc(capture_count ? capture_count : 1, sizeof(*r->model.captures));
     r->engine = ib_engine_new(&cfg);
-    r->model.engine = r->engine;
     if (!r->model.captures || !r->engine) {
         fprintf(stderr, "ibscope: out of memory\n");
         run_free(r);
@@ -53,6 +52,7 @@ bool run_init(struct run *r, const struct options *opts, const char *version,
 
 void run_free(struct run *r)
 {
+    report_model_summary_free(&r->model);
     if (r->engine)
         ib_engine_free(r->engine);
     free(r->model.captures);
@@ -146,6 +146,11 @@ void run_frame(struct run *r, const struct capture_frame *fr)
 int run_end(struct run *r, struct output_file *out)
 {
     ib_engine_finish(r->engine);
+    if (!report_model_summarize(&r->model, r->engine)) {
+        fprintf(stderr, "ibscope: out of memory; no report written\n");
+        output_abort(out);
+        return 2;
+    }
     int scratch_err = r->renderer->end(r->rstate, &r->model);
     r->rstate = NULL;
     char where[PRINTABLE_MAX];

@@ -87,6 +87,7 @@ static void draw(struct live *l, int64_t now, bool tick)
         .filter = l->opts->filter ? live_capture_filter(l->cap) : "RoCE, the default filter",
         .elapsed_ns = now - l->started,
         .frames_per_second = l->frames_per_second,
+        .engine = l->run.engine,
     };
     live_capture_stats(l->cap, &st.kernel);
     live_view_draw(&l->view, &l->run.model, &st);

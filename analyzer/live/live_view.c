@@ -147,16 +147,15 @@ static void draw_findings(struct live_view *v, unsigned width, const struct repo
     block_line(v, width, "%s", any ? line : "findings: none yet");
 }
 
-static void draw_sources(struct live_view *v, unsigned width, const struct report_model *m)
+static void draw_sources(struct live_view *v, unsigned width, const struct ib_engine *e)
 {
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    double pool = ib_engine_pool_size(m->engine);
+    const struct ib_engine_config *cfg = ib_engine_get_config(e);
+    double pool = ib_engine_pool_size(e);
     size_t top[LIVE_VIEW_SOURCES];
-    size_t n = busiest_sources(m->engine, top);
+    size_t n = busiest_sources(e, top);
     block_line(v, width, "port pool %u-%u (%.0f ports), pool_high at %g%%; %zu source%s",
                (unsigned)cfg->pool_low, (unsigned)cfg->pool_high, pool, cfg->threshold_pct,
-               ib_engine_source_count(m->engine),
-               ib_engine_source_count(m->engine) == 1 ? "" : "s");
+               ib_engine_source_count(e), ib_engine_source_count(e) == 1 ? "" : "s");
     if (n == 0)
         return;
     block_line(v, width, "  %-24s %-5s | %-20s | %s", "", "", "one port each",
@@ -164,7 +163,7 @@ static void draw_sources(struct live_view *v, unsigned width, const struct repor
     block_line(v, width, "  %-24s %-5s | %6s %6s %6s | %6s %6s", "source", "space", "now",
                "peak", "pool%", "peak", "pool%");
     for (size_t i = 0; i < n; i++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, top[i]);
+        const struct ib_source_stats *s = ib_engine_source(e, top[i]);
         char ip[64], ps[PORT_SPACE_BUF];
         ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
         fmt_port_space(s->port_space, ps);
@@ -196,6 +195,6 @@ void live_view_draw(struct live_view *v, const struct report_model *m,
                m->frames, m->ib_frames, st->frames_per_second, st->kernel.dropped,
                st->kernel.if_dropped);
     draw_findings(v, width, m);
-    draw_sources(v, width, m);
+    draw_sources(v, width, st->engine);
     fflush(v->out);
 }

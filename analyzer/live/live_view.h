@@ -32,6 +32,7 @@ struct live_view_status {
     int64_t elapsed_ns;
     double frames_per_second;
     struct live_capture_stats kernel;
+    const struct ib_engine *engine; /* the sources and the pool, as they stand */
 };
 
 void live_view_init(struct live_view *v, FILE *out, int fd, bool terminal, bool finding_lines);

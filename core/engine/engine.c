@@ -54,6 +54,16 @@ const char *ib_engine_config_problem(const struct ib_engine_config *cfg)
     return NULL;
 }
 
+uint32_t ib_engine_config_threshold_ports(const struct ib_engine_config *cfg)
+{
+    /* ceil(threshold% of the pool), at least one port; in hundredths of a
+     * percent, so that 50.5 % of 200 ports is exactly 101 */
+    uint64_t size = (uint64_t)cfg->pool_high - cfg->pool_low + 1;
+    uint64_t centi = (uint64_t)(cfg->threshold_pct * 100 + 0.5);
+    uint64_t th = (size * centi + 9999) / 10000;
+    return th ? (uint32_t)th : 1;
+}
+
 struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
 {
     if (cfg && ib_engine_config_problem(cfg))
@@ -66,11 +76,7 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     else
         ib_engine_config_init(&e->cfg);
     e->pool_size = (uint32_t)e->cfg.pool_high - e->cfg.pool_low + 1;
-    /* ceil(threshold% of the pool), at least one port; in hundredths of a
-     * percent, so that 50.5 % of 200 ports is exactly 101 */
-    uint64_t centi = (uint64_t)(e->cfg.threshold_pct * 100 + 0.5);
-    uint64_t th = ((uint64_t)e->pool_size * centi + 9999) / 10000;
-    e->threshold_ports = th ? (uint32_t)th : 1;
+    e->threshold_ports = ib_engine_config_threshold_ports(&e->cfg);
     /* Re-arm only after falling 5% of the pool below the threshold, so that a
      * source hovering at the threshold raises one finding, not one per REQ. */
     uint32_t margin = e->pool_size / 20 ? e->pool_size / 20 : 1;

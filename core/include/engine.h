@@ -88,6 +88,10 @@ void ib_engine_config_init(struct ib_engine_config *cfg);
  * above its last"), for a message. */
 const char *ib_engine_config_problem(const struct ib_engine_config *cfg);
 
+/* Ports in use at which pool_high fires for a configuration that has no
+ * problem: --threshold of the pool, rounded up (ib_engine_threshold_ports). */
+uint32_t ib_engine_config_threshold_ports(const struct ib_engine_config *cfg);
+
 struct ib_engine;
 
 /* NULL when out of memory or when cfg has a problem (above); a NULL cfg is
