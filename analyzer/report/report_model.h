@@ -55,6 +55,10 @@ struct report_model {
     bool have_time;
     int64_t first_ns, last_ns;        /* first and last frame read */
     int64_t min_ns, max_ns;           /* earliest and latest (clocks can step back) */
+    /* The output is read as it comes (a pipe, a terminal, a socket), not a
+     * regular file: a renderer that writes records as they happen (CSV)
+     * sends each out at once, as JSON Lines always does. */
+    bool stream_records;
 };
 
 /* A renderer: begin before the first frame, then findings and connection
