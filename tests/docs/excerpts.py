@@ -28,6 +28,10 @@ normalisation is:
   - nothing else: times, paths and counts are the samples' and must be
     the same.  Exit statuses are compared only where the page shows them
     (`; echo $?`).
+Standard error and standard output are one stream, in the order they were
+written; but in a pipeline the first command's standard error and the last
+one's output race, so such a page sends the standard error away
+(`2>/dev/null |`) when it is not what the excerpt shows.
 
 A command that cannot run here (it needs root, a live interface, Wireshark
 with the plugin, a machine's own files) says so on its line, visibly:
@@ -174,9 +178,11 @@ def rewrite(page, out):
     """The page's lines made to describe the output: lines that still match kept
     as they are (their "..." too), "..." lines kept where they absorb lines, the
     rest replaced by the output's.  An edit distance in which a "..." line takes
-    lines almost for free, so that it keeps what it left out before."""
+    lines almost for free, so that it keeps what it left out before, and where
+    losing a page line costs more than adding one, so that a line the output
+    still has is kept and what is new is added beside it."""
     n, m = len(page), len(out)
-    absorb, edit = 0.01, 1.0
+    absorb, insert, lose = 0.01, 1.0, 2.0
     inf = float("inf")
     cost = [[inf] * (m + 1) for _ in range(n + 1)]
     step = [[None] * (m + 1) for _ in range(n + 1)]
@@ -194,13 +200,13 @@ def rewrite(page, out):
             else:
                 if i < n and j < m:
                     same = line_matches(page[i], out[j])
-                    c = cost[i + 1][j + 1] + (0 if same else edit)
+                    c = cost[i + 1][j + 1] + (0 if same else lose)
                     if c < best:
                         best, how = c, "keep" if same else "replace"
-                if i < n and cost[i + 1][j] + edit < best:
-                    best, how = cost[i + 1][j] + edit, "drop"
-            if j < m and cost[i][j + 1] + edit < best:
-                best, how = cost[i][j + 1] + edit, "insert"
+                if i < n and cost[i + 1][j] + lose < best:
+                    best, how = cost[i + 1][j] + lose, "drop"
+            if j < m and cost[i][j + 1] + insert < best:
+                best, how = cost[i][j + 1] + insert, "insert"
             cost[i][j], step[i][j] = best, how
     result, i, j = [], 0, 0
     while (i, j) != (n, m):
