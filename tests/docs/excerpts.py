@@ -38,9 +38,14 @@ with the plugin, a machine's own files) says so on its line, visibly:
 
     $ sudo ibscope --live eth1      # not run: needs root and a RoCE interface
 
-Its output is the page's record of a real run and is not compared.  The
-summary counts the blocks and commands run and those marked not run, with
-their reasons, so nothing is left out unseen.
+Its output is the page's record of a real run and is not compared.  A
+command that runs only as root (capturing, for one) ends in "# as root":
+
+    $ ibscope --live eth9           # as root
+
+it is run when the check runs as root (as in CI) and counted as not run
+otherwise.  The summary counts the blocks and commands run and those not
+run, with their reasons, so nothing is left out unseen.
 
 Usage: excerpts.py --build DIR [--source-dir DIR] [--update] [-v] [PAGE...]
   --update  rewrite each excerpt that differs from the output of its
@@ -61,6 +66,7 @@ import tempfile
 
 GAP = "..."
 NOT_RUN = re.compile(r"(?:^|\s)#\s*not run:\s*(.*?)\s*$")
+AS_ROOT = re.compile(r"(?:^|\s)#\s*as root\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 TIMEOUT = 120
 
@@ -81,8 +87,11 @@ class Command:
         self.out_first = None     # first and end (exclusive) page lines of its output
         self.out_end = None
         self.expected = []        # its output lines on the page, indentation removed
-        m = NOT_RUN.search(text.split("\n")[-1])
+        last = text.split("\n")[-1]
+        m = NOT_RUN.search(last)
         self.not_run = m.group(1) if m else None
+        if AS_ROOT.search(last) and os.geteuid() != 0:
+            self.not_run = "as root, and this check is not root"
 
 
 class Block:
