@@ -42,10 +42,11 @@ def listed_options(help_text):
 
 
 def page_text(path):
-    """The page's roff with the font changes and escaped hyphens undone."""
+    """The page's roff with the font changes, escaped hyphens and zero-width
+    breaks (\\&) undone."""
     with open(path) as f:
         roff = f.read()
-    return re.sub(r"\\f[BIRP]", "", roff).replace("\\-", "-")
+    return re.sub(r"\\f[BIRP]", "", roff).replace("\\-", "-").replace("\\&", "")
 
 
 def group_pages(a):
@@ -130,6 +131,15 @@ def group_completion(a):
             os.chdir(cwd)
 
 
+def configured_prefix(build):
+    """CMAKE_INSTALL_PREFIX of the build, as its cache has it."""
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            if line.startswith("CMAKE_INSTALL_PREFIX:"):
+                return line.split("=", 1)[1].strip()
+    return "/usr/local"
+
+
 def group_install(a):
     with tempfile.TemporaryDirectory() as root:
         p = subprocess.run(["cmake", "--install", a.build, "--prefix", "/usr"],
@@ -153,6 +163,20 @@ def group_install(a):
                       for f in have), "installed: the plugin in Wireshark's plugin folder")
         stray = [f for f in have if not f.startswith(("usr/bin/", "usr/share/", "usr/lib/"))]
         check(not stray, f"nothing installed elsewhere ({stray})")
+        # The files the manual pages name in the docs folder (report-schema.md,
+        # the samples) are where the install put them.  The pages name the
+        # configured prefix's folder; this install's prefix is /usr.
+        prefix = configured_prefix(a.build)
+        named = set()
+        for name in ("ibscope.1", "ibscope-gen.1", "ibscope-wireshark.7"):
+            text = page_text(os.path.join(a.build, "man", name))
+            named.update(re.findall(re.escape(prefix) + r"/share/doc/ibscope/[\w./-]*\w", text))
+        check(any(p.endswith("/docs/report-schema.md") for p in named),
+              f"ibscope.1 names report-schema.md in the docs folder ({sorted(named)})")
+        for path in sorted(named):
+            inside = "usr" + path[len(prefix):]
+            check(inside in have or os.path.isdir(os.path.join(root, inside)),
+                  f"the manual pages name {path}, which the install puts at /{inside}")
 
 
 def main():
