@@ -16,3 +16,12 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
                    --build ${CMAKE_BINARY_DIR} --source-dir ${PROJECT_SOURCE_DIR})
   set_tests_properties(docs.excerpts PROPERTIES TIMEOUT 600)
 endif()
+
+# The lists the docs keep by hand (options, formats, CSV columns, CMake
+# options) against the program's --help, its CSV header and the CMake files
+# (tests/docs/lists.py).
+if(TARGET ibscope AND Python3_Interpreter_FOUND)
+  add_test(NAME docs.lists
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/lists.py
+                   --build ${CMAKE_BINARY_DIR} --source-dir ${PROJECT_SOURCE_DIR})
+endif()
