@@ -163,6 +163,24 @@ def group_install(a):
                       for f in have), "installed: the plugin in Wireshark's plugin folder")
         stray = [f for f in have if not f.startswith(("usr/bin/", "usr/share/", "usr/lib/"))]
         check(not stray, f"nothing installed elsewhere ({stray})")
+        # docs/install.md's table of what the package installs, paths that
+        # cmake --install --prefix /usr makes (the plugin folder is checked above).
+        with open(os.path.join(a.source_dir, "docs", "install.md"), encoding="utf-8") as f:
+            table = f.read().split("What it installs:")[1].split("\n\n")[1]
+        listed = []
+        for row in table.split("\n")[2:]:
+            what, where = row.split("|")[1:3]
+            folders = re.findall(r"`(/usr/[^`<]+)`", where)
+            listed += folders
+            for name in re.findall(r"`([\w-]+(?:\(\d\))?)`", what) if folders else []:
+                page = re.fullmatch(r"([\w-]+)\((\d)\)", name)
+                listed += [f"{folders[0]}/man{page.group(2)}/{page.group(1)}.{page.group(2)}"
+                           if page else f"{folders[0]}/{name}"]
+        check(len(listed) >= 8, f"docs/install.md lists what is installed ({listed})")
+        for path in listed:
+            inside = path.strip("/")
+            check(inside in have or os.path.isdir(os.path.join(root, inside)),
+                  f"docs/install.md says {path} is installed; cmake --install makes no such path")
         # The files the manual pages name in the docs folder (report-schema.md,
         # the samples) are where the install put them.  The pages name the
         # configured prefix's folder; this install's prefix is /usr.
