@@ -334,9 +334,14 @@ def main():
                     edits.append((c.out_first, c.out_end,
                                   [(b.indent + l) if l else l for l in rewrite(want, out)]))
                     continue
+                # The page against what --update would make of it: the lines
+                # that changed, not those its "..." leave out.
                 print(f"DIFFERS: {page}:{c.line + 1}: $ {c.text}")
-                diff = difflib.unified_diff(want, out, f"{page} (line {c.out_first + 1})",
-                                            "what the command prints now", lineterm="", n=2)
+                proposed = rewrite(want, out)
+                diff = difflib.unified_diff(want, proposed if proposed != want else out,
+                                            f"{page} (line {c.out_first + 1})",
+                                            "what the command prints now (as --update "
+                                            "would write it)", lineterm="", n=2)
                 for d in diff:
                     print("    " + d)
         for first, end, new in sorted(edits, reverse=True):
