@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "printable.h"
 #include "temp_file.h"
@@ -75,6 +76,8 @@ static void on_usage(void *ctx, const struct ib_usage_change *u)
 
 bool run_begin(struct run *r, struct output_file *out)
 {
+    struct stat st;
+    r->model.stream_records = fstat(out->fd, &st) != 0 || !S_ISREG(st.st_mode);
     r->rstate = r->renderer->begin(&r->model, out->fp);
     if (!r->rstate) {
         fprintf(stderr, "ibscope: out of memory\n");

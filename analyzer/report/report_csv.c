@@ -1,5 +1,10 @@
 /* report_csv.c - the CSV report: one row per finding, as it happens.
  *
+ * To a pipe or a terminal each finding and connection row goes out the
+ * moment it is written, as JSON Lines records do, so that a reader of the
+ * stream sees it while the capture runs; a regular file gets them in big
+ * blocks.
+ *
  * RFC 4180: comma-separated, CRLF after every record, fields quoted when
  * they hold a comma, quote or line break.  Each row names its capture by
  * index and by path.  With --connections, one row per connection follows in the
@@ -90,6 +95,8 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
         fputc(',', st->out);
     host_columns(st->out, m, f->at.capture);
     fputs(CRLF, st->out);
+    if (m->stream_records)
+        fflush(st->out);
 }
 
 /* Frame numbers; "capture:frame" when several captures were merged. */
@@ -143,6 +150,8 @@ static void csv_connection(void *p, const struct report_model *m,
     if (report_connection_latency(rec, &lat))
         fprintf(out, "%" PRId64, lat);
     fprintf(out, ",,,,%" PRIu32 CRLF, rec->index); /* no CRC counts */
+    if (m->stream_records)
+        fflush(out);
 }
 
 /* Two rows per capture, kind icrc and vcrc: its frames by CRC status. */

@@ -94,6 +94,11 @@ struct report_model {
     const uint32_t *source_host, *chain_host; /* the host of each source, chain */
     size_t nearest_count;             /* sources nearest exhaustion, nearest first */
     const size_t *nearest;
+
+    /* The output is read as it comes (a pipe, a terminal, a socket), not a
+     * regular file: a renderer that writes records as they happen (CSV)
+     * sends each out at once, as JSON Lines always does. */
+    bool stream_records;
 };
 
 /* A renderer: begin before the first frame, then findings and connection
