@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "input_guard.h"
 #include "merge.h"
@@ -60,6 +61,11 @@ static char *host_label(const char *path)
  * error. */
 static bool read_report(struct merge *mg, const char *path, const char *host)
 {
+    struct stat st;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        say(path, "is a directory");
+        return false;
+    }
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
         say(path, strerror(errno));

@@ -242,6 +242,7 @@ def group_errors(a, d):
 
     expect_error(a, ["merge", "-o", out, os.path.join(d, "none.json")], "missing file",
                  "none.json", "No such file", out=out)
+    expect_error(a, ["merge", "-o", out, d], "a directory", d, "is a directory", out=out)
     expect_error(a, ["merge", "-o", out, write("empty.json", "")], "empty file", "empty.json",
                  "not a JSON report", out=out)
     with open(good) as f:
