@@ -73,12 +73,10 @@ bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high)
  * (its name is copied into bad). */
 static bool parse_kinds(const char *list, bool set[IB_FIND_COUNT], char *bad, size_t bad_size)
 {
+    /* Every piece between commas is a kind: an empty one ("a,", ",a",
+     * "a,,b") is refused like an unknown one, with bad empty. */
     const char *p = list;
-    if (!*list) {
-        snprintf(bad, bad_size, "%s", "");
-        return false;
-    }
-    while (*p) {
+    for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char name[64];
@@ -94,10 +92,9 @@ static bool parse_kinds(const char *list, bool set[IB_FIND_COUNT], char *bad, si
         }
         set[k] = true;
         if (!comma)
-            break;
+            return true;
         p = comma + 1;
     }
-    return true;
 }
 
 /* The value of an option given as "--name=value" or "--name value". */
@@ -193,17 +190,18 @@ static const char *const format_names[FORMAT_COUNT] = {
     [FORMAT_CSV] = "csv", [FORMAT_HTML] = "html",
 };
 
-/* "text, json, jsonl, csv or html" */
-static const char *format_list(void)
+/* "text, json, jsonl, csv or html", into buf. */
+#define FORMAT_LIST_MAX 64
+static const char *format_list(char buf[FORMAT_LIST_MAX])
 {
-    static char list[64];
-    if (!list[0])
-        for (int f = 0; f < FORMAT_COUNT; f++) {
-            size_t n = strlen(list);
-            snprintf(list + n, sizeof list - n, "%s%s",
-                     f == 0 ? "" : f == FORMAT_COUNT - 1 ? " or " : ", ", format_names[f]);
-        }
-    return list;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int f = 0; f < FORMAT_COUNT && n < FORMAT_LIST_MAX; f++) {
+        int w = snprintf(buf + n, FORMAT_LIST_MAX - n, "%s%s",
+                         f == 0 ? "" : f == FORMAT_COUNT - 1 ? " or " : ", ", format_names[f]);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
 }
 
 /* Words the problem with a value into err; returns false, for set_value. */
@@ -224,13 +222,15 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
 {
     char bad[64];
     switch (v) {
-    case V_FORMAT:
+    case V_FORMAT: {
+        char list[FORMAT_LIST_MAX];
         for (int f = 0; f < FORMAT_COUNT; f++)
             if (strcmp(val, format_names[f]) == 0) {
                 o->format = (enum report_format)f;
                 return true;
             }
-        return refuse(err, "--format: '%.64s' is not %s", val, format_list());
+        return refuse(err, "--format: '%.64s' is not %s", val, format_list(list));
+    }
     case V_OUTPUT:
         if (!*val)
             return refuse(err, "%.16s: the file name is empty", arg);
@@ -253,8 +253,10 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
         return true;
     case V_FAIL_ON:
         if (!parse_kinds(val, o->fail_on, bad, sizeof(bad)))
-            return refuse(err, "--fail-on: unknown finding kind '%s' (see --help for the list)",
-                          bad);
+            return *bad ? refuse(err,
+                                 "--fail-on: unknown finding kind '%s' (see --help for the list)",
+                                 bad)
+                        : refuse(err, "--fail-on: '%.64s' has an empty kind name", val);
         return true;
     case V_ROCEV2_PORT: {
         unsigned long port;
@@ -375,6 +377,7 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
 
 void options_usage(FILE *out)
 {
+    char list[FORMAT_LIST_MAX];
     fputs("Usage: ibscope [options] CAPTURE...    analyse captures ('-' = standard input)\n"
           "       ibscope [options] --live IFACE   watch an interface until stopped\n"
           "       ibscope convert IN OUT           link type 247/147 as ERF, for Wireshark\n"
@@ -385,7 +388,7 @@ void options_usage(FILE *out)
           , out);
     fprintf(out, "  --format FORMAT         %s (default %s);\n"
                  "                          jsonl: a line per finding as it happens\n",
-            format_list(), format_names[FORMAT_TEXT]);
+            format_list(list), format_names[FORMAT_TEXT]);
     fputs("  -o, --output FILE       write the report to FILE instead of standard output\n",
           out);
     fprintf(out,

@@ -14,7 +14,13 @@ void html_text(FILE *out, const char *s)
         case '>': fputs("&gt;", out); break;
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&#39;", out); break;
-        default: fputc(*s, out);
+        default:
+            /* A control (ESC from a file name) is shown, not passed on raw:
+             * \xNN, as the text report and error lines show it. */
+            if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+                fprintf(out, "\\x%02X", (unsigned char)*s);
+            else
+                fputc(*s, out);
         }
     }
 }

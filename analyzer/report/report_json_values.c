@@ -330,7 +330,7 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
     jw_bool(w, rec->evicted);
 }
 
-void jv_latency(struct json_writer *w, const struct ib_latency *l)
+void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median)
 {
     jw_begin_object(w);
     jw_key(w, "count");
@@ -338,7 +338,7 @@ void jv_latency(struct json_writer *w, const struct ib_latency *l)
     jw_key(w, "min_ns");
     if (l->count) jw_int(w, l->min_ns); else jw_null(w);
     jw_key(w, "median_ns");
-    if (l->count) jw_int(w, l->median_ns); else jw_null(w);
+    if (l->count && median) jw_int(w, l->median_ns); else jw_null(w);
     jw_key(w, "max_ns");
     if (l->count) jw_int(w, l->max_ns); else jw_null(w);
     jw_end_object(w);
@@ -495,6 +495,14 @@ void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib
     jw_end_object(w);
 }
 
+void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_t host)
+{
+    if (!m->host_count || host >= m->host_count)
+        return;
+    jw_key(w, "host");
+    jw_string(w, m->hosts[host].name);
+}
+
 static void capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
     const struct report_capture *c = &m->captures[i];
@@ -536,6 +544,7 @@ static void capture_members(struct json_writer *w, const struct report_model *m,
         jw_string(w, c->live.ended_by);
         jw_end_object(w);
     }
+    jv_host_member(w, m, c->host);
 }
 
 void jv_captures(struct json_writer *w, const struct report_model *m)
@@ -557,9 +566,29 @@ void jv_crc_capture_members(struct json_writer *w, const struct report_model *m,
     jv_crc_counts(w, m->captures[i].crc.icrc);
     jw_key(w, "vcrc");
     jv_crc_counts(w, m->captures[i].crc.vcrc);
+    jv_host_member(w, m, m->captures[i].host);
 }
 
-void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs)
+void jv_pool(struct json_writer *w, const struct report_pool *p)
+{
+    jw_begin_object(w);
+    jw_key(w, "low");
+    jw_uint(w, p->low);
+    jw_key(w, "high");
+    jw_uint(w, p->high);
+    jw_key(w, "size");
+    jw_uint(w, p->size);
+    jw_key(w, "threshold_pct");
+    jv_percent(w, p->threshold_pct);
+    jw_key(w, "forecast_horizon_s");
+    jv_number(w, p->forecast_horizon_s, 9);
+    jw_key(w, "forecast_window_s");
+    jv_number(w, p->forecast_window_s, 9);
+    jw_end_object(w);
+}
+
+void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs,
+                                 bool medians)
 {
     jw_key(w, "requests");
     jw_uint(w, cs->requests);
@@ -587,7 +616,7 @@ void jv_connection_stats_members(struct json_writer *w, const struct ib_connecti
     }
     jw_end_object(w);
     jw_key(w, "setup_latency");
-    jv_latency(w, &cs->setup);
+    jv_latency(w, &cs->setup, medians);
     jw_key(w, "req_rep_latency");
-    jv_latency(w, &cs->req_rep);
+    jv_latency(w, &cs->req_rep, medians);
 }

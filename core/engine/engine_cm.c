@@ -104,7 +104,7 @@ static struct ib_frame_ref ref_unpack(struct eng_ref c)
  * DREP when it does. */
 enum conn_end_by { END_NONE, END_REJ, END_DREP };
 
-/* An open connection, kept compact (issue: memory per open connection): the
+/* An open connection, kept compact (a capture may hold millions open): the
  * frames of its exchange that can still be followed by more, and the record
  * built from it only when it is reported (conn_record).  Its key is
  * (node of `active`, local_comm_id, sidr). */

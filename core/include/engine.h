@@ -104,6 +104,10 @@ void ib_engine_config_init(struct ib_engine_config *cfg);
  * above its last"), for a message. */
 const char *ib_engine_config_problem(const struct ib_engine_config *cfg);
 
+/* Ports in use at which pool_high fires for a configuration that has no
+ * problem: --threshold of the pool, rounded up (ib_engine_threshold_ports). */
+uint32_t ib_engine_config_threshold_ports(const struct ib_engine_config *cfg);
+
 struct ib_engine;
 
 /* NULL when out of memory or when cfg has a problem (above); a NULL cfg is
@@ -256,7 +260,8 @@ struct ib_engine_stats {
 };
 
 const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e);
-const struct ib_connection_stats *ib_engine_connections(const struct ib_engine *e);
+/* The connection statistics so far, latency medians included, into out. */
+void ib_engine_connections(const struct ib_engine *e, struct ib_connection_stats *out);
 size_t ib_engine_source_count(const struct ib_engine *e);
 const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i);
 /* Source i's estimate as of a time at or after its latest port event, with

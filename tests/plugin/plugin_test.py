@@ -50,7 +50,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from testlib import USER0_UAT, finding_kinds, pcap_linktype  # noqa: E402
 
 
-# The field contract (issue): scripts and checks use these names.
+# The field contract: scripts and display filters use these names, so they stay.
 CONTRACT = (
     ["lrh." + f for f in "vl lver sl lnh dlid pktlen slid dlid_type slid_type".split()]
     + ["grh." + f for f in "ipver tclass flowlabel paylen nxthdr hoplmt sgid dgid sgid_scope "
