@@ -158,7 +158,9 @@ static int write_fabric(struct merge *mg, const struct merge_args *a)
     if (!output_open_or_say(&out, a->out_path))
         return 2;
     int err = merge_render(mg, renderer_of(a->format), out.fp);
-    if (err) {
+    /* A renderer's error with a failed output is the output's (said by the
+     * commit, with the errno of its first failed write), as in run_end. */
+    if (err && !ferror(out.fp)) {
         char where[PRINTABLE_MAX];
         printable(temp_dir(), where, sizeof where);
         fprintf(stderr, "ibscope: merge: scratch file in %s: %s; nothing written\n", where,
