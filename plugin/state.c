@@ -39,15 +39,15 @@ static void state_init(void)
 {
     struct ib_engine_config cfg;
     ib_engine_config_init(&cfg);
-    if (ibs_prefs.pool_high <= 65535) {
-        cfg.pool_low = (uint16_t)ibs_prefs.pool_low;
-        cfg.pool_high = (uint16_t)ibs_prefs.pool_high;
-    } else {
-        cfg.pool_low = 0; /* refused below */
-    }
+    cfg.pool_low = (uint16_t)ibs_prefs.pool_low;
+    cfg.pool_high = (uint16_t)ibs_prefs.pool_high;
     cfg.threshold_pct = ibs_prefs.threshold_pct;
     cfg.forecast_horizon_s = ibs_prefs.forecast_horizon_s;
-    const char *problem = ib_engine_config_problem(&cfg);
+    /* A preference is a plain unsigned: a port past 16 bits is refused here,
+     * before the configuration's type would cut it; the rest is the core's. */
+    const char *problem = ibs_prefs.pool_low > 65535 || ibs_prefs.pool_high > 65535
+                              ? "a port of the pool is above 65535"
+                              : ib_engine_config_problem(&cfg);
     if (problem) {
         /* The analyzer's rule; said once per file, and the defaults used. */
         g_warning("ibscope: port pool %u-%u, threshold %u %%, forecast horizon %u s: %s; "

@@ -70,19 +70,23 @@ static int by_time(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static const struct merge *sort_merge; /* qsort has no context argument */
+/* A source beside its index, so the comparison needs nothing else (qsort
+ * passes it no context). */
+struct source_ref {
+    const struct ib_source_stats *s;
+    size_t index;
+};
 
 /* Sources by the share of their own host's pool in use at their peak,
  * then by peak, then in the order read. */
 static int by_utilization(const void *a, const void *b)
 {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const struct ib_source_stats *x = &sort_merge->sources[i].s, *y = &sort_merge->sources[j].s;
-    if (x->pool_utilization != y->pool_utilization)
-        return x->pool_utilization < y->pool_utilization ? 1 : -1;
-    if (x->peak_ports_in_use != y->peak_ports_in_use)
-        return x->peak_ports_in_use < y->peak_ports_in_use ? 1 : -1;
-    return i < j ? -1 : i > j;
+    const struct source_ref *x = a, *y = b;
+    if (x->s->pool_utilization != y->s->pool_utilization)
+        return x->s->pool_utilization < y->s->pool_utilization ? 1 : -1;
+    if (x->s->peak_ports_in_use != y->s->peak_ports_in_use)
+        return x->s->peak_ports_in_use < y->s->peak_ports_in_use ? 1 : -1;
+    return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* What the model points to, made for one rendering. */
@@ -113,17 +117,22 @@ static bool views_make(const struct merge *mg, struct views *v)
     v->chain_host = malloc(nc * sizeof *v->chain_host);
     if (!v->sources || !v->source_host || !v->nearest || !v->chains || !v->chain_host)
         return false;
+    struct source_ref *order = malloc(ns * sizeof *order);
+    if (!order)
+        return false;
     for (size_t i = 0; i < mg->source_count; i++) {
         v->sources[i] = &mg->sources[i].s;
         v->source_host[i] = mg->sources[i].host;
-        v->nearest[i] = i;
+        order[i] = (struct source_ref){&mg->sources[i].s, i};
     }
     for (size_t i = 0; i < mg->chain_count; i++) {
         v->chains[i] = &mg->chains[i].c;
         v->chain_host[i] = mg->chains[i].host;
     }
-    sort_merge = mg;
-    qsort(v->nearest, mg->source_count, sizeof *v->nearest, by_utilization);
+    qsort(order, mg->source_count, sizeof *order, by_utilization);
+    for (size_t k = 0; k < mg->source_count; k++)
+        v->nearest[k] = order[k].index;
+    free(order);
     return true;
 }
 

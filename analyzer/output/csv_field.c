@@ -21,10 +21,11 @@ void csv_field(FILE *out, const char *s)
 {
     if (!s)
         return;
-    bool quote = strpbrk(s, ",\"\r\n") != NULL || starts_formula(s);
+    bool formula = starts_formula(s);
+    bool quote = formula || strpbrk(s, ",\"\r\n") != NULL;
     if (quote)
         fputc('"', out);
-    if (starts_formula(s))
+    if (formula)
         fputc('\'', out);
     for (; *s; s++) {
         if (*s == '"')

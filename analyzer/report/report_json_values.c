@@ -112,10 +112,9 @@ static void tuple_value(struct json_writer *w, const struct ib_tuple *t)
     jw_end_object(w);
 }
 
-/* Where a redirect sends the requester: {lid, gid, qp, qkey, pkey}. */
-static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
+/* Where a redirect sends the requester: lid, gid, qp, qkey, pkey. */
+static void target_members(struct json_writer *w, const struct ib_redirect_hop *h)
 {
-    jw_begin_object(w);
     jw_key(w, "lid");
     jw_uint(w, h->lid);
     jw_key(w, "gid");
@@ -126,6 +125,12 @@ static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
     jw_uint(w, h->qkey);
     jw_key(w, "pkey");
     jw_uint(w, h->pkey);
+}
+
+static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
+{
+    jw_begin_object(w);
+    target_members(w, h);
     jw_end_object(w);
 }
 
@@ -440,16 +445,7 @@ void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, 
     for (unsigned h = 0; h < hops; h++) {
         const struct ib_redirect_hop *hop = &c->hops[h];
         jw_begin_object(w);
-        jw_key(w, "lid");
-        jw_uint(w, hop->lid);
-        jw_key(w, "gid");
-        jv_gid(w, hop->gid);
-        jw_key(w, "qp");
-        jw_uint(w, hop->qp);
-        jw_key(w, "qkey");
-        jw_uint(w, hop->qkey);
-        jw_key(w, "pkey");
-        jw_uint(w, hop->pkey);
+        target_members(w, hop);
         jw_key(w, "frame");
         jv_frame(w, &hop->frame);
         jw_end_object(w);

@@ -709,7 +709,9 @@ def check_prefs(env, update):
     ramp = next(c for c in env.samples if os.path.basename(c) == os.path.basename(ramp))
     want = info_tags(env.read(ramp))
     for low, high, words in (("200", "100", "the pool's first port is above its last"),
-                             ("0", "100", "the pool's first port is 0")):
+                             ("0", "100", "the pool's first port is 0"),
+                             ("70000", "65535", "a port of the pool is above 65535"),
+                             ("1000", "70000", "a port of the pool is above 65535")):
         args = ["-r", ramp, "-o", "ibscope.pool_low:" + low, "-o", "ibscope.pool_high:" + high]
         cmd = ["env", "HOME=" + env.home, "WIRESHARK_PLUGIN_DIR=" + env.plugin_dir, "tshark"]
         if os.geteuid() == 0:
