@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "capture_reader.h"
+#include "correlate.h"
 #include "input_guard.h"
 #include "output_file.h"
 #include "printable.h"
@@ -68,6 +69,23 @@ static bool enough_descriptors(size_t captures)
     return false;
 }
 
+/* Captures of several hosts: each frame on the corrected clock. */
+static bool correlate(struct run *r, const struct ib_clock_sync *cs, struct capture_set *set)
+{
+    if (!run_correlate(r, cs))
+        return false;
+    int64_t *offset = calloc(r->model.capture_count, sizeof *offset);
+    if (!offset) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        return false;
+    }
+    for (size_t i = 0; i < r->model.capture_count; i++)
+        offset[i] = r->model.captures[i].clock_linked ? r->model.captures[i].clock_offset_ns : 0;
+    capture_set_correct(set, offset);
+    free(offset);
+    return true;
+}
+
 int analyze_run(const struct options *opts, const char *version)
 {
     const char *twice = opts->allow_duplicate_inputs
@@ -81,11 +99,14 @@ int analyze_run(const struct options *opts, const char *version)
     if (!run_init(&r, opts, version, opts->capture_count))
         return 2;
     int status = 2;
+    struct ib_clock_sync *cs = correlate_clocks(opts);
     struct capture_set *set = capture_set_open(opts->captures, opts->capture_count);
     if (!set) {
         fprintf(stderr, "ibscope: out of memory\n");
         goto done;
     }
+    if (cs && !correlate(&r, cs, set))
+        goto done;
     bool any_open = false;
     for (size_t i = 0; i < opts->capture_count; i++) {
         r.model.captures[i].info = *capture_set_info(set, i);
@@ -113,5 +134,6 @@ int analyze_run(const struct options *opts, const char *version)
 done:
     capture_set_close(set);
     run_free(&r);
+    ib_clock_sync_free(cs);
     return status;
 }

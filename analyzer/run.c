@@ -55,11 +55,33 @@ bool run_init(struct run *r, const struct options *opts, const char *version,
 void run_free(struct run *r)
 {
     report_model_summary_free(&r->model);
+    ib_fabric_free(r->fabric);
+    r->fabric = NULL;
+    r->model.fabric = NULL;
     if (r->engine)
         ib_engine_free(r->engine);
     free(r->model.captures);
     r->engine = NULL;
     r->model.captures = NULL;
+}
+
+bool run_correlate(struct run *r, const struct ib_clock_sync *cs)
+{
+    r->fabric = ib_fabric_new(cs);
+    if (!r->fabric) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        return false;
+    }
+    r->model.fabric = r->fabric;
+    for (size_t i = 0; i < r->model.capture_count; i++) {
+        const struct ib_capture_clock *k = ib_clock_sync_capture(cs, (uint32_t)i);
+        struct report_capture *c = &r->model.captures[i];
+        c->clock_linked = k->linked;
+        c->clock_reference = k->reference;
+        c->clock_offset_ns = k->offset_ns;
+        c->clock_error_ns = k->error_ns;
+    }
+    return true;
 }
 
 static void on_connection(void *ctx, const struct ib_connection_record *rec)
@@ -107,6 +129,22 @@ static void on_findings(struct run *r, const struct ib_frame_analysis *fa)
     }
 }
 
+/* The not_delivered findings whose window closed before now_ns. */
+static void fabric_due(struct run *r, int64_t now_ns)
+{
+    static struct ib_frame_analysis fa;
+    fa.dropped = 0;
+    while ((fa.count = (unsigned)ib_fabric_due(r->fabric, now_ns, fa.findings,
+                                               IB_FRAME_FINDINGS_MAX)) > 0) {
+        unsigned kept = 0;
+        for (unsigned i = 0; i < fa.count; i++)
+            if (ib_engine_count_finding(r->engine, fa.findings[i].kind))
+                fa.findings[kept++] = fa.findings[i];
+        fa.count = kept;
+        on_findings(r, &fa);
+    }
+}
+
 static void note_time(struct report_model *m, int64_t t)
 {
     if (!m->have_time) {
@@ -133,6 +171,8 @@ void run_frame(struct run *r, const struct capture_frame *fr)
         pkt.crc = *fr->crc;
     note_time(&r->model, fr->time_ns);
     r->model.frames++;
+    if (r->fabric)
+        fabric_due(r, fr->time_ns);
     if (res == IB_FRAME_IB) {
         struct report_capture *c = &r->model.captures[fr->capture];
         r->model.ib_frames++;
@@ -142,6 +182,11 @@ void run_frame(struct run *r, const struct capture_frame *fr)
     } else if (res == IB_FRAME_LINK_RECORD) {
         r->model.link_records++;
     }
+    /* A packet another capture showed first was analysed there. */
+    struct ib_frame_ref first;
+    if (r->fabric && res == IB_FRAME_IB &&
+        ib_fabric_packet(r->fabric, at, fr->data, fr->caplen, &pkt, &first))
+        return;
     ib_engine_feed(r->engine, at, res == IB_FRAME_IB ? &pkt : NULL, &fa);
     if (fa.count || fa.dropped)
         on_findings(r, &fa);
@@ -149,6 +194,8 @@ void run_frame(struct run *r, const struct capture_frame *fr)
 
 int run_end(struct run *r, struct output_file *out)
 {
+    if (r->fabric)
+        fabric_due(r, INT64_MAX);
     ib_engine_finish(r->engine);
     if (!report_model_summarize(&r->model, r->engine)) {
         fprintf(stderr, "ibscope: out of memory; no report written\n");

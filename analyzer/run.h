@@ -29,6 +29,7 @@ struct run {
     struct ib_parse_opts popts;
     run_finding_observer observer;
     void *observer_ctx;
+    struct ib_fabric *fabric;     /* several hosts' captures as one (run_correlate) */
 };
 
 /* The engine and the model for capture_count inputs (their capture_info
@@ -36,6 +37,11 @@ struct run {
 bool run_init(struct run *r, const struct options *opts, const char *version,
               size_t capture_count);
 void run_free(struct run *r);
+
+/* The captures are of several hosts and share packets (correlate.h): each
+ * packet is analysed once, on the corrected clock.  cs must outlive the
+ * run.  False when out of memory (said). */
+bool run_correlate(struct run *r, const struct ib_clock_sync *cs);
 
 /* Starts the report on out->fp.  False when out of memory (said; out is
  * abandoned). */

@@ -25,6 +25,7 @@ struct input {
     uint64_t done_bytes;     /* bytes consumed when it ended */
     bool done;
     struct capture_frame cur; /* the frame waiting in the heap */
+    int64_t offset_ns;       /* its clock minus the reference's (capture_set_correct) */
 };
 
 struct capture_set {
@@ -259,6 +260,7 @@ static bool advance(struct input *in, uint32_t index)
         if (in->info.snaplen_cut++ == 0)
             in->info.first_cut = in->info.frames;
     }
+    in->cur.time_ns -= in->offset_ns;
     in->cur.capture = index;
     in->cur.frame = in->info.frames;
     in->cur.linktype = in->info.linktype;
@@ -313,6 +315,17 @@ struct capture_set *capture_set_open(char *const *paths, size_t count)
     for (size_t i = s->heap_len / 2; i-- > 0;)
         sift_down(s, i);
     return s;
+}
+
+void capture_set_correct(struct capture_set *s, const int64_t *offset_ns)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        int64_t change = offset_ns[i] - s->in[i].offset_ns;
+        s->in[i].offset_ns = offset_ns[i];
+        s->in[i].cur.time_ns -= change; /* the frame already waiting */
+    }
+    for (size_t i = s->heap_len / 2; i-- > 0;)
+        sift_down(s, i);
 }
 
 void capture_set_close(struct capture_set *s)

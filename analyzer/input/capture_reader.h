@@ -54,6 +54,10 @@ struct capture_set;
 struct capture_set *capture_set_open(char *const *paths, size_t count);
 void capture_set_close(struct capture_set *s);
 
+/* Before the first frame: each input's clock offset to the reference
+ * clock (fabric.h), taken off every time it hands out and merges by. */
+void capture_set_correct(struct capture_set *s, const int64_t *offset_ns);
+
 /* The next frame in time order (ties: lower capture index first); false
  * when every input is exhausted. */
 bool capture_set_next(struct capture_set *s, struct capture_frame *out);

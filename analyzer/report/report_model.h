@@ -18,6 +18,7 @@
 
 #include "capture_reader.h"
 #include "engine.h"
+#include "fabric.h"
 #include "options.h"
 
 /* Frames by CRC status (enum ib_crc_status). */
@@ -42,6 +43,11 @@ struct report_capture {
     uint64_t ib_frames;
     struct report_crc_counts crc; /* its InfiniBand frames */
     uint32_t host;                /* a merge's: the host it came from */
+    /* With captures correlated (report_model.fabric): its clock against its
+     * group's first capture (fabric.h), when they share packets both ways. */
+    bool clock_linked;
+    uint32_t clock_reference;
+    int64_t clock_offset_ns, clock_error_ns;
 };
 
 /* The source port pool a report assumed. */
@@ -96,6 +102,11 @@ struct report_model {
     const uint32_t *source_host, *chain_host; /* the host of each source, chain */
     size_t nearest_count;             /* sources nearest exhaustion, nearest first */
     const size_t *nearest;
+
+    /* Captures of several hosts correlated (fabric.h): repeat sightings,
+     * deliveries per direction.  NULL when the run was one capture's (or
+     * the captures shared no packet): the report is then as it always was. */
+    const struct ib_fabric *fabric;
 
     /* The output is read as it comes (a pipe, a terminal, a socket), not a
      * regular file: a renderer that writes records as they happen (CSV)

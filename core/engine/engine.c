@@ -232,6 +232,14 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     e->out = NULL;
 }
 
+bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind)
+{
+    if ((unsigned)kind >= IB_FIND_COUNT || !e->cfg.enabled[kind])
+        return false;
+    e->stats.findings[kind]++;
+    return true;
+}
+
 /* ---- summary ---- */
 
 const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e)

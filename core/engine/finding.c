@@ -94,6 +94,12 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "Variant CRC does not verify", NULL,
         "A native packet's VCRC does not match its bytes: corrupted on the last link.",
         false },
+    [IB_FIND_NOT_DELIVERED] = {
+        "not_delivered", IB_SEV_WARN, SEQ, "Not delivered",
+        "Management packet never reached its destination's capture", NULL,
+        "With captures of several hosts: a CM or MAD packet seen leaving its sender's host "
+        "that its destination's capture, running then, never shows (within 100 ms).",
+        false },
 };
 
 const char *ib_finding_kind_name(enum ib_finding_kind kind)

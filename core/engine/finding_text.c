@@ -186,6 +186,34 @@ static void request_text(const struct ib_finding *f, char *buf, size_t size)
     }
 }
 
+/* "10.0.0.11" for a RoCE address, a GID, or "LID 7". */
+static void address(const struct ib_endpoint *ep, char *buf, size_t size)
+{
+    static const uint8_t v4_mapped[12] = { [10] = 0xFF, [11] = 0xFF };
+    if (!ep->has_gid)
+        snprintf(buf, size, "LID %u", ep->lid);
+    else if (memcmp(ep->gid, v4_mapped, sizeof v4_mapped) == 0)
+        snprintf(buf, size, "%u.%u.%u.%u", ep->gid[12], ep->gid[13], ep->gid[14], ep->gid[15]);
+    else
+        ib_format_gid(ep->gid, buf, size);
+}
+
+static void not_delivered_text(const struct ib_finding *f, char *buf, size_t size)
+{
+    const struct ib_finding_data *d = &f->data;
+    char cls_buf[16], attr_buf[24], a[ADDR_MAX], b[ADDR_MAX];
+    const char *cls = class_name(d->mgmt_class, cls_buf);
+    const char *attr = ib_attr_name(d->mgmt_class, d->attr_id);
+    if (!attr) {
+        snprintf(attr_buf, sizeof attr_buf, "attribute 0x%04x", d->attr_id);
+        attr = attr_buf;
+    }
+    address(&d->from, a, sizeof a);
+    address(&d->to, b, sizeof b);
+    snprintf(buf, size, "%s %s from %s to %s never reached capture %u, which was capturing then",
+             cls, attr, a, b, d->to_capture);
+}
+
 const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size)
 {
     if (size == 0)
@@ -223,6 +251,9 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
     case IB_FIND_VCRC_MISMATCH:
         snprintf(buf, size, "VCRC 0x%04x does not verify: the packet's bytes give 0x%04x",
                  f->data.crc_carried, f->data.crc_computed);
+        break;
+    case IB_FIND_NOT_DELIVERED:
+        not_delivered_text(f, buf, size);
         break;
     case IB_FIND_COUNT:
         break;

@@ -43,6 +43,17 @@ struct ib_packet;
 void ib_crc_check(const uint8_t *frame, size_t caplen, const struct ib_packet *p,
                   struct ib_crc_check *out);
 
+/* The ICRC's headers, from the first one to the BTH's end, with the variant
+ * fields set to ones as the ICRC sees them: at most this many bytes. */
+#define IB_ICRC_MASKED_MAX 88
+
+/* Writes them into buf and returns their length; 0 when the frame does not
+ * hold them (no BTH, cut short, an IP version the ICRC has no rule for).
+ * What a router may rewrite is masked, so two captures of one packet on
+ * either side of it give the same bytes (identity.h). */
+size_t ib_icrc_masked_headers(const uint8_t *frame, size_t caplen, const struct ib_packet *p,
+                              uint8_t buf[IB_ICRC_MASKED_MAX]);
+
 /* The status as reports and the plugin name it: "verified", "mismatch",
  * "not present". */
 const char *ib_crc_status_name(enum ib_crc_status s);

@@ -120,6 +120,10 @@ void ib_engine_free(struct ib_engine *e);
 void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at,
                     const struct ib_packet *pkt, struct ib_frame_analysis *out);
 
+/* A finding made beside the engine (fabric.h's not_delivered), counted with
+ * its own; false when its kind is switched off (then it is not reported). */
+bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind);
+
 /* For ib_parse_opts.is_mad_qp: whether a redirect named this QP at dst. */
 bool ib_engine_is_mad_qp(void *engine, const struct ib_endpoint *dst,
                          uint32_t qp);

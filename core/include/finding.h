@@ -37,6 +37,7 @@ enum ib_finding_kind {
     IB_FIND_MALFORMED,
     IB_FIND_ICRC_MISMATCH,
     IB_FIND_VCRC_MISMATCH,
+    IB_FIND_NOT_DELIVERED,
     IB_FIND_COUNT
 };
 
@@ -120,6 +121,12 @@ struct ib_finding_data {
     uint16_t pkey;
     /* icrc_mismatch, vcrc_mismatch */
     uint32_t crc_carried, crc_computed;
+    /* not_delivered: the packet (mgmt_class too), who sent it where, and the
+     * capture of its destination's host that never showed it */
+    uint8_t method;
+    uint16_t attr_id;
+    struct ib_endpoint from, to;
+    uint32_t to_capture;
 };
 
 struct ib_finding {

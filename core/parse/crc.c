@@ -23,7 +23,9 @@
 #define VCRC_POLY 0x100Bu
 
 /* The masked headers before the payload: at most ones, IPv6 and UDP, BTH. */
-#define MASKED_MAX (PSEUDO_LRH + 60 + UDP_HEADER + IB_BTH_SIZE)
+#define MASKED_MAX IB_ICRC_MASKED_MAX
+_Static_assert(IB_ICRC_MASKED_MAX == PSEUDO_LRH + 60 + UDP_HEADER + IB_BTH_SIZE,
+               "crc.h's bound is the masked headers' largest size");
 /* Masked headers and a payload up to the largest IB MTU, joined. */
 #define ICRC_JOINED_MAX (MASKED_MAX + 4096 + 64)
 
@@ -149,6 +151,15 @@ static bool located(const struct ib_packet *p)
         return !ib_diag_has(d, IB_DIAG_UDP_LEN_MISMATCH) &&
                !ib_diag_has(d, IB_DIAG_IP_LEN_MISMATCH);
     }
+}
+
+size_t ib_icrc_masked_headers(const uint8_t *frame, size_t caplen, const struct ib_packet *p,
+                              uint8_t buf[IB_ICRC_MASKED_MAX])
+{
+    size_t len;
+    if (!ib_packet_has(p, IB_HAS_BTH) || !masked_headers(frame, caplen, p, buf, &len))
+        return 0;
+    return len;
 }
 
 static void check_icrc(const uint8_t *frame, size_t caplen, const struct ib_packet *p,

@@ -78,6 +78,9 @@ void gen_note_fallback(gen_t *g, uint32_t frame, const char *fmt, ...)
 static uint32_t gen_put(gen_t *g, const uint8_t *data, size_t caplen, size_t len)
 {
 	sink_write(&g->sink, g->t_us, data, caplen, len);
+	if (g->tap && g->tap_src)
+		g->tap(g->tap_ctx, data, caplen, len, g->t_us, g->tap_src, g->tap_dst);
+	g->tap_src = g->tap_dst = NULL;
 	g->t_us += g->step_us;
 	memset(&g->next, 0, sizeof(g->next));
 	return g->sink.frames;
@@ -109,6 +112,9 @@ uint32_t gen_emit_ib(gen_t *g, const ib_pkt_t *p, host_t *src, const host_t *dst
 {
 	uint8_t ib[FRAME_MAX], frame[FRAME_MAX + 64];
 	size_t n = 0, hdr = 0;
+
+	g->tap_src = src;
+	g->tap_dst = dst;
 
 	switch (g->link) {
 	case LINK_ERF:

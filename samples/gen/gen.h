@@ -75,6 +75,12 @@ typedef struct gen {
 	bool keep_notes;
 	bool fallback_notes; /* helpers (cm_flow) describe every frame they send */
 	frame_knobs_t next;
+	/* ibscope-gen fabric (fabric.h): every packet is also handed to the tap
+	 * with its hosts, which writes each host's own capture of it. */
+	void (*tap)(void *ctx, const uint8_t *data, size_t caplen, size_t len, uint64_t t_us,
+		    const host_t *src, const host_t *dst);
+	void *tap_ctx;
+	const host_t *tap_src, *tap_dst; /* the packet being emitted */
 } gen_t;
 
 /* path NULL: count frames and collect notes only. Returns 0 or -1. */

@@ -9,6 +9,7 @@
 
 #include "busy.h"
 #include "ramp.h"
+#include "scen_fabric.h"
 #include "scenarios.h"
 #include "trend.h"
 
@@ -59,6 +60,9 @@ static void usage(void)
 		"       ibscope-gen busy [options] OUT    many connections open at once\n"
 		"       ibscope-gen trend SHAPE [options] OUT  one source's ports in use in a\n"
 		"                                         shape: ramp, flat, shrink or burst\n"
+		"       ibscope-gen fabric two|three OUTDIR  one exchange captured on each of\n"
+		"                                         two or three hosts (a.pcap, b.pcap,\n"
+		"                                         c.pcap), truth.pcap and truth.tsv\n"
 		"       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
 		"                                         (Markdown, or file/frame/note TSV;\n"
 		"                                         frame 0 = a note on the whole file)\n"
@@ -364,6 +368,26 @@ static int cmd_busy(int argc, char **argv)
 	return 0;
 }
 
+/* ibscope-gen fabric two|three OUTDIR */
+static int cmd_fabric(int argc, char **argv)
+{
+	if (argc != 2 || (strcmp(argv[0], "two") != 0 && strcmp(argv[0], "three") != 0))
+		return bad_usage("fabric: wants 'two' or 'three' and an output directory%s", "");
+	char truth[4096];
+	int n = snprintf(truth, sizeof truth, "%s/truth.pcap", argv[1]);
+	if (n < 0 || (size_t)n >= sizeof truth - 16)
+		return bad_usage("fabric: output directory name too long: '%s'", argv[1]);
+	gen_t g;
+	if (gen_open(&g, truth, LINK_ETH, 2, 1) != 0)
+		return EXIT_OUTPUT;
+	g.keep_notes = false;
+	int rc = strcmp(argv[0], "two") == 0 ? story_fabric_two(&g, argv[1])
+					      : story_fabric_three(&g, argv[1]);
+	if (gen_close(&g) != 0 || rc != 0)
+		return EXIT_OUTPUT;
+	return 0;
+}
+
 static bool trend_shape_of(const char *name, trend_shape_t *shape)
 {
 	static const char *const names[] = {"ramp", "flat", "shrink", "burst"};
@@ -501,6 +525,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_ramp(argc - 2, argv + 2);
 	if (strcmp(cmd, "trend") == 0)
 		return cmd_trend(argc - 2, argv + 2);
+	if (strcmp(cmd, "fabric") == 0)
+		return cmd_fabric(argc - 2, argv + 2);
 	if (strcmp(cmd, "all") == 0) {
 		if (argc != 3)
 			return bad_usage("all: wants exactly one argument, the output directory%s", "");

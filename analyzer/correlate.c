@@ -1,0 +1,63 @@
+/* correlate.c - the first reading of several captures (correlate.h). */
+#include "correlate.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "capture_reader.h"
+#include "identity.h"
+#include "packet.h"
+
+/* Only regular files can be read twice. */
+static bool all_files(const struct options *opts)
+{
+    for (size_t i = 0; i < opts->capture_count; i++) {
+        struct stat st;
+        if (strcmp(opts->captures[i], "-") == 0 || stat(opts->captures[i], &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            return false;
+    }
+    return true;
+}
+
+static void read_set(struct ib_clock_sync *cs, struct capture_set *set,
+                     const struct ib_parse_opts *popts)
+{
+    static struct ib_packet pkt; /* large; one is enough */
+    struct capture_frame fr;
+    while (capture_set_next(set, &fr)) {
+        ib_clock_sync_frame(cs, fr.capture, fr.time_ns);
+        enum ib_frame_result res = ib_parse_frame(popts, (uint32_t)fr.linktype, fr.data,
+                                                  fr.caplen, fr.wirelen, &pkt);
+        uint64_t id;
+        if (res == IB_FRAME_IB && ib_packet_has(&pkt, IB_HAS_MAD) &&
+            ib_packet_identity(fr.data, fr.caplen, &pkt, &id))
+            ib_clock_sync_packet(cs, fr.capture, fr.time_ns, id, &pkt);
+    }
+}
+
+struct ib_clock_sync *correlate_clocks(const struct options *opts)
+{
+    if (opts->capture_count < 2 || !all_files(opts))
+        return NULL;
+    struct ib_clock_sync *cs = ib_clock_sync_new(opts->capture_count);
+    struct capture_set *set = cs ? capture_set_open(opts->captures, opts->capture_count) : NULL;
+    if (!set) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        ib_clock_sync_free(cs);
+        return NULL;
+    }
+    struct ib_parse_opts popts;
+    ib_parse_opts_init(&popts);
+    popts.verify_crc = false; /* the analysis checks them */
+    popts.rocev2_port = opts->rocev2_port;
+    read_set(cs, set, &popts);
+    capture_set_close(set);
+    if (ib_clock_sync_shared(cs) == 0) {
+        ib_clock_sync_free(cs);
+        return NULL;
+    }
+    ib_clock_sync_solve(cs);
+    return cs;
+}

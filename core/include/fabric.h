@@ -1,0 +1,115 @@
+/* fabric.h - several captures of one fabric (one per host) as one.
+ *
+ * A packet captured on its sender's host and on its receiver's is one
+ * packet seen twice: its identity (identity.h) is the same in both.  Two
+ * steps, over the captures read twice:
+ *
+ * 1. The clocks (ib_clock_sync): the management packets (CM and MADs) of
+ *    every capture, each on its own clock.  For two captures A and B, a
+ *    packet sent A -> B is seen at tB - tA = offset + delay, one sent
+ *    B -> A at tB - tA = offset - delay: the two directions fall on either
+ *    side of the offset.  As NTP has it, with d1 the least tB - tA of the
+ *    first and d2 the least tA - tB of the second, offset = (d1 - d2) / 2
+ *    and |error| <= (d1 + d2) / 2.  Which packets went which way: those of
+ *    one source address all go one way, so the sources of a pair split in
+ *    two groups whose differences do not overlap (the widest gap between
+ *    them); the group above the gap was sent by A, whose host so owns
+ *    those addresses.  Each capture is then corrected to the first capture
+ *    of its group (capture 0 for all that share packets with it) along the
+ *    links whose errors add up least.
+ * 2. The analysis (ib_fabric): every frame in corrected time order.  A
+ *    packet already seen on another capture within the window is a repeat
+ *    sighting, not fed to the engine; a management packet first seen on
+ *    the capture of its sender, to an address another capture's host owns,
+ *    that this capture does not show within the window although it was
+ *    capturing then, is not_delivered.
+ *
+ * Memory is bounded: both steps keep a window of recent sightings (capped,
+ * evictions counted) and a table of (pair, source) figures (capped).
+ */
+#ifndef IBSCOPE_FABRIC_H
+#define IBSCOPE_FABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+/* Clocks further apart than this are not linked (step 1 pairs sightings
+ * this close on the captures' own clocks). */
+#define IB_CLOCK_MAX_OFFSET_NS (60LL * 1000000000LL)
+/* Step 2: a copy seen on another capture within this long after the first
+ * sighting (corrected) is the same packet; a management packet not seen at
+ * its destination within it is not_delivered. */
+#define IB_DELIVERY_WINDOW_NS (100LL * 1000000LL)
+#define IB_SIGHTINGS_MAX (1u << 18)     /* packets kept in a window */
+#define IB_CLOCK_SOURCES_MAX (1u << 16) /* (pair, source) figures kept */
+
+struct ib_capture_clock {
+    bool has_span;          /* it had frames: */
+    int64_t first_ns, last_ns; /* the first's and the last's time, its own clock */
+    bool linked;            /* shares packets both ways with its group */
+    uint32_t reference;     /* the capture its clock is corrected to (itself if none) */
+    int64_t offset_ns;      /* its clock minus the reference's */
+    int64_t error_ns;       /* the true offset is within offset_ns +- error_ns */
+};
+
+struct ib_clock_sync;
+
+struct ib_clock_sync *ib_clock_sync_new(size_t captures);
+void ib_clock_sync_free(struct ib_clock_sync *cs);
+/* Every frame of a capture, its own clock's time (for its span). */
+void ib_clock_sync_frame(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns);
+/* A management packet with an identity, in time order of the captures'
+ * own clocks. */
+void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns,
+                          uint64_t identity, const struct ib_packet *p);
+/* After the last frame: the offsets and the owners. */
+void ib_clock_sync_solve(struct ib_clock_sync *cs);
+/* Management packets seen on two captures or more. */
+uint64_t ib_clock_sync_shared(const struct ib_clock_sync *cs);
+const struct ib_capture_clock *ib_clock_sync_capture(const struct ib_clock_sync *cs,
+                                                     uint32_t capture);
+/* The capture of the host that owns an address (ib_endpoint_key), -1 when
+ * no pair of captures told. */
+int64_t ib_clock_sync_owner(const struct ib_clock_sync *cs, uint64_t endpoint_key);
+/* Figures not kept for want of room (the caps), or of memory. */
+uint64_t ib_clock_sync_dropped(const struct ib_clock_sync *cs);
+
+/* ---- step 2 ---- */
+
+/* One direction between two captures' hosts: management packets sent, and
+ * those that never arrived. */
+struct ib_delivery {
+    uint32_t from, to;      /* captures */
+    uint64_t sent;          /* watched: seen leaving, the other capturing then */
+    uint64_t not_delivered;
+};
+
+struct ib_fabric_stats {
+    uint64_t repeats;       /* sightings of a packet already seen on another capture */
+    uint64_t sightings_evicted; /* left the window early, by its cap */
+    uint64_t allocation_failures;
+};
+
+struct ib_fabric;
+
+/* cs solved; it must outlive the fabric.  NULL when out of memory. */
+struct ib_fabric *ib_fabric_new(const struct ib_clock_sync *cs);
+void ib_fabric_free(struct ib_fabric *f);
+/* A frame's time on the corrected clock (its capture's offset taken off). */
+int64_t ib_fabric_corrected(const struct ib_fabric *f, uint32_t capture, int64_t time_ns);
+/* An InfiniBand packet at `at` (corrected time, frames in that order):
+ * true when it is a repeat sighting (*first: the first), which the caller
+ * does not feed to the engine. */
+bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t *frame,
+                      size_t caplen, const struct ib_packet *p, struct ib_frame_ref *first);
+/* The not_delivered findings whose window closed before now_ns (INT64_MAX:
+ * all, at the end), at most max into out; call until it returns 0. */
+size_t ib_fabric_due(struct ib_fabric *f, int64_t now_ns, struct ib_finding *out, size_t max);
+const struct ib_fabric_stats *ib_fabric_stats(const struct ib_fabric *f);
+size_t ib_fabric_delivery_count(const struct ib_fabric *f);
+const struct ib_delivery *ib_fabric_delivery(const struct ib_fabric *f, size_t i);
+
+#endif
