@@ -191,12 +191,44 @@ static void host_cell(FILE *out, const struct report_model *m, uint32_t host)
     fputs("</td>", out);
 }
 
+/* Captures of several hosts: the clock cells of a capture's row. */
+static void clock_cells(FILE *out, const struct report_capture *c)
+{
+    if (!c->clock_linked) {
+        fputs("<td class=\"n\">-</td><td class=\"n\">-</td>", out);
+        return;
+    }
+    fprintf(out, "<td class=\"n\" data-offset-ns=\"%" PRId64 "\">%+.6f ms</td>"
+                 "<td class=\"n\" data-error-ns=\"%" PRId64 "\">%.3f us</td>",
+            c->clock_offset_ns, (double)c->clock_offset_ns / 1e6, c->clock_error_ns,
+            (double)c->clock_error_ns / 1e3);
+}
+
+/* Management packets watched per direction, and those that never came. */
+static void write_deliveries(FILE *out, const struct report_model *m)
+{
+    fprintf(out, "<p>Packets seen on two captures, counted once: %" PRIu64 ". Management "
+                 "packets not delivered within %lld ms:</p>\n<table id=\"deliveries\"><thead>"
+                 "<tr><th>from capture</th><th>to capture</th><th class=\"n\">watched</th>"
+                 "<th class=\"n\">not delivered</th></tr></thead><tbody>\n",
+            ib_fabric_stats(m->fabric)->repeats, (long long)(IB_DELIVERY_WINDOW_NS / 1000000));
+    for (size_t i = 0; i < ib_fabric_delivery_count(m->fabric); i++) {
+        const struct ib_delivery *d = ib_fabric_delivery(m->fabric, i);
+        fprintf(out, "<tr><td class=\"n\">%u</td><td class=\"n\">%u</td><td class=\"n\">%"
+                     PRIu64 "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
+                d->from, d->to, d->sent, d->not_delivered);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
 static void write_captures(FILE *out, const struct report_model *m)
 {
     fprintf(out, "<table><thead><tr><th>#</th>%s<th>capture</th><th>link type</th>"
                  "<th class=\"n\">frames</th><th class=\"n\">InfiniBand frames</th>"
-                 "<th class=\"n\">errors</th></tr></thead><tbody>\n",
-            m->host_count ? "<th>host</th>" : "");
+                 "<th class=\"n\">errors</th>%s</tr></thead><tbody>\n",
+            m->host_count ? "<th>host</th>" : "",
+            m->fabric ? "<th class=\"n\">clock offset</th><th class=\"n\">error (+-)</th>"
+                      : "");
     for (size_t i = 0; i < m->capture_count; i++) {
         const struct report_capture *c = &m->captures[i];
         const char *lt = linktype_name(c->info.linktype);
@@ -205,10 +237,15 @@ static void write_captures(FILE *out, const struct report_model *m)
         fputs("<td>", out);
         html_text(out, c->info.path);
         fprintf(out, "</td><td>%d %s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
-                     "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
+                     "</td><td class=\"n\">%" PRIu64 "</td>",
                 c->info.linktype, lt ? lt : "", c->info.frames, c->ib_frames, c->info.errors);
+        if (m->fabric)
+            clock_cells(out, c);
+        fputs("</tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
+    if (m->fabric)
+        write_deliveries(out, m);
 }
 
 /* Findings per kind; a merge's per host too. */

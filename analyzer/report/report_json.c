@@ -264,6 +264,10 @@ static int json_end(void *p, const struct report_model *m)
     write_diagnostics(&w, m, "diagnostics", false);
     write_crc(&w, m);
     write_counts(&w, m);
+    if (m->fabric) {
+        jw_key(&w, "fabric");
+        jv_fabric(&w, m);
+    }
 
     jw_key(&w, "findings");
     jw_begin_array(&w);

@@ -226,6 +226,23 @@ static void redirect_details(struct json_writer *w, const struct ib_finding *f)
     }
 }
 
+static void not_delivered_details(struct json_writer *w, const struct ib_finding *f)
+{
+    const struct ib_finding_data *d = &f->data;
+    jw_key(w, "mgmt_class");
+    jw_uint(w, d->mgmt_class);
+    jw_key(w, "method");
+    jw_uint(w, d->method);
+    jw_key(w, "attr_id");
+    jw_uint(w, d->attr_id);
+    jw_key(w, "from");
+    jv_endpoint(w, &d->from);
+    jw_key(w, "to");
+    jv_endpoint(w, &d->to);
+    jw_key(w, "to_capture");
+    jw_uint(w, d->to_capture);
+}
+
 /* What the finding is about, as values: the keys its kind has
  * (docs/report-schema.md). */
 static void details_value(struct json_writer *w, const struct ib_finding *f)
@@ -245,6 +262,9 @@ static void details_value(struct json_writer *w, const struct ib_finding *f)
         jw_uint(w, f->data.crc_carried);
         jw_key(w, "computed");
         jw_uint(w, f->data.crc_computed);
+        break;
+    case IB_FIND_NOT_DELIVERED:
+        not_delivered_details(w, f);
         break;
     case IB_FIND_ADDRESSING:
     case IB_FIND_MALFORMED:
@@ -499,6 +519,58 @@ void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_
     jw_string(w, m->hosts[host].name);
 }
 
+/* Only with captures correlated: a report of captures that share no
+ * packet stays as it was. */
+static void clock_members(struct json_writer *w, const struct report_capture *c)
+{
+    jw_key(w, "clock_reference");
+    if (c->clock_linked)
+        jw_uint(w, c->clock_reference);
+    else
+        jw_null(w);
+    jw_key(w, "clock_offset_ns");
+    if (c->clock_linked)
+        jw_int(w, c->clock_offset_ns);
+    else
+        jw_null(w);
+    jw_key(w, "clock_offset_error_ns");
+    if (c->clock_linked)
+        jw_int(w, c->clock_error_ns);
+    else
+        jw_null(w);
+}
+
+void jv_fabric(struct json_writer *w, const struct report_model *m)
+{
+    const struct ib_fabric_stats *fs = ib_fabric_stats(m->fabric);
+    jw_begin_object(w);
+    jw_key(w, "window_ns");
+    jw_int(w, IB_DELIVERY_WINDOW_NS);
+    jw_key(w, "repeat_sightings");
+    jw_uint(w, fs->repeats);
+    jw_key(w, "deliveries");
+    jw_begin_array(w);
+    for (size_t i = 0; i < ib_fabric_delivery_count(m->fabric); i++) {
+        const struct ib_delivery *d = ib_fabric_delivery(m->fabric, i);
+        jw_begin_object(w);
+        jw_key(w, "from");
+        jw_uint(w, d->from);
+        jw_key(w, "to");
+        jw_uint(w, d->to);
+        jw_key(w, "sent");
+        jw_uint(w, d->sent);
+        jw_key(w, "not_delivered");
+        jw_uint(w, d->not_delivered);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+    jw_key(w, "sightings_evicted");
+    jw_uint(w, fs->sightings_evicted);
+    jw_key(w, "allocation_failures");
+    jw_uint(w, fs->allocation_failures);
+    jw_end_object(w);
+}
+
 static void capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
     const struct report_capture *c = &m->captures[i];
@@ -540,6 +612,8 @@ static void capture_members(struct json_writer *w, const struct report_model *m,
         jw_string(w, c->live.ended_by);
         jw_end_object(w);
     }
+    if (m->fabric)
+        clock_members(w, c);
     jv_host_member(w, m, c->host);
 }
 

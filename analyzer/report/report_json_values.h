@@ -30,6 +30,8 @@ void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib
 
 struct report_model;
 void jv_captures(struct json_writer *w, const struct report_model *m); /* captures[] */
+/* {window_ns, repeat_sightings, deliveries[], ...}: m->fabric set */
+void jv_fabric(struct json_writer *w, const struct report_model *m);
 /* A merge's "host": the label of the host an item came from (nothing
  * for one run's report). */
 void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_t host);

@@ -102,6 +102,10 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
     jv_finding_counts(w, es);
     jw_key(w, "limits");
     jv_limits(w, m->findings_dropped, es);
+    if (m->fabric) {
+        jw_key(w, "fabric");
+        jv_fabric(w, m);
+    }
     end_record(st);
 }
 

@@ -244,6 +244,40 @@ static void write_captures(FILE *out, const struct report_model *m)
     }
 }
 
+/* Captures of several hosts (fabric.h): each capture's clock, and the
+ * management packets watched per direction. */
+static void write_clocks(FILE *out, const struct report_model *m)
+{
+    section(out, "Clocks and delivery (captures of several hosts, each packet once)");
+    fprintf(out, "  %-2s %-18s %-14s %s\n", "#", "clock offset", "error (+-)", "against");
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct report_capture *c = &m->captures[i];
+        if (!c->clock_linked) {
+            fprintf(out, "  %-2zu %-18s %-14s %s\n", i, "-", "-", "shares no packet both ways");
+            continue;
+        }
+        char off[32], err[32];
+        snprintf(off, sizeof off, "%+.6f ms", (double)c->clock_offset_ns / 1e6);
+        snprintf(err, sizeof err, "%.3f us", (double)c->clock_error_ns / 1e3);
+        if (c->clock_reference == i)
+            fprintf(out, "  %-2zu %-18s %-14s %s\n", i, "0", "-", "its own clock: the reference");
+        else
+            fprintf(out, "  %-2zu %-18s %-14s capture %u\n", i, off, err, c->clock_reference);
+    }
+    const struct ib_fabric_stats *fs = ib_fabric_stats(m->fabric);
+    fprintf(out, "  packets seen on two captures, counted once: %" PRIu64 "\n", fs->repeats);
+    fprintf(out, "  management packets not delivered (within %lld ms):\n",
+            (long long)(IB_DELIVERY_WINDOW_NS / 1000000));
+    for (size_t i = 0; i < ib_fabric_delivery_count(m->fabric); i++) {
+        const struct ib_delivery *d = ib_fabric_delivery(m->fabric, i);
+        fprintf(out, "    capture %u -> %u: %" PRIu64 " of %" PRIu64 "\n", d->from, d->to,
+                d->not_delivered, d->sent);
+    }
+    if (fs->sightings_evicted)
+        fprintf(out, "  limits hit: %" PRIu64 " packets left the window early (not judged)\n",
+                fs->sightings_evicted);
+}
+
 static void write_summary(FILE *out, const struct report_model *m)
 {
     const struct ib_engine_stats *es = &m->stats;
@@ -682,6 +716,8 @@ static int text_end(void *p, const struct report_model *m)
         fprintf(out, "ibscope %s report\n", m->version);
     }
     write_captures(out, m);
+    if (m->fabric)
+        write_clocks(out, m);
     write_summary(out, m);
     write_crc(out, m);
     write_connections(out, st, m);
