@@ -6,6 +6,7 @@
 #include "analyze.h"
 #include "convert.h"
 #include "decode.h"
+#include "extract.h"
 #include "live.h"
 #include "merge.h"
 #include "options.h"
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
      * be given as ./convert. */
     if (argc >= 2 && strcmp(argv[1], "convert") == 0)
         return convert_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "extract") == 0)
+        return extract_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "decode") == 0)
         return decode_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "merge") == 0)

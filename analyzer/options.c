@@ -383,6 +383,7 @@ void options_usage(FILE *out)
           "       ibscope convert IN OUT           link type 247/147 as ERF, for Wireshark\n"
           "       ibscope decode CAPTURE...        every field of every frame\n"
           "       ibscope merge REPORT.json...     per-host JSON reports as one fabric\n"
+          "       ibscope extract --mgmt IN OUT    only the CM and MAD frames of a capture\n"
           "\n"
           "Options:\n"
           , out);

@@ -65,11 +65,12 @@ endif()
 # the generator's truth (one vantage point, offsets, losses), and captures
 # that share no packet as before.
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group two three rotated views)
+  foreach(group two three rotated views extract)
     add_test(NAME fabric.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_fabric.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --gen ${CMAKE_BINARY_DIR}/bin/ibscope-gen
-                     --source-dir ${PROJECT_SOURCE_DIR} ${group})
+                     --source-dir ${PROJECT_SOURCE_DIR}
+                     --real-captures ${IBSCOPE_REAL_CAPTURES_DIR} ${group})
     set_tests_properties(fabric.${group} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
 endif()

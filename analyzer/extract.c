@@ -1,0 +1,145 @@
+/* extract.c - a capture's management frames into a new one (extract.h).
+ *
+ * Read as the analysis reads (compressed, raw ERF, pcapng, standard input),
+ * written as a nanosecond pcap of the same link type, each kept frame's
+ * bytes and time unchanged.  A frame is kept when the core parses a MAD in
+ * it: QP0 and QP1, and the QPs a ClassPortInfo redirect named, which the
+ * engine (fed the kept frames) knows of. */
+#include "extract.h"
+
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture_reader.h"
+#include "engine.h"
+#include "input_guard.h"
+#include "input_stream.h"
+#include "output_file.h"
+#include "packet.h"
+#include "printable.h"
+
+#define SNAPLEN 262144
+
+static int fail(const char *file, const char *msg)
+{
+    char path[PRINTABLE_MAX];
+    printable(file, path, sizeof path);
+    fprintf(stderr, "ibscope: %s: %s\n", path, msg);
+    return 2;
+}
+
+static int usage(FILE *to, int status)
+{
+    fputs("Usage: ibscope extract --mgmt IN OUT\n"
+          "Writes the frames of IN that carry a CM message or a MAD to OUT (a pcap of\n"
+          "the same link type, times and bytes unchanged): what an analysis of several\n"
+          "hosts' captures needs to correlate them, at a fraction of the size.\n"
+          "IN may be '-' for standard input and OUT '-' for standard output.\n",
+          to);
+    return status;
+}
+
+/* Whether the frame carries a MAD; the engine learns redirected QPs. */
+static bool is_mgmt(struct ib_engine *e, const struct ib_parse_opts *po,
+                    const struct capture_frame *fr)
+{
+    static struct ib_packet pkt; /* large; one is enough */
+    static struct ib_frame_analysis fa;
+    if (ib_parse_frame(po, (uint32_t)fr->linktype, fr->data, fr->caplen, fr->wirelen, &pkt) !=
+            IB_FRAME_IB ||
+        !ib_packet_has(&pkt, IB_HAS_MAD))
+        return false;
+    struct ib_frame_ref at = { 0, fr->frame, fr->time_ns };
+    ib_engine_feed(e, at, &pkt, &fa);
+    return true;
+}
+
+static void dump(pcap_dumper_t *d, const struct capture_frame *fr)
+{
+    struct pcap_pkthdr h;
+    int64_t s = fr->time_ns / 1000000000, ns = fr->time_ns % 1000000000;
+    if (ns < 0) {
+        s--;
+        ns += 1000000000;
+    }
+    h.ts.tv_sec = (time_t)s;
+    h.ts.tv_usec = (suseconds_t)ns; /* nanoseconds: the dumper's precision */
+    h.caplen = fr->caplen;
+    h.len = fr->wirelen;
+    pcap_dump((u_char *)d, &h, fr->data);
+}
+
+/* Every frame of set through the filter into out; false without memory. */
+static bool copy_mgmt(struct capture_set *set, int linktype, struct output_file *out)
+{
+    struct capture_frame fr;
+    struct ib_engine *e = ib_engine_new(NULL);
+    pcap_t *dead = pcap_open_dead_with_tstamp_precision(linktype, SNAPLEN,
+                                                        PCAP_TSTAMP_PRECISION_NANO);
+    pcap_dumper_t *d = dead ? pcap_dump_fopen(dead, out->fp) : NULL;
+    if (!e || !d) {
+        ib_engine_free(e);
+        if (dead)
+            pcap_close(dead);
+        return false;
+    }
+    struct ib_parse_opts po;
+    ib_parse_opts_init(&po);
+    po.is_mad_qp = ib_engine_is_mad_qp;
+    po.ctx = e;
+    po.verify_crc = false;
+    while (capture_set_next(set, &fr))
+        if (is_mgmt(e, &po, &fr))
+            dump(d, &fr);
+    pcap_dump_flush(d);
+    ib_engine_free(e);
+    pcap_close(dead); /* the dumper's FILE is out's, closed by its commit */
+    return true;
+}
+
+int extract_main(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        struct output_file out;
+        if (!output_open_or_say(&out, NULL))
+            return 2;
+        usage(out.fp, 0);
+        return output_commit_or_say(&out, NULL) ? 0 : 2;
+    }
+    if (argc != 4 || strcmp(argv[1], "--mgmt") != 0) {
+        fprintf(stderr, "ibscope: extract: needs --mgmt, IN and OUT (ibscope extract --mgmt "
+                        "IN OUT)\n");
+        return 2;
+    }
+    char *in_path = argv[2];
+    const char *out_path = argv[3];
+    if (!input_guard_check(&in_path, 1, out_path, NULL))
+        return 2;
+    if (strcmp(in_path, "-") == 0 && isatty(STDIN_FILENO))
+        return fail(in_path, STDIN_IS_TERMINAL);
+    if (strcmp(out_path, "-") == 0 && isatty(STDOUT_FILENO))
+        return fail("extract", "standard output is a terminal: give OUT a file name, or "
+                               "redirect it");
+    struct capture_set *set = capture_set_open(&in_path, 1);
+    if (!set)
+        return fail(in_path, "out of memory");
+    int status = 2;
+    const struct capture_info *info = capture_set_info(set, 0);
+    struct output_file out;
+    if (!info->opened) {
+        capture_info_report(info, stderr);
+    } else if (output_open_or_say(&out, out_path)) {
+        if (!copy_mgmt(set, info->linktype, &out)) {
+            fail(in_path, "out of memory");
+            output_abort(&out);
+        } else {
+            /* An input cut short keeps the frames before it, as convert does. */
+            bool input_error = capture_info_report(info, stderr);
+            status = output_commit_or_say(&out, "capture") && !input_error ? 0 : 2;
+        }
+    }
+    capture_set_close(set);
+    return status;
+}
