@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "busy.h"
 #include "ramp.h"
@@ -377,6 +378,10 @@ static int cmd_fabric(int argc, char **argv)
 	int n = snprintf(truth, sizeof truth, "%s/truth.pcap", argv[1]);
 	if (n < 0 || (size_t)n >= sizeof truth - 16)
 		return bad_usage("fabric: output directory name too long: '%s'", argv[1]);
+	if (mkdir(argv[1], 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "ibscope-gen: %s: %s\n", argv[1], strerror(errno));
+		return EXIT_OUTPUT;
+	}
 	gen_t g;
 	if (gen_open(&g, truth, LINK_ETH, 2, 1) != 0)
 		return EXIT_OUTPUT;
