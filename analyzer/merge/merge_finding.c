@@ -13,14 +13,16 @@ enum detail {
     D_TUPLE, D_LOCAL_COMM_ID, D_REQUEST_ID, D_OPEN_LOCAL_COMM_ID, D_SOURCE, D_PORT_SPACE,
     D_PORTS_IN_USE, D_POOL_SIZE, D_MGMT_CLASS, D_CHAIN, D_TARGET, D_CM_MESSAGE,
     D_REJECT_REASON, D_SL, D_PROBLEMS, D_CHAIN_LENGTH, D_HOP, D_CARRIED_QKEY, D_CARRIED_PKEY,
-    D_SENT_TO, D_SENT_TO_QP, D_CARRIED, D_COMPUTED, D_MODEL, D_ETA_S, D_RATE_PER_S
+    D_SENT_TO, D_SENT_TO_QP, D_CARRIED, D_COMPUTED, D_MODEL, D_ETA_S, D_RATE_PER_S,
+    D_METHOD, D_ATTR_ID, D_FROM, D_TO, D_TO_CAPTURE
 };
 
 static const char *const detail_keys[] = {
     "tuple", "local_comm_id", "request_id", "open_local_comm_id", "source", "port_space",
     "ports_in_use", "pool_size", "mgmt_class", "chain", "target", "cm_message",
     "reject_reason", "sl", "problems", "chain_length", "hop", "carried_qkey", "carried_pkey",
-    "sent_to", "sent_to_qp", "carried", "computed", "model", "eta_s", "rate_per_s", NULL};
+    "sent_to", "sent_to_qp", "carried", "computed", "model", "eta_s", "rate_per_s",
+    "method", "attr_id", "from", "to", "to_capture", NULL};
 
 #define BIT(d) (1u << (d))
 
@@ -189,6 +191,11 @@ static bool read_detail(struct merge_report *mr, int k, struct ib_finding_data *
     case D_ETA_S: return rd_real(r, 0, DBL_MAX, "a number of seconds", &d->eta_s);
     /* above 0 when it fired, but written to 6 decimals */
     case D_RATE_PER_S: return rd_real(r, 0, DBL_MAX, "a rate (ports a second)", &d->rate_per_s);
+    case D_METHOD: return read_u8(r, UINT8_MAX, "a MAD method", &d->method);
+    case D_ATTR_ID: return rd_u16(r, "an attribute ID", &d->attr_id);
+    case D_FROM: return rd_endpoint(r, &d->from);
+    case D_TO: return rd_endpoint(r, &d->to);
+    case D_TO_CAPTURE: return rd_capture(r, &d->to_capture); /* numbered across the merge */
     default: return k == RD_OTHER && rd_skip(r);
     }
 }
@@ -229,6 +236,9 @@ static uint32_t details_required(enum ib_finding_kind kind)
     case IB_FIND_REDIRECT_NOT_FOLLOWED: return redirect | BIT(D_SENT_TO) | BIT(D_SENT_TO_QP);
     case IB_FIND_ICRC_MISMATCH:
     case IB_FIND_VCRC_MISMATCH: return BIT(D_CARRIED) | BIT(D_COMPUTED);
+    case IB_FIND_NOT_DELIVERED:
+        return BIT(D_MGMT_CLASS) | BIT(D_METHOD) | BIT(D_ATTR_ID) | BIT(D_FROM) | BIT(D_TO) |
+               BIT(D_TO_CAPTURE);
     default: return 0;
     }
 }

@@ -265,6 +265,16 @@ def t_views(d):
     page = out.decode()
     check('id="deliveries"' in page and "data-offset-ns=" in page, "html: no clocks")
     check("not_delivered" in page, "html: no not_delivered")
+    # ibscope merge reads the finding back and words it the same
+    rep = os.path.join(d, "fabric.json")
+    check(run(["--format", "json", "-o", rep] + caps)[0] == 0, "json -o")
+    rc, out, err = run(["merge", "--format", "json", rep])
+    check(rc == 0, f"merge: exit {rc} {err}")
+    if rc == 0:
+        want = [f["message"] for f in json.load(open(rep))["findings"]
+                if f["kind"] == "not_delivered"]
+        got = [f["message"] for f in json.loads(out)["findings"] if f["kind"] == "not_delivered"]
+        check(got == want and len(got) == len(lost), f"merge: not_delivered {got}, {want}")
     rc, _, _ = run(["--fail-on", "not_delivered"] + caps)
     check(rc == 1, f"--fail-on not_delivered: exit {rc}")
     rc, _, _ = run(["--fail-on", "not_delivered", os.path.join(d, "truth.pcap")])
