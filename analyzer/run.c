@@ -88,6 +88,12 @@ static void on_connection(void *ctx, const struct ib_connection_record *rec)
 {
     struct run *r = ctx;
     r->model.connections_listed++;
+    if (r->fabric) {
+        struct ib_connection_record seen = *rec;
+        seen.seen_at = ib_fabric_seen_at(r->fabric, rec);
+        r->renderer->connection(r->rstate, &r->model, &seen);
+        return;
+    }
     r->renderer->connection(r->rstate, &r->model, rec);
 }
 

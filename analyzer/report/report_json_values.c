@@ -353,6 +353,14 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
         jw_null(w);
     jw_key(w, "evicted");
     jw_bool(w, rec->evicted);
+    if (rec->seen_at) { /* only with captures correlated */
+        jw_key(w, "seen_at");
+        jw_begin_array(w);
+        for (unsigned i = 0; i < 64; i++)
+            if (rec->seen_at & (1ull << i))
+                jw_uint(w, i);
+        jw_end_array(w);
+    }
 }
 
 void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median)

@@ -109,6 +109,20 @@ static void text_finding(void *p, const struct report_model *m, const struct ib_
     wrap(*tmp, line, 4 + (h ? (size_t)st->host_width : 5) + (n > 0 ? (size_t)n : 0), 8);
 }
 
+/* "  seen at 0,1" with captures correlated, else nothing. */
+static void seen_at_words(uint64_t mask, char *buf, size_t size)
+{
+    size_t len = 0;
+    for (unsigned i = 0; i < 64 && len < size; i++) {
+        if (!(mask & (1ull << i)))
+            continue;
+        int n = snprintf(buf + len, size - len, "%s%u", len ? "," : "  seen at ", i);
+        if (n < 0)
+            break;
+        len += (size_t)n;
+    }
+}
+
 static void text_connection(void *p, const struct report_model *m,
                             const struct ib_connection_record *rec)
 {
@@ -147,9 +161,11 @@ static void text_connection(void *p, const struct report_model *m,
         fmt_duration(lat, d, sizeof(d));
         snprintf(latency, sizeof(latency), "  setup %s", d);
     }
-    fprintf(out, "    conn %" PRIu32 "  comm 0x%08" PRIx32 "/0x%08" PRIx32 "  %s%s%s\n",
+    char seen[96] = "";
+    seen_at_words(rec->seen_at, seen, sizeof seen);
+    fprintf(out, "    conn %" PRIu32 "  comm 0x%08" PRIx32 "/0x%08" PRIx32 "  %s%s%s%s\n",
             rec->index, rec->local_comm_id, rec->remote_comm_id, state, latency,
-            rec->evicted ? "  (evicted)" : "");
+            rec->evicted ? "  (evicted)" : "", seen);
     static const char *const names[] = { "REQ", "MRA", "REP", "RTU", "DREQ", "DREP", "REJ" };
     const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };

@@ -6,11 +6,13 @@
 #include <string.h>
 
 #include "identity.h"
+#include "seen_at.h"
 #include "sightings.h"
 
 struct ib_fabric {
     const struct ib_clock_sync *cs;
     struct ib_sightings window;
+    struct seen_at seen;
     struct ib_fabric_stats stats;
     struct ib_delivery *dirs;
     size_t dir_count, dir_cap;
@@ -22,7 +24,8 @@ struct ib_fabric *ib_fabric_new(const struct ib_clock_sync *cs)
     if (!f)
         return NULL;
     f->cs = cs;
-    if (!ib_sightings_init(&f->window, IB_SIGHTINGS_MAX, IB_DELIVERY_WINDOW_NS)) {
+    bool seen = seen_at_init(&f->seen);
+    if (!ib_sightings_init(&f->window, IB_SIGHTINGS_MAX, IB_DELIVERY_WINDOW_NS) || !seen) {
         ib_fabric_free(f);
         return NULL;
     }
@@ -34,6 +37,7 @@ void ib_fabric_free(struct ib_fabric *f)
     if (!f)
         return;
     ib_sightings_destroy(&f->window);
+    seen_at_destroy(&f->seen);
     free(f->dirs);
     free(f);
 }
@@ -123,6 +127,8 @@ bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t
             g->reached = true;
         f->stats.repeats++;
         *first = g->first;
+        if (ib_packet_has(p, IB_HAS_CM) && !seen_at_add(&f->seen, g->first, at.capture))
+            f->stats.allocation_failures++;
         return true;
     }
     g = ib_sightings_insert(&f->window, id, at);
@@ -171,6 +177,16 @@ size_t ib_fabric_due(struct ib_fabric *f, int64_t now_ns, struct ib_finding *out
         ib_sightings_release(&f->window, g);
     }
     return n;
+}
+
+uint64_t ib_fabric_seen_at(struct ib_fabric *f, const struct ib_connection_record *rec)
+{
+    const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
+                                          &rec->dreq, &rec->drep, &rec->rej };
+    uint64_t mask = 0;
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
+        mask |= seen_at_take(&f->seen, *refs[i]);
+    return mask;
 }
 
 const struct ib_fabric_stats *ib_fabric_stats(const struct ib_fabric *f)

@@ -309,6 +309,9 @@ struct ib_connection_record {
     unsigned retransmissions;
     struct ib_frame_ref req, mra, rep, rtu, dreq, drep, rej;
     bool evicted;             /* pushed out by the cap before it ended */
+    /* Left 0 by the engine: with captures of several hosts, the captures
+     * that showed its messages (ib_fabric_seen_at). */
+    uint64_t seen_at;
 };
 
 /* Called once for every connection when it ends (DREP, REJ), when it is

@@ -108,6 +108,11 @@ bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t
 /* The not_delivered findings whose window closed before now_ns (INT64_MAX:
  * all, at the end), at most max into out; call until it returns 0. */
 size_t ib_fabric_due(struct ib_fabric *f, int64_t now_ns, struct ib_finding *out, size_t max);
+/* The captures that showed a connection's CM messages as far as seen by
+ * now (bit i: capture i; 63 and above in bit 63): asked once, when its
+ * record comes (the copies of its last message, seen after it, are not
+ * in).  Forgets them. */
+uint64_t ib_fabric_seen_at(struct ib_fabric *f, const struct ib_connection_record *rec);
 const struct ib_fabric_stats *ib_fabric_stats(const struct ib_fabric *f);
 size_t ib_fabric_delivery_count(const struct ib_fabric *f);
 const struct ib_delivery *ib_fabric_delivery(const struct ib_fabric *f, size_t i);

@@ -53,6 +53,7 @@ def generate(d, which):
             cols = line.rstrip("\n").split("\t")
             if cols[0] == "capture":
                 truth["offsets"][int(cols[1])] = int(cols[2]) * 1000  # us -> ns
+                truth.setdefault("starts", {})[int(cols[1])] = int(cols[3]) * 1000
                 truth["captures"].append(os.path.join(d, "abc"[int(cols[1])] + ".pcap"))
             elif cols[0] == "lost":
                 truth["lost"].append({"from": int(cols[1]), "frame": int(cols[2]),
@@ -149,6 +150,28 @@ def check_latency(name, single, merged, truth):
                                        f"(+- {slack})")
 
 
+SERVERS = {"10.0.1.12": 1, "10.0.2.13": 2}  # the generator's hosts B and C
+
+
+def check_seen_at(name, rep, truth):
+    """Each connection seen at the client's capture and at its server's, when
+    that one was capturing at its REQ (capture 0's clock is the true one)."""
+    for c in rep["connections"]["list"]:
+        server = SERVERS[c["dst_ip"]]
+        t = iso_ns(c["frames"]["req"]["time"])
+        want = [0] + ([server] if t >= truth["starts"][server] else [])
+        check(c.get("seen_at") == want, f"{name}: conn {c['conn']} seen at "
+                                        f"{c.get('seen_at')}, expected {want}")
+
+
+def iso_ns(text):
+    """RFC 3339 with nanoseconds, in ns since the epoch (UTC)."""
+    import calendar
+    import time as _t
+    base, frac = text.rstrip("Z").split(".")
+    return calendar.timegm(_t.strptime(base, "%Y-%m-%dT%H:%M:%S")) * 10**9 + int(frac)
+
+
 def scenario(d, which):
     truth = generate(d, which)
     single = report([os.path.join(d, "truth.pcap")])
@@ -159,6 +182,9 @@ def scenario(d, which):
     if "fabric" in merged:
         check_losses(which, merged, truth)
     check_latency(which, single, merged, truth)
+    check_seen_at(which, merged, truth)
+    check(all("seen_at" not in c for c in single["connections"]["list"]),
+          f"{which}: one capture's connections have seen_at")
     # The order given does not matter: the last capture first.
     rev = report(truth["captures"][::-1])
     compare_with_truth(which + " reversed", single, rev)
