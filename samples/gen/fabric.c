@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "crc.h"
 #include "encap.h"
 
 #define ETH_HDR 14
@@ -16,10 +17,27 @@ static int host_of(const fabric_t *f, const host_t *h)
 	return -1;
 }
 
+/* Native IB (LRH first): the switch puts the packet on another VL (SL to
+ * VL mapping), and the VCRC, which covers the LRH, is made again. */
+static void switch_native(uint8_t *fr, size_t caplen)
+{
+	if (caplen < 8 + 2)
+		return;
+	if (fr[0] >> 4 != 15) /* VL15 (subnet management) stays */
+		fr[0] ^= 0x10;
+	uint16_t v = crc16_ib_final(crc16_ib_update(CRC16_IB_INIT, fr, caplen - 2));
+	fr[caplen - 2] = (uint8_t)v;
+	fr[caplen - 1] = (uint8_t)(v >> 8);
+}
+
 /* What the router changes: its own source MAC, TTL - 1, ECN on every third
- * packet; the IPv4 header checksum follows.  Ethernet (RoCEv2) only. */
+ * packet; the IPv4 header checksum follows.  Native IB: the switch's VL. */
 static void route(fabric_t *f, uint8_t *fr, size_t caplen)
 {
+	if (f->link == LINK_LRH) {
+		switch_native(fr, caplen);
+		return;
+	}
 	if (caplen < ETH_HDR + 20)
 		return;
 	memcpy(fr + 6, f->router_mac, 6);
@@ -96,6 +114,7 @@ int fabric_open(fabric_t *f, gen_t *g, const char *outdir, host_t *const *hosts,
 		if (sink_open(&h->sink, paths[i], (int)g->link) != 0)
 			return -1;
 	}
+	f->link = g->link;
 	g->tap = tap;
 	g->tap_ctx = f;
 	return 0;

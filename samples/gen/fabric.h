@@ -7,7 +7,8 @@
  * clock (true time + that host's offset), and, unless it is lost, to its
  * receiver's, a path delay later at the receiver's clock, as a router
  * between them forwards it: source MAC its own, IP TTL one less, ECN marked
- * on every third packet (the IPv4 checksum made again).  A host's capture
+ * on every third packet (the IPv4 checksum made again); on native IB (link
+ * type 247), a switch that puts it on another VL (the VCRC made again).  A host's capture
  * holds nothing before its start time.  truth.tsv says each capture's
  * offset and every packet lost where both captures ran.
  */
@@ -48,6 +49,7 @@ typedef struct fabric {
 	fabric_loss_t losses[FABRIC_LOSSES_MAX];
 	int nlosses;
 	uint64_t forwarded;
+	link_t link;                  /* LINK_ETH (RoCEv2) or LINK_LRH (native IB) */
 } fabric_t;
 
 /* Opens OUTDIR/<name>.pcap for each host (names "a", "b", "c") and hooks

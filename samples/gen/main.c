@@ -61,9 +61,11 @@ static void usage(void)
 		"       ibscope-gen busy [options] OUT    many connections open at once\n"
 		"       ibscope-gen trend SHAPE [options] OUT  one source's ports in use in a\n"
 		"                                         shape: ramp, flat, shrink or burst\n"
-		"       ibscope-gen fabric two|three OUTDIR  one exchange captured on each of\n"
-		"                                         two or three hosts (a.pcap, b.pcap,\n"
-		"                                         c.pcap), truth.pcap and truth.tsv\n"
+		"       ibscope-gen fabric [--linktype 1|247] two|three OUTDIR\n"
+		"                                         one exchange captured on each of two\n"
+		"                                         or three hosts (a.pcap, b.pcap, c.pcap),\n"
+		"                                         truth.pcap and truth.tsv; RoCEv2\n"
+		"                                         (default) or native IB\n"
 		"       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
 		"                                         (Markdown, or file/frame/note TSV;\n"
 		"                                         frame 0 = a note on the whole file)\n"
@@ -369,9 +371,17 @@ static int cmd_busy(int argc, char **argv)
 	return 0;
 }
 
-/* ibscope-gen fabric two|three OUTDIR */
+/* ibscope-gen fabric [--linktype 1|247] two|three OUTDIR */
 static int cmd_fabric(int argc, char **argv)
 {
+	link_t link = LINK_ETH;
+	if (argc >= 2 && strcmp(argv[0], "--linktype") == 0) {
+		if (strcmp(argv[1], "1") != 0 && strcmp(argv[1], "247") != 0)
+			return bad_usage("fabric: --linktype wants 1 or 247, got '%s'", argv[1]);
+		link = strcmp(argv[1], "1") == 0 ? LINK_ETH : LINK_LRH;
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc != 2 || (strcmp(argv[0], "two") != 0 && strcmp(argv[0], "three") != 0))
 		return bad_usage("fabric: wants 'two' or 'three' and an output directory%s", "");
 	char truth[4096];
@@ -383,7 +393,7 @@ static int cmd_fabric(int argc, char **argv)
 		return EXIT_OUTPUT;
 	}
 	gen_t g;
-	if (gen_open(&g, truth, LINK_ETH, 2, 1) != 0)
+	if (gen_open(&g, truth, link, 2, 1) != 0)
 		return EXIT_OUTPUT;
 	g.keep_notes = false;
 	int rc = strcmp(argv[0], "two") == 0 ? story_fabric_two(&g, argv[1])
