@@ -104,10 +104,8 @@ void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t ti
         ib_sighting_add_capture(g, capture);
         return;
     }
-    if (g) { /* the same bytes sent again by its host: a packet of its own */
-        ib_sightings_remove(&cs->window, g);
-        ib_sightings_release(&cs->window, g);
-    }
+    if (g) /* the same bytes sent again by its host: a packet of its own */
+        ib_sightings_detach(&cs->window, g);
     struct ib_frame_ref at = { capture, 0, time_ns };
     g = ib_sightings_insert(&cs->window, identity, at);
     if (g)

@@ -117,11 +117,13 @@ bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t
     if (!ib_packet_identity(frame, caplen, p, &id))
         return false;
     struct ib_sighting *g = ib_sightings_find(&f->window, id);
+    if (g && ib_sighting_seen_by(g, at.capture)) {
+        /* The same bytes twice on one capture are two packets: the first
+         * stays due (and judged) in its time, the new one takes the key. */
+        ib_sightings_detach(&f->window, g);
+        g = NULL;
+    }
     if (g) {
-        /* The same bytes twice on one capture are two packets; the first
-         * keeps the window's entry. */
-        if (ib_sighting_seen_by(g, at.capture))
-            return false;
         ib_sighting_add_capture(g, at.capture);
         if (g->watched && g->watch_capture == at.capture)
             g->reached = true;

@@ -65,18 +65,20 @@ void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture)
         g->captures[g->capture_count++] = capture;
 }
 
-void ib_sightings_remove(struct ib_sightings *s, struct ib_sighting *g)
+void ib_sightings_detach(struct ib_sightings *s, struct ib_sighting *g)
 {
-    el_unlink(&g->age);
-    et_remove(&s->table, g->identity, g->index);
-    s->live--;
+    if (!g->detached)
+        et_remove(&s->table, g->identity, g->index);
+    g->detached = true;
 }
 
 /* Out of the table and the age list; still allocated. */
 static struct ib_sighting *take_oldest(struct ib_sightings *s)
 {
     struct ib_sighting *g = EL_ENTRY(s->ages.next, struct ib_sighting, age);
-    ib_sightings_remove(s, g);
+    el_unlink(&g->age);
+    ib_sightings_detach(s, g);
+    s->live--;
     return g;
 }
 

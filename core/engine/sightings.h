@@ -30,6 +30,7 @@ struct ib_sighting {
     struct ib_endpoint from, to;
     uint8_t mgmt_class, method;
     uint16_t attr_id;
+    bool detached;                 /* out of the table (ib_sightings_detach) */
     uint32_t index;                /* in the pool */
     struct el_link age;
 };
@@ -56,8 +57,10 @@ struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, uint64_t identit
 bool ib_sighting_seen_by(const struct ib_sighting *g, uint32_t capture);
 void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture);
 
-/* Takes a live entry out before its time; still to be released. */
-void ib_sightings_remove(struct ib_sightings *s, struct ib_sighting *g);
+/* The same bytes again on a capture that showed them: a new packet.  The
+ * old entry leaves the table (find no longer sees it) but keeps its place
+ * in time, to be due as any other; the new one can then be inserted. */
+void ib_sightings_detach(struct ib_sightings *s, struct ib_sighting *g);
 
 /* The oldest entry when its window has passed at now_ns, or when the cap
  * is reached (*early set, counted in evicted); NULL when none is due.  It
