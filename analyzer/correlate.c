@@ -39,7 +39,8 @@ static void read_set(struct ib_clock_sync *cs, struct capture_set *set,
 
 struct ib_clock_sync *correlate_clocks(const struct options *opts)
 {
-    if (opts->capture_count < 2 || !all_files(opts))
+    /* --allow-duplicate-inputs asks for a capture counted twice: as asked. */
+    if (opts->capture_count < 2 || opts->allow_duplicate_inputs || !all_files(opts))
         return NULL;
     struct ib_clock_sync *cs = ib_clock_sync_new(opts->capture_count);
     struct capture_set *set = cs ? capture_set_open(opts->captures, opts->capture_count) : NULL;

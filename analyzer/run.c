@@ -73,6 +73,7 @@ bool run_correlate(struct run *r, const struct ib_clock_sync *cs)
         return false;
     }
     r->model.fabric = r->fabric;
+    r->model.clock_dropped = ib_clock_sync_dropped(cs);
     for (size_t i = 0; i < r->model.capture_count; i++) {
         const struct ib_capture_clock *k = ib_clock_sync_capture(cs, (uint32_t)i);
         struct report_capture *c = &r->model.captures[i];

@@ -574,6 +574,8 @@ void jv_fabric(struct json_writer *w, const struct report_model *m)
     jw_end_array(w);
     jw_key(w, "sightings_evicted");
     jw_uint(w, fs->sightings_evicted);
+    jw_key(w, "clock_figures_dropped");
+    jw_uint(w, m->clock_dropped);
     jw_key(w, "allocation_failures");
     jw_uint(w, fs->allocation_failures);
     jw_end_object(w);

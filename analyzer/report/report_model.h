@@ -107,6 +107,7 @@ struct report_model {
      * deliveries per direction.  NULL when the run was one capture's (or
      * the captures shared no packet): the report is then as it always was. */
     const struct ib_fabric *fabric;
+    uint64_t clock_dropped;           /* its first reading's figures past the caps */
 
     /* The output is read as it comes (a pipe, a terminal, a socket), not a
      * regular file: a renderer that writes records as they happen (CSV)

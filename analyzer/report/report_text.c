@@ -289,9 +289,11 @@ static void write_clocks(FILE *out, const struct report_model *m)
         fprintf(out, "    capture %u -> %u: %" PRIu64 " of %" PRIu64 "\n", d->from, d->to,
                 d->not_delivered, d->sent);
     }
-    if (fs->sightings_evicted)
-        fprintf(out, "  limits hit: %" PRIu64 " packets left the window early (not judged)\n",
-                fs->sightings_evicted);
+    if (fs->sightings_evicted || m->clock_dropped)
+        fprintf(out,
+                "  limits hit: %" PRIu64 " packets left the window early (not judged), %" PRIu64
+                "\n    sightings not used for the clocks\n",
+                fs->sightings_evicted, m->clock_dropped);
 }
 
 static void write_summary(FILE *out, const struct report_model *m)
