@@ -8,7 +8,9 @@
  * RFC 4180: comma-separated, CRLF after every record, fields quoted when
  * they hold a comma, quote or line break.  Each row names its capture by
  * index and by path.  With --connections, one row per connection follows in the
- * same columns (record = "connection"), so the header is always the same.
+ * same columns (record = "connection"), so the header is always the same;
+ * captures of several hosts correlated add three columns at its end
+ * (seen_at and a clock row's offset and bound) and a clock row per capture.
  * A merge's CSV has the same columns and six more at the end: each row's
  * host, and the figures of its rows per source (record = "source").
  */
@@ -35,6 +37,10 @@ static const char csv_header[] =
 static const char csv_merge_header[] = ",host,connections,peak_ports_in_use,pool_utilization,"
                                        "peak_ports_per_destination,exhausted";
 
+/* With captures of several hosts correlated (fabric.h), three more: a
+ * connection's captures, a capture's clock offset and its bound. */
+static const char csv_fabric_header[] = ",seen_at,clock_offset_ns,clock_offset_error_ns";
+
 /* Connection columns after message: 17 of them; then the CRC counts, 3;
  * then the connection's index (the plugin's ibscope.analysis.conn), 1. */
 #define CSV_CONN_COLUMNS 17
@@ -54,6 +60,22 @@ static void host_columns(FILE *out, const struct report_model *m, uint32_t captu
     fputs(",,,,,", out);
 }
 
+/* The fabric columns of a row: seen_at (captures separated by ';') from a
+ * connection's mask, the rest empty (a clock row writes its own). */
+static void fabric_columns(FILE *out, const struct report_model *m, uint64_t seen_at)
+{
+    if (!m->fabric)
+        return;
+    fputc(',', out);
+    bool first = true;
+    for (unsigned i = 0; i < 64; i++)
+        if (seen_at & (1ull << i)) {
+            fprintf(out, "%s%u", first ? "" : ";", i);
+            first = false;
+        }
+    fputs(",,", out);
+}
+
 /* The capture's path as given on the command line. */
 static void capture_path(FILE *out, const struct report_model *m, uint32_t capture)
 {
@@ -69,6 +91,7 @@ static void *csv_begin(const struct report_model *m, FILE *out)
     st->out = out;
     fputs(csv_header, out);
     fputs(m->host_count ? csv_merge_header : "", out);
+    fputs(m->fabric ? csv_fabric_header : "", out);
     fputs(CRLF, out);
     return st;
 }
@@ -94,6 +117,7 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
     for (int i = 0; i < CSV_CONN_COLUMNS + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS; i++)
         fputc(',', st->out);
     host_columns(st->out, m, f->at.capture);
+    fabric_columns(st->out, m, 0);
     fputs(CRLF, st->out);
     if (m->stream_records)
         fflush(st->out);
@@ -149,7 +173,9 @@ static void csv_connection(void *p, const struct report_model *m,
     fputc(',', out);
     if (report_connection_latency(rec, &lat))
         fprintf(out, "%" PRId64, lat);
-    fprintf(out, ",,,,%" PRIu32 CRLF, rec->index); /* no CRC counts */
+    fprintf(out, ",,,,%" PRIu32, rec->index); /* no CRC counts */
+    fabric_columns(out, m, rec->seen_at);
+    fputs(CRLF, out);
     if (m->stream_records)
         fflush(out);
 }
@@ -169,8 +195,29 @@ static void crc_rows(FILE *out, const struct report_model *m)
             fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", n[IB_CRC_VERIFIED],
                     n[IB_CRC_MISMATCH], n[IB_CRC_NOT_PRESENT]);
             host_columns(out, m, (uint32_t)i);
+            fabric_columns(out, m, 0);
             fputs(CRLF, out);
         }
+    }
+}
+
+/* Captures correlated: a row per capture, its clock against its reference
+ * in the last two columns (empty where nothing links it). */
+static void clock_rows(FILE *out, const struct report_model *m)
+{
+    for (size_t i = 0; i < m->capture_count; i++) {
+        const struct report_capture *c = &m->captures[i];
+        fprintf(out, "clock,%zu,", i);
+        capture_path(out, m, (uint32_t)i);
+        /* frame .. seen_at empty */
+        for (int col = 0; col < 8 + CSV_CONN_COLUMNS + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS + 1;
+             col++)
+            fputc(',', out);
+        if (c->clock_linked)
+            fprintf(out, ",%" PRId64 ",%" PRId64, c->clock_offset_ns, c->clock_error_ns);
+        else
+            fputs(",,", out);
+        fputs(CRLF, out);
     }
 }
 
@@ -202,6 +249,8 @@ static int csv_end(void *p, const struct report_model *m)
         crc_rows(st->out, m);
     if (m->host_count)
         source_rows(st->out, m);
+    if (m->fabric)
+        clock_rows(st->out, m);
     free(p);
     return 0;
 }

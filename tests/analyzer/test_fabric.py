@@ -295,6 +295,17 @@ def t_views(d):
     check(sorted((int(r["capture"]), int(r["frame"])) for r in rows
                  if r["kind"] == "not_delivered") ==
           sorted((l["from"], l["frame"]) for l in lost), "csv: not_delivered rows")
+    # CSV: seen_at on connection rows, a clock row per capture, as in JSON
+    rc, out, _ = run(["--format", "csv", "--connections"] + caps)
+    rows = list(csv.DictReader(io.StringIO(out.decode())))
+    js = report(caps)
+    check(sorted(r["seen_at"] for r in rows if r["record"] == "connection") ==
+          sorted(";".join(map(str, c["seen_at"])) for c in js["connections"]["list"]),
+          "csv: seen_at differs from JSON's")
+    check([(int(r["clock_offset_ns"]), int(r["clock_offset_error_ns"])) for r in rows
+           if r["record"] == "clock"] ==
+          [(c["clock_offset_ns"], c["clock_offset_error_ns"]) for c in js["captures"]],
+          "csv: clock rows differ from JSON's")
     rc, out, _ = run(["--format", "html"] + caps)
     page = out.decode()
     check('id="deliveries"' in page and "data-offset-ns=" in page, "html: no clocks")
