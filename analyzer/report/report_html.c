@@ -52,6 +52,8 @@ struct source_usage {
     struct series one, per_destination;
 };
 
+#define HTML_SEEN_SETS 32 /* distinct "seen at" sets counted; the rest together */
+
 struct html_state {
     FILE *out;
     struct series kinds[IB_FIND_COUNT];
@@ -62,6 +64,10 @@ struct html_state {
     size_t mark_count;
     struct source_usage *sources; /* HTML_SOURCES_KEPT of them */
     uint64_t req_rep[LATENCY_BUCKETS], req_rtu[LATENCY_BUCKETS];
+    /* Captures correlated: connections by the captures that saw them. */
+    struct seen_count { uint64_t mask, count; } seen[HTML_SEEN_SETS];
+    size_t seen_sets;
+    uint64_t seen_other;          /* in sets past HTML_SEEN_SETS */
 };
 
 /* ---- streaming ---- */
@@ -127,11 +133,27 @@ static unsigned latency_bucket(int64_t ns)
     return b;
 }
 
+static void count_seen_at(struct html_state *st, uint64_t mask)
+{
+    for (size_t i = 0; i < st->seen_sets; i++)
+        if (st->seen[i].mask == mask) {
+            st->seen[i].count++;
+            return;
+        }
+    if (st->seen_sets == HTML_SEEN_SETS) {
+        st->seen_other++;
+        return;
+    }
+    st->seen[st->seen_sets].mask = mask;
+    st->seen[st->seen_sets++].count = 1;
+}
+
 static void html_connection(void *p, const struct report_model *m,
                             const struct ib_connection_record *rec)
 {
     struct html_state *st = p;
-    (void)m;
+    if (m->fabric)
+        count_seen_at(st, rec->seen_at);
     if (!rec->req.frame)
         return;
     if (rec->rep.frame && rec->rep.time_ns >= rec->req.time_ns)
@@ -1091,6 +1113,27 @@ static void write_histogram(FILE *out, const struct html_state *st)
           out);
 }
 
+/* Captures correlated: how many connections each set of captures saw. */
+static void write_seen_at(FILE *out, const struct html_state *st)
+{
+    fputs("<table id=\"seen-at\"><thead><tr><th>seen at (captures)</th>"
+          "<th class=\"n\">connections</th></tr></thead><tbody>\n", out);
+    for (size_t i = 0; i < st->seen_sets; i++) {
+        fputs("<tr><td>", out);
+        bool first = true;
+        for (unsigned c = 0; c < 64; c++)
+            if (st->seen[i].mask & (1ull << c)) {
+                fprintf(out, "%s%u", first ? "" : ", ", c);
+                first = false;
+            }
+        fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td></tr>\n", st->seen[i].count);
+    }
+    if (st->seen_other)
+        fprintf(out, "<tr><td>other sets</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
+                st->seen_other);
+    fputs("</tbody></table>\n", out);
+}
+
 static void write_cm(FILE *out, const struct html_state *st, const struct report_model *m)
 {
     const struct ib_connection_stats *cs = &m->connections;
@@ -1103,6 +1146,8 @@ static void write_cm(FILE *out, const struct html_state *st, const struct report
     if (cs->requests)
         write_bars(out, cs);
     write_histogram(out, st);
+    if (m->fabric)
+        write_seen_at(out, st);
     fputs("</section>\n", out);
 }
 

@@ -309,6 +309,14 @@ def t_views(d):
     rc, out, _ = run(["--format", "html"] + caps)
     page = out.decode()
     check('id="deliveries"' in page and "data-offset-ns=" in page, "html: no clocks")
+    table = page.split('id="seen-at"')[-1].split("</table>")[0]
+    got = sorted((a.replace(" ", ""), int(n)) for a, n in
+                 re.findall(r'<tr><td>([0-9, ]+)</td><td class="n">(\d+)</td></tr>', table))
+    want = {}
+    for c in js["connections"]["list"]:
+        k = ",".join(map(str, c["seen_at"]))
+        want[k] = want.get(k, 0) + 1
+    check(got == sorted(want.items()), f"html: seen at {got}, JSON {want}")
     check("not_delivered" in page, "html: no not_delivered")
     # ibscope merge reads the finding back and words it the same
     rep = os.path.join(d, "fabric.json")
