@@ -8,6 +8,7 @@
 #include "capture_reader.h"
 #include "identity.h"
 #include "packet.h"
+#include "progress.h"
 
 /* Only regular files can be read twice. */
 static bool all_files(const struct options *opts)
@@ -22,11 +23,18 @@ static bool all_files(const struct options *opts)
 }
 
 static void read_set(struct ib_clock_sync *cs, struct capture_set *set,
-                     const struct ib_parse_opts *popts)
+                     const struct ib_parse_opts *popts, bool show_progress)
 {
     static struct ib_packet pkt; /* large; one is enough */
     struct capture_frame fr;
+    struct progress prog;
+    uint64_t frames = 0, done, total;
+    progress_init(&prog, show_progress);
     while (capture_set_next(set, &fr)) {
+        if ((++frames & 0xFFFF) == 0) { /* the first of two readings */
+            capture_set_position(set, &done, &total);
+            progress_update(&prog, frames, done, total);
+        }
         ib_clock_sync_frame(cs, fr.capture, fr.time_ns);
         enum ib_frame_result res = ib_parse_frame(popts, (uint32_t)fr.linktype, fr.data,
                                                   fr.caplen, fr.wirelen, &pkt);
@@ -35,6 +43,7 @@ static void read_set(struct ib_clock_sync *cs, struct capture_set *set,
             ib_packet_identity(fr.data, fr.caplen, &pkt, &id))
             ib_clock_sync_packet(cs, fr.capture, fr.time_ns, id, &pkt);
     }
+    progress_finish(&prog);
 }
 
 struct ib_clock_sync *correlate_clocks(const struct options *opts)
@@ -53,7 +62,7 @@ struct ib_clock_sync *correlate_clocks(const struct options *opts)
     ib_parse_opts_init(&popts);
     popts.verify_crc = false; /* the analysis checks them */
     popts.rocev2_port = opts->rocev2_port;
-    read_set(cs, set, &popts);
+    read_set(cs, set, &popts, opts->progress);
     capture_set_close(set);
     if (ib_clock_sync_shared(cs) == 0) {
         ib_clock_sync_free(cs);
