@@ -162,6 +162,13 @@ static void not_delivered(struct ib_fabric *f, const struct ib_sighting *g,
         d->not_delivered++;
 }
 
+static void unwatch(struct ib_fabric *f, const struct ib_sighting *g)
+{
+    struct ib_delivery *d = direction(f, g->first.capture, g->watch_capture);
+    if (d && d->sent)
+        d->sent--;
+}
+
 size_t ib_fabric_due(struct ib_fabric *f, int64_t now_ns, struct ib_finding *out, size_t max)
 {
     size_t n = 0;
@@ -172,9 +179,11 @@ size_t ib_fabric_due(struct ib_fabric *f, int64_t now_ns, struct ib_finding *out
                                 : ib_sightings_due(&f->window, now_ns, &early);
         if (!g)
             break;
-        /* one pushed out early by the cap is not judged */
+        /* one pushed out early by the cap is not judged, nor counted as watched */
         if (g->watched && !g->reached && !early)
             not_delivered(f, g, &out[n++]);
+        else if (g->watched && early)
+            unwatch(f, g);
         f->stats.sightings_evicted = f->window.evicted;
         ib_sightings_release(&f->window, g);
     }

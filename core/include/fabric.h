@@ -83,7 +83,8 @@ uint64_t ib_clock_sync_dropped(const struct ib_clock_sync *cs);
  * those that never arrived. */
 struct ib_delivery {
     uint32_t from, to;      /* captures */
-    uint64_t sent;          /* watched: seen leaving, the other capturing then */
+    uint64_t sent;          /* watched: seen leaving, the other capturing then (and
+                             * not pushed out of the window early by its cap) */
     uint64_t not_delivered;
 };
 
