@@ -410,15 +410,19 @@ def t_csv(d):
 
 
 def t_kinds(d):
-    """Every finding kind of the core's table is in every view: --help, the
-    docs' table (same severity and sentence), --fail-on, the JSON counts."""
+    """Every finding kind of the core's table is in every view: --list-kinds,
+    --help, the docs' table (same severity and sentence), --fail-on, the JSON counts."""
     kinds = testlib.finding_kinds(ARGS.ibscope)
     # The report's finding_counts holds every kind of the core's table, zeros
-    # included: --help must list exactly those.
+    # included: --list-kinds and --help must list exactly those.
     table = sorted(json.loads(run(["--format", "json", write(d, "k.pcap", pcap([]))])[1])
                    ["finding_counts"])
     check(sorted(k[0] for k in kinds) == table,
-          f"kinds: --help lists {sorted(k[0] for k in kinds)}, the report {table}")
+          f"kinds: --list-kinds lists {sorted(k[0] for k in kinds)}, the report {table}")
+    helped = run(["--help"])[1].decode().split("Finding kinds")[1].split("\n\n")[0]
+    helped = re.findall(r"^  ([a-z_]+) +([a-z]+) ", helped, re.M)
+    check(helped == [k[:2] for k in kinds],
+          f"kinds: --help lists {helped}, --list-kinds {[k[:2] for k in kinds]}")
     with open(os.path.join(ARGS.source_dir, "docs", "analyzer.md")) as f:
         doc = f.read()
     # The pages that list the kinds in prose: the schema's `kind` row and the
@@ -435,7 +439,7 @@ def t_kinds(d):
           f"kinds: docs/plugin.md's expert infos list {sorted(re.findall(r'`([a-z_]+)`', experts))}")
     for name, sev, text in kinds:
         check(f"| `{name}` | {sev} | {text} |" in doc,
-              f"kinds: docs/analyzer.md has no row for {name} as --help words it")
+              f"kinds: docs/analyzer.md has no row for {name} as --list-kinds words it")
     path = write(d, "s.pcap", pcap(smoke_records()))
     rc, _, err = run(["--fail-on", ",".join(k[0] for k in kinds), path])
     check(rc == 1, f"kinds: --fail-on every kind: exit {rc} {err}")
