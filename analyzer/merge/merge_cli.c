@@ -69,6 +69,14 @@ static bool read_report(struct merge *mg, const char *path, const char *host)
     return ok;
 }
 
+/* -o '' refused, as the analysis words it. */
+static int empty_name(const char *said)
+{
+    char msg[OPT_SAID_MAX + 32];
+    snprintf(msg, sizeof msg, "%s: the file name is empty", said);
+    return say("merge", msg);
+}
+
 /* The command line over merge's option table: a format, -o, the reports;
  * 0 to go on, else the exit status (after --help or a one-line error). */
 static int parse_args(int argc, char **argv, struct merge_args *a)
@@ -91,8 +99,7 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
         else if (*f.value) /* MO_OUTPUT */
             a->out_path = f.value;
         else
-            return snprintf(err, sizeof err, "merge: %s: the file name is empty", f.said),
-                   opt_usage_error(err);
+            return empty_name(f.said);
     }
     if (help) {
         int status = opt_show_help(&merge_command);
