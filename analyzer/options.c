@@ -1,4 +1,7 @@
-/* options.c - parses the ibscope command line with one-line errors. */
+/* options.c - ibscope's own command line into struct options: each value
+ * checked and worded in one line, what only --live takes; and what its
+ * --help and --list-kinds say of the finding kinds.  The walk itself is
+ * option_parse.c's, over ibscope's table (option_table.c). */
 #include "options.h"
 
 #include <errno.h>
