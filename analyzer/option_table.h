@@ -4,7 +4,9 @@
  * manual page's tests, the completion and the tests.
  *
  * A new option is one line in its command's table and one case where the
- * command takes it; a new subcommand is one table and its ids here.
+ * command takes it; a new subcommand is its ids here, its table in
+ * ibscope_subcommands, and its line in main.c.  The completion follows by
+ * itself; the tests then ask ibscope(1) to document it.
  */
 #ifndef IBSCOPE_OPTION_TABLE_H
 #define IBSCOPE_OPTION_TABLE_H

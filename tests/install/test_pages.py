@@ -213,6 +213,9 @@ def group_completion(a):
         try:
             check(complete(script, ["ibscope", "--frames", "on"]) == ["one.pcap"],
                   "a capture name completes")
+            open(os.path.join(d, "--odd.pcap"), "w").close()
+            check(complete(script, ["ibscope", "--", "--o"]) == ["--odd.pcap"],
+                  "after --, a name that starts with - completes as a file")
             open(os.path.join(d, "node1.json"), "w").close()
             check(complete(script, ["ibscope", "merge", "no"]) == ["node1.json"],
                   "merge completes report names")
