@@ -217,6 +217,10 @@ static void test_ibscope_line(void **state)
     char *c[] = { (char *)"ibscope", (char *)"--output=", (char *)"x.pcap" };
     assert_int_equal(options_parse(&o, 3, c, err), OPT_USAGE);
     assert_string_equal(err, "--output: the file name is empty");
+    /* --help says an option's default is its first choice: so it is */
+    char *e[] = { (char *)"ibscope", (char *)"x.pcap" };
+    assert_int_equal(options_parse(&o, 2, e, err), OPT_OK);
+    assert_int_equal(o.format, 0);
     char *d[] = { (char *)"ibscope", (char *)"--list-options" };
     assert_int_equal(options_parse(&o, 2, d, err), OPT_OK);
     assert_true(o.list_options);
