@@ -357,7 +357,7 @@ static void take_conn_and_chain(struct ibs_stored *st, struct ib_frame_links *l)
     if (l->has_chain)
         st->chain1 = l->chain + 1;
     note_chain_start(l);
-    l->has_conn = l->has_conn_tuple = l->has_chain = false;
+    l->has_conn = l->conn_from_passive = l->has_conn_tuple = l->has_chain = false;
     l->conn = l->chain = 0;
     l->conn_service_id = 0;
     memset(&l->conn_tuple, 0, sizeof l->conn_tuple);
