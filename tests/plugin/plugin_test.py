@@ -575,6 +575,36 @@ def check_index(env, update):
     return errs
 
 
+GENERATED = {
+    # Connections of three sources to two servers, ports drawn at random from a
+    # small pool, so that many tuples come back: Ethernet RoCEv2.
+    "busy": ["busy", "--pool", "40000-40063", "--connections", "300", "--sources", "3",
+             "--servers", "2", "--open", "40", "--linktype", "1"],
+    # A ramp with closes in between, native IB in ERF.
+    "ramp": ["ramp", "--pool", "40000-40099", "--connections", "150", "--disconnect", "40"],
+}
+
+
+def generated(env):
+    """Captures ibscope-gen writes for the table checks, beside samples and real ones."""
+    if getattr(env, "generated", None) is None:
+        folder = tempfile.mkdtemp(prefix="ibscope-plugin-gen.")
+        atexit.register(shutil.rmtree, folder, True)
+        os.chmod(folder, 0o755)
+        env.generated = []
+        for what, args in sorted(GENERATED.items()):
+            path = os.path.join(folder, what + ".pcap")
+            subprocess.run([os.path.join(env.build, "bin", "ibscope-gen")] + args + [path],
+                           check=True, capture_output=True)
+            os.chmod(path, 0o644)
+            env.generated.append(path)
+    return env.generated
+
+
+def table_captures(env):
+    return env.samples + env.extra + generated(env)
+
+
 def analyzer_report(env, capture):
     """`ibscope --format json --connections`: the answer the tables are checked against."""
     p = subprocess.run([env.analyzer, "--format", "json", "--connections", "--no-progress",
@@ -653,7 +683,7 @@ def check_conversations(env, update):
     carry its ibscope.analysis.conn), its start (the REQ's time)."""
     errs = []
     rows_seen = dup = 0
-    for c in env.samples + env.extra:
+    for c in table_captures(env):
         rep = analyzer_report(env, c)
         conns = rep["connections"]["list"]
         if not conns:
@@ -700,7 +730,7 @@ def check_endpoints(env, update):
     and their bytes."""
     errs = []
     seen = 0
-    for c in env.samples + env.extra:
+    for c in table_captures(env):
         rep = analyzer_report(env, c)
         nbytes = conn_bytes(env, c)
         want = {}
@@ -768,7 +798,7 @@ def check_convfilter(env, update):
     plugins = probe_plugins(env)
     saved, env.plugin_dir = env.plugin_dir, plugins
     try:
-        for c in env.samples + env.extra:
+        for c in table_captures(env):
             rep = analyzer_report(env, c)
             offered = collections.defaultdict(dict)
             for line in env.read(c, ["-q", "-z", "ibscope_probe,convfilter"],
@@ -1078,7 +1108,9 @@ def main(argv):
     for e in errs:
         print("FAIL %s: %s" % (check, e), file=sys.stderr)
     if not errs:
-        print("ok %s (%d samples, %d other captures)" % (check, len(env.samples), len(env.extra)))
+        gen = len(getattr(env, "generated", None) or [])
+        print("ok %s (%d samples, %d other captures%s)" % (
+            check, len(env.samples), len(env.extra), ", %d generated" % gen if gen else ""))
     return 1 if errs else 0
 
 
