@@ -110,10 +110,12 @@ static tap_packet_status conv_packet(void *table, packet_info *pinfo, epan_disse
                                      const void *data, tap_flags_t flags)
 {
     (void)edt;
-    (void)flags;
     const struct ibs_frame *fr = data;
     if (!fr->conn)
         return TAP_PACKET_DONT_REDRAW;
+    /* Whether the frame passed the display filter: the GUI's tables count
+     * it in their totals only when it did not. */
+    ((conv_hash_t *)table)->flags = flags;
     struct ibs_addr from, to;
     address src, dst;
     row_end(fr->conn, fr->conn_from_passive, &from);
@@ -134,11 +136,11 @@ static tap_packet_status endpoint_packet(void *table, packet_info *pinfo, epan_d
                                          const void *data, tap_flags_t flags)
 {
     (void)edt;
-    (void)flags;
     const struct ibs_frame *fr = data;
     const struct ibs_conn *c = fr->conn;
     if (!c || !c->has_tuple || c->sidr)
         return TAP_PACKET_DONT_REDRAW;
+    ((conv_hash_t *)table)->flags = flags;
     struct ibs_addr x;
     memset(&x, 0, sizeof x);
     x.kind = IBS_ADDR_SOURCE;
