@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""gui_conversations_check.py - the ibscope tab of Wireshark's Conversations
+dialog, as the GUI copied it (Copy > as CSV), against the analyzer's
+connection list.
+
+usage: gui_conversations_check.py TABLE.csv IBSCOPE CAPTURE
+       gui_conversations_check.py --filter FILTER.txt FRAME IBSCOPE CAPTURE
+
+Each row is a connection of `IBSCOPE --format json --connections CAPTURE`:
+its ends (A the REQ's source, B its destination), its frames each way
+(frames_from_active, frames_from_passive) and its start; connections that
+share a tuple are rows of their own.  With --filter: the display filter the
+GUI's Conversation Filter > ibscope CM connection put in the filter bar for
+FRAME is `ibscope.analysis.conn == N`, N the analyzer's connection of FRAME.
+Run by gui_screenshot.sh's conversations and convfilter scenes.  Exit 0 when
+they agree.
+"""
+import collections
+import csv
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plugin"))
+from plugin_test import conn_ends, seconds  # noqa: E402
+
+
+def report(ibscope, capture):
+    return json.loads(subprocess.run([ibscope, "--format", "json", "--connections",
+                                      "--no-progress", capture], capture_output=True,
+                                     text=True).stdout)
+
+
+def check_filter(argv):
+    path, frame, ibscope, capture = argv[2], int(argv[3]), argv[4], argv[5]
+    with open(path, encoding="utf-8") as f:
+        got = f.read().strip()
+    conns = [c["conn"] for c in report(ibscope, capture)["connections"]["list"]
+             if any(r and r["frame"] == frame for r in c["frames"].values())]
+    want = "ibscope.analysis.conn == %d" % conns[0] if conns else "(frame %d has none)" % frame
+    print("gui_conversations_check: frame %d's conversation filter %r, %s" % (
+        frame, got, "agrees" if got == want else "DIFFERS from %r" % want))
+    return 0 if got == want else 1
+
+
+def main(argv):
+    if argv[1] == "--filter":
+        return check_filter(argv)
+    table, ibscope, capture = argv[1:4]
+    with open(table, encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    rep = report(ibscope, capture)
+    first = seconds(rep["frames"]["first_time"])
+    want = collections.Counter()
+    for c in rep["connections"]["list"]:
+        a, b = conn_ends(c)
+        start = (seconds(c["frames"]["req"]["time"]) - first) / 1e9
+        want[(a, b, c["frames_from_active"], c["frames_from_passive"], round(start, 6))] += 1
+    got = collections.Counter()
+    problems = []
+    for r in rows:
+        ab, ba = int(r["Packets A → B"]), int(r["Packets B → A"])
+        if int(r["Packets"]) != ab + ba or int(r["Bytes"]) != int(r["Bytes A → B"]) + int(
+                r["Bytes B → A"]):
+            problems.append("row does not add up: %s" % r)
+        got[(r["Address A"], r["Address B"], ab, ba, round(float(r["Rel Start"]), 6))] += 1
+    if got != want:
+        problems.append("the GUI's rows %s; the analyzer's connections %s"
+                        % (sorted((got - want).items()), sorted((want - got).items())))
+    if not rows:
+        problems.append("the ibscope tab copied no row")
+    for p in problems:
+        print("gui_conversations_check: " + p)
+    print("gui_conversations_check: %d rows, %d connections, %s"
+          % (len(rows), sum(want.values()), "agree" if not problems else "DIFFER"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
