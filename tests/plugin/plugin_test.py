@@ -785,6 +785,28 @@ def probe_plugins(env):
 CONN_FILTER, CHAIN_FILTER = "ibscope CM connection", "ibscope redirect chain"
 
 
+def probe_offers(env, capture):
+    """{menu entry: {frame: filter}} as the probe plugin saw them, after a first pass."""
+    offered = collections.defaultdict(dict)
+    for line in env.read(capture, ["-q", "-z", "ibscope_probe,convfilter"],
+                         two_pass=True).splitlines():
+        num, what, flt = line.split("\t")
+        offered[what][int(num)] = flt
+    return offered
+
+
+def filter_selects(env, capture, flt, offered, count):
+    """tshark -Y flt selects exactly the frames offered flt (count of them, if given)."""
+    sel = {int(x) for x in env.read(capture, ["-Y", flt, "-T", "fields", "-e", "frame.number"],
+                                    two_pass=True).split()}
+    frames = {f for what in (CONN_FILTER, CHAIN_FILTER) for f, x in offered[what].items()
+              if x == flt}
+    if sel != frames or (count is not None and len(sel) != count):
+        return ["%s: %s selects %s; its frames are %s (%s by the analyzer)"
+                % (name(capture), flt, sorted(sel)[:8], sorted(frames)[:8], count)]
+    return []
+
+
 def check_convfilter(env, update):
     """The conversation filters, called as the GUI calls them on a selected
     frame (after the file's first pass: -2): a frame of connection N (of
@@ -800,11 +822,7 @@ def check_convfilter(env, update):
     try:
         for c in table_captures(env):
             rep = analyzer_report(env, c)
-            offered = collections.defaultdict(dict)
-            for line in env.read(c, ["-q", "-z", "ibscope_probe,convfilter"],
-                                 two_pass=True).splitlines():
-                num, what, flt = line.split("\t")
-                offered[what][int(num)] = flt
+            offered = probe_offers(env, c)
             conn_of = {}
             for conn in rep["connections"]["list"]:
                 for fr in frames_of_connection(conn):
@@ -839,14 +857,7 @@ def check_convfilter(env, update):
             picks = sorted(by_filter, key=lambda f: int(f.split()[-1]))
             picks = sorted(set(picks[:3] + picks[-2:] + dup[:4]))
             for flt in picks + sorted(set(offered[CHAIN_FILTER].values()))[:4]:
-                sel = {int(x) for x in env.read(c, ["-Y", flt, "-T", "fields", "-e",
-                                                    "frame.number"], two_pass=True).split()}
-                frames = by_filter.get(flt) or {f for f, x in offered[CHAIN_FILTER].items()
-                                                if x == flt}
-                if sel != frames or (flt in counts and len(sel) != counts[flt]):
-                    errs.append("%s: %s selects %s; its frames are %s (%s by the analyzer)"
-                                % (name(c), flt, sorted(sel)[:8], sorted(frames)[:8],
-                                   counts.get(flt)))
+                errs += filter_selects(env, c, flt, offered, counts.get(flt))
                 tried += 1
             for ch in rep["redirect_chains"]:
                 refs = [ch["first_request"], ch["final_answer"]] + [h["frame"] for h in ch["hops"]]
