@@ -4,15 +4,18 @@ dialog, as the GUI copied it (Copy > as CSV), against the analyzer's
 connection list.
 
 usage: gui_conversations_check.py TABLE.csv IBSCOPE CAPTURE
+       gui_conversations_check.py --endpoints TABLE.csv IBSCOPE CAPTURE
        gui_conversations_check.py --filter FILTER.txt FRAME IBSCOPE CAPTURE
 
 Each row is a connection of `IBSCOPE --format json --connections CAPTURE`:
 its ends (A the REQ's source, B its destination), its frames each way
 (frames_from_active, frames_from_passive) and its start; connections that
-share a tuple are rows of their own.  With --filter: the display filter the
+share a tuple are rows of their own.  With --endpoints, the Endpoints
+dialog's tab: one row per source of the analyzer (IP, port space), with the
+frames its connections (not SIDR) sent and were sent.  With --filter: the display filter the
 GUI's Conversation Filter > ibscope CM connection put in the filter bar for
 FRAME is `ibscope.analysis.conn == N`, N the analyzer's connection of FRAME.
-Run by gui_screenshot.sh's conversations and convfilter scenes.  Exit 0 when
+Run by gui_screenshot.sh's conversations, endpoints and convfilter scenes.  Exit 0 when
 they agree.
 """
 import collections
@@ -44,9 +47,30 @@ def check_filter(argv):
     return 0 if got == want else 1
 
 
+def check_endpoints(argv):
+    table, ibscope, capture = argv[2:5]
+    with open(table, encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    rep = report(ibscope, capture)
+    want = {"%s %s" % (s["ip"], s["port_space"]): [0, 0] for s in rep["sources"]}
+    for c in rep["connections"]["list"]:
+        key = "%s %s" % (c.get("src_ip"), c.get("port_space"))
+        if c["state"] != "sidr" and key in want:
+            want[key][0] += c["frames_from_active"]
+            want[key][1] += c["frames_from_passive"]
+    want = {k: tuple(v) for k, v in want.items()}
+    got = {r["Address"]: (int(r["Tx Packets"]), int(r["Rx Packets"])) for r in rows}
+    ok = got == want and rows
+    print("gui_conversations_check: endpoints %s, the analyzer's sources %s: %s"
+          % (sorted(got.items()), sorted(want.items()), "agree" if ok else "DIFFER"))
+    return 0 if ok else 1
+
+
 def main(argv):
     if argv[1] == "--filter":
         return check_filter(argv)
+    if argv[1] == "--endpoints":
+        return check_endpoints(argv)
     table, ibscope, capture = argv[1:4]
     with open(table, encoding="utf-8") as f:
         rows = list(csv.DictReader(f))

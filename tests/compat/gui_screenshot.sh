@@ -1,8 +1,8 @@
 #!/bin/sh
-# gui_screenshot.sh VERSION OUT.png [tree|iograph|conversations|convfilter] - the Wireshark GUI (Qt 6)
-# with the ibscope plugin, as a person sees it, in the Debian system of that
-# version (tests/compat/run.sh makes it and builds the plugin there), under
-# Xvfb.  tree (docs/plugin-wireshark-gui.png): cm_rocev2.pcap at frame 4 (a
+# gui_screenshot.sh VERSION OUT.png [tree|iograph|conversations|endpoints|convfilter]
+# - the Wireshark GUI (Qt 6) with the ibscope plugin, as a person sees it, in
+# the Debian system of that version (tests/compat/run.sh makes it and builds
+# the plugin there), under Xvfb.  tree (docs/plugin-wireshark-gui.png): cm_rocev2.pcap at frame 4 (a
 # reused port), the ibscope subtree expanded and its Analysis selected.
 # iograph (docs/plugin-io-graph.png): Statistics > I/O Graphs on a port ramp,
 # one graph of MAX(ibscope.analysis.ports_in_use) per second, set up in the
@@ -11,12 +11,14 @@
 # cm_rocev2.pcap, the ibscope type ticked and its tab shown; also a check:
 # the tab, copied as CSV through the dialog's Copy button, has the rows of
 # the analyzer's --connections (gui_conversations_check.py), else exit 1.
-# convfilter: a check too: a CM frame's right-click Conversation Filter >
-# ibscope CM connection puts its connection's filter in the filter bar.
+# endpoints: Statistics > Endpoints likewise, checked against the
+# analyzer's sources.  convfilter, a check too: a CM frame's right-click
+# Conversation Filter > ibscope CM connection puts its connection's filter
+# in the filter bar.
 # Look at the picture before committing it.  Needs root (chroot).
 set -eu
-version=${1:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|convfilter]}
-out=${2:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|convfilter]}
+version=${1:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter]}
+out=${2:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter]}
 scene=${3:-tree}
 case "$version" in
 4.4) suite=trixie ;;
@@ -86,6 +88,21 @@ conversations)
 		xdotool mousemove 1390 990 windowsize "$g" 1400 470; sleep 3'
 	# The dialog only: the screen below it is empty.
 	shot='-a 0,0,1400,470' ;;
+endpoints)
+	open='wireshark -r cm_rocev2.pcap'; title=cm_rocev2
+	# Statistics > Endpoints, laid out as Conversations: ibscope ticked,
+	# its tab, Copy > as CSV.
+	keys='xdotool mousemove 307 8 click 1; sleep 1.5
+		xdotool mousemove 334 117 click 1; sleep 5
+		g=$(xdotool search --name "Endpoints" | tail -1)
+		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000; sleep 3
+		xdotool mousemove 30 583 click 1; sleep 3
+		xdotool mousemove 370 23 click 1; sleep 10
+		xdotool mousemove 116 290 click 1; sleep 1.5
+		xdotool mousemove 80 313 click 1; sleep 1
+		xclip -o -selection clipboard >/tmp/gui/table.csv
+		xdotool mousemove 1390 990 windowsize "$g" 1400 470; sleep 3'
+	shot='-a 0,0,1400,470' ;;
 convfilter)
 	open='wireshark -r cm_rocev2.pcap -g 15'; title=cm_rocev2
 	# Right-click frame 20 (a REQ that is rejected) > Conversation Filter >
@@ -95,7 +112,7 @@ convfilter)
 		xdotool mousemove 1119 806 click 1; sleep 3
 		xdotool mousemove 600 71 click 1; sleep 0.5; xdotool key ctrl+a ctrl+c; sleep 0.5
 		xclip -o -selection clipboard >/tmp/gui/filter.txt' ;;
-*) echo "gui_screenshot.sh: no scene $scene (tree, iograph, conversations or convfilter)" >&2
+*) echo "gui_screenshot.sh: no scene $scene (tree, iograph, conversations, endpoints or convfilter)" >&2
 	exit 2 ;;
 esac
 system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" SHOT="$shot" sh -c '
@@ -119,6 +136,9 @@ system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" SHOT="$shot" sh -c '
 case "$scene" in
 conversations)
 	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py \
+		/tmp/gui/table.csv /tmp/ibscope-build/bin/ibscope /tmp/gui/cm_rocev2.pcap ;;
+endpoints)
+	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py --endpoints \
 		/tmp/gui/table.csv /tmp/ibscope-build/bin/ibscope /tmp/gui/cm_rocev2.pcap ;;
 convfilter)
 	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py --filter \
