@@ -18,12 +18,13 @@ cd "$(dirname "$0")"
 # What building and running the analyzer and the plugin needs (demo), and
 # what the tests add: sanitizers and fuzzing (clang), cmocka, Scapy, the
 # Debian systems (mmdebstrap), live replay, the package build and its
-# checks, the manual pages, and headless Chromium for the HTML reports.
+# checks, the manual pages, headless Chromium for the HTML reports, and jq
+# for the docs' excerpts (tests/docs/excerpts.py).
 DEMO_PACKAGES=(build-essential cmake pkg-config python3 libpcap-dev zlib1g-dev liblzma-dev
-               libzstd-dev libjansson-dev libglib2.0-dev libwireshark-dev tshark)
+               libzstd-dev libglib2.0-dev libwireshark-dev tshark)
 TEST_PACKAGES=(clang libclang-rt-dev libcmocka-dev python3-scapy libwiretap-dev wireshark-dev
                mmdebstrap iproute2 tcpreplay tmux scdoc man-db debhelper lintian chromium
-               fonts-dejavu-core)
+               fonts-dejavu-core strace jq)
 
 install_packages() { # PACKAGE...
     local missing=()

@@ -70,8 +70,10 @@ static bool enough_descriptors(size_t captures)
 
 int analyze_run(const struct options *opts, const char *version)
 {
-    if (!input_guard_check(opts->captures, opts->capture_count, opts->output,
-                           opts->allow_duplicate_inputs) ||
+    const char *twice = opts->allow_duplicate_inputs
+                            ? NULL
+                            : "it would be counted twice (--allow-duplicate-inputs reads it twice)";
+    if (!input_guard_check(opts->captures, opts->capture_count, opts->output, twice) ||
         !enough_descriptors(opts->capture_count))
         return 2;
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "input_guard.h"
@@ -120,24 +121,23 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
     if (!dead)
         return fail(out_path, "out of memory");
     struct output_file out;
-    int err = output_open(&out, out_path);
-    if (err) {
+    if (!output_open_or_say(&out, out_path)) {
         pcap_close(dead);
-        return fail(out_path, strerror(err));
+        return 2;
     }
     pcap_dumper_t *dumper = pcap_dump_fopen(dead, out.fp);
     if (!dumper) {
         char msg[PCAP_ERRBUF_SIZE];
         snprintf(msg, sizeof(msg), "%s", pcap_geterr(dead));
+        const char *name = out.path;
         output_abort(&out);
         pcap_close(dead);
-        return fail(out_path, msg);
+        return fail(name, msg);
     }
     int status = copy_records(in, in_path, dumper);
     /* The dumper is out.fp itself: committing closes it. */
-    err = output_commit(&out);
-    if (err)
-        status = fail(out_path, strerror(err));
+    if (!output_commit_or_say(&out, "capture"))
+        status = 2;
     pcap_close(dead);
     return status;
 }
@@ -145,11 +145,15 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
 int convert_main(int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        puts("Usage: ibscope convert IN OUT\n"
-             "Rewrites a capture of link type 247 (INFINIBAND) or 147 (USER0) as link\n"
-             "type 197 (ERF, record type 21) so that Wireshark 4.0 can open it.\n"
-             "IN may be '-' for standard input and OUT '-' for standard output.");
-        return 0;
+        struct output_file out;
+        if (!output_open_or_say(&out, NULL))
+            return 2;
+        fputs("Usage: ibscope convert IN OUT\n"
+              "Rewrites a capture of link type 247 (INFINIBAND) or 147 (USER0) as link\n"
+              "type 197 (ERF, record type 21) so that Wireshark 4.0 can open it.\n"
+              "IN may be '-' for standard input and OUT '-' for standard output.\n",
+              out.fp);
+        return output_commit_or_say(&out, NULL) ? 0 : 2;
     }
     if (argc != 3) {
         fprintf(stderr, "ibscope: convert: needs IN and OUT (ibscope convert IN OUT)\n");
@@ -158,7 +162,7 @@ int convert_main(int argc, char **argv)
     const char *in_path = argv[1], *out_path = argv[2];
     char errbuf[PCAP_ERRBUF_SIZE] = "";
     struct stat st;
-    if (!input_guard_check(argv + 1, 1, out_path, false))
+    if (!input_guard_check(argv + 1, 1, out_path, NULL))
         return 2;
     if (strcmp(in_path, "-") != 0) {
         if (stat(in_path, &st) != 0)
@@ -167,7 +171,13 @@ int convert_main(int argc, char **argv)
             return fail(in_path, "is a directory");
         if (S_ISREG(st.st_mode) && st.st_size == 0)
             return fail(in_path, "empty file");
+    } else if (isatty(STDIN_FILENO)) {
+        return fail(in_path, STDIN_IS_TERMINAL);
     }
+    /* A capture's bytes would garble a terminal, and help no one there. */
+    if (strcmp(out_path, "-") == 0 && isatty(STDOUT_FILENO))
+        return fail("convert", "standard output is a terminal: give OUT a file name, or "
+                              "redirect it");
     struct input_stream *stream;
     FILE *fp = input_stream_open(in_path, &stream);
     if (!fp)

@@ -17,6 +17,7 @@
 #include "fields.h"
 #include "input_guard.h"
 #include "names.h"
+#include "output_file.h"
 #include "packet.h"
 #include "printable.h"
 
@@ -120,11 +121,18 @@ static int decode_file(char *path, FILE *out)
 
 int decode_main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fprintf(argc < 2 ? stderr : stdout,
-                "usage: ibscope decode CAPTURE... (\"-\" for standard input)\n"
-                "Prints every field ibscope's core decodes, frame by frame.\n");
-        return argc < 2 ? 2 : 0;
+    static const char usage[] = "usage: ibscope decode CAPTURE... (\"-\" for standard input)\n"
+                                "Prints every field ibscope's core decodes, frame by frame.\n";
+    struct output_file out;
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        if (!output_open_or_say(&out, NULL))
+            return 2;
+        fputs(usage, out.fp);
+        return output_commit_or_say(&out, NULL) ? 0 : 2;
     }
     /* decode has no options of its own: "-x" is a mistake, not a file,
      * unless it follows "--". */
@@ -148,14 +156,15 @@ int decode_main(int argc, char **argv)
         return 2;
     }
     /* Decoding a file twice harms nothing; writing over it (>>) would. */
-    if (!input_guard_check(argv + 1, (size_t)files, NULL, true))
+    if (!input_guard_check(argv + 1, (size_t)files, NULL, NULL) ||
+        !output_open_or_say(&out, NULL))
         return 2;
     for (int i = 1; i <= files; i++) {
         if (files > 1)
-            printf("# %s\n", argv[i]);
-        int r = decode_file(argv[i], stdout);
+            fprintf(out.fp, "# %s\n", argv[i]);
+        int r = decode_file(argv[i], out.fp);
         if (r > rc)
             rc = r;
     }
-    return rc;
+    return output_commit_or_say(&out, NULL) ? rc : 2;
 }

@@ -9,6 +9,7 @@
 #include "live.h"
 #include "merge.h"
 #include "options.h"
+#include "output_file.h"
 #include "printable.h"
 
 #ifndef IBSCOPE_VERSION
@@ -30,16 +31,21 @@ int main(int argc, char **argv)
     struct options opts;
     char err[OPT_ERR_MAX];
     if (options_parse(&opts, argc, argv, err) != OPT_OK) {
-        fprintf(stderr, "ibscope: %s\n", err);
+        /* The message quotes what was typed: a value may hold ESC. */
+        char shown[PRINTABLE_MAX];
+        printable(err, shown, sizeof shown);
+        fprintf(stderr, "ibscope: %s\n", shown);
         return 2;
     }
-    if (opts.help) {
-        options_usage(stdout);
-        return 0;
-    }
-    if (opts.version) {
-        printf("ibscope %s\n", IBSCOPE_VERSION);
-        return 0;
+    if (opts.help || opts.version) {
+        struct output_file out;
+        if (!output_open_or_say(&out, NULL))
+            return 2;
+        if (opts.help)
+            options_usage(out.fp);
+        else
+            fprintf(out.fp, "ibscope %s\n", IBSCOPE_VERSION);
+        return output_commit_or_say(&out, NULL) ? 0 : 2;
     }
     if (opts.live)
         return live_run(&opts, IBSCOPE_VERSION);

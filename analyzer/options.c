@@ -73,12 +73,10 @@ bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high)
  * (its name is copied into bad). */
 static bool parse_kinds(const char *list, bool set[IB_FIND_COUNT], char *bad, size_t bad_size)
 {
+    /* Every piece between commas is a kind: an empty one ("a,", ",a",
+     * "a,,b") is refused like an unknown one, with bad empty. */
     const char *p = list;
-    if (!*list) {
-        snprintf(bad, bad_size, "%s", "");
-        return false;
-    }
-    while (*p) {
+    for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char name[64];
@@ -94,10 +92,9 @@ static bool parse_kinds(const char *list, bool set[IB_FIND_COUNT], char *bad, si
         }
         set[k] = true;
         if (!comma)
-            break;
+            return true;
         p = comma + 1;
     }
-    return true;
 }
 
 /* The value of an option given as "--name=value" or "--name value". */
@@ -124,7 +121,7 @@ static bool is_option(const char *arg, const char *name, size_t *len)
 
 /* The options that take a value; -o and -w are short forms. */
 enum valued {
-    V_FORMAT, V_OUTPUT, V_POOL, V_THRESHOLD, V_FAIL_ON, V_ROCEV2_PORT,
+    V_FORMAT, V_OUTPUT, V_POOL, V_THRESHOLD, V_HORIZON, V_FAIL_ON, V_ROCEV2_PORT,
     V_LIVE, V_FILTER, V_DURATION, V_MAX_FRAMES, V_WRITE, V_COUNT
 };
 
@@ -136,6 +133,7 @@ static const struct {
     [V_OUTPUT] = { "--output", false },
     [V_POOL] = { "--pool", false },
     [V_THRESHOLD] = { "--threshold", false },
+    [V_HORIZON] = { "--forecast-horizon", false },
     [V_FAIL_ON] = { "--fail-on", true },
     [V_ROCEV2_PORT] = { "--rocev2-port", false },
     [V_LIVE] = { "--live", false },
@@ -192,17 +190,18 @@ static const char *const format_names[FORMAT_COUNT] = {
     [FORMAT_CSV] = "csv", [FORMAT_HTML] = "html",
 };
 
-/* "text, json, jsonl, csv or html" */
-static const char *format_list(void)
+/* "text, json, jsonl, csv or html", into buf. */
+#define FORMAT_LIST_MAX 64
+static const char *format_list(char buf[FORMAT_LIST_MAX])
 {
-    static char list[64];
-    if (!list[0])
-        for (int f = 0; f < FORMAT_COUNT; f++) {
-            size_t n = strlen(list);
-            snprintf(list + n, sizeof list - n, "%s%s",
-                     f == 0 ? "" : f == FORMAT_COUNT - 1 ? " or " : ", ", format_names[f]);
-        }
-    return list;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int f = 0; f < FORMAT_COUNT && n < FORMAT_LIST_MAX; f++) {
+        int w = snprintf(buf + n, FORMAT_LIST_MAX - n, "%s%s",
+                         f == 0 ? "" : f == FORMAT_COUNT - 1 ? " or " : ", ", format_names[f]);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
 }
 
 /* Words the problem with a value into err; returns false, for set_value. */
@@ -223,13 +222,15 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
 {
     char bad[64];
     switch (v) {
-    case V_FORMAT:
+    case V_FORMAT: {
+        char list[FORMAT_LIST_MAX];
         for (int f = 0; f < FORMAT_COUNT; f++)
             if (strcmp(val, format_names[f]) == 0) {
                 o->format = (enum report_format)f;
                 return true;
             }
-        return refuse(err, "--format: '%.64s' is not %s", val, format_list());
+        return refuse(err, "--format: '%.64s' is not %s", val, format_list(list));
+    }
     case V_OUTPUT:
         if (!*val)
             return refuse(err, "%.16s: the file name is empty", arg);
@@ -245,10 +246,17 @@ static bool set_value(struct options *o, enum valued v, const char *arg, const c
                           "--threshold: '%.64s' is not a percentage from 0.01 to 100 "
                           "(at most two decimals)", val);
         return true;
+    case V_HORIZON:
+        if (!options_parse_seconds(val, &o->forecast_horizon_s))
+            return refuse(err, "--forecast-horizon: '%.64s' is not a number of seconds above 0",
+                          val);
+        return true;
     case V_FAIL_ON:
         if (!parse_kinds(val, o->fail_on, bad, sizeof(bad)))
-            return refuse(err, "--fail-on: unknown finding kind '%s' (see --help for the list)",
-                          bad);
+            return *bad ? refuse(err,
+                                 "--fail-on: unknown finding kind '%s' (see --help for the list)",
+                                 bad)
+                        : refuse(err, "--fail-on: '%.64s' has an empty kind name", val);
         return true;
     case V_ROCEV2_PORT: {
         unsigned long port;
@@ -317,6 +325,7 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     o->pool_low = IB_POOL_LOW_DEFAULT;
     o->pool_high = IB_POOL_HIGH_DEFAULT;
     o->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
+    o->forecast_horizon_s = IB_FORECAST_HORIZON_DEFAULT;
     o->progress = true;
     o->crc = true;
     o->rocev2_port = IB_ROCEV2_UDP_PORT;
@@ -368,6 +377,7 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
 
 void options_usage(FILE *out)
 {
+    char list[FORMAT_LIST_MAX];
     fputs("Usage: ibscope [options] CAPTURE...    analyse captures ('-' = standard input)\n"
           "       ibscope [options] --live IFACE   watch an interface until stopped\n"
           "       ibscope convert IN OUT           link type 247/147 as ERF, for Wireshark\n"
@@ -378,14 +388,18 @@ void options_usage(FILE *out)
           , out);
     fprintf(out, "  --format FORMAT         %s (default %s);\n"
                  "                          jsonl: a line per finding as it happens\n",
-            format_list(), format_names[FORMAT_TEXT]);
+            format_list(list), format_names[FORMAT_TEXT]);
     fputs("  -o, --output FILE       write the report to FILE instead of standard output\n",
           out);
     fprintf(out,
             "  --pool LO-HI            source port pool (default %u-%u)\n"
             "  --threshold PCT         pool_high finding at this utilization (default %u;\n"
-            "                          decimals allowed: 87.5)\n",
-            IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT);
+            "                          decimals allowed: 87.5)\n"
+            "  --forecast-horizon SECONDS  pool_forecast finding when a source's pool would\n"
+            "                          run out within this long at its recent rate\n"
+            "                          (default %u; the rate is taken over a fifth of it)\n",
+            IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT,
+            IB_FORECAST_HORIZON_DEFAULT);
     fputs("  --fail-on KIND[,KIND]   exit 1 when a finding of such a kind occurs\n"
           "  --frames                list every finding in the text report\n"
           "  --connections           list every CM connection\n"

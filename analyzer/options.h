@@ -20,6 +20,7 @@ struct options {
     const char *output;     /* NULL: standard output */
     uint16_t pool_low, pool_high;
     double threshold_pct;
+    double forecast_horizon_s; /* --forecast-horizon */
     bool fail_on[IB_FIND_COUNT];
     bool frames;            /* --frames: list every finding in text */
     bool connections;       /* --connections */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "printable.h"
 #include "temp_file.h"
@@ -35,9 +36,9 @@ bool run_init(struct run *r, const struct options *opts, const char *version,
     cfg.pool_low = opts->pool_low;
     cfg.pool_high = opts->pool_high;
     cfg.threshold_pct = opts->threshold_pct;
+    cfg.forecast_horizon_s = opts->forecast_horizon_s;
     r->model.captures = calloc(capture_count ? capture_count : 1, sizeof(*r->model.captures));
     r->engine = ib_engine_new(&cfg);
-    r->model.engine = r->engine;
     if (!r->model.captures || !r->engine) {
         fprintf(stderr, "ibscope: out of memory\n");
         run_free(r);
@@ -53,6 +54,7 @@ bool run_init(struct run *r, const struct options *opts, const char *version,
 
 void run_free(struct run *r)
 {
+    report_model_summary_free(&r->model);
     if (r->engine)
         ib_engine_free(r->engine);
     free(r->model.captures);
@@ -75,6 +77,8 @@ static void on_usage(void *ctx, const struct ib_usage_change *u)
 
 bool run_begin(struct run *r, struct output_file *out)
 {
+    struct stat st;
+    r->model.stream_records = fstat(out->fd, &st) != 0 || !S_ISREG(st.st_mode);
     r->rstate = r->renderer->begin(&r->model, out->fp);
     if (!r->rstate) {
         fprintf(stderr, "ibscope: out of memory\n");
@@ -146,6 +150,11 @@ void run_frame(struct run *r, const struct capture_frame *fr)
 int run_end(struct run *r, struct output_file *out)
 {
     ib_engine_finish(r->engine);
+    if (!report_model_summarize(&r->model, r->engine)) {
+        fprintf(stderr, "ibscope: out of memory; no report written\n");
+        output_abort(out);
+        return 2;
+    }
     int scratch_err = r->renderer->end(r->rstate, &r->model);
     r->rstate = NULL;
     char where[PRINTABLE_MAX];
@@ -156,15 +165,9 @@ int run_end(struct run *r, struct output_file *out)
         output_abort(out);
         return 2;
     }
-    bool atomic = out->atomic;
-    int err = output_commit(out);
-    if (err || scratch_err) {
-        printable(out->path, where, sizeof where);
-        fprintf(stderr, "ibscope: %s: %s%s\n", where, strerror(err ? err : EIO),
-                atomic ? "; no report written (a file already there is unchanged)" : "");
-        return 2;
-    }
-    return 0;
+    /* A renderer's error with a failed output is the output's (said by
+     * the commit, with the errno of its first failed write). */
+    return output_commit_or_say(out, "report") ? 0 : 2;
 }
 
 bool run_report_input_errors(const struct run *r)
@@ -181,6 +184,11 @@ int run_exit_status(struct run *r, int status)
     bool fail_hit = false;
     for (int k = 0; k < IB_FIND_COUNT; k++)
         if (r->opts->fail_on[k] && (es->findings[k] > 0 || r->model.findings[k] > 0))
+            fail_hit = true;
+    /* A frame cut by the snaplen is malformed input to --fail-on, even where
+     * what was captured parses whole. */
+    for (size_t i = 0; i < r->model.capture_count; i++)
+        if (r->opts->fail_on[IB_FIND_MALFORMED] && r->model.captures[i].info.snaplen_cut)
             fail_hit = true;
     if (es->allocation_failures) {
         fprintf(stderr, "ibscope: out of memory: %llu connections, transactions or chains were "

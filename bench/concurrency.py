@@ -9,7 +9,7 @@ ibscope's time, ns per frame, x floor, the time with --single-thread (no
 reader thread) and peak RSS; then the start-up time:
 ibscope on an 8-frame capture (two connections, the first closed).
 
-Targets (issue "Analyzer speed when many connections are open at once"):
+Targets (docs/performance.md):
 <= 1.5x the floor with 10 k open; ns/frame at 100 k open <= 1.3x that at 100
 open; peak RSS <= 200 bytes per open connection plus a constant; start-up
 under 5 ms.

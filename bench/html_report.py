@@ -7,7 +7,7 @@ sources with 20 connections each on random source ports, every REQ sent
 twice, so 80,000 frames, 20,000 retransmissions and (random ports meet)
 as many port reuses, and many more sources than the page charts.  Prints the page's
 size and Chromium's time to open it (--dump-dom, best of N) beside its time
-for a blank page.  Targets (issue "Reports people look at"): at most 5 MB,
+for a blank page.  Targets (docs/html-report.md): at most 5 MB,
 open within 2 s.
 
 Usage: html_report.py [--build DIR] [--runs N]

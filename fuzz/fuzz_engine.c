@@ -86,7 +86,8 @@ static void check_summary(const struct ib_engine *e, uint64_t frames)
     if (s->frames != frames)
         fuzz_fail("engine counted %llu frames of %llu", (unsigned long long)s->frames,
                   (unsigned long long)frames);
-    (void)ib_engine_connections(e);
+    struct ib_connection_stats stats;
+    ib_engine_connections(e, &stats);
     size_t n = ib_engine_source_count(e);
     if (n > cfg->max_sources)
         fuzz_fail("%zu sources kept, cap %zu", n, cfg->max_sources);

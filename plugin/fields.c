@@ -126,6 +126,12 @@ static hf_register_info extra_hf[] = {
     X(&ibs_hf.tuple_ports_in_use, "Ports in use to this destination",
       "analysis.tuple_ports_in_use", FT_UINT32, BASE_DEC, NULL,
       "Source ports held towards this destination address and port (the 4-tuple rule)."),
+    X(&ibs_hf.exhaustion_eta, "Pool runs out in", "analysis.exhaustion_eta", FT_DOUBLE,
+      BASE_NONE, NULL, "Seconds until this source's port pool runs out at the net rate it has "
+      "taken ports lately (the sooner of the two models; the analyzer's eta_s)."),
+    X(&ibs_hf.port_rate, "Ports taken per second", "analysis.port_rate", FT_DOUBLE, BASE_NONE,
+      NULL, "Net rate at which this source has taken pool ports lately (taken minus given "
+      "back, a second), behind the exhaustion estimate."),
     X(&ibs_hf.redirect_depth, "Redirect depth", "analysis.redirect_depth", FT_UINT32, BASE_DEC,
       NULL, "Redirects so far in this chain."),
     X(&ibs_hf.conn, "Connection", "analysis.conn", FT_UINT32, BASE_DEC, NULL,

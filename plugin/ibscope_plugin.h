@@ -42,6 +42,7 @@ struct ibs_prefs {
     guint pool_low;
     guint pool_high;
     guint threshold_pct;
+    guint forecast_horizon_s;
     ibs_pref_bool enabled[IB_FIND_COUNT];
 };
 extern struct ibs_prefs ibs_prefs;
@@ -69,7 +70,8 @@ struct ibs_hf_extra {
     int sgid_scope, dgid_scope, mcast_flags, mcast_scope;
     int retransmission_of, port_reused_from, duplicate_tuple_of;
     int redirected_by, redirect_target_frame, redirect_loop_to;
-    int ports_in_use, pool_utilization, tuple_ports_in_use, redirect_depth;
+    int ports_in_use, pool_utilization, tuple_ports_in_use, exhaustion_eta, port_rate;
+    int redirect_depth;
     int conn, conn_service_id, conn_port_space, conn_src_ip, conn_src_ipv6, conn_src_port;
     int conn_dst_ip, conn_dst_ipv6, conn_dst_port, chain, chain_first_request;
     int icrc_status, icrc_computed, vcrc_status, vcrc_computed;

@@ -19,7 +19,7 @@ WS_DLL_PUBLIC void plugin_register(void);
 
 int ibs_proto = -1;
 struct ibs_prefs ibs_prefs = { IBS_TREE_ADDED, TRUE, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
-                                IB_THRESHOLD_PCT_DEFAULT, { 0 } };
+                                IB_THRESHOLD_PCT_DEFAULT, IB_FORECAST_HORIZON_DEFAULT, { 0 } };
 
 static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
@@ -77,6 +77,11 @@ static void register_prefs(void)
                                    "Flag a REQ (pool_high) when the source's ports in use "
                                    "reach this percentage of the pool.",
                                    10, &ibs_prefs.threshold_pct);
+    prefs_register_uint_preference(m, "forecast_horizon", "Forecast horizon (s)",
+                                   "Flag a REQ (pool_forecast) when, at the net rate its source "
+                                   "has taken ports over the last fifth of this many seconds, "
+                                   "the source's pool runs out within them.",
+                                   10, &ibs_prefs.forecast_horizon_s);
     /* One switch per finding kind.  The names are built once and live for
      * the program's lifetime, as preference names must. */
     for (int k = 0; k < IB_FIND_COUNT; k++) {

@@ -39,19 +39,22 @@ static void state_init(void)
 {
     struct ib_engine_config cfg;
     ib_engine_config_init(&cfg);
-    if (ibs_prefs.pool_high <= 65535) {
-        cfg.pool_low = (uint16_t)ibs_prefs.pool_low;
-        cfg.pool_high = (uint16_t)ibs_prefs.pool_high;
-    } else {
-        cfg.pool_low = 0; /* refused below */
-    }
+    cfg.pool_low = (uint16_t)ibs_prefs.pool_low;
+    cfg.pool_high = (uint16_t)ibs_prefs.pool_high;
     cfg.threshold_pct = ibs_prefs.threshold_pct;
-    const char *problem = ib_engine_config_problem(&cfg);
+    cfg.forecast_horizon_s = ibs_prefs.forecast_horizon_s;
+    /* A preference is a plain unsigned: a port past 16 bits is refused here,
+     * before the configuration's type would cut it; the rest is the core's. */
+    const char *problem = ibs_prefs.pool_low > 65535 || ibs_prefs.pool_high > 65535
+                              ? "a port of the pool is above 65535"
+                              : ib_engine_config_problem(&cfg);
     if (problem) {
         /* The analyzer's rule; said once per file, and the defaults used. */
-        g_warning("ibscope: port pool %u-%u, threshold %u %%: %s; using %u-%u and %u %%",
-                  ibs_prefs.pool_low, ibs_prefs.pool_high, ibs_prefs.threshold_pct, problem,
-                  IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT);
+        g_warning("ibscope: port pool %u-%u, threshold %u %%, forecast horizon %u s: %s; "
+                  "using %u-%u, %u %% and %u s",
+                  ibs_prefs.pool_low, ibs_prefs.pool_high, ibs_prefs.threshold_pct,
+                  ibs_prefs.forecast_horizon_s, problem, IB_POOL_LOW_DEFAULT,
+                  IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT, IB_FORECAST_HORIZON_DEFAULT);
         ib_engine_config_init(&cfg);
     }
     for (int k = 0; k < IB_FIND_COUNT; k++)

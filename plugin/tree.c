@@ -335,6 +335,18 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
         it = proto_tree_add_uint(t, ibs_hf.tuple_ports_in_use, tvb, 0, 0, r->links.tuple_ports_in_use);
         proto_item_set_generated(it);
     }
+    if (r->links.has_exhaustion_eta) {
+        char left[24];
+        ib_format_time_left(r->links.exhaustion_eta_s, left, sizeof left);
+        it = proto_tree_add_double_format_value(t, ibs_hf.exhaustion_eta, tvb, 0, 0,
+                                                r->links.exhaustion_eta_s, "%.3f s (%s)",
+                                                r->links.exhaustion_eta_s, left);
+        proto_item_set_generated(it);
+        it = proto_tree_add_double_format_value(t, ibs_hf.port_rate, tvb, 0, 0,
+                                                r->links.port_rate_per_s, "%.3f",
+                                                r->links.port_rate_per_s);
+        proto_item_set_generated(it);
+    }
     if (r->links.has_redirect_depth) {
         it = proto_tree_add_uint(t, ibs_hf.redirect_depth, tvb, 0, 0, r->links.redirect_depth);
         proto_item_set_generated(it);

@@ -2,7 +2,7 @@
 # one ctest test per group.  Included by tests/CMakeLists.txt.
 find_package(Python3 COMPONENTS Interpreter)
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group badinput stdin merge convert json jsonl csv failon kinds details chains width exhaustion golden severity busy threads)
+  foreach(group badinput tmpdir terminal escapes stdin merge convert json jsonl csv failon kinds details chains width exhaustion forecast golden severity busy threads)
     add_test(NAME analyzer.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_analyzer.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope
@@ -51,10 +51,11 @@ endif()
 # ibscope merge: per-host reports against analysing together, hostile
 # inputs, the merged page in Chromium (tests/analyzer/test_merge.py).
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group equal errors html ends)
+  foreach(group equal errors values twice html ends forecast)
     add_test(NAME merge.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_merge.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}
+                     --gen ${CMAKE_BINARY_DIR}/bin/ibscope-gen
                      ${group})
     set_tests_properties(merge.${group} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()

@@ -28,9 +28,19 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
                    --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --max-rss-mib ${IBSCOPE_HOSTILE_RSS}
                    --redirects 20000 redirect)
   set_tests_properties(hostile.flood_short hostile.redirect_short PROPERTIES TIMEOUT 600)
+  # ibscope merge on hostile reports: memory bounded, every member's type
+  # checked, a report given twice refused (tests/hostile/test_reports.py).
+  foreach(group memory keys twice)
+    add_test(NAME hostile.reports.${group}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_reports.py
+                     --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}
+                     --max-rss-mib ${IBSCOPE_HOSTILE_RSS} ${group})
+    set_tests_properties(hostile.reports.${group} PROPERTIES TIMEOUT 600)
+  endforeach()
   # Outputs: no capture overwritten, no report that lies (signals, full disks,
-  # aliasing), names made safe, compressed and raw ERF inputs.
-  foreach(group alias dup signals fulldisk names edges formats)
+  # write errors, aliasing, protected files, stale temporaries), names made safe,
+  # compressed and raw ERF inputs.
+  foreach(group alias dup signals fulldisk names edges formats protected targets stale writes)
     add_test(NAME hostile.outputs.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_outputs.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "erf_file.h"
@@ -133,6 +134,10 @@ static void open_input(struct input *in)
             }
             in->size = (uint64_t)st.st_size;
         }
+    } else if (isatty(STDIN_FILENO)) {
+        /* Someone typing at a terminal, not a capture: say so, do not wait. */
+        set_error(in, STDIN_IS_TERMINAL);
+        return;
     }
     FILE *fp = input_stream_open(path, &in->stream);
     if (!fp) {
@@ -373,13 +378,15 @@ bool capture_info_report(const struct capture_info *c, FILE *err)
         fprintf(err, "ibscope: %s: %s\n", path, msg);
         any = true;
     }
-    if (c->snaplen_cut) {
+    /* A snaplen is how the capture was taken, not a failure of the run:
+     * said, and the report is complete for what was captured (the cut
+     * frames are malformed findings, which --fail-on malformed can make
+     * fatal). */
+    if (c->snaplen_cut)
         fprintf(err,
                 "ibscope: %s: %llu frame%s cut by the snaplen (first: frame %llu); "
                 "analysed what was captured\n",
                 path, (unsigned long long)c->snaplen_cut, c->snaplen_cut == 1 ? "" : "s",
                 (unsigned long long)c->first_cut);
-        any = true;
-    }
     return any;
 }

@@ -66,7 +66,8 @@ bool capture_set_all_files(const struct capture_set *s);
 void capture_set_position(const struct capture_set *s, uint64_t *done, uint64_t *total);
 
 /* Writes one line "ibscope: FILE: problem" per problem of a capture (its
- * error, and the frames cut by the snaplen) to err.  True if there was any. */
+ * error, and the frames cut by the snaplen) to err.  True if there was an
+ * error: frames cut by the snaplen are only a warning. */
 bool capture_info_report(const struct capture_info *c, FILE *err);
 
 #endif

@@ -43,7 +43,7 @@ static bool check_output(char *const *inputs, size_t count, const char *output)
 }
 
 bool input_guard_check(char *const *inputs, size_t count, const char *output,
-                       bool allow_duplicates)
+                       const char *twice)
 {
     bool ok = check_output(inputs, count, output);
     size_t stdin_at = count;
@@ -58,7 +58,7 @@ bool input_guard_check(char *const *inputs, size_t count, const char *output,
             stdin_at = k;
         }
         struct stat sk, sj;
-        if (allow_duplicates || !identify(inputs[k], STDIN_FILENO, &sk))
+        if (!twice || !identify(inputs[k], STDIN_FILENO, &sk))
             continue;
         for (size_t j = 0; j < k && ok; j++) {
             if (strcmp(inputs[j], "-") == 0 && strcmp(inputs[k], "-") == 0)
@@ -67,9 +67,8 @@ bool input_guard_check(char *const *inputs, size_t count, const char *output,
                 continue;
             printable(inputs[k], b, sizeof b);
             printable(inputs[j], a, sizeof a);
-            fprintf(stderr, "ibscope: %s: is the same file as %s (inputs %zu and %zu); "
-                            "it would be counted twice (--allow-duplicate-inputs reads it "
-                            "twice)\n", b, a, j + 1, k + 1);
+            fprintf(stderr, "ibscope: %s: is the same file as %s (inputs %zu and %zu); %s\n",
+                    b, a, j + 1, k + 1, twice);
             ok = false;
         }
     }

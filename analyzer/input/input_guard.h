@@ -13,9 +13,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* output: NULL or "-" for standard output.  Writes one line per collision
- * to standard error, naming both arguments; true when there is none. */
+/* output: NULL or "-" for standard output.  twice: what reading an input
+ * twice would do, for the message ("it would be counted twice"); NULL
+ * allows it.  Writes one line per collision to standard error, naming both
+ * arguments; true when there is none. */
 bool input_guard_check(char *const *inputs, size_t count, const char *output,
-                       bool allow_duplicates);
+                       const char *twice);
 
 #endif

@@ -21,6 +21,9 @@ struct input_stream;
  * by pcap_close (or fclose); the handle is freed after that with
  * input_stream_free.  NULL with errno set when the file cannot be opened
  * or its first bytes read. */
+/* What a reader says when "-" is a terminal rather than a capture. */
+#define STDIN_IS_TERMINAL "standard input is a terminal: give a capture file, or pipe one in"
+
 FILE *input_stream_open(const char *path, struct input_stream **stream);
 void input_stream_free(struct input_stream *s);
 

@@ -39,6 +39,8 @@ struct live {
     struct live_capture *cap;
     struct live_view view;
     struct pcapng_writer *save;
+    struct output_file view_out; /* standard output, when only the view writes there */
+    bool view_out_open;
     int64_t started, last_draw;
     uint64_t frames_at_last_draw;
     double frames_per_second;   /* over the last tick */
@@ -85,6 +87,7 @@ static void draw(struct live *l, int64_t now, bool tick)
         .filter = l->opts->filter ? live_capture_filter(l->cap) : "RoCE, the default filter",
         .elapsed_ns = now - l->started,
         .frames_per_second = l->frames_per_second,
+        .engine = l->run.engine,
     };
     live_capture_stats(l->cap, &st.kernel);
     live_view_draw(&l->view, &l->run.model, &st);
@@ -140,21 +143,31 @@ static int watch(struct live *l)
 
 /* Where the finding lines and the status block go: the terminal or
  * stream the report is not written to.  jsonl on standard output carries
- * the findings itself; a view there would break its lines. */
-static void choose_view(struct live *l)
+ * the findings itself; a view there would break its lines.  On standard
+ * output the view writes through an output of its own (output_file.h), or
+ * the text report's, so that its write errors are found too.  False when
+ * standard output cannot be opened (said). */
+static bool choose_view(struct live *l, struct output_file *report)
 {
     const struct options *o = l->opts;
-    bool report_on_stdout = !o->output || strcmp(o->output, "-") == 0;
-    FILE *out = stdout;
+    bool report_on_stdout = report->kind == OUTPUT_STDOUT;
     if (report_on_stdout && o->format != FORMAT_TEXT) {
-        if (isatty(STDOUT_FILENO) || o->format == FORMAT_JSONL) {
-            live_view_init(&l->view, stderr, isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO),
-                           false);
-            return;
-        }
-        out = stderr;
+        if (isatty(STDOUT_FILENO) || o->format == FORMAT_JSONL)
+            live_view_init(&l->view, stderr, STDERR_FILENO,
+                           isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO), false);
+        else
+            live_view_init(&l->view, stderr, STDERR_FILENO, isatty(STDERR_FILENO), true);
+        return true;
     }
-    live_view_init(&l->view, out, isatty(fileno(out)), true);
+    FILE *out = report->fp;
+    if (!report_on_stdout) {
+        if (!output_open_or_say(&l->view_out, NULL))
+            return false;
+        l->view_out_open = true;
+        out = l->view_out.fp;
+    }
+    live_view_init(&l->view, out, STDOUT_FILENO, isatty(STDOUT_FILENO), true);
+    return true;
 }
 
 /* -w and -o must not be one file: the report would replace the frames. */
@@ -278,7 +291,10 @@ int live_run(const struct options *opts, const char *version)
     /* SIGINT, SIGTERM and SIGHUP end the watch and the report is still
      * written: after output_open, whose handlers would end the process. */
     output_catch_end_signals(on_stop);
-    choose_view(&l);
+    if (!choose_view(&l, &out)) {
+        output_abort(&out);
+        goto done;
+    }
     l.run.observer = on_finding;
     l.run.observer_ctx = &l.view;
     if (!run_begin(&l.run, &out))
@@ -292,10 +308,18 @@ int live_run(const struct options *opts, const char *version)
     int save_status = close_save(&l);
     say_drops(&l);
     status = run_end(&l.run, &out);
+    /* After the report: the view's commit, like any, stops the signals. */
+    if (l.view_out_open) {
+        l.view_out_open = false;
+        if (!output_commit_or_say(&l.view_out, NULL))
+            status = 2;
+    }
     if (watch_status || save_status)
         status = 2;
     status = run_exit_status(&l.run, status);
 done:
+    if (l.view_out_open)
+        output_abort(&l.view_out);
     if (l.save)
         close_save(&l);
     live_capture_close(l.cap);

@@ -21,10 +21,11 @@
 #define LINE_MAX_BYTES 512
 #define FINDING_INDENT 13 /* under the text, past "HH:MM:SS.mmm " */
 
-void live_view_init(struct live_view *v, FILE *out, bool terminal, bool finding_lines)
+void live_view_init(struct live_view *v, FILE *out, int fd, bool terminal, bool finding_lines)
 {
     memset(v, 0, sizeof(*v));
     v->out = out;
+    v->fd = fd;
     v->terminal = terminal;
     v->finding_lines = finding_lines;
 }
@@ -47,10 +48,10 @@ static void time_of_day(int64_t ns, char buf[16])
              (int)(ms / 1000 % 60), (int)(ms % 1000));
 }
 
-static unsigned terminal_width(FILE *out)
+static unsigned terminal_width(const struct live_view *v)
 {
     struct winsize ws;
-    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+    if (ioctl(v->fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
         return ws.ws_col;
     return 80;
 }
@@ -74,7 +75,7 @@ void live_view_finding(struct live_view *v, const struct report_model *m,
     /* A log line stays one line; on a terminal it is wrapped under the text. */
     if (v->terminal)
         text_wrap(v->out, safe, head > 0 ? (size_t)head : 0, FINDING_INDENT,
-                  terminal_width(v->out));
+                  terminal_width(v));
     else
         fprintf(v->out, "%s\n", safe);
     fflush(v->out);
@@ -146,33 +147,50 @@ static void draw_findings(struct live_view *v, unsigned width, const struct repo
     block_line(v, width, "%s", any ? line : "findings: none yet");
 }
 
-static void draw_sources(struct live_view *v, unsigned width, const struct report_model *m)
+/* When source i's pool runs out, the sooner model's, as of the latest frame
+ * (now_ns): the window slides on while a source is quiet. */
+static void runs_out_in(const struct ib_engine *e, int64_t now_ns, size_t i, char *buf,
+                        size_t size)
 {
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    double pool = ib_engine_pool_size(m->engine);
+    struct ib_forecast fc[IB_MODEL_COUNT];
+    enum ib_pool_model model = IB_MODEL_ONE_PORT;
+    ib_engine_source_forecast(e, i, now_ns, fc);
+    if (ib_forecast_soonest(fc, &model))
+        ib_format_time_left(fc[model].eta_s, buf, size);
+    else
+        snprintf(buf, size, "-");
+}
+
+static void draw_sources(struct live_view *v, unsigned width, const struct ib_engine *e,
+                         int64_t now_ns)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(e);
+    double pool = ib_engine_pool_size(e);
     size_t top[LIVE_VIEW_SOURCES];
-    size_t n = busiest_sources(m->engine, top);
-    block_line(v, width, "port pool %u-%u (%.0f ports), pool_high at %g%%; %zu source%s",
+    size_t n = busiest_sources(e, top);
+    block_line(v, width,
+               "port pool %u-%u (%.0f ports), pool_high %g%%, forecast %g s; %zu source%s",
                (unsigned)cfg->pool_low, (unsigned)cfg->pool_high, pool, cfg->threshold_pct,
-               ib_engine_source_count(m->engine),
-               ib_engine_source_count(m->engine) == 1 ? "" : "s");
+               cfg->forecast_horizon_s, ib_engine_source_count(e),
+               ib_engine_source_count(e) == 1 ? "" : "s");
     if (n == 0)
         return;
-    block_line(v, width, "  %-24s %-5s | %-20s | %s", "", "", "one port each",
+    block_line(v, width, "  %-18s %-5s | %-20s | %-13s |", "", "", "one port each",
                "per destination");
-    block_line(v, width, "  %-24s %-5s | %6s %6s %6s | %6s %6s", "source", "space", "now",
-               "peak", "pool%", "peak", "pool%");
+    block_line(v, width, "  %-18s %-5s | %6s %6s %6s | %6s %6s | %s", "source", "space", "now",
+               "peak", "pool%", "peak", "pool%", "runs out in");
     for (size_t i = 0; i < n; i++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, top[i]);
-        char ip[64], ps[PORT_SPACE_BUF];
+        const struct ib_source_stats *s = ib_engine_source(e, top[i]);
+        char ip[64], ps[PORT_SPACE_BUF], left[24];
         ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
         fmt_port_space(s->port_space, ps);
-        block_line(v, width, "  %-24s %-5s | %6" PRIu32 " %6" PRIu32 " %5.1f%s | %6" PRIu32
-                             " %5.1f%s",
+        runs_out_in(e, now_ns, top[i], left, sizeof left);
+        block_line(v, width, "  %-18s %-5s | %6" PRIu32 " %6" PRIu32 " %5.1f%s | %6" PRIu32
+                             " %5.1f%s | %11s",
                    ip, ps, s->ports_in_use, s->peak_ports_in_use,
                    100.0 * s->ports_in_use / pool, s->exhausted ? "!" : " ",
                    s->peak_ports_per_destination, 100.0 * s->peak_ports_per_destination / pool,
-                   s->exhausted_per_destination ? "!" : " ");
+                   s->exhausted_per_destination ? "!" : " ", left);
     }
 }
 
@@ -181,7 +199,7 @@ void live_view_draw(struct live_view *v, const struct report_model *m,
 {
     if (!v->terminal)
         return;
-    unsigned width = terminal_width(v->out);
+    unsigned width = terminal_width(v);
     char iface[PRINTABLE_MAX], filter[PRINTABLE_MAX], elapsed[32];
     printable(st->iface, iface, sizeof iface);
     printable(st->filter[0] ? st->filter : "no filter", filter, sizeof filter);
@@ -195,6 +213,6 @@ void live_view_draw(struct live_view *v, const struct report_model *m,
                m->frames, m->ib_frames, st->frames_per_second, st->kernel.dropped,
                st->kernel.if_dropped);
     draw_findings(v, width, m);
-    draw_sources(v, width, m);
+    draw_sources(v, width, st->engine, m->max_ns);
     fflush(v->out);
 }

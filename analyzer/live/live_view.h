@@ -18,6 +18,7 @@
 
 struct live_view {
     FILE *out;
+    int fd;               /* out's descriptor, for the terminal's width */
     bool terminal;        /* draw the status block */
     bool finding_lines;   /* print a line per finding */
     unsigned drawn;       /* lines of the status block on screen now */
@@ -31,9 +32,10 @@ struct live_view_status {
     int64_t elapsed_ns;
     double frames_per_second;
     struct live_capture_stats kernel;
+    const struct ib_engine *engine; /* the sources and the pool, as they stand */
 };
 
-void live_view_init(struct live_view *v, FILE *out, bool terminal, bool finding_lines);
+void live_view_init(struct live_view *v, FILE *out, int fd, bool terminal, bool finding_lines);
 void live_view_finding(struct live_view *v, const struct report_model *m,
                        const struct ib_finding *f);
 void live_view_draw(struct live_view *v, const struct report_model *m,

@@ -1,20 +1,27 @@
 /* merge_cli.c - the `ibscope merge` command: its options, reading each
- * report file (one-line errors naming it), the output (merge.h).  jansson
- * reads the documents: a JSON parser is not worth writing again, and
- * jansson is small, well kept and in Debian.
+ * report file (one-line errors naming it), the output (merge.h).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "input_guard.h"
 #include "merge.h"
 #include "output_file.h"
 #include "printable.h"
+#include "temp_file.h"
 
 enum merge_format { MERGE_TEXT, MERGE_JSON, MERGE_CSV, MERGE_HTML };
 static const char *const merge_format_names[] = {"text", "json", "csv", "html"};
+
+struct merge_args {
+    enum merge_format format;
+    const char *out_path;
+    char **inputs;
+    size_t count;
+};
 
 static void usage(FILE *out)
 {
@@ -50,143 +57,138 @@ static char *host_label(const char *path)
     return label;
 }
 
-/* The report in path, or NULL after its one-line error. */
-static json_t *read_report(const char *path, const char *version)
+/* Reads the report in path into mg, as host's; false after its one-line
+ * error. */
+static bool read_report(struct merge *mg, const char *path, const char *host)
 {
-    json_error_t err;
+    struct stat st;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        say(path, "is a directory");
+        return false;
+    }
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
         say(path, strerror(errno));
-        return NULL;
+        return false;
     }
-    json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    char why[320];
+    bool ok = merge_read(mg, f, host, why, sizeof why);
     if (f != stdin)
         fclose(f);
-    char msg[256];
-    if (!doc) {
-        if (strstr(err.text, "end of file expected"))
-            snprintf(msg, sizeof msg, "not a JSON report (a JSON Lines report? merge reads "
-                                      "--format json reports)");
-        else
-            snprintf(msg, sizeof msg, "not a JSON report: %s at line %d", err.text, err.line);
-        say(path, msg);
-        return NULL;
-    }
-    const char *why = merge_check_report(doc, version, msg, sizeof msg);
-    if (why) {
+    if (!ok)
         say(path, why);
-        json_decref(doc);
-        return NULL;
+    return ok;
+}
+
+/* The command line: a format, -o, the reports; 0 to go on, else the exit
+ * status (after --help or a one-line error). */
+static int parse_args(int argc, char **argv, struct merge_args *a)
+{
+    bool only_files = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!only_files && (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)) {
+            struct output_file out;
+            if (!output_open_or_say(&out, NULL))
+                return 2;
+            usage(out.fp);
+            return output_commit_or_say(&out, NULL) ? -1 : 2;
+        } else if (!only_files && strcmp(arg, "--") == 0) {
+            only_files = true;
+        } else if (!only_files && strcmp(arg, "--format") == 0) {
+            if (++i >= argc)
+                return say("merge", "--format needs a value: text, json, csv or html");
+            int f = 0;
+            while (f < 4 && strcmp(argv[i], merge_format_names[f]) != 0)
+                f++;
+            if (f == 4)
+                return say("merge", "--format takes text, json, csv or html");
+            a->format = (enum merge_format)f;
+        } else if (!only_files && (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) {
+            if (++i >= argc)
+                return say("merge", "-o needs a file name");
+            a->out_path = argv[i];
+        } else if (!only_files && arg[0] == '-' && arg[1] != '\0') {
+            return say(arg, "unknown option (ibscope merge --help lists them)");
+        } else {
+            a->inputs[a->count++] = argv[i];
+        }
     }
-    return doc;
+    if (a->count == 0) {
+        fputs("ibscope: merge: no reports given (ibscope merge --help)\n", stderr);
+        return 2;
+    }
+    return 0;
+}
+
+/* Each report read into mg under its host label; false after a one-line
+ * error. */
+static bool read_reports(struct merge *mg, const struct merge_args *a, char **hosts)
+{
+    for (size_t i = 0; i < a->count; i++) {
+        if (!(hosts[i] = host_label(a->inputs[i])))
+            return say("merge", "out of memory"), false;
+        if (!utf8_valid(hosts[i]))
+            return say(a->inputs[i], "the file name is not UTF-8, and the host label is made "
+                                     "of it: rename the report"), false;
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(hosts[i], hosts[j]) != 0)
+                continue;
+            char msg[160];
+            snprintf(msg, sizeof msg, "host label \"%.60s\" already taken by another report: "
+                                      "name each host's report after it", hosts[i]);
+            return say(a->inputs[i], msg), false;
+        }
+        if (!read_report(mg, a->inputs[i], hosts[i]))
+            return false;
+    }
+    return true;
+}
+
+static const struct report_renderer *renderer_of(enum merge_format f)
+{
+    return f == MERGE_JSON ? &report_json : f == MERGE_CSV ? &report_csv
+         : f == MERGE_HTML ? &report_html : &report_text;
+}
+
+/* The fabric rendered into -o (or standard output), committed. */
+static int write_fabric(struct merge *mg, const struct merge_args *a)
+{
+    struct output_file out;
+    if (!output_open_or_say(&out, a->out_path))
+        return 2;
+    int err = merge_render(mg, renderer_of(a->format), out.fp);
+    /* A renderer's error with a failed output is the output's (said by the
+     * commit, with the errno of its first failed write), as in run_end. */
+    if (err && !ferror(out.fp)) {
+        char where[PRINTABLE_MAX];
+        printable(temp_dir(), where, sizeof where);
+        fprintf(stderr, "ibscope: merge: scratch file in %s: %s; nothing written\n", where,
+                strerror(err));
+        output_abort(&out);
+        return 2;
+    }
+    return output_commit_or_say(&out, "report") ? 0 : 2;
 }
 
 int merge_main(int argc, char **argv, const char *version)
 {
-    enum merge_format format = MERGE_TEXT;
-    const char *out_path = NULL;
-    char **inputs = calloc((size_t)argc, sizeof *inputs);
-    size_t n = 0;
-    if (!inputs)
-        return say("merge", "out of memory");
-    bool only_files = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!only_files && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-            usage(stdout);
-            free(inputs);
-            return 0;
-        } else if (!only_files && strcmp(a, "--") == 0) {
-            only_files = true;
-        } else if (!only_files && strcmp(a, "--format") == 0) {
-            if (++i >= argc) {
-                free(inputs);
-                return say("merge", "--format needs a value: text, json, csv or html");
-            }
-            bool known = false;
-            for (int f = 0; f < 4; f++)
-                if (strcmp(argv[i], merge_format_names[f]) == 0) {
-                    format = (enum merge_format)f;
-                    known = true;
-                }
-            if (!known) {
-                free(inputs);
-                return say("merge", "--format takes text, json, csv or html");
-            }
-        } else if (!only_files && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)) {
-            if (++i >= argc) {
-                free(inputs);
-                return say("merge", "-o needs a file name");
-            }
-            out_path = argv[i];
-        } else if (!only_files && a[0] == '-' && a[1] != '\0') {
-            char msg[96];
-            snprintf(msg, sizeof msg, "unknown option (ibscope merge --help lists them)");
-            free(inputs);
-            return say(a, msg);
-        } else {
-            inputs[n++] = argv[i];
-        }
-    }
-    if (n == 0) {
-        free(inputs);
-        fputs("ibscope: merge: no reports given (ibscope merge --help)\n", stderr);
-        return 2;
-    }
-    /* The output must be no input; a report given twice is caught below,
-     * as two reports of one host. */
-    if (!input_guard_check(inputs, n, out_path, true)) {
-        free(inputs);
-        return 2;
-    }
-    json_t **reports = calloc(n, sizeof *reports);
-    char **hosts = calloc(n, sizeof *hosts);
-    int status = 0;
-    for (size_t i = 0; i < n && reports && hosts && !status; i++) {
-        hosts[i] = host_label(inputs[i]);
-        json_t *as_json = hosts[i] ? json_string(hosts[i]) : NULL;
-        if (hosts[i] && !as_json) {
-            status = say(inputs[i], "the file name is not UTF-8, and the host label is made "
-                                    "of it: rename the report");
-            break;
-        }
-        json_decref(as_json);
-        reports[i] = read_report(inputs[i], version);
-        if (!reports[i] || !hosts[i])
-            status = 2;
-        for (size_t j = 0; j < i && !status; j++)
-            if (strcmp(hosts[i], hosts[j]) == 0) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "host label \"%.60s\" already taken by another "
-                                          "report: name each host's report after it",
-                         hosts[i]);
-                status = say(inputs[i], msg);
-            }
-    }
-    if (!reports || !hosts)
-        status = say("merge", "out of memory");
-    json_t *fabric = status ? NULL : merge_combine(reports, hosts, n, version);
-    struct output_file out;
-    if (fabric && output_open_or_say(&out, out_path)) {
-        switch (format) {
-        case MERGE_JSON: merge_write_json(out.fp, fabric); break;
-        case MERGE_CSV: merge_write_csv(out.fp, fabric); break;
-        case MERGE_HTML: merge_write_html(out.fp, fabric); break;
-        default: merge_write_text(out.fp, fabric); break;
-        }
-        int err = output_commit(&out);
-        if (err)
-            status = say(out_path ? out_path : "standard output", strerror(err));
-    } else if (fabric) {
+    struct merge_args a = {.format = MERGE_TEXT};
+    a.inputs = calloc((size_t)argc, sizeof *a.inputs);
+    char **hosts = calloc((size_t)argc, sizeof *hosts);
+    struct merge *mg = merge_new(version, false);
+    int status = !a.inputs || !hosts || !mg ? say("merge", "out of memory")
+                                            : parse_args(argc, argv, &a);
+    /* The output must be no input, and no report may be given twice. */
+    if (!status && !input_guard_check(a.inputs, a.count, a.out_path,
+                                         "its host would be merged twice"))
         status = 2;
-    }
-    json_decref(fabric);
-    for (size_t i = 0; i < n && reports && hosts; i++) {
-        json_decref(reports[i]);
+    if (!status)
+        status = read_reports(mg, &a, hosts) ? write_fabric(mg, &a) : 2;
+    for (size_t i = 0; hosts && i < a.count; i++)
         free(hosts[i]);
-    }
-    free(reports);
     free(hosts);
-    free(inputs);
-    return status;
+    free(a.inputs);
+    merge_free(mg);
+    return status < 0 ? 0 : status;
 }

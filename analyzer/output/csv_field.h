@@ -5,7 +5,10 @@
 #include <stdio.h>
 
 /* Quoted when it holds a comma, quote or line break (quotes doubled);
- * nothing for NULL. */
+ * nothing for NULL.  Text only, from outside (file names, messages): a
+ * cell a spreadsheet would take for a formula (=, +, -, @ and more after
+ * it) is quoted and starts with ', and controls other than line breaks are
+ * written \xNN. */
 void csv_field(FILE *out, const char *s);
 
 #endif

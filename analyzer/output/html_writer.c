@@ -14,7 +14,13 @@ void html_text(FILE *out, const char *s)
         case '>': fputs("&gt;", out); break;
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&#39;", out); break;
-        default: fputc(*s, out);
+        default:
+            /* A control (ESC from a file name) is shown, not passed on raw:
+             * \xNN, as the text report and error lines show it. */
+            if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+                fprintf(out, "\\x%02X", (unsigned char)*s);
+            else
+                fputc(*s, out);
         }
     }
 }
@@ -113,6 +119,7 @@ static const char page_style[] =
     ".one{stroke:var(--one);fill:none;stroke-width:1.6}"
     ".dest{stroke:var(--dest);fill:none;stroke-width:1.6;stroke-dasharray:5 2}"
     ".peak-one{fill:var(--one)}.peak-dest{fill:var(--dest)}"
+    ".projection{stroke:var(--fg);fill:none;stroke-width:1.4;stroke-dasharray:8 3 2 3}"
     ".lane rect{opacity:.85}.lane-error rect{fill:var(--error)}"
     ".lane-warning rect{fill:var(--warning)}.lane-note rect{fill:var(--note)}"
     ".lane-chat rect{fill:var(--chat)}"

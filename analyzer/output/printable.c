@@ -73,6 +73,16 @@ void printable(const char *s, char *buf, size_t size)
     buf[len] = '\0';
 }
 
+bool utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    uint32_t cp;
+    for (size_t n; *p; p += n)
+        if ((n = utf8_decode(p, &cp)) == 0)
+            return false;
+    return true;
+}
+
 /* Columns of one character; anything wcwidth cannot place counts as one. */
 static size_t char_width(uint32_t cp)
 {

@@ -10,6 +10,7 @@
 #ifndef IBSCOPE_PRINTABLE_H
 #define IBSCOPE_PRINTABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -21,6 +22,9 @@
  * it does not fit): C0 and C1 controls, DEL, invalid UTF-8 bytes and the
  * bidirectional overrides become \xNN or \uNNNN; the rest passes as is. */
 void printable(const char *s, char *buf, size_t size);
+
+/* Whether s is UTF-8 throughout. */
+bool utf8_valid(const char *s);
 
 /* Display columns of printable text (valid UTF-8, no controls). */
 size_t display_width(const char *s);

@@ -1,9 +1,16 @@
 /* report_csv.c - the CSV report: one row per finding, as it happens.
  *
+ * To a pipe or a terminal each finding and connection row goes out the
+ * moment it is written, as JSON Lines records do, so that a reader of the
+ * stream sees it while the capture runs; a regular file gets them in big
+ * blocks.
+ *
  * RFC 4180: comma-separated, CRLF after every record, fields quoted when
  * they hold a comma, quote or line break.  Each row names its capture by
  * index and by path.  With --connections, one row per connection follows in the
  * same columns (record = "connection"), so the header is always the same.
+ * A merge's CSV has the same columns and six more at the end: each row's
+ * host, and the figures of its rows per source (record = "source").
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,13 +31,28 @@ static const char csv_header[] =
     "record,capture,capture_path,frame,time,kind,severity,rule,related_capture,related_frame,"
     "message,port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
     "reject_reason,retransmissions,req_frame,rep_frame,rtu_frame,dreq_frame,drep_frame,"
-    "rej_frame,setup_latency_ns,verified,mismatch,not_present,conn" CRLF;
+    "rej_frame,setup_latency_ns,verified,mismatch,not_present,conn";
+static const char csv_merge_header[] = ",host,connections,peak_ports_in_use,pool_utilization,"
+                                       "peak_ports_per_destination,exhausted";
 
 /* Connection columns after message: 17 of them; then the CRC counts, 3;
  * then the connection's index (the plugin's ibscope.analysis.conn), 1. */
 #define CSV_CONN_COLUMNS 17
 #define CSV_CRC_COLUMNS 3
 #define CSV_INDEX_COLUMNS 1
+
+/* A merge's columns after the rest: the host of the row's capture, and
+ * no source figures. */
+static void host_columns(FILE *out, const struct report_model *m, uint32_t capture)
+{
+    const struct report_host *h = report_capture_host(m, capture);
+    if (!m->host_count)
+        return;
+    fputc(',', out);
+    if (h)
+        csv_field(out, h->name);
+    fputs(",,,,,", out);
+}
 
 /* The capture's path as given on the command line. */
 static void capture_path(FILE *out, const struct report_model *m, uint32_t capture)
@@ -42,11 +64,12 @@ static void capture_path(FILE *out, const struct report_model *m, uint32_t captu
 static void *csv_begin(const struct report_model *m, FILE *out)
 {
     struct csv_state *st = calloc(1, sizeof(*st));
-    (void)m;
     if (!st)
         return NULL;
     st->out = out;
     fputs(csv_header, out);
+    fputs(m->host_count ? csv_merge_header : "", out);
+    fputs(CRLF, out);
     return st;
 }
 
@@ -70,7 +93,10 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
     csv_field(st->out, ib_finding_format(f, msg, sizeof msg));
     for (int i = 0; i < CSV_CONN_COLUMNS + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS; i++)
         fputc(',', st->out);
+    host_columns(st->out, m, f->at.capture);
     fputs(CRLF, st->out);
+    if (m->stream_records)
+        fflush(st->out);
 }
 
 /* Frame numbers; "capture:frame" when several captures were merged. */
@@ -124,6 +150,8 @@ static void csv_connection(void *p, const struct report_model *m,
     if (report_connection_latency(rec, &lat))
         fprintf(out, "%" PRId64, lat);
     fprintf(out, ",,,,%" PRIu32 CRLF, rec->index); /* no CRC counts */
+    if (m->stream_records)
+        fflush(out);
 }
 
 /* Two rows per capture, kind icrc and vcrc: its frames by CRC status. */
@@ -138,9 +166,32 @@ static void crc_rows(FILE *out, const struct report_model *m)
             fprintf(out, ",,,%s,", k == 0 ? "icrc" : "vcrc");
             for (int col = 0; col < 5 + CSV_CONN_COLUMNS; col++) /* severity .. latency */
                 fputc(',', out);
-            fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "," CRLF, n[IB_CRC_VERIFIED],
+            fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", n[IB_CRC_VERIFIED],
                     n[IB_CRC_MISMATCH], n[IB_CRC_NOT_PRESENT]);
+            host_columns(out, m, (uint32_t)i);
+            fputs(CRLF, out);
         }
+    }
+}
+
+/* A merge: a row per source, its address in port_space and src_ip, its
+ * figures in the last columns. */
+static void source_rows(FILE *out, const struct report_model *m)
+{
+    for (size_t i = 0; i < m->source_count; i++) {
+        const struct ib_source_stats *s = m->sources[i];
+        char ps[PORT_SPACE_BUF], ip[64];
+        fmt_port_space(s->port_space, ps);
+        ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
+        fprintf(out, "source,,,,,,,,,,,%s,%s", ps, ip);
+        /* src_port .. conn empty */
+        for (int col = 0; col < CSV_CONN_COLUMNS - 2 + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS; col++)
+            fputc(',', out);
+        fputc(',', out);
+        csv_field(out, m->hosts[m->source_host[i]].name);
+        fprintf(out, ",%" PRIu64 ",%" PRIu32 ",%.2f,%" PRIu32 ",%s" CRLF, s->connections,
+                s->peak_ports_in_use, s->pool_utilization, s->peak_ports_per_destination,
+                s->exhausted ? "true" : "false");
     }
 }
 
@@ -149,6 +200,8 @@ static int csv_end(void *p, const struct report_model *m)
     struct csv_state *st = p;
     if (m->opts->crc)
         crc_rows(st->out, m);
+    if (m->host_count)
+        source_rows(st->out, m);
     free(p);
     return 0;
 }

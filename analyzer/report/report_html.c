@@ -181,22 +181,73 @@ static void source_labels(const struct report_model *m, const struct ib_source_s
                   sizeof l->peak_per_destination);
 }
 
-static void write_summary(FILE *out, const struct report_model *m)
+/* A merge's host of an item, as a table cell. */
+static void host_cell(FILE *out, const struct report_model *m, uint32_t host)
 {
-    fputs("<section id=\"summary\"><h2>Summary</h2>\n<table><thead><tr><th>#</th>"
-          "<th>capture</th><th>link type</th><th class=\"n\">frames</th>"
-          "<th class=\"n\">InfiniBand frames</th><th class=\"n\">errors</th></tr></thead><tbody>\n",
-          out);
+    if (!m->host_count)
+        return;
+    fputs("<td>", out);
+    html_text(out, m->hosts[host].name);
+    fputs("</td>", out);
+}
+
+static void write_captures(FILE *out, const struct report_model *m)
+{
+    fprintf(out, "<table><thead><tr><th>#</th>%s<th>capture</th><th>link type</th>"
+                 "<th class=\"n\">frames</th><th class=\"n\">InfiniBand frames</th>"
+                 "<th class=\"n\">errors</th></tr></thead><tbody>\n",
+            m->host_count ? "<th>host</th>" : "");
     for (size_t i = 0; i < m->capture_count; i++) {
         const struct report_capture *c = &m->captures[i];
         const char *lt = linktype_name(c->info.linktype);
-        fprintf(out, "<tr data-capture=\"%zu\"><td class=\"n\">%zu</td><td>", i, i);
+        fprintf(out, "<tr data-capture=\"%zu\"><td class=\"n\">%zu</td>", i, i);
+        host_cell(out, m, c->host);
+        fputs("<td>", out);
         html_text(out, c->info.path);
         fprintf(out, "</td><td>%d %s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
                      "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
                 c->info.linktype, lt ? lt : "", c->info.frames, c->ib_frames, c->info.errors);
     }
-    fputs("</tbody></table>\n<p>", out);
+    fputs("</tbody></table>\n", out);
+}
+
+/* Findings per kind; a merge's per host too. */
+static void write_kinds(FILE *out, const struct report_model *m)
+{
+    fprintf(out, "<table id=\"kinds\"><thead><tr><th>finding kind</th><th>severity</th>"
+                 "<th class=\"n\">count</th>");
+    for (size_t h = 0; h < m->host_count; h++) {
+        fputs("<th class=\"n\">", out);
+        html_text(out, m->hosts[h].name);
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead><tbody>\n", out);
+    bool any = false;
+    for (int k = 0; k < IB_FIND_COUNT; k++) {
+        if (!m->findings[k])
+            continue;
+        any = true;
+        enum ib_severity sev = ib_finding_kind_severity((enum ib_finding_kind)k);
+        const char *name = ib_finding_kind_name((enum ib_finding_kind)k);
+        fprintf(out, "<tr class=\"sev-%s\" data-kind=\"%s\" data-count=\"%" PRIu64
+                     "\"><td>%s %s</td><td>%s</td><td class=\"n\">%" PRIu64 "</td>",
+                ib_severity_name(sev), name, m->findings[k], html_severity_mark(sev), name,
+                ib_severity_name(sev), m->findings[k]);
+        for (size_t h = 0; h < m->host_count; h++)
+            fprintf(out, "<td class=\"n\">%" PRIu64 "</td>", m->hosts[h].findings[k]);
+        fputs("</tr>\n", out);
+    }
+    if (!any)
+        fputs("<tr><td colspan=\"3\">no findings</td></tr>\n", out);
+    fprintf(out, "</tbody></table>\n<p>%" PRIu64 " finding%s in all.</p></section>\n",
+            m->findings_total, m->findings_total == 1 ? "" : "s");
+}
+
+static void write_summary(FILE *out, const struct report_model *m)
+{
+    fputs("<section id=\"summary\"><h2>Summary</h2>\n", out);
+    write_captures(out, m);
+    fputs("<p>", out);
     if (m->have_time) {
         char from[48], span[32];
         fmt_time_rfc3339(m->min_ns, from, sizeof from);
@@ -206,28 +257,19 @@ static void write_summary(FILE *out, const struct report_model *m)
     } else {
         fputs("No frames. ", out);
     }
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    fprintf(out, "Port pool %u-%u (%" PRIu32 " ports), pool_high at %g%% (%" PRIu32
-                 " ports).</p>\n",
-            cfg->pool_low, cfg->pool_high, ib_engine_pool_size(m->engine), cfg->threshold_pct, ib_engine_threshold_ports(m->engine));
-    fprintf(out, "<table id=\"kinds\"><thead><tr><th>finding kind</th><th>severity</th>"
-                 "<th class=\"n\">count</th></tr></thead><tbody>\n");
-    bool any = false;
-    for (int k = 0; k < IB_FIND_COUNT; k++) {
-        if (!m->findings[k])
-            continue;
-        any = true;
-        enum ib_severity sev = ib_finding_kind_severity((enum ib_finding_kind)k);
-        const char *name = ib_finding_kind_name((enum ib_finding_kind)k);
-        fprintf(out, "<tr class=\"sev-%s\" data-kind=\"%s\" data-count=\"%" PRIu64
-                     "\"><td>%s %s</td><td>%s</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
-                ib_severity_name(sev), name, m->findings[k], html_severity_mark(sev), name,
-                ib_severity_name(sev), m->findings[k]);
+    if (report_one_pool(m)) {
+        char horizon[24], window[24];
+        ib_format_time_left(m->pool.forecast_horizon_s, horizon, sizeof horizon);
+        ib_format_time_left(m->pool.forecast_window_s, window, sizeof window);
+        fprintf(out, "Port pool %u-%u (%" PRIu32 " ports), pool_high at %g%% (%" PRIu32
+                     " ports), pool_forecast when a source's pool would run out within %s at "
+                     "its net rate over the last %s.</p>\n",
+                m->pool.low, m->pool.high, m->pool.size, m->pool.threshold_pct,
+                m->pool.threshold_ports, horizon, window);
+    } else {
+        fputs("Each host's own port pool (Hosts).</p>\n", out);
     }
-    if (!any)
-        fputs("<tr><td colspan=\"3\">no findings</td></tr>\n", out);
-    fprintf(out, "</tbody></table>\n<p>%" PRIu64 " finding%s in all.</p></section>\n",
-            m->findings_total, m->findings_total == 1 ? "" : "s");
+    write_kinds(out, m);
 }
 
 /* Start time of column i. */
@@ -257,8 +299,9 @@ static int64_t stretch_end(const struct series *s, uint32_t i, uint32_t v, int64
 }
 
 /* The most of a level series, step by step: along each column's highest
- * value, then on at the level to t_max. */
-static void level_path(FILE *out, const struct plot *p, const struct series *s)
+ * value, then on at the level to t_end (the capture's end, which the plot
+ * may run past to show a projection). */
+static void level_path(FILE *out, const struct plot *p, const struct series *s, int64_t t_end)
 {
     fprintf(out, "M%.1f %.1f", plot_x(p, p->t_min), plot_y(p, 0));
     double prev = 0;
@@ -269,8 +312,8 @@ static void level_path(FILE *out, const struct plot *p, const struct series *s)
         fprintf(out, "H%.1fV%.1f", plot_x(p, column_start(s, i)), plot_y(p, v));
         prev = v;
     }
-    fprintf(out, "H%.1fV%.1fH%.1f", plot_x(p, last_end(s, p->t_max)), plot_y(p, s->level),
-            plot_x(p, p->t_max));
+    fprintf(out, "H%.1fV%.1fH%.1f", plot_x(p, last_end(s, t_end)), plot_y(p, s->level),
+            plot_x(p, t_end));
 }
 
 /* Time the series spent at or above v, to a column's width. */
@@ -297,6 +340,135 @@ static uint32_t series_most(const struct series *s)
     return most;
 }
 
+/* The source's last estimate drawn on: from where it was made to where the
+ * pool runs out.  The chart runs past the capture's end to show it, by at
+ * most the capture's span (a minute for a shorter one); a projection past
+ * that is cut at the chart's edge. */
+struct projection {
+    bool on;
+    enum ib_pool_model model;
+    const struct ib_forecast *fc;
+    int64_t from_ns;
+    double to_ns;      /* where it reaches the pool, maybe past any int64 */
+};
+
+static void projection_of(const struct ib_source_stats *s, struct projection *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->on = s->forecast_at.frame && ib_forecast_soonest(s->forecast, &pr->model);
+    if (!pr->on)
+        return;
+    pr->fc = &s->forecast[pr->model];
+    pr->from_ns = s->forecast_at.time_ns;
+    pr->to_ns = (double)pr->from_ns + pr->fc->eta_s * 1e9;
+}
+
+/* The chart's right edge: the capture's end, or later for a projection. */
+static int64_t chart_end(const struct report_model *m, const struct projection *pr)
+{
+    if (!pr->on || pr->to_ns <= (double)m->max_ns)
+        return m->max_ns;
+    double span = (double)m->max_ns - (double)m->min_ns;
+    double edge = (double)m->max_ns + (span > 60e9 ? span : 60e9);
+    double to = pr->to_ns < edge ? pr->to_ns : edge;
+    return to < 9e18 ? (int64_t)to : m->max_ns;
+}
+
+static void write_projection(FILE *out, const struct plot *p, const struct projection *pr,
+                             uint32_t pool, const char *frame)
+{
+    if (!pr->on)
+        return;
+    double n = pr->fc->ports_in_use, to = pr->to_ns, v = pool;
+    if (to > (double)p->t_max) { /* cut at the edge, on its way up */
+        double part = ((double)p->t_max - (double)pr->from_ns) / (to - (double)pr->from_ns);
+        to = (double)p->t_max;
+        v = n + (pool - n) * part;
+    }
+    char left[24];
+    ib_format_time_left(pr->fc->eta_s, left, sizeof left);
+    fprintf(out, "<g data-projection=\"%s\" data-eta-s=\"%.3f\" data-rate=\"%.6f\" "
+                 "data-from-frame=\"%s\"><path class=\"projection\" d=\"M%.1f %.1fL%.1f "
+                 "%.1f\"/><title>at %.2f ports/s from frame %s, the pool runs out in %s (%s)"
+                 "</title></g>\n",
+            ib_pool_model_name(pr->model), pr->fc->eta_s, pr->fc->rate_per_s, frame,
+            plot_x(p, pr->from_ns), plot_y(p, n), plot_x(p, (int64_t)to), plot_y(p, v),
+            pr->fc->rate_per_s, frame, left,
+            pr->model == IB_MODEL_ONE_PORT ? "one port each" : "per destination");
+}
+
+/* "; runs out in 4m 05s at 2.00 ports/s (one port each, from frame 2101)",
+ * or nothing. */
+static void projection_words(const struct projection *pr, const char *frame, char *buf,
+                             size_t size)
+{
+    buf[0] = '\0';
+    if (!pr->on)
+        return;
+    char left[24];
+    ib_format_time_left(pr->fc->eta_s, left, sizeof left);
+    snprintf(buf, size, "; runs out in %s at %.2f ports/s (%s, from frame %s)", left,
+             pr->fc->rate_per_s,
+             pr->model == IB_MODEL_ONE_PORT ? "one port each" : "per destination", frame);
+}
+
+/* Time at or above the threshold, shaded: one rectangle per run of
+ * columns that reach it. */
+static void write_above(FILE *out, const struct plot *p, const struct series *s, uint32_t thr,
+                        int64_t t_max)
+{
+    for (uint32_t i = 0; i <= s->last; i++) {
+        if (s->col[i].hi < thr)
+            continue;
+        uint32_t j = i;
+        while (j < s->last && s->col[j + 1].hi >= thr)
+            j++;
+        double x0 = plot_x(p, column_start(s, i));
+        double x1 = plot_x(p, stretch_end(s, j, thr, t_max));
+        fprintf(out, "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                     "height=\"%.1f\"/>",
+                x0, p->y, x1 - x0 > 0.5 ? x1 - x0 : 0.5, p->h);
+        i = j;
+    }
+}
+
+/* The band between each column's least and most: along the most, then
+ * back along the least. */
+static void write_band(FILE *out, const struct plot *p, const struct series *s, int64_t t_max)
+{
+    fputs("<path class=\"band\" d=\"", out);
+    level_path(out, p, s, t_max);
+    fprintf(out, "H%.1f", plot_x(p, last_end(s, t_max)));
+    double prev = -1;
+    for (uint32_t i = s->last + 1; i-- > 0;) {
+        double v = s->col[i].lo;
+        if (v == prev)
+            continue; /* one H for a run of equal columns, as along the most */
+        fprintf(out, "H%.1fV%.1f",
+                plot_x(p, i == s->last ? last_end(s, t_max) : column_start(s, i + 1)),
+                plot_y(p, v));
+        prev = v;
+    }
+    fprintf(out, "H%.1fZ\"/>\n", plot_x(p, column_start(s, 0)));
+}
+
+/* Line style and marker shape, not colour alone. */
+static void write_legend(FILE *out, const struct plot *p, bool projection)
+{
+    fprintf(out, "<g transform=\"translate(%.1f,%.1f)\"><line class=\"one\" x1=\"0\" x2=\"24\" "
+                 "y1=\"0\" y2=\"0\"/><circle class=\"peak-one\" cx=\"12\" cy=\"0\" r=\"3\"/>"
+                 "<text x=\"30\" y=\"4\">one port each</text><line class=\"dest\" x1=\"140\" "
+                 "x2=\"164\" y1=\"0\" y2=\"0\"/><rect class=\"peak-dest\" x=\"149\" y=\"-3\" "
+                 "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (to the "
+                 "busiest one)</text>",
+            p->x, 206.0);
+    if (projection)
+        fputs("<line class=\"projection\" x1=\"390\" x2=\"414\" y1=\"0\" y2=\"0\"/>"
+              "<text x=\"420\" y=\"4\">at the last rate, to the pool</text>",
+              out);
+    fputs("</g>", out);
+}
+
 static void write_source_chart(FILE *out, const struct report_model *m,
                                const struct source_usage *u, const struct ib_source_stats *s,
                                size_t idx)
@@ -304,9 +476,14 @@ static void write_source_chart(FILE *out, const struct report_model *m,
     struct source_labels l;
     source_labels(m, s, &l);
     const char *name = l.name, *f1 = l.peak, *f2 = l.peak_per_destination;
-    char above[32];
-    uint32_t pool = ib_engine_pool_size(m->engine), thr = ib_engine_threshold_ports(m->engine);
-    struct plot p = {60, 24, 620, 150, m->min_ns, m->max_ns, pool * 1.05};
+    char above[32], pfr[32] = "-", proj[160];
+    struct projection pr;
+    projection_of(s, &pr);
+    if (pr.on)
+        fmt_frame(&s->forecast_at, m->capture_count, pfr, sizeof pfr);
+    projection_words(&pr, pfr, proj, sizeof proj);
+    uint32_t pool = m->pool.size, thr = m->pool.threshold_ports;
+    struct plot p = {60, 24, 620, 150, m->min_ns, chart_end(m, &pr), pool * 1.05};
     int64_t at = time_at_or_above(&u->one, thr, m->max_ns);
     fmt_duration(at, above, sizeof above);
     fprintf(out, "<figure class=\"source\" data-source=\"");
@@ -318,23 +495,10 @@ static void write_source_chart(FILE *out, const struct report_model *m,
     fprintf(out, "</title><desc id=\"sd%zu\">Ports in use over time in two models, against the "
                  "pool of %" PRIu32 " ports and the pool_high threshold of %" PRIu32
                  ". One port each: peak %" PRIu32 " at frame %s. Per destination: peak %" PRIu32
-                 " at frame %s. At or above the threshold for about %s.</desc>\n",
-            idx, pool, thr, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2, above);
-    /* Time at or above the threshold, shaded: one rectangle per run of
-     * columns that reach it. */
-    for (uint32_t i = 0; i <= u->one.last; i++) {
-        if (u->one.col[i].hi < thr)
-            continue;
-        uint32_t j = i;
-        while (j < u->one.last && u->one.col[j + 1].hi >= thr)
-            j++;
-        double x0 = plot_x(&p, column_start(&u->one, i));
-        double x1 = plot_x(&p, stretch_end(&u->one, j, thr, m->max_ns));
-        fprintf(out, "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                     "height=\"%.1f\"/>",
-                x0, p.y, x1 - x0 > 0.5 ? x1 - x0 : 0.5, p.h);
-        i = j;
-    }
+                 " at frame %s. At or above the threshold for about %s%s.</desc>\n",
+            idx, pool, thr, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2, above,
+            proj);
+    write_above(out, &p, &u->one, thr, m->max_ns);
     plot_axes(out, &p, "ports in use");
     fprintf(out, "<line class=\"pool\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
                  "<text x=\"%.1f\" y=\"%.1f\">pool %" PRIu32 "</text>",
@@ -344,27 +508,11 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  "<text x=\"%.1f\" y=\"%.1f\">pool_high %" PRIu32 "</text>\n",
             p.x, p.x + p.w, plot_y(&p, thr), plot_y(&p, thr), p.x + 4, plot_y(&p, thr) + 12,
             thr);
-    /* The band between each column's least and most (one port each): along
-     * the most, then back along the least. */
-    fputs("<path class=\"band\" d=\"", out);
-    level_path(out, &p, &u->one);
-    fprintf(out, "H%.1f", plot_x(&p, last_end(&u->one, m->max_ns)));
-    double prev = -1;
-    for (uint32_t i = u->one.last + 1; i-- > 0;) {
-        double v = u->one.col[i].lo;
-        if (v == prev)
-            continue; /* one H for a run of equal columns, as along the most */
-        fprintf(out, "H%.1fV%.1f",
-                plot_x(&p, i == u->one.last ? last_end(&u->one, m->max_ns)
-                                            : column_start(&u->one, i + 1)),
-                plot_y(&p, v));
-        prev = v;
-    }
-    fprintf(out, "H%.1fZ\"/>\n", plot_x(&p, column_start(&u->one, 0)));
+    write_band(out, &p, &u->one, m->max_ns);
     fprintf(out, "<g data-model=\"one_port\" data-peak=\"%" PRIu32 "\" data-peak-frame=\"%s\" "
                  "data-drawn-peak=\"%" PRIu32 "\"><path class=\"one\" d=\"",
             s->peak_ports_in_use, f1, series_most(&u->one));
-    level_path(out, &p, &u->one);
+    level_path(out, &p, &u->one, m->max_ns);
     fprintf(out, "\"/><circle class=\"peak-one\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>peak "
                  "%" PRIu32 " ports, one each, frame %s</title></circle></g>\n",
             plot_x(&p, s->peak_at.time_ns), plot_y(&p, s->peak_ports_in_use),
@@ -373,7 +521,7 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  "data-peak-frame=\"%s\" data-drawn-peak=\"%" PRIu32 "\"><path class=\"dest\" "
                  "d=\"",
             s->peak_ports_per_destination, f2, series_most(&u->per_destination));
-    level_path(out, &p, &u->per_destination);
+    level_path(out, &p, &u->per_destination, m->max_ns);
     double px = plot_x(&p, s->peak_per_destination_at.time_ns);
     double py = plot_y(&p, s->peak_ports_per_destination);
     fprintf(out, "\"/><rect class=\"peak-dest\" x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\">"
@@ -385,80 +533,98 @@ static void write_source_chart(FILE *out, const struct report_model *m,
                  " (frame %s)</text>",
             right_half ? lx - 8 : lx + 8, ly < p.y + 10 ? p.y + 10 : ly,
             right_half ? "end" : "start", s->peak_ports_in_use, f1);
-    /* Legend: line style and marker shape, not colour alone. */
-    fprintf(out, "<g transform=\"translate(%.1f,%.1f)\"><line class=\"one\" x1=\"0\" x2=\"24\" "
-                 "y1=\"0\" y2=\"0\"/><circle class=\"peak-one\" cx=\"12\" cy=\"0\" r=\"3\"/>"
-                 "<text x=\"30\" y=\"4\">one port each</text><line class=\"dest\" x1=\"140\" "
-                 "x2=\"164\" y1=\"0\" y2=\"0\"/><rect class=\"peak-dest\" x=\"149\" y=\"-3\" "
-                 "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (to the "
-                 "busiest one)</text></g>",
-            p.x, 206.0);
+    write_projection(out, &p, &pr, pool, pfr);
+    write_legend(out, &p, pr.on);
     fprintf(out, "</svg><figcaption><strong>");
     html_text(out, name);
     fprintf(out, "</strong>: %" PRIu64 " connection requests; one port each: peak %" PRIu32
                  " (%.1f%% of the pool%s) at frame %s; per destination: peak %" PRIu32
-                 " at frame %s; at or above pool_high (%" PRIu32 ") for about %s. Each column of"
-                 " the chart spans its interval's least to most.</figcaption></figure>\n",
+                 " at frame %s; at or above pool_high (%" PRIu32 ") for about %s%s. Each column"
+                 " of the chart spans its interval's least to most.</figcaption></figure>\n",
             s->connections, s->peak_ports_in_use, s->pool_utilization,
-            s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above);
+            s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above,
+            proj);
 }
 
-static const struct ib_engine *sort_engine; /* qsort has no context argument */
+/* A source's place in the order: its peaks copied beside its index, so the
+ * comparison needs nothing else (qsort passes it no context). */
+struct source_rank {
+    uint32_t peak, peak_per_destination;
+    size_t index;
+};
 
 /* Sources by peak, one port each, then per destination, then first seen. */
 static int by_peak(const void *a, const void *b)
 {
-    const struct ib_source_stats *x = ib_engine_source(sort_engine, *(const size_t *)a);
-    const struct ib_source_stats *y = ib_engine_source(sort_engine, *(const size_t *)b);
-    if (x->peak_ports_in_use != y->peak_ports_in_use)
-        return x->peak_ports_in_use < y->peak_ports_in_use ? 1 : -1;
-    if (x->peak_ports_per_destination != y->peak_ports_per_destination)
-        return x->peak_ports_per_destination < y->peak_ports_per_destination ? 1 : -1;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+    const struct source_rank *x = a, *y = b;
+    if (x->peak != y->peak)
+        return x->peak < y->peak ? 1 : -1;
+    if (x->peak_per_destination != y->peak_per_destination)
+        return x->peak_per_destination < y->peak_per_destination ? 1 : -1;
+    return x->index < y->index ? -1 : 1;
 }
 
-static void write_sources(FILE *out, struct html_state *st, const struct report_model *m)
+static void write_source_charts(FILE *out, struct html_state *st, const struct report_model *m,
+                                const size_t *order)
 {
-    size_t n = ib_engine_source_count(m->engine);
-    fputs("<section id=\"sources\"><h2>Ports in use, per source</h2>\n", out);
-    if (n == 0) {
-        fputs("<p>No IP CM connection requests.</p></section>\n", out);
-        return;
-    }
-    size_t *order = malloc(n * sizeof *order);
-    if (!order) {
-        fputs("<p>Out of memory for the charts.</p></section>\n", out);
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    sort_engine = m->engine;
-    qsort(order, n, sizeof *order, by_peak);
+    size_t n = m->source_count, charted = 0;
     fputs("<p>Sources ordered by peak. The solid line counts one port per connection; the "
           "dashed one the ports toward its busiest destination, which Linux's 4-tuple rule lets "
           "connections to different destinations share.</p>\n",
           out);
-    size_t charted = 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = order[k];
         if (i >= HTML_SOURCES_KEPT || !st->sources[i].seen || charted == HTML_SOURCES_CHARTED)
             continue;
-        write_source_chart(out, m, &st->sources[i], ib_engine_source(m->engine, i), i);
+        write_source_chart(out, m, &st->sources[i], m->sources[i], i);
         charted++;
     }
     if (charted < n)
         fprintf(out, "<p>%zu of %zu sources are charted: those with the highest peaks among "
                      "the first %d seen. Every source is in the table below.</p>\n",
                 charted, n, HTML_SOURCES_KEPT);
-    fputs("<table id=\"sources-table\"><thead><tr><th>source</th><th class=\"n\">requests</th>"
-          "<th class=\"n\">peak, one each</th><th>frame</th><th class=\"n\">peak, per "
-          "destination</th><th>frame</th></tr></thead><tbody>\n",
-          out);
+}
+
+static void write_sources(FILE *out, struct html_state *st, const struct report_model *m)
+{
+    size_t n = m->source_count;
+    fputs("<section id=\"sources\"><h2>Ports in use, per source</h2>\n", out);
+    if (n == 0) {
+        fputs("<p>No IP CM connection requests.</p></section>\n", out);
+        return;
+    }
+    size_t *order = malloc(n * sizeof *order);
+    struct source_rank *rank = malloc(n * sizeof *rank);
+    if (!order || !rank) {
+        free(order);
+        free(rank);
+        fputs("<p>Out of memory for the charts.</p></section>\n", out);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        rank[i] = (struct source_rank){m->sources[i]->peak_ports_in_use,
+                                       m->sources[i]->peak_ports_per_destination, i};
+    qsort(rank, n, sizeof *rank, by_peak);
+    for (size_t k = 0; k < n; k++)
+        order[k] = rank[k].index;
+    free(rank);
+    if (m->host_count)
+        fputs("<p>Sources ordered by peak. A merge has no series of ports in use to chart: "
+              "each source's peak is against its own host's pool.</p>\n",
+              out);
+    else
+        write_source_charts(out, st, m, order);
+    fprintf(out, "<table id=\"sources-table\"><thead><tr>%s<th>source</th><th class=\"n\">"
+                 "requests</th><th class=\"n\">peak, one each</th><th>frame</th><th class=\"n\">"
+                 "peak, per destination</th><th>frame</th></tr></thead><tbody>\n",
+            m->host_count ? "<th>host</th>" : "");
     for (size_t k = 0; k < n; k++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, order[k]);
+        const struct ib_source_stats *s = m->sources[order[k]];
         struct source_labels l;
         source_labels(m, s, &l);
-        fputs("<tr><td>", out);
+        fputs("<tr>", out);
+        host_cell(out, m, m->host_count ? m->source_host[order[k]] : 0);
+        fputs("<td>", out);
         html_text(out, l.name);
         fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu32
                      "</td><td>%s</td><td class=\"n\">%" PRIu32 "</td><td>%s</td></tr>\n",
@@ -529,22 +695,24 @@ static void write_findings(FILE *out, struct html_state *st, const struct report
         return;
     }
     write_timeline(out, st, m);
-    fputs("<input id=\"filter\" type=\"search\" placeholder=\"filter the table\" hidden "
+    fprintf(out, "<input id=\"filter\" type=\"search\" placeholder=\"filter the table\" hidden "
           "aria-label=\"filter the findings\">\n<table id=\"findings-table\"><thead><tr>"
-          "<th class=\"n\" data-sort=\"n\">frame</th><th class=\"n\" data-sort=\"n\">time, s"
+          "%s<th class=\"n\" data-sort=\"n\">frame</th><th class=\"n\" data-sort=\"n\">time, s"
           "</th><th data-sort=\"s\">kind</th><th data-sort=\"s\">severity</th>"
           "<th data-sort=\"s\">message</th></tr></thead><tbody>\n",
-          out);
+          m->host_count ? "<th data-sort=\"s\">host</th>" : "");
     for (size_t i = 0; i < st->listed_count; i++) {
         const struct listed_finding *l = &st->listed[i];
         char fr[32], t[32];
         fmt_frame(&l->at, m->capture_count, fr, sizeof fr);
         fmt_seconds(l->at.time_ns - m->min_ns, t, sizeof t);
         const char *sev = ib_severity_name(l->severity);
-        fprintf(out, "<tr class=\"sev-%s\" data-kind=\"%s\"><td class=\"n\" data-v=\"%zu\">%s"
-                     "</td><td class=\"n\">%s</td><td>%s</td><td class=\"sev\">%s %s</td><td>",
-                sev, ib_finding_kind_name(l->kind), i, fr, t, ib_finding_kind_name(l->kind),
-                html_severity_mark(l->severity), sev);
+        fprintf(out, "<tr class=\"sev-%s\" data-kind=\"%s\">", sev, ib_finding_kind_name(l->kind));
+        if (m->host_count)
+            host_cell(out, m, m->captures[l->at.capture].host);
+        fprintf(out, "<td class=\"n\" data-v=\"%zu\">%s</td><td class=\"n\">%s</td><td>%s</td>"
+                     "<td class=\"sev\">%s %s</td><td>",
+                i, fr, t, ib_finding_kind_name(l->kind), html_severity_mark(l->severity), sev);
         html_text(out, l->message);
         fputs("</td></tr>\n", out);
     }
@@ -609,67 +777,53 @@ static double node_x(unsigned i)
     return 20 + i * (NODE_W + NODE_GAP);
 }
 
-/* The chain as a graph: each endpoint once, left to right in the order it
- * was first reached; a redirect to the next new endpoint is a straight
- * arrow, one back to an endpoint already visited (a loop) a curve below. */
-static void write_chain(FILE *out, const struct html_state *st, const struct report_model *m,
-                        size_t ci)
-{
-    const struct ib_redirect_chain *c = ib_engine_chain(m->engine, ci);
-    unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
+/* Where a chain's endpoints go: each once, left to right in the order it
+ * was first reached, and each hop from one to another. */
+struct chain_layout {
     struct chain_node nodes[IB_CHAIN_HOPS_MAX + 1];
     unsigned from[IB_CHAIN_HOPS_MAX], to[IB_CHAIN_HOPS_MAX];
     bool fresh[IB_CHAIN_HOPS_MAX]; /* the hop reached a new endpoint */
-    nodes[0] = (struct chain_node){c->origin, c->origin_qp};
-    unsigned count = 1, at = 0, back_edges = 0;
-    for (unsigned h = 0; h < hops; h++) {
+    unsigned count, hops, back_edges;
+};
+
+static void chain_layout(const struct ib_redirect_chain *c, struct chain_layout *l)
+{
+    l->hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
+    l->nodes[0] = (struct chain_node){c->origin, c->origin_qp};
+    l->count = 1;
+    l->back_edges = 0;
+    unsigned at = 0;
+    for (unsigned h = 0; h < l->hops; h++) {
         struct chain_node n = {hop_endpoint(&c->hops[h]), c->hops[h].qp};
         unsigned j = 0;
-        while (j < count && !same_node(&nodes[j], &n))
+        while (j < l->count && !same_node(&l->nodes[j], &n))
             j++;
-        fresh[h] = j == count;
-        if (fresh[h])
-            nodes[count++] = n;
+        l->fresh[h] = j == l->count;
+        if (l->fresh[h])
+            l->nodes[l->count++] = n;
         else
-            back_edges++;
-        from[h] = at;
-        to[h] = j;
+            l->back_edges++;
+        l->from[h] = at;
+        l->to[h] = j;
         at = j;
     }
-    const char *cls = ib_mgmt_class_name(c->mgmt_class);
-    char req[80], fr[32];
-    fmt_endpoint(&c->requester, req, sizeof req);
-    fmt_frame(&c->first_request, m->capture_count, fr, sizeof fr);
-    const char *end = ib_chain_end_name(c->end);
-    unsigned total = c->hop_count + c->hops_dropped;
-    double width = node_x(count) + 150;
-    if (width < CHAIN_MIN_WIDTH)
-        width = CHAIN_MIN_WIDTH;
-    double y = 30, height = 90 + 36.0 * back_edges;
-    fprintf(out, "<figure class=\"chain\" data-chain=\"%zu\" data-hops=\"%u\" data-end=\"%s\">"
-                 "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-labelledby=\"ct%zu cd%zu\">"
-                 "<title id=\"ct%zu\">Redirect chain %zu</title><desc id=\"cd%zu\">",
-            ci, total, end, width, height, ci, ci, ci, ci, ci);
-    html_textf(out, "%s (class 0x%02x) requests from %s, first request frame %s: %u redirect%s, "
-                    "ending: %s.",
-               cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total,
-               total == 1 ? "" : "s", end);
-    fputs("</desc>\n", out);
-    for (unsigned i = 0; i < count; i++) {
-        bool bad = false;
-        for (unsigned h = 0; h < hops && i > 0; h++)
-            bad |= to[h] == i &&
-                   hop_marked(st, ci, &c->hops[h].frame, IB_FIND_REDIRECT_KEY_MISMATCH);
-        write_node(out, node_x(i), y, &nodes[i], bad, i == 0 ? "agent" : "");
-    }
+}
+
+/* A redirect to the next new endpoint is a straight arrow, one back to an
+ * endpoint already visited (a loop) a curve below the boxes, deeper for
+ * each. */
+static void write_edges(FILE *out, const struct html_state *st, const struct report_model *m,
+                        size_t ci, const struct chain_layout *l, double y)
+{
+    const struct ib_redirect_chain *c = m->chains[ci];
     unsigned depth = 0;
-    for (unsigned h = 0; h < hops; h++) {
+    for (unsigned h = 0; h < l->hops; h++) {
         const struct ib_redirect_hop *hop = &c->hops[h];
         char hf[32];
         fmt_frame(&hop->frame, m->capture_count, hf, sizeof hf);
         bool bad = hop_marked(st, ci, &hop->frame, IB_FIND_REDIRECT_BAD_TARGET);
-        if (fresh[h] && to[h] == from[h] + 1) {
-            double x0 = node_x(from[h]) + NODE_W, x1 = node_x(to[h]);
+        if (l->fresh[h] && l->to[h] == l->from[h] + 1) {
+            double x0 = node_x(l->from[h]) + NODE_W, x1 = node_x(l->to[h]);
             fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fH%.1f\" "
                          "marker-end=\"url(#arrow%s)\"/><text x=\"%.1f\" y=\"%.1f\" "
                          "text-anchor=\"middle\">frame %s</text>",
@@ -677,12 +831,11 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
                     (x0 + x1) / 2, y + NODE_H / 2.0 - 5, hf);
             continue;
         }
-        /* Back to an endpoint already visited: a loop, drawn as a curve
-         * below the boxes, deeper for each. */
-        double a = node_x(from[h]) + NODE_W / 2.0 + 10, b = node_x(to[h]) + NODE_W / 2.0 - 10;
+        double a = node_x(l->from[h]) + NODE_W / 2.0 + 10;
+        double b = node_x(l->to[h]) + NODE_W / 2.0 - 10;
         double top = y + NODE_H, low = top + 30 + 36.0 * depth++;
         double bottom = 0.25 * top + 0.75 * low; /* where the curve turns */
-        bool loop = !fresh[h];
+        bool loop = !l->fresh[h];
         fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\" "
                      "marker-end=\"url(#arrow%s)\"/><text class=\"end%s\" x=\"%.1f\" y=\"%.1f\" "
                      "text-anchor=\"middle\">frame %s%s</text>",
@@ -690,7 +843,26 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
                 loop || bad ? "-bad" : "", loop ? " bad" : "", (a + b) / 2, bottom + 12, hf,
                 loop ? ": back to a visited endpoint" : "");
     }
-    double x = node_x(count - 1) + NODE_W + 12;
+}
+
+/* The boxes, the agent first; one a request reached with other keys than
+ * its redirect named is marked. */
+static void write_nodes(FILE *out, const struct html_state *st, const struct report_model *m,
+                        size_t ci, const struct chain_layout *l, double y)
+{
+    for (unsigned i = 0; i < l->count; i++) {
+        bool bad = false;
+        for (unsigned h = 0; h < l->hops && i > 0; h++)
+            bad |= l->to[h] == i && hop_marked(st, ci, &m->chains[ci]->hops[h].frame,
+                                               IB_FIND_REDIRECT_KEY_MISMATCH);
+        write_node(out, node_x(i), y, &l->nodes[i], bad, i == 0 ? "agent" : "");
+    }
+}
+
+/* How the chain ended, after its last box. */
+static void write_chain_end(FILE *out, const struct report_model *m,
+                            const struct ib_redirect_chain *c, double x, double y)
+{
     bool bad_end = c->end != IB_CHAIN_ANSWERED;
     char label[64];
     if (c->end == IB_CHAIN_ANSWERED) {
@@ -698,13 +870,57 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
         fmt_frame(&c->final_answer, m->capture_count, af, sizeof af);
         snprintf(label, sizeof label, "answered, frame %s", af);
     } else {
-        snprintf(label, sizeof label, "%s", end);
+        snprintf(label, sizeof label, "%s", ib_chain_end_name(c->end));
     }
     fprintf(out, "<text class=\"end%s\" x=\"%.1f\" y=\"%.1f\">%s%s</text>", bad_end ? " bad" : "",
             x, y + NODE_H / 2.0 + 4, bad_end ? "\xe2\x9c\x97 " : "\xe2\x9c\x93 ", label);
+}
+
+/* The chain as a graph (chain_layout), with its words in the title,
+ * description and caption; a merge's names its host. */
+static void write_chain(FILE *out, const struct html_state *st, const struct report_model *m,
+                        size_t ci)
+{
+    const struct ib_redirect_chain *c = m->chains[ci];
+    struct chain_layout l;
+    chain_layout(c, &l);
+    const char *cls = ib_mgmt_class_name(c->mgmt_class);
+    const char *host = m->host_count ? m->hosts[m->chain_host[ci]].name : NULL;
+    char req[80], fr[32];
+    fmt_endpoint(&c->requester, req, sizeof req);
+    fmt_frame(&c->first_request, m->capture_count, fr, sizeof fr);
+    const char *end = ib_chain_end_name(c->end);
+    unsigned total = c->hop_count + c->hops_dropped;
+    double width = node_x(l.count) + 150;
+    if (width < CHAIN_MIN_WIDTH)
+        width = CHAIN_MIN_WIDTH;
+    double y = 30, height = 90 + 36.0 * l.back_edges;
+    fprintf(out, "<figure class=\"chain\" data-chain=\"%zu\" data-hops=\"%u\" data-end=\"%s\"",
+            ci, total, end);
+    if (host) {
+        fputs(" data-host=\"", out);
+        html_text(out, host);
+        fputs("\"", out);
+    }
+    fprintf(out, "><svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-labelledby=\"ct%zu cd%zu\">"
+                 "<title id=\"ct%zu\">Redirect chain %zu</title><desc id=\"cd%zu\">",
+            width, height, ci, ci, ci, ci, ci);
+    if (host)
+        html_textf(out, "On %s: ", host);
+    html_textf(out, "%s (class 0x%02x) requests from %s, first request frame %s: %u redirect%s, "
+                    "ending: %s.",
+               cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total,
+               total == 1 ? "" : "s", end);
+    fputs("</desc>\n", out);
+    write_nodes(out, st, m, ci, &l, y);
+    write_edges(out, st, m, ci, &l, y);
+    write_chain_end(out, m, c, node_x(l.count - 1) + NODE_W + 12, y);
     fputs("</svg><figcaption>", out);
-    html_textf(out, "Chain %zu: %s (class 0x%02x) from %s, first request frame %s; %u redirect%s",
-               ci, cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total,
+    html_textf(out, "Chain %zu", ci);
+    if (host)
+        html_textf(out, " (%s)", host);
+    html_textf(out, ": %s (class 0x%02x) from %s, first request frame %s; %u redirect%s",
+               cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total,
                total == 1 ? "" : "s");
     if (c->hops_dropped)
         html_textf(out, " (%u past the first %d not drawn)", c->hops_dropped, IB_CHAIN_HOPS_MAX);
@@ -714,7 +930,7 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
 
 static void write_chains(FILE *out, const struct html_state *st, const struct report_model *m)
 {
-    size_t n = ib_engine_chain_count(m->engine);
+    size_t n = m->chain_count;
     fputs("<section id=\"chains\"><h2>Redirect chains</h2>\n", out);
     if (n == 0) {
         fputs("<p>No ClassPortInfo redirects.</p></section>\n", out);
@@ -840,7 +1056,7 @@ static void write_histogram(FILE *out, const struct html_state *st)
 
 static void write_cm(FILE *out, const struct html_state *st, const struct report_model *m)
 {
-    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    const struct ib_connection_stats *cs = &m->connections;
     fputs("<section id=\"cm\"><h2>CM outcomes</h2>\n", out);
     fprintf(out, "<p data-requests=\"%" PRIu64 "\">%" PRIu64 " connection requests, %" PRIu64
                  " established, %" PRIu64 " rejected, %" PRIu64 " closed; %" PRIu64
@@ -883,15 +1099,97 @@ static void write_crc(FILE *out, const struct report_model *m)
     fputs("</tbody></table></section>\n", out);
 }
 
+/* ---- a merge's hosts ---- */
+
+static void write_hosts(FILE *out, const struct report_model *m)
+{
+    fputs("<section id=\"hosts\"><h2>Hosts</h2><table><thead><tr><th data-sort=\"s\">host</th>"
+          "<th class=\"n\" data-sort=\"n\">captures</th><th class=\"n\" data-sort=\"n\">"
+          "frames</th><th class=\"n\" data-sort=\"n\">sources</th><th class=\"n\" "
+          "data-sort=\"n\">findings</th><th>pool</th></tr></thead><tbody>\n",
+          out);
+    for (size_t i = 0; i < m->host_count; i++) {
+        const struct report_host *h = &m->hosts[i];
+        fputs("<tr data-host=\"", out);
+        html_text(out, h->name);
+        fprintf(out, "\" data-findings=\"%" PRIu64 "\"><td>", h->findings_total);
+        html_text(out, h->name);
+        fprintf(out, "</td><td class=\"n\">%" PRIu32 "</td><td class=\"n\">%" PRIu64
+                     "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
+                     "</td><td>%u-%u</td></tr>\n",
+                h->capture_count, h->frames, h->source_count, h->findings_total,
+                h->pool.low, h->pool.high);
+    }
+    fputs("</tbody></table><p>A merge sees each host's capture on its own: a source captured "
+          "on two hosts is two sources here, and what one host's traffic did to another's is "
+          "not seen.</p></section>\n",
+          out);
+}
+
+/* One bar of the sources nearest exhaustion: its share of its host's pool. */
+static void write_nearest_bar(FILE *out, const struct report_model *m, size_t k)
+{
+    size_t i = m->nearest[k];
+    const struct ib_source_stats *s = m->sources[i];
+    const char *host = m->hosts[m->source_host[i]].name;
+    struct source_labels l;
+    source_labels(m, s, &l);
+    double pct = s->pool_utilization, y = 10 + k * 24.0, w = 480 * (pct > 100 ? 100 : pct) / 100;
+    fputs("<g data-host=\"", out);
+    html_text(out, host);
+    fputs("\" data-source=\"", out);
+    html_text(out, l.name);
+    fprintf(out, "\" data-peak=\"%" PRIu32 "\" data-pool-pct=\"%.2f\"><text x=\"290\" "
+                 "y=\"%.1f\" text-anchor=\"end\">",
+            s->peak_ports_in_use, pct, y + 14);
+    html_textf(out, "%s: %s", host, l.name);
+    fprintf(out, "</text><rect x=\"300\" y=\"%.1f\" width=\"480\" height=\"18\" "
+                 "class=\"above\"/><rect class=\"bar%s\" x=\"300\" y=\"%.1f\" width=\"%.1f\" "
+                 "height=\"18\"/><text x=\"%.1f\" y=\"%.1f\">",
+            y, s->exhausted ? " rejected" : "", y, w < 1 ? 1 : w, 788.0, y + 14);
+    html_textf(out, "%" PRIu32 " (%.1f%%) frame %s%s", s->peak_ports_in_use, pct, l.peak,
+               s->exhausted ? " \xe2\x9c\x97 exhausted" : "");
+    fputs("</text></g>\n", out);
+}
+
+static void write_nearest(FILE *out, const struct report_model *m)
+{
+    fputs("<section id=\"nearest\"><h2>Sources nearest exhaustion</h2>\n", out);
+    if (!m->nearest_count) {
+        fputs("<p>No IP CM connection requests.</p></section>\n", out);
+        return;
+    }
+    fprintf(out, "<figure><svg viewBox=\"0 0 1060 %.0f\" role=\"img\" aria-labelledby=\"nt nd\">"
+                 "<title id=\"nt\">Sources nearest exhaustion</title><desc id=\"nd\">The %zu "
+                 "sources with the largest share of their host's port pool in use at their "
+                 "peak, one port per connection.</desc>\n",
+            30 + m->nearest_count * 24.0, m->nearest_count);
+    for (size_t k = 0; k < m->nearest_count; k++)
+        write_nearest_bar(out, m, k);
+    fputs("</svg><figcaption>Peak ports in use, one port per connection, as a share of each "
+          "host's own pool (the light bar is the whole pool); \xe2\x9c\x97 marks an exhausted "
+          "pool.</figcaption></figure></section>\n",
+          out);
+}
+
 static int html_end(void *p, const struct report_model *m)
 {
     struct html_state *st = p;
     FILE *out = st->out;
-    html_page_begin(out, "ibscope report", m->version);
-    fprintf(out, "<header><h1>ibscope report</h1><p>ibscope %s, %zu capture%s.</p></header>\n",
-            m->version, m->capture_count, m->capture_count == 1 ? "" : "s");
+    if (m->host_count) {
+        html_page_begin(out, "ibscope fabric report", m->version);
+        fprintf(out, "<header><h1>ibscope fabric report</h1><p>ibscope %s, %zu host%s merged."
+                     "</p></header>\n", m->version, m->host_count, m->host_count == 1 ? "" : "s");
+        write_hosts(out, m);
+    } else {
+        html_page_begin(out, "ibscope report", m->version);
+        fprintf(out, "<header><h1>ibscope report</h1><p>ibscope %s, %zu capture%s.</p>"
+                     "</header>\n", m->version, m->capture_count, m->capture_count == 1 ? "" : "s");
+    }
     write_summary(out, m);
     write_sources(out, st, m);
+    if (m->host_count)
+        write_nearest(out, m);
     write_findings(out, st, m);
     write_chains(out, st, m);
     write_cm(out, st, m);

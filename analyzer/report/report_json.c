@@ -64,7 +64,7 @@ static void write_connections(struct json_writer *w, struct json_state *st,
 {
     jw_key(w, "connections");
     jw_begin_object(w);
-    jv_connection_stats_members(w, ib_engine_connections(m->engine));
+    jv_connection_stats_members(w, &m->connections, m->medians);
     if (m->opts->connections) {
         jw_key(w, "list");
         jw_begin_array(w);
@@ -77,29 +77,65 @@ static void write_connections(struct json_writer *w, struct json_state *st,
     jw_end_object(w);
 }
 
-static void write_sources(struct json_writer *w, const struct report_model *m)
+static void source_value(struct json_writer *w, const struct report_model *m, size_t i)
 {
-    size_t n = ib_engine_source_count(m->engine);
-    jw_key(w, "sources");
+    jw_begin_object(w);
+    jv_source_members(w, m->sources[i]);
+    if (m->host_count)
+        jv_host_member(w, m, m->source_host[i]);
+    jw_end_object(w);
+}
+
+/* A merge: the sources with the largest share of their own host's pool
+ * in use, nearest first. */
+static void write_nearest(struct json_writer *w, const struct report_model *m)
+{
+    jw_key(w, "nearest_exhaustion");
     jw_begin_array(w);
-    for (size_t i = 0; i < n; i++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, i);
+    for (size_t k = 0; k < m->nearest_count; k++)
+        source_value(w, m, m->nearest[k]);
+    jw_end_array(w);
+}
+
+/* A merge: each host, where its captures start, and its pool. */
+static void write_hosts(struct json_writer *w, const struct report_model *m)
+{
+    jw_key(w, "hosts");
+    jw_begin_array(w);
+    for (size_t i = 0; i < m->host_count; i++) {
+        const struct report_host *h = &m->hosts[i];
         jw_begin_object(w);
-        jv_source_members(w, s);
+        jw_key(w, "host");
+        jw_string(w, h->name);
+        jw_key(w, "first_capture");
+        jw_uint(w, h->first_capture);
+        jw_key(w, "captures");
+        jw_uint(w, h->capture_count);
+        jw_key(w, "pool");
+        jv_pool(w, &h->pool);
         jw_end_object(w);
     }
     jw_end_array(w);
 }
 
+static void write_sources(struct json_writer *w, const struct report_model *m)
+{
+    jw_key(w, "sources");
+    jw_begin_array(w);
+    for (size_t i = 0; i < m->source_count; i++)
+        source_value(w, m, i);
+    jw_end_array(w);
+}
+
 static void write_chains(struct json_writer *w, const struct report_model *m)
 {
-    size_t n = ib_engine_chain_count(m->engine);
     jw_key(w, "redirect_chains");
     jw_begin_array(w);
-    for (size_t i = 0; i < n; i++) {
-        const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
+    for (size_t i = 0; i < m->chain_count; i++) {
         jw_begin_object(w);
-        jv_chain_members(w, c, i);
+        jv_chain_members(w, m->chains[i], i);
+        if (m->host_count)
+            jv_host_member(w, m, m->chain_host[i]);
         jw_end_object(w);
     }
     jw_end_array(w);
@@ -124,18 +160,16 @@ static void write_frames(struct json_writer *w, const struct report_model *m)
 
 static void write_pool(struct json_writer *w, const struct report_model *m)
 {
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    jw_key(w, "pool");
-    jw_begin_object(w);
-    jw_key(w, "low");
-    jw_uint(w, cfg->pool_low);
-    jw_key(w, "high");
-    jw_uint(w, cfg->pool_high);
-    jw_key(w, "size");
-    jw_uint(w, ib_engine_pool_size(m->engine));
-    jw_key(w, "threshold_pct");
-    jv_percent(w, cfg->threshold_pct);
-    jw_end_object(w);
+    if (!m->host_count) {
+        jw_key(w, "pool");
+        jv_pool(w, &m->pool);
+        return;
+    }
+    jw_key(w, "pools"); /* a merge: each host's, in host order */
+    jw_begin_array(w);
+    for (size_t i = 0; i < m->host_count; i++)
+        jv_pool(w, &m->hosts[i].pool);
+    jw_end_array(w);
 }
 
 /* Packets per diagnostic: the addressing rules all (zeros too), the others
@@ -143,7 +177,7 @@ static void write_pool(struct json_writer *w, const struct report_model *m)
 static void write_diagnostics(struct json_writer *w, const struct report_model *m,
                               const char *key, bool addressing)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     jw_key(w, key);
     jw_begin_object(w);
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
@@ -159,11 +193,12 @@ static void write_diagnostics(struct json_writer *w, const struct report_model *
 static void json_finding(void *p, const struct report_model *m, const struct ib_finding *f)
 {
     struct json_state *st = p;
-    (void)m;
     if (!st->findings_tmp)
         return;
     jw_begin_object(&st->findings);
     jv_finding_members(&st->findings, f);
+    if (m->host_count && f->at.capture < m->capture_count)
+        jv_host_member(&st->findings, m, m->captures[f->at.capture].host);
     jw_end_object(&st->findings);
 }
 
@@ -199,7 +234,7 @@ static void write_crc(struct json_writer *w, const struct report_model *m)
 
 static void write_counts(struct json_writer *w, const struct report_model *m)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     jw_key(w, "finding_counts");
     jv_finding_counts(w, es);
     jw_key(w, "limits");
@@ -214,11 +249,15 @@ static int json_end(void *p, const struct report_model *m)
     jw_begin_object(&w);
     jw_key(&w, "version");
     jw_string(&w, m->version);
+    if (m->host_count)
+        write_hosts(&w, m);
     jw_key(&w, "captures");
     jv_captures(&w, m);
     write_frames(&w, m);
     write_pool(&w, m);
     write_connections(&w, st, m);
+    if (m->host_count)
+        write_nearest(&w, m);
     write_sources(&w, m);
     write_chains(&w, m);
     write_diagnostics(&w, m, "addressing", true);

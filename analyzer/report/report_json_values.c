@@ -18,6 +18,20 @@ void jv_percent(struct json_writer *w, double pct)
     jw_double(w, pct, centi % 100 == 0 ? 0 : centi % 10 == 0 ? 1 : 2);
 }
 
+void jv_number(struct json_writer *w, double v, int decimals)
+{
+    if (fabs(v) < 0.5 * pow(10, -decimals))
+        v = 0; /* no "-0" */
+    char b[64];
+    int n = snprintf(b, sizeof b, "%.*f", decimals, v);
+    if (n > 0 && (size_t)n < sizeof b && strchr(b, '.'))
+        while (decimals > 0 && b[n - 1] == '0') {
+            n--;
+            decimals--;
+        }
+    jw_double(w, v, decimals);
+}
+
 void jv_time(struct json_writer *w, int64_t ns)
 {
     char buf[48];
@@ -98,10 +112,9 @@ static void tuple_value(struct json_writer *w, const struct ib_tuple *t)
     jw_end_object(w);
 }
 
-/* Where a redirect sends the requester: {lid, gid, qp, qkey, pkey}. */
-static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
+/* Where a redirect sends the requester: lid, gid, qp, qkey, pkey. */
+static void target_members(struct json_writer *w, const struct ib_redirect_hop *h)
 {
-    jw_begin_object(w);
     jw_key(w, "lid");
     jw_uint(w, h->lid);
     jw_key(w, "gid");
@@ -112,6 +125,12 @@ static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
     jw_uint(w, h->qkey);
     jw_key(w, "pkey");
     jw_uint(w, h->pkey);
+}
+
+static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
+{
+    jw_begin_object(w);
+    target_members(w, h);
     jw_end_object(w);
 }
 
@@ -119,15 +138,25 @@ static void cm_details(struct json_writer *w, const struct ib_finding *f)
 {
     const struct ib_finding_data *d = &f->data;
     bool has_tuple = d->tuple.ip_version != 0;
-    if (f->kind == IB_FIND_POOL_HIGH) {
+    if (f->kind == IB_FIND_POOL_HIGH || f->kind == IB_FIND_POOL_FORECAST) {
         jw_key(w, "source");
         jv_ip(w, d->tuple.ip_version, d->tuple.src_ip);
         jw_key(w, "port_space");
         jv_port_space(w, d->tuple.port_space);
+        if (f->kind == IB_FIND_POOL_FORECAST) {
+            jw_key(w, "model");
+            jw_string(w, ib_pool_model_name((enum ib_pool_model)d->model));
+        }
         jw_key(w, "ports_in_use");
         jw_uint(w, d->ports_in_use);
         jw_key(w, "pool_size");
         jw_uint(w, d->pool_size);
+        if (f->kind == IB_FIND_POOL_FORECAST) {
+            jw_key(w, "eta_s");
+            jv_number(w, d->eta_s, 3);
+            jw_key(w, "rate_per_s");
+            jv_number(w, d->rate_per_s, 6);
+        }
         return;
     }
     jw_key(w, "tuple");
@@ -207,6 +236,7 @@ static void details_value(struct json_writer *w, const struct ib_finding *f)
     case IB_FIND_PORT_REUSED:
     case IB_FIND_DUPLICATE_TUPLE:
     case IB_FIND_POOL_HIGH:
+    case IB_FIND_POOL_FORECAST:
         cm_details(w, f);
         break;
     case IB_FIND_ICRC_MISMATCH:
@@ -309,7 +339,7 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
     jw_bool(w, rec->evicted);
 }
 
-void jv_latency(struct json_writer *w, const struct ib_latency *l)
+void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median)
 {
     jw_begin_object(w);
     jw_key(w, "count");
@@ -317,7 +347,7 @@ void jv_latency(struct json_writer *w, const struct ib_latency *l)
     jw_key(w, "min_ns");
     if (l->count) jw_int(w, l->min_ns); else jw_null(w);
     jw_key(w, "median_ns");
-    if (l->count) jw_int(w, l->median_ns); else jw_null(w);
+    if (l->count && median) jw_int(w, l->median_ns); else jw_null(w);
     jw_key(w, "max_ns");
     if (l->count) jw_int(w, l->max_ns); else jw_null(w);
     jw_end_object(w);
@@ -335,6 +365,25 @@ void jv_crc_counts(struct json_writer *w, const uint64_t n[3])
     jw_end_object(w);
 }
 
+
+/* The source's last estimate, by model: the rate (null: too little seen)
+ * and the seconds left (null: none, the rate is not above 0). */
+static void forecast_members(struct json_writer *w, const struct ib_source_stats *s)
+{
+    static const char *const keys[IB_MODEL_COUNT][2] = {
+        { "rate_per_s", "eta_s" },
+        { "rate_per_destination_per_s", "eta_per_destination_s" },
+    };
+    jw_key(w, "forecast_frame");
+    jv_frame(w, &s->forecast_at);
+    for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
+        const struct ib_forecast *fc = &s->forecast[m];
+        jw_key(w, keys[m][0]);
+        if (fc->has_rate) jv_number(w, fc->rate_per_s, 6); else jw_null(w);
+        jw_key(w, keys[m][1]);
+        if (fc->has_eta) jv_number(w, fc->eta_s, 3); else jw_null(w);
+    }
+}
 
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
 {
@@ -375,6 +424,7 @@ void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
     jw_bool(w, s->exhausted_per_destination);
     jw_key(w, "ports_outside_pool");
     jw_uint(w, s->ports_outside_pool);
+    forecast_members(w, s);
 }
 
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)
@@ -399,16 +449,7 @@ void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, 
     for (unsigned h = 0; h < hops; h++) {
         const struct ib_redirect_hop *hop = &c->hops[h];
         jw_begin_object(w);
-        jw_key(w, "lid");
-        jw_uint(w, hop->lid);
-        jw_key(w, "gid");
-        jv_gid(w, hop->gid);
-        jw_key(w, "qp");
-        jw_uint(w, hop->qp);
-        jw_key(w, "qkey");
-        jw_uint(w, hop->qkey);
-        jw_key(w, "pkey");
-        jw_uint(w, hop->pkey);
+        target_members(w, hop);
         jw_key(w, "frame");
         jv_frame(w, &hop->frame);
         jw_end_object(w);
@@ -454,6 +495,14 @@ void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib
     jw_end_object(w);
 }
 
+void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_t host)
+{
+    if (!m->host_count || host >= m->host_count)
+        return;
+    jw_key(w, "host");
+    jw_string(w, m->hosts[host].name);
+}
+
 static void capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
     const struct report_capture *c = &m->captures[i];
@@ -495,6 +544,7 @@ static void capture_members(struct json_writer *w, const struct report_model *m,
         jw_string(w, c->live.ended_by);
         jw_end_object(w);
     }
+    jv_host_member(w, m, c->host);
 }
 
 void jv_captures(struct json_writer *w, const struct report_model *m)
@@ -516,9 +566,29 @@ void jv_crc_capture_members(struct json_writer *w, const struct report_model *m,
     jv_crc_counts(w, m->captures[i].crc.icrc);
     jw_key(w, "vcrc");
     jv_crc_counts(w, m->captures[i].crc.vcrc);
+    jv_host_member(w, m, m->captures[i].host);
 }
 
-void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs)
+void jv_pool(struct json_writer *w, const struct report_pool *p)
+{
+    jw_begin_object(w);
+    jw_key(w, "low");
+    jw_uint(w, p->low);
+    jw_key(w, "high");
+    jw_uint(w, p->high);
+    jw_key(w, "size");
+    jw_uint(w, p->size);
+    jw_key(w, "threshold_pct");
+    jv_percent(w, p->threshold_pct);
+    jw_key(w, "forecast_horizon_s");
+    jv_number(w, p->forecast_horizon_s, 9);
+    jw_key(w, "forecast_window_s");
+    jv_number(w, p->forecast_window_s, 9);
+    jw_end_object(w);
+}
+
+void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs,
+                                 bool medians)
 {
     jw_key(w, "requests");
     jw_uint(w, cs->requests);
@@ -546,7 +616,7 @@ void jv_connection_stats_members(struct json_writer *w, const struct ib_connecti
     }
     jw_end_object(w);
     jw_key(w, "setup_latency");
-    jv_latency(w, &cs->setup);
+    jv_latency(w, &cs->setup, medians);
     jw_key(w, "req_rep_latency");
-    jv_latency(w, &cs->req_rep);
+    jv_latency(w, &cs->req_rep, medians);
 }

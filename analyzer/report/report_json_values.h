@@ -5,6 +5,7 @@
 #ifndef IBSCOPE_REPORT_JSON_VALUES_H
 #define IBSCOPE_REPORT_JSON_VALUES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,20 +15,30 @@
 void jv_time(struct json_writer *w, int64_t ns);          /* RFC 3339 */
 void jv_frame(struct json_writer *w, const struct ib_frame_ref *f); /* {capture, frame, time} */
 void jv_percent(struct json_writer *w, double pct);       /* 90, 87.5, 33.33 */
+/* At most `decimals` decimals, no trailing zeros: 300, 57.25; null when
+ * not finite. */
+void jv_number(struct json_writer *w, double v, int decimals);
 void jv_gid(struct json_writer *w, const uint8_t gid[16]);
 void jv_ip(struct json_writer *w, uint8_t version, const uint8_t ip[16]);
 void jv_endpoint(struct json_writer *w, const struct ib_endpoint *ep);
 void jv_port_space(struct json_writer *w, uint16_t ps);
-void jv_latency(struct json_writer *w, const struct ib_latency *l);
+/* median: false where medians are unknown (merged): null. */
+void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median);
 void jv_crc_counts(struct json_writer *w, const uint64_t n[3]); /* by enum ib_crc_status */
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es);
 void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es);
 
 struct report_model;
 void jv_captures(struct json_writer *w, const struct report_model *m); /* captures[] */
+/* A merge's "host": the label of the host an item came from (nothing
+ * for one run's report). */
+void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_t host);
 /* One capture's CRC counts: capture, icrc, vcrc. */
 void jv_crc_capture_members(struct json_writer *w, const struct report_model *m, size_t i);
-void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs);
+void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs,
+                                 bool medians);
+struct report_pool;
+void jv_pool(struct json_writer *w, const struct report_pool *p); /* {low, high, size, ...} */
 void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
 /* A connection with its index first (the plugin's ibscope.analysis.conn). */
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);

@@ -80,7 +80,7 @@ static void crc_records(struct jsonl_state *st, const struct report_model *m)
 /* The run in one record: captures, frames, CM figures, counts, limits. */
 static void summary_record(struct jsonl_state *st, const struct report_model *m)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     struct json_writer *w = record(st, "summary");
     jw_key(w, "version");
     jw_string(w, m->version);
@@ -96,7 +96,7 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
     if (m->have_time) jv_time(w, m->last_ns); else jw_null(w);
     jw_key(w, "connections");
     jw_begin_object(w);
-    jv_connection_stats_members(w, ib_engine_connections(m->engine));
+    jv_connection_stats_members(w, &m->connections, m->medians);
     jw_end_object(w);
     jw_key(w, "finding_counts");
     jv_finding_counts(w, es);
@@ -108,13 +108,13 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
 static int jsonl_end(void *p, const struct report_model *m)
 {
     struct jsonl_state *st = p;
-    for (size_t i = 0; i < ib_engine_source_count(m->engine); i++) {
-        jv_source_members(record(st, "source"), ib_engine_source(m->engine, i));
+    for (size_t i = 0; i < m->source_count; i++) {
+        jv_source_members(record(st, "source"), m->sources[i]);
         end_record(st);
     }
-    for (size_t i = 0; i < ib_engine_chain_count(m->engine); i++) {
+    for (size_t i = 0; i < m->chain_count; i++) {
         struct json_writer *w = record(st, "chain");
-        jv_chain_members(w, ib_engine_chain(m->engine, i), i);
+        jv_chain_members(w, m->chains[i], i);
         end_record(st);
     }
     crc_records(st, m);

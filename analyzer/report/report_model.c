@@ -1,5 +1,76 @@
-/* report_model.c - helpers over the result model shared by the renderers. */
+/* report_model.c - the model filled from the engine, and helpers over it
+ * shared by the renderers. */
 #include "report_model.h"
+
+#include <stdlib.h>
+
+bool report_model_summarize(struct report_model *m, const struct ib_engine *e)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(e);
+    m->pool = (struct report_pool){
+        .low = cfg->pool_low,
+        .high = cfg->pool_high,
+        .size = ib_engine_pool_size(e),
+        .threshold_pct = cfg->threshold_pct,
+        .threshold_ports = ib_engine_threshold_ports(e),
+        .forecast_horizon_s = cfg->forecast_horizon_s,
+        .forecast_window_s = cfg->forecast_horizon_s / IB_FORECAST_WINDOW_DIVISOR,
+    };
+    ib_engine_connections(e, &m->connections);
+    m->medians = true;
+    m->stats = *ib_engine_stats(e);
+    size_t ns = ib_engine_source_count(e), nc = ib_engine_chain_count(e);
+    const struct ib_source_stats **sources = malloc((ns ? ns : 1) * sizeof *sources);
+    const struct ib_redirect_chain **chains = malloc((nc ? nc : 1) * sizeof *chains);
+    if (!sources || !chains) {
+        free(sources);
+        free(chains);
+        return false;
+    }
+    for (size_t i = 0; i < ns; i++)
+        sources[i] = ib_engine_source(e, i);
+    for (size_t i = 0; i < nc; i++)
+        chains[i] = ib_engine_chain(e, i);
+    m->source_count = ns;
+    m->sources = sources;
+    m->chain_count = nc;
+    m->chains = chains;
+    return true;
+}
+
+void report_model_summary_free(struct report_model *m)
+{
+    free((void *)m->sources);
+    free((void *)m->chains);
+    m->sources = NULL;
+    m->chains = NULL;
+    m->source_count = m->chain_count = 0;
+}
+
+bool report_one_pool(const struct report_model *m)
+{
+    for (size_t h = 0; h < m->host_count; h++) {
+        const struct report_pool *p = &m->hosts[h].pool, *q = &m->hosts[0].pool;
+        if (p->low != q->low || p->high != q->high || p->threshold_pct != q->threshold_pct ||
+            p->forecast_horizon_s != q->forecast_horizon_s)
+            return false;
+    }
+    return true;
+}
+
+const struct report_pool *report_source_pool(const struct report_model *m, size_t i)
+{
+    if (m->host_count && m->source_host)
+        return &m->hosts[m->source_host[i]].pool;
+    return &m->pool;
+}
+
+const struct report_host *report_capture_host(const struct report_model *m, uint32_t capture)
+{
+    if (!m->host_count || capture >= m->capture_count)
+        return NULL;
+    return &m->hosts[m->captures[capture].host];
+}
 
 bool report_connection_latency(const struct ib_connection_record *rec, int64_t *ns)
 {

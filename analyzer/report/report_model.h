@@ -1,11 +1,13 @@
 /* report_model.h - the one result model every report renders.
  *
- * The model is what a run concluded: the captures read, the engine (whose
- * summary - connections, sources, chains, counts - is read at the end) and
- * the counts the analyzer keeps itself.  Findings and connection records are
- * too many to keep, so they are not in the model: they are streamed to the
- * renderer as they happen, and each renderer keeps them in bounded memory
- * (temporary files) until it writes its report.
+ * The model is what was concluded: the captures read, the counts the
+ * analyzer keeps itself, and the summary (pool, connections, sources,
+ * chains, counts) - copied from the engine at the end of a run
+ * (report_model_summarize), or read back from JSON reports by `ibscope
+ * merge`, which also fills the hosts each item came from.  Findings and
+ * connection records are too many to keep, so they are not in the model:
+ * they are streamed to the renderer, and each renderer keeps them in
+ * bounded memory (temporary files) until it writes its report.
  */
 #ifndef IBSCOPE_REPORT_MODEL_H
 #define IBSCOPE_REPORT_MODEL_H
@@ -39,6 +41,29 @@ struct report_capture {
     struct report_live live;
     uint64_t ib_frames;
     struct report_crc_counts crc; /* its InfiniBand frames */
+    uint32_t host;                /* a merge's: the host it came from */
+};
+
+/* The source port pool a report assumed. */
+struct report_pool {
+    uint16_t low, high;
+    uint32_t size;                /* high - low + 1 */
+    double threshold_pct;         /* pool_high fires at this share... */
+    uint32_t threshold_ports;     /* ...that is, at this many ports in use */
+    double forecast_horizon_s;    /* pool_forecast when a pool would run out within it */
+    double forecast_window_s;     /* the rate is taken over this long (horizon / 5) */
+};
+
+/* A merge: one host's report.  Its captures are numbered across the
+ * merge, first_capture onwards. */
+struct report_host {
+    const char *name;             /* the report's file name without .json */
+    uint32_t first_capture, capture_count;
+    struct report_pool pool;
+    uint64_t frames;              /* of its captures */
+    uint64_t source_count;
+    uint64_t findings[IB_FIND_COUNT]; /* its findings listed, by kind */
+    uint64_t findings_total;
 };
 
 struct report_model {
@@ -46,7 +71,6 @@ struct report_model {
     const char *version;
     size_t capture_count;
     struct report_capture *captures;
-    const struct ib_engine *engine;  /* summaries, valid after finish */
     uint64_t findings[IB_FIND_COUNT]; /* findings handed to the renderer */
     uint64_t findings_total;
     uint64_t findings_dropped;        /* past IB_FRAME_FINDINGS_MAX in a frame */
@@ -55,6 +79,28 @@ struct report_model {
     bool have_time;
     int64_t first_ns, last_ns;        /* first and last frame read */
     int64_t min_ns, max_ns;           /* earliest and latest (clocks can step back) */
+
+    /* The summary, for the renderers' end. */
+    struct report_pool pool;
+    struct ib_connection_stats connections;
+    bool medians;                     /* latencies have a median (medians do not merge) */
+    struct ib_engine_stats stats;     /* finding counts, diagnostics, limits */
+    size_t source_count;
+    const struct ib_source_stats *const *sources;
+    size_t chain_count;
+    const struct ib_redirect_chain *const *chains;
+
+    /* A merge of hosts' reports; host_count is 0 for one run's report. */
+    size_t host_count;
+    const struct report_host *hosts;
+    const uint32_t *source_host, *chain_host; /* the host of each source, chain */
+    size_t nearest_count;             /* sources nearest exhaustion, nearest first */
+    const size_t *nearest;
+
+    /* The output is read as it comes (a pipe, a terminal, a socket), not a
+     * regular file: a renderer that writes records as they happen (CSV)
+     * sends each out at once, as JSON Lines always does. */
+    bool stream_records;
 };
 
 /* A renderer: begin before the first frame, then findings and connection
@@ -77,6 +123,20 @@ extern const struct report_renderer report_json;
 extern const struct report_renderer report_jsonl;
 extern const struct report_renderer report_csv;
 extern const struct report_renderer report_html;
+
+/* The engine's summary into m (sources and chains by pointer: the engine
+ * must outlive m's use).  False when out of memory. */
+bool report_model_summarize(struct report_model *m, const struct ib_engine *e);
+/* Frees what report_model_summarize allocated. */
+void report_model_summary_free(struct report_model *m);
+
+/* Whether every host had the same pool, threshold and forecast horizon
+ * (always, for one run's report). */
+bool report_one_pool(const struct report_model *m);
+/* The pool a source was measured against: its host's in a merge. */
+const struct report_pool *report_source_pool(const struct report_model *m, size_t i);
+/* The host of a capture's frame in a merge, NULL for one run's report. */
+const struct report_host *report_capture_host(const struct report_model *m, uint32_t capture);
 
 /* Setup latency (REQ to RTU) of one connection; false when not both seen. */
 bool report_connection_latency(const struct ib_connection_record *rec, int64_t *ns);

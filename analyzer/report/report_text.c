@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ struct text_state {
     FILE *by_kind[IB_FIND_COUNT]; /* --frames: lines per kind, made on first use */
     FILE *conns;                  /* --connections: the table's rows */
     uint8_t worst[IB_FIND_COUNT]; /* most severe seen per kind, plus one (0: none) */
+    int host_width;               /* a merge: the host column's */
     int error;                    /* errno of the first scratch-file failure */
 };
 
@@ -43,12 +45,26 @@ static void fail(struct text_state *st)
         st->error = errno ? errno : EIO;
 }
 
+/* A merge's host column: as wide as the longest label, within reason. */
+static int host_width(const struct report_model *m)
+{
+    size_t w = 4;
+    for (size_t h = 0; h < m->host_count; h++) {
+        char name[PRINTABLE_MAX];
+        printable(m->hosts[h].name, name, sizeof name);
+        size_t len = display_width(name);
+        w = len > w ? len : w;
+    }
+    return (int)(w > 21 ? 21 : w); /* the nearest-exhaustion table stays within 80 */
+}
+
 static void *text_begin(const struct report_model *m, FILE *out)
 {
     struct text_state *st = calloc(1, sizeof(*st));
     if (!st)
         return NULL;
     st->out = out;
+    st->host_width = host_width(m);
     if (m->opts->connections) {
         st->conns = temp_file();
         if (!st->conns)
@@ -80,8 +96,17 @@ static void text_finding(void *p, const struct report_model *m, const struct ib_
     fmt_frame(&f->at, m->capture_count, at, sizeof(at));
     fmt_seconds(f->at.time_ns - (m->have_time ? m->first_ns : f->at.time_ns), when, sizeof(when));
     fmt_finding_text(f, m->capture_count, line, sizeof line);
-    int n = fprintf(*tmp, "    frame %-7s %10s s  ", at, when);
-    wrap(*tmp, line, n > 0 ? (size_t)n : 0, 8);
+    const struct report_host *h = report_capture_host(m, f->at.capture);
+    fputs("    ", *tmp);
+    if (h) { /* a merge: the host in place of the word */
+        char name[PRINTABLE_MAX];
+        printable(h->name, name, sizeof name);
+        print_column(*tmp, name, (size_t)st->host_width);
+    } else {
+        fputs("frame", *tmp);
+    }
+    int n = fprintf(*tmp, " %-7s %10s s  ", at, when);
+    wrap(*tmp, line, 4 + (h ? (size_t)st->host_width : 5) + (n > 0 ? (size_t)n : 0), 8);
 }
 
 static void text_connection(void *p, const struct report_model *m,
@@ -209,9 +234,11 @@ static void write_captures(FILE *out, const struct report_model *m)
             fputs("     error: ", out);
             wrap(out, error, 12, 7);
         }
-        if (c->info.snaplen_cut)
+        if (c->info.snaplen_cut && c->info.first_cut)
             fprintf(out, "     %" PRIu64 " frames cut by the snaplen (first: frame %" PRIu64 ")\n",
                     c->info.snaplen_cut, c->info.first_cut);
+        else if (c->info.snaplen_cut) /* a merge: reports do not say which was first */
+            fprintf(out, "     %" PRIu64 " frames cut by the snaplen\n", c->info.snaplen_cut);
         if (c->live.on)
             write_live(out, &c->live);
     }
@@ -219,8 +246,7 @@ static void write_captures(FILE *out, const struct report_model *m)
 
 static void write_summary(FILE *out, const struct report_model *m)
 {
-    const struct ib_engine_config *cfg = ib_engine_get_config(m->engine);
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     section(out, "Summary");
     fprintf(out, "  frames %" PRIu64 ", InfiniBand %" PRIu64, m->frames, m->ib_frames);
     if (m->link_records)
@@ -233,9 +259,11 @@ static void write_summary(FILE *out, const struct report_model *m)
         fmt_duration(m->max_ns - m->min_ns, d, sizeof(d));
         fprintf(out, "  from %s, %s\n", t, d);
     }
-    fprintf(out, "  port pool %u-%u (%u ports), pool_high at %g%%\n", (unsigned)cfg->pool_low,
-            (unsigned)cfg->pool_high, (unsigned)ib_engine_pool_size(m->engine),
-            cfg->threshold_pct);
+    if (report_one_pool(m))
+        fprintf(out, "  port pool %u-%u (%u ports), pool_high at %g%%\n", (unsigned)m->pool.low,
+                (unsigned)m->pool.high, (unsigned)m->pool.size, m->pool.threshold_pct);
+    else
+        fputs("  port pools: each host's own (Hosts)\n", out);
     uint64_t total = 0;
     for (int k = 0; k < IB_FIND_COUNT; k++)
         total += es->findings[k];
@@ -274,20 +302,22 @@ static void write_crc(FILE *out, const struct report_model *m)
     }
 }
 
-static void latency_line(FILE *out, const char *what, const struct ib_latency *l)
+/* median: false where it is unknown (a merge's): "-". */
+static void latency_line(FILE *out, const char *what, const struct ib_latency *l, bool median)
 {
-    char a[24], b[24], c[24];
+    char a[24], b[24] = "-", c[24];
     if (l->count == 0)
         return;
     fmt_duration(l->min_ns, a, sizeof(a));
-    fmt_duration(l->median_ns, b, sizeof(b));
+    if (median)
+        fmt_duration(l->median_ns, b, sizeof(b));
     fmt_duration(l->max_ns, c, sizeof(c));
     fprintf(out, "  %-14s min %s, median %s, max %s (%" PRIu64 ")\n", what, a, b, c, l->count);
 }
 
 static void write_connections(FILE *out, struct text_state *st, const struct report_model *m)
 {
-    const struct ib_connection_stats *cs = ib_engine_connections(m->engine);
+    const struct ib_connection_stats *cs = &m->connections;
     section(out, "CM connections");
     fprintf(out,
             "  requests %" PRIu64 ", established %" PRIu64 ", rejected %" PRIu64
@@ -305,8 +335,8 @@ static void write_connections(FILE *out, struct text_state *st, const struct rep
                 name ? name : (r == IB_REJ_REASON_MAX - 1 ? "(63 or more)" : "?"),
                 cs->reject_reasons[r]);
     }
-    latency_line(out, "REQ to RTU", &cs->setup);
-    latency_line(out, "REQ to REP", &cs->req_rep);
+    latency_line(out, "REQ to RTU", &cs->setup, m->medians);
+    latency_line(out, "REQ to REP", &cs->req_rep, m->medians);
     if (st->conns) {
         fprintf(out, "\n  Connections (%" PRIu64 ")\n", m->connections_listed);
         if (!copy_file(st->conns, out))
@@ -314,9 +344,102 @@ static void write_connections(FILE *out, struct text_state *st, const struct rep
     }
 }
 
+/* Keeps "LID 7", "QP 0x10" and "4m 05s" whole when a line is wrapped. */
+static void glue(char *s)
+{
+    for (; *s; s++)
+        if (*s == ' ')
+            *s = TEXT_WRAP_NBSP;
+}
+
+/* A rate for the forecast table: as many decimals as fit its column. */
+static void fmt_rate(const struct ib_forecast *fc, char *buf, size_t size)
+{
+    double r = fabs(fc->rate_per_s) < 0.005 ? 0 : fc->rate_per_s; /* no "-0.00" */
+    if (!fc->has_rate)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.*f", fabs(r) < 100 ? 2 : fabs(r) < 10000 ? 1 : 0, r);
+}
+
+/* A merge: the host of source i above it, when it is the first of its
+ * host's. */
+static void source_host_line(FILE *out, const struct report_model *m, size_t i)
+{
+    if (!m->host_count || (i > 0 && m->source_host[i] == m->source_host[i - 1]))
+        return;
+    char name[PRINTABLE_MAX];
+    printable(m->hosts[m->source_host[i]].name, name, sizeof name);
+    fprintf(out, "  %s:\n", name);
+}
+
+/* When each source's pool runs out at its recent rate, in both models: the
+ * last estimate, made at the source's last port event (in a merge, each
+ * host's report's). */
+static void write_forecast(FILE *out, const struct report_model *m)
+{
+    bool one = report_one_pool(m);
+    char window[24], horizon[24], age[24], head[256], foot[192];
+    ib_format_time_left(m->pool.forecast_window_s, window, sizeof window);
+    ib_format_time_left(m->pool.forecast_horizon_s, horizon, sizeof horizon);
+    ib_format_time_left(m->pool.forecast_window_s / IB_FORECAST_MIN_AGE_DIVISOR, age,
+                        sizeof age);
+    glue(window);
+    glue(horizon);
+    glue(age);
+    if (one)
+        snprintf(head, sizeof head,
+                 "Runs out in: at the net rate of ports taken over the last %s before each "
+                 "source's last port event (pool_forecast within %s)", window, horizon);
+    else
+        snprintf(head, sizeof head,
+                 "Runs out in: at the net rate of ports taken over the last fifth of its "
+                 "host's forecast horizon before each source's last port event");
+    fputs("\n  ", out);
+    wrap(out, head, 2, 2);
+    fprintf(out, "  %-16s %-5s | %-19s | %-19s |\n", "", "", "one port each", "per destination");
+    fprintf(out, "  %-16s %-5s | %7s %11s | %7s %11s | %7s\n", "source", "space", "ports/s",
+            "runs out in", "ports/s", "runs out in", "frame");
+    for (size_t i = 0; i < m->source_count; i++) {
+        const struct ib_source_stats *s = m->sources[i];
+        char ip[64], ps[PORT_SPACE_BUF], fr[32] = "-", rate[IB_MODEL_COUNT][24],
+            left[IB_MODEL_COUNT][24];
+        source_host_line(out, m, i);
+        ib_format_ip(s->ip_version, s->ip, ip, sizeof(ip));
+        fmt_port_space(s->port_space, ps);
+        if (s->forecast_at.frame)
+            fmt_frame(&s->forecast_at, m->capture_count, fr, sizeof(fr));
+        for (unsigned k = 0; k < IB_MODEL_COUNT; k++) {
+            fmt_rate(&s->forecast[k], rate[k], sizeof rate[k]);
+            if (s->forecast[k].has_eta)
+                ib_format_time_left(s->forecast[k].eta_s, left[k], sizeof left[k]);
+            else
+                snprintf(left[k], sizeof left[k], "-");
+        }
+        if (strlen(ip) > 16)
+            fprintf(out, "  %s\n  %-16s", ip, "");
+        else
+            fprintf(out, "  %-16s", ip);
+        fprintf(out, " %-5s | %7s %11s | %7s %11s | %7s\n", ps, rate[0], left[0], rate[1],
+                left[1], fr);
+    }
+    if (one)
+        snprintf(foot, sizeof foot,
+                 "- = too little seen (fewer than %u port events, or less than %s since the "
+                 "first), or the count is not growing",
+                 IB_FORECAST_MIN_EVENTS, age);
+    else
+        snprintf(foot, sizeof foot,
+                 "- = too little seen (fewer than %u port events, or less than a quarter of "
+                 "the window since the first), or the count is not growing",
+                 IB_FORECAST_MIN_EVENTS);
+    fputs("  ", out);
+    wrap(out, foot, 2, 4);
+}
+
 static void write_sources(FILE *out, const struct report_model *m)
 {
-    size_t n = ib_engine_source_count(m->engine);
+    size_t n = m->source_count;
     section(out, "Sources: source ports in use against the pool");
     if (n == 0) {
         fputs("  no IP CM connection requests\n", out);
@@ -328,9 +451,10 @@ static void write_sources(FILE *out, const struct report_model *m)
             "per destination");
     fprintf(out, "  %-16s %-5s %6s | %6s %6s %7s | %6s %6s %7s\n", "source", "space", "conns",
             "peak", "pool%", "frame", "peak", "pool%", "frame");
-    double size = ib_engine_pool_size(m->engine);
     for (size_t i = 0; i < n; i++) {
-        const struct ib_source_stats *s = ib_engine_source(m->engine, i);
+        const struct ib_source_stats *s = m->sources[i];
+        double size = report_source_pool(m, i)->size;
+        source_host_line(out, m, i);
         char ip[64], ps[PORT_SPACE_BUF], f1[32] = "-", f2[32] = "-", p1[16], p2[16];
         ib_format_ip(s->ip_version, s->ip, ip, sizeof(ip));
         fmt_port_space(s->port_space, ps);
@@ -354,30 +478,43 @@ static void write_sources(FILE *out, const struct report_model *m)
         }
     }
     fputs("  ! = pool exhausted in that model\n", out);
+    write_forecast(out, m);
 }
 
-/* Keeps "LID 7" and "QP 0x10" whole when a chain is wrapped. */
-static void glue(char *s)
+/* "chain 3: PerfMgt (class 0x04) from LID 5, request frame 12:", with its
+ * host after the number in a merge. */
+static void chain_heading(FILE *out, const struct report_model *m, size_t i)
 {
-    for (; *s; s++)
-        if (*s == ' ')
-            *s = TEXT_WRAP_NBSP;
+    const struct ib_redirect_chain *c = m->chains[i];
+    char req[80], fr[32], host[PRINTABLE_MAX + 4] = "", line[PRINTABLE_MAX + 192];
+    const char *cls = ib_mgmt_class_name(c->mgmt_class);
+    fmt_endpoint(&c->requester, req, sizeof(req));
+    fmt_frame(&c->first_request, m->capture_count, fr, sizeof(fr));
+    if (m->host_count) {
+        char name[PRINTABLE_MAX];
+        printable(m->hosts[m->chain_host[i]].name, name, sizeof name);
+        snprintf(host, sizeof host, " (%s)", name);
+    }
+    snprintf(line, sizeof line, "chain %zu%s: %s (class 0x%02x) from %s, request frame %s:", i,
+             host, cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr);
+    if (!m->host_count) {
+        fprintf(out, "  %s\n", line);
+        return;
+    }
+    fputs("  ", out);
+    wrap(out, line, 2, 6); /* a host's label can be long */
 }
 
 static void write_chains(FILE *out, const struct report_model *m)
 {
-    size_t n = ib_engine_chain_count(m->engine);
+    size_t n = m->chain_count;
     if (n == 0)
         return;
     section(out, "Redirect chains");
     for (size_t i = 0; i < n; i++) {
-        const struct ib_redirect_chain *c = ib_engine_chain(m->engine, i);
-        char req[80], fr[32], ep[80], qp[24], text[2048];
-        const char *cls = ib_mgmt_class_name(c->mgmt_class);
-        fmt_endpoint(&c->requester, req, sizeof(req));
-        fmt_frame(&c->first_request, m->capture_count, fr, sizeof(fr));
-        fprintf(out, "  chain %zu: %s (class 0x%02x) from %s, request frame %s:\n", i,
-                cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr);
+        const struct ib_redirect_chain *c = m->chains[i];
+        char fr[32], ep[80], qp[24], text[2048];
+        chain_heading(out, m, i);
         fmt_endpoint(&c->origin, ep, sizeof(ep));
         fmt_qp(c->origin_qp, qp, sizeof(qp));
         glue(ep);
@@ -416,7 +553,7 @@ static void write_chains(FILE *out, const struct report_model *m)
 
 static void write_addressing(FILE *out, const struct report_model *m)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     bool any = false;
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
@@ -431,9 +568,28 @@ static void write_addressing(FILE *out, const struct report_model *m)
     }
 }
 
+/* A merge: the hosts a kind's findings came from ("node1 3, node2 1"). */
+static void kind_hosts(FILE *out, const struct report_model *m, int k)
+{
+    char text[8192];
+    size_t len = 0;
+    text[0] = '\0';
+    for (size_t h = 0; h < m->host_count && len < sizeof text; h++) {
+        if (!m->hosts[h].findings[k])
+            continue;
+        char name[PRINTABLE_MAX];
+        printable(m->hosts[h].name, name, sizeof name);
+        int n = snprintf(text + len, sizeof text - len, "%s%s" NB "%" PRIu64, len ? ", " : "",
+                         name, m->hosts[h].findings[k]);
+        len = n < 0 ? sizeof text : len + (size_t)n;
+    }
+    fputs("  ", out);
+    wrap(out, text, 47, 8);
+}
+
 static void write_findings(FILE *out, struct text_state *st, const struct report_model *m)
 {
-    const struct ib_engine_stats *es = ib_engine_stats(m->engine);
+    const struct ib_engine_stats *es = &m->stats;
     section(out, "Findings by kind");
     bool any = false;
     for (int k = 0; k < IB_FIND_COUNT; k++) {
@@ -444,8 +600,10 @@ static void write_findings(FILE *out, struct text_state *st, const struct report
         any = true;
         enum ib_severity sev = st->worst[k] ? (enum ib_severity)(st->worst[k] - 1)
                                             : ib_finding_kind_severity(kind);
-        fprintf(out, "  %-24s %-7s %10" PRIu64 "\n", ib_finding_kind_name(kind),
-                ib_severity_name(sev), count);
+        fprintf(out, "  %-24s %-7s %10" PRIu64 "%s", ib_finding_kind_name(kind),
+                ib_severity_name(sev), count, m->host_count ? "" : "\n");
+        if (m->host_count)
+            kind_hosts(out, m, k);
         if (st->by_kind[k] && !copy_file(st->by_kind[k], out))
             fail(st);
     }
@@ -453,16 +611,83 @@ static void write_findings(FILE *out, struct text_state *st, const struct report
         fputs("  none\n", out);
 }
 
+/* A merge: its hosts, with their captures, frames, sources, findings and
+ * pools. */
+static void write_hosts(FILE *out, const struct report_model *m, int hw)
+{
+    section(out, "Hosts");
+    fprintf(out, "  %-*s %8s %10s %8s %9s  %s\n", hw, "host", "captures", "frames", "sources",
+            "findings", "pool");
+    for (size_t i = 0; i < m->host_count; i++) {
+        const struct report_host *h = &m->hosts[i];
+        char name[PRINTABLE_MAX];
+        printable(h->name, name, sizeof name);
+        fputs("  ", out);
+        print_column(out, name, (size_t)hw);
+        fprintf(out, " %8" PRIu32 " %10" PRIu64 " %8" PRIu64 " %9" PRIu64 "  %u-%u\n",
+                h->capture_count, h->frames, h->source_count, h->findings_total,
+                (unsigned)h->pool.low, (unsigned)h->pool.high);
+    }
+    if (m->capture_count > 1)
+        fputs("  Frames are written capture:frame, captures numbered across the fabric.  Each\n"
+              "  host's capture is seen on its own: a source captured on two hosts is two\n"
+              "  sources here.\n",
+              out);
+    else /* frames are written as in one capture */
+        fputs("  Each host's capture is seen on its own: a source captured on two hosts is two\n"
+              "  sources here.\n",
+              out);
+}
+
+/* A merge: the sources with the largest share of their own host's pool in
+ * use at their peak. */
+static void write_nearest(FILE *out, const struct report_model *m, int hw)
+{
+    section(out, "Sources nearest exhaustion (share of each host's own pool)");
+    if (!m->nearest_count) {
+        fputs("  no IP CM connection requests\n", out);
+        return;
+    }
+    fprintf(out, "  %-*s %-16s %-5s %6s %7s %9s %8s\n", hw, "host", "source", "space", "peak",
+            "pool%", "frame", "per dest");
+    for (size_t k = 0; k < m->nearest_count; k++) {
+        size_t i = m->nearest[k];
+        const struct ib_source_stats *s = m->sources[i];
+        char ip[64], ps[PORT_SPACE_BUF], fr[32] = "-", name[PRINTABLE_MAX];
+        ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
+        fmt_port_space(s->port_space, ps);
+        if (s->peak_at.frame)
+            fmt_frame(&s->peak_at, m->capture_count, fr, sizeof fr);
+        printable(m->hosts[m->source_host[i]].name, name, sizeof name);
+        fputs("  ", out);
+        print_column(out, name, (size_t)hw);
+        fprintf(out, " %-16s %-5s %6" PRIu32 " %6.1f%s %9s %8" PRIu32 "\n", ip, ps,
+                s->peak_ports_in_use, s->pool_utilization, s->exhausted ? "!" : " ", fr,
+                s->peak_ports_per_destination);
+    }
+    if (m->source_count > m->nearest_count)
+        fprintf(out, "  (the %zu of %zu sources with the most of their pool in use)\n",
+                m->nearest_count, m->source_count);
+}
+
 static int text_end(void *p, const struct report_model *m)
 {
     struct text_state *st = p;
     FILE *out = st->out;
-    fprintf(out, "ibscope %s report\n", m->version);
+    if (m->host_count) {
+        fprintf(out, "ibscope %s fabric report: %zu host%s\n", m->version, m->host_count,
+                m->host_count == 1 ? "" : "s");
+        write_hosts(out, m, st->host_width);
+    } else {
+        fprintf(out, "ibscope %s report\n", m->version);
+    }
     write_captures(out, m);
     write_summary(out, m);
     write_crc(out, m);
     write_connections(out, st, m);
     write_sources(out, m);
+    if (m->host_count)
+        write_nearest(out, m, st->host_width);
     write_chains(out, m);
     write_addressing(out, m);
     write_findings(out, st, m);

@@ -3,7 +3,8 @@
  * Findings of one frame come in this fixed order:
  *   1. addressing and malformed, in the order of the packet's diagnostics,
  *      then icrc_mismatch and vcrc_mismatch;
- *   2. CM: retransmission, or else duplicate_tuple, port_reused, pool_high;
+ *   2. CM: retransmission, or else duplicate_tuple, port_reused, pool_high,
+ *      pool_forecast;
  *      then redirect findings of the CM (REJ 24/25, SIDR_REP 4, a REQ that
  *      follows one);
  *   3. other MADs: on a request redirect_followed, redirect_key_mismatch or
@@ -35,7 +36,8 @@ void ib_engine_config_init(struct ib_engine_config *cfg)
     cfg->pool_low = IB_POOL_LOW_DEFAULT;
     cfg->pool_high = IB_POOL_HIGH_DEFAULT;
     cfg->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
-    cfg->max_connections = (size_t)1 << 17; /* ~100 MiB at about 780 bytes each */
+    cfg->forecast_horizon_s = IB_FORECAST_HORIZON_DEFAULT;
+    cfg->max_connections = (size_t)1 << 17; /* about 37 MiB of 280-byte records (x86-64) */
     cfg->max_transactions = (size_t)1 << 18;
     cfg->max_chains = 10000;
     cfg->max_sources = 65536;
@@ -51,7 +53,19 @@ const char *ib_engine_config_problem(const struct ib_engine_config *cfg)
         return "the pool's first port is above its last";
     if (!(cfg->threshold_pct > 0 && cfg->threshold_pct <= 100)) /* NaN too */
         return "the threshold is not above 0 and at most 100 percent";
+    if (!(cfg->forecast_horizon_s > 0 && cfg->forecast_horizon_s <= IB_FORECAST_HORIZON_MAX))
+        return "the forecast horizon is not above 0 and at most 1e9 seconds";
     return NULL;
+}
+
+uint32_t ib_engine_config_threshold_ports(const struct ib_engine_config *cfg)
+{
+    /* ceil(threshold% of the pool), at least one port; in hundredths of a
+     * percent, so that 50.5 % of 200 ports is exactly 101 */
+    uint64_t size = (uint64_t)cfg->pool_high - cfg->pool_low + 1;
+    uint64_t centi = (uint64_t)(cfg->threshold_pct * 100 + 0.5);
+    uint64_t th = (size * centi + 9999) / 10000;
+    return th ? (uint32_t)th : 1;
 }
 
 struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
@@ -66,15 +80,13 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     else
         ib_engine_config_init(&e->cfg);
     e->pool_size = (uint32_t)e->cfg.pool_high - e->cfg.pool_low + 1;
-    /* ceil(threshold% of the pool), at least one port; in hundredths of a
-     * percent, so that 50.5 % of 200 ports is exactly 101 */
-    uint64_t centi = (uint64_t)(e->cfg.threshold_pct * 100 + 0.5);
-    uint64_t th = ((uint64_t)e->pool_size * centi + 9999) / 10000;
-    e->threshold_ports = th ? (uint32_t)th : 1;
+    e->threshold_ports = ib_engine_config_threshold_ports(&e->cfg);
     /* Re-arm only after falling 5% of the pool below the threshold, so that a
      * source hovering at the threshold raises one finding, not one per REQ. */
     uint32_t margin = e->pool_size / 20 ? e->pool_size / 20 : 1;
     e->rearm_ports = e->threshold_ports > margin ? e->threshold_ports - margin : 0;
+    ef_clock_init(&e->forecast_clock, e->cfg.forecast_horizon_s);
+    e->forecast_rearm_s = e->cfg.forecast_horizon_s * IB_FORECAST_REARM_FACTOR;
     bool ok = eng_cm_init(e);
     ok = eng_mad_init(e) && ok;
     if (!ok) {
@@ -227,7 +239,7 @@ const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e)
     return &e->stats;
 }
 
-static void latency_fill(struct ib_latency *out, struct eng_latency *l)
+static void latency_fill(struct ib_latency *out, const struct eng_latency *l)
 {
     out->count = l->count;
     out->min_ns = l->count ? l->min : 0;
@@ -235,14 +247,11 @@ static void latency_fill(struct ib_latency *out, struct eng_latency *l)
     out->median_ns = eng_latency_median(l);
 }
 
-const struct ib_connection_stats *ib_engine_connections(const struct ib_engine *e)
+void ib_engine_connections(const struct ib_engine *e, struct ib_connection_stats *out)
 {
-    /* The medians are computed on demand; the engine object itself is never
-     * const (ib_engine_new allocates it), so updating it here is sound. */
-    struct ib_engine *m = (struct ib_engine *)(uintptr_t)e;
-    latency_fill(&m->conn.setup, &m->lat_setup);
-    latency_fill(&m->conn.req_rep, &m->lat_req_rep);
-    return &e->conn;
+    *out = e->conn;
+    latency_fill(&out->setup, &e->lat_setup);
+    latency_fill(&out->req_rep, &e->lat_req_rep);
 }
 
 size_t ib_engine_source_count(const struct ib_engine *e)
@@ -253,6 +262,12 @@ size_t ib_engine_source_count(const struct ib_engine *e)
 const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i)
 {
     return eng_cm_source(e, i);
+}
+
+void ib_engine_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
+                               struct ib_forecast out[IB_MODEL_COUNT])
+{
+    eng_cm_source_forecast(e, i, now_ns, out);
 }
 
 uint32_t ib_engine_pool_size(const struct ib_engine *e)

@@ -21,6 +21,9 @@ struct eng_source {
     uint32_t busiest;  /* pool ports toward its busiest destination now */
     uint64_t hash;
     bool pool_high_armed;
+    bool forecast_armed;
+    bool forecast_stale;  /* st.forecast not yet made for the latest port event */
+    struct eng_forecast forecast;
 };
 
 /* A source port held by open connections of one source. */
@@ -101,7 +104,7 @@ static struct ib_frame_ref ref_unpack(struct eng_ref c)
  * DREP when it does. */
 enum conn_end_by { END_NONE, END_REJ, END_DREP };
 
-/* An open connection, kept compact (issue: memory per open connection): the
+/* An open connection, kept compact (a capture may hold millions open): the
  * frames of its exchange that can still be followed by more, and the record
  * built from it only when it is reported (conn_record).  Its key is
  * (node of `active`, local_comm_id, sidr). */
@@ -276,9 +279,31 @@ void eng_cm_destroy(struct ib_engine *e)
     cm->source_list = NULL;
 }
 
+/* The estimate of src's latest port event, into its stats. */
+static void forecast_make(const struct ib_engine *e, struct eng_source *src)
+{
+    ef_estimate(&src->forecast, &e->forecast_clock, src->st.forecast_at.time_ns, e->pool_size,
+                src->st.forecast);
+    src->forecast_stale = false;
+}
+
 const struct ib_source_stats *eng_cm_source(const struct ib_engine *e, size_t i)
 {
-    return i < e->cm.source_count ? &e->cm.source_list[i]->st : NULL;
+    if (i >= e->cm.source_count)
+        return NULL;
+    struct eng_source *src = e->cm.source_list[i];
+    if (src->forecast_stale) /* made when asked for: the same as at the event */
+        forecast_make(e, src);
+    return &src->st;
+}
+
+void eng_cm_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
+                            struct ib_forecast out[IB_MODEL_COUNT])
+{
+    memset(out, 0, IB_MODEL_COUNT * sizeof *out);
+    if (i < e->cm.source_count)
+        ef_estimate(&e->cm.source_list[i]->forecast, &e->forecast_clock, now_ns, e->pool_size,
+                    out);
 }
 
 /* ---- ports ---- */
@@ -338,6 +363,7 @@ static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple 
     s->st.ip_version = t->ip_version;
     memcpy(s->st.ip, t->src_ip, 16);
     s->pool_high_armed = true;
+    s->forecast_armed = true;
     s->index = (uint32_t)cm->source_count;
     cm->source_list[cm->source_count++] = s;
     return s;
@@ -501,6 +527,49 @@ static void pool_figures(struct ib_engine *e, struct eng_source *src, const stru
     }
 }
 
+/* A port event of src (req: the REQ of the frame took a pool port): the
+ * estimate made again, and pool_forecast when it crosses the horizon. */
+static void forecast_event(struct ib_engine *e, struct eng_source *src, bool req)
+{
+    struct ib_source_stats *st = &src->st;
+    uint32_t after[IB_MODEL_COUNT] = { st->ports_in_use, src->busiest };
+    ef_event(&src->forecast, &e->forecast_clock, e->at.time_ns, after);
+    st->forecast_at = e->at;
+    /* An end that gives a port back matters now only to re-arm the
+     * finding; otherwise the estimate is made when the stats are read. */
+    src->forecast_stale = true;
+    if (!req && src->forecast_armed)
+        return;
+    forecast_make(e, src);
+    enum ib_pool_model m = IB_MODEL_ONE_PORT;
+    bool any = ib_forecast_soonest(st->forecast, &m);
+    const struct ib_forecast *fc = &st->forecast[m];
+    /* Hysteresis: one finding per crossing, re-armed only well above it. */
+    if (!any || fc->eta_s > e->forecast_rearm_s)
+        src->forecast_armed = true;
+    if (!req || !any)
+        return;
+    struct ib_frame_links *l = &e->out->links;
+    l->has_exhaustion_eta = true;
+    l->exhaustion_eta_s = fc->eta_s;
+    l->port_rate_per_s = fc->rate_per_s;
+    if (!src->forecast_armed || !(fc->eta_s < e->cfg.forecast_horizon_s))
+        return;
+    src->forecast_armed = false;
+    struct ib_frame_ref none = { 0, 0, 0 };
+    struct ib_finding *f = eng_emit(e, IB_FIND_POOL_FORECAST, none);
+    if (f) {
+        f->data.tuple.port_space = st->port_space;
+        f->data.tuple.ip_version = st->ip_version;
+        memcpy(f->data.tuple.src_ip, st->ip, 16);
+        f->data.ports_in_use = fc->ports_in_use;
+        f->data.pool_size = e->pool_size;
+        f->data.eta_s = fc->eta_s;
+        f->data.rate_per_s = fc->rate_per_s;
+        f->data.model = (uint8_t)m;
+    }
+}
+
 struct level_key {
     const struct eng_source *src;
     uint32_t ports;
@@ -618,8 +687,10 @@ static void ports_take(struct ib_engine *e, struct eng_conn *c)
     }
     pool_figures(e, src, d, t);
     fill_port_analysis(e, c);
-    if (in_pool)
+    if (in_pool) {
         usage_changed(e, src);
+        forecast_event(e, src, true);
+    }
 }
 
 static void ports_release(struct ib_engine *e, struct eng_conn *c)
@@ -633,8 +704,9 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
     c->port = NULL;
     c->tuple = NULL;
     struct eng_source *src = po->src;
-    bool in_pool = po->in_pool;
+    bool in_pool = po->in_pool, moved = false;
     if (--po->holders == 0) {
+        moved = in_pool;
         src->st.ports_in_use -= in_pool;
         et_remove(&e->cm.ports, po->hash, po->self);
         ep_release(&e->cm.port_pool, po, po->self);
@@ -648,11 +720,14 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
         if (in_pool) {
             dest_ports_moved(e, src, d->ports + 1, d->ports);
             usage_changed(e, src);
+            moved = true;
         }
         et_remove(&e->cm.tuples, tu->hash, tu->self);
         ep_release(&e->cm.tuple_pool, tu, tu->self);
         dest_put(e, d);
     }
+    if (moved)
+        forecast_event(e, src, false);
 }
 
 /* ---- connections ---- */

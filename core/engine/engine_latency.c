@@ -1,7 +1,7 @@
 /* engine_latency.c - exact-then-histogram median of setup latencies. */
 #include "engine_latency.h"
 
-#include <stdlib.h>
+#include <string.h>
 
 /* Buckets 0..127 hold values 0..127; above, 64 buckets per power of two:
  * value v with highest bit b >= 7 has shift s = b - 6 and mantissa
@@ -34,8 +34,19 @@ void eng_latency_add(struct eng_latency *l, int64_t ns)
         l->min = ns;
     if (l->count == 0 || ns > l->max)
         l->max = ns;
-    if (l->count < ENG_LAT_EXACT)
-        l->exact[l->count] = ns;
+    if (l->count < ENG_LAT_EXACT) {
+        /* Kept sorted as they come, so a median is a read (a const one). */
+        size_t lo = 0, hi = (size_t)l->count;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (l->exact[mid] <= ns)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        memmove(&l->exact[lo + 1], &l->exact[lo], ((size_t)l->count - lo) * sizeof l->exact[0]);
+        l->exact[lo] = ns;
+    }
     unsigned b = bucket_of((uint64_t)ns);
     if (b >= ENG_LAT_BUCKETS)
         b = ENG_LAT_BUCKETS - 1;
@@ -43,21 +54,13 @@ void eng_latency_add(struct eng_latency *l, int64_t ns)
     l->count++;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-int64_t eng_latency_median(struct eng_latency *l)
+int64_t eng_latency_median(const struct eng_latency *l)
 {
     if (l->count == 0)
         return 0;
     uint64_t rank = (l->count - 1) / 2;
-    if (l->count <= ENG_LAT_EXACT) {
-        qsort(l->exact, (size_t)l->count, sizeof l->exact[0], cmp_i64);
+    if (l->count <= ENG_LAT_EXACT)
         return l->exact[rank];
-    }
     uint64_t seen = 0;
     for (unsigned i = 0; i < ENG_LAT_BUCKETS; i++) {
         seen += l->hist[i];

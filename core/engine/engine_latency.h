@@ -23,6 +23,6 @@ struct eng_latency {
 void eng_latency_add(struct eng_latency *l, int64_t ns);
 /* The lower median (the sample of rank (count - 1) / 2); 0 when empty.
  * Sorts the kept samples in place. */
-int64_t eng_latency_median(struct eng_latency *l);
+int64_t eng_latency_median(const struct eng_latency *l);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "engine_forecast.h"
 #include "engine_latency.h"
 #include "engine_table.h"
 
@@ -64,6 +65,8 @@ void eng_cm_destroy(struct ib_engine *e);
 void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p);
 void eng_cm_finish(struct ib_engine *e);
 const struct ib_source_stats *eng_cm_source(const struct ib_engine *e, size_t i);
+void eng_cm_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
+                            struct ib_forecast out[IB_MODEL_COUNT]);
 
 /* ---- MAD transactions and redirects (engine_mad.c) ---- */
 
@@ -112,6 +115,8 @@ struct ib_engine {
     uint32_t pool_size;       /* pool_high - pool_low + 1 */
     uint32_t threshold_ports; /* ports in use that trigger pool_high */
     uint32_t rearm_ports;     /* at or below this, pool_high may fire again */
+    struct ef_clock forecast_clock;
+    double forecast_rearm_s;  /* above this (or no estimate), pool_forecast may fire again */
     ib_connection_sink sink;
     void *sink_ctx;
     ib_usage_sink usage_sink;

@@ -29,6 +29,12 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "A source holds the --threshold share of its port pool (fires again after "
         "falling 5% of the pool below).",
         false },
+    [IB_FIND_POOL_FORECAST] = {
+        "pool_forecast", IB_SEV_WARN, SEQ, "RDMA CM port pool runs out soon",
+        "RDMA CM port pool runs out within the forecast horizon", NULL,
+        "At the net rate a source has taken ports lately, its pool runs out within "
+        "--forecast-horizon (fires again after the estimate rose 10% above it).",
+        false },
     [IB_FIND_REDIRECT] = {
         "redirect", IB_SEV_NOTE, SEQ, "MAD redirect",
         "MAD or CM redirect", "redirects",

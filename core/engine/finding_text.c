@@ -104,6 +104,14 @@ static void cm_text(const struct ib_finding *f, char *buf, size_t size)
                  "connection of frame %llu",
                  t->src_port, a, ps, b, rel);
         break;
+    case IB_FIND_POOL_FORECAST:
+        ib_format_ip(t->ip_version, t->src_ip, a, sizeof a);
+        ib_format_time_left(d->eta_s, b, sizeof b);
+        snprintf(buf, size,
+                 "port pool of %s (%s) runs out in %s at %.2f ports/s (%u of %u in use, %s)",
+                 a, ps, b, d->rate_per_s, d->ports_in_use, d->pool_size,
+                 d->model ? "per destination" : "one port each");
+        break;
     default: /* IB_FIND_POOL_HIGH */
         ib_format_ip(t->ip_version, t->src_ip, a, sizeof a);
         snprintf(buf, size, "ports in use by %s (%s) reached %.1f%% of the pool (%u of %u)", a,
@@ -188,6 +196,7 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
     case IB_FIND_DUPLICATE_TUPLE:
     case IB_FIND_PORT_REUSED:
     case IB_FIND_POOL_HIGH:
+    case IB_FIND_POOL_FORECAST:
         cm_text(f, buf, size);
         break;
     case IB_FIND_REDIRECT:
@@ -218,5 +227,26 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
     case IB_FIND_COUNT:
         break;
     }
+    return buf;
+}
+
+const char *ib_format_time_left(double seconds, char *buf, size_t size)
+{
+    if (!(seconds >= 0)) /* NaN too */
+        seconds = 0;
+    /* Whole seconds, rounded down, past 10: "59m 60s" cannot come out. */
+    unsigned long long t = seconds < 1e15 ? (unsigned long long)seconds : 999999999999999ULL;
+    if (seconds < 10)
+        snprintf(buf, size, "%.1f s", seconds);
+    else if (t < 100)
+        snprintf(buf, size, "%llu s", t);
+    else if (t < 3600)
+        snprintf(buf, size, "%llum %02llus", t / 60, t % 60);
+    else if (t < 86400)
+        snprintf(buf, size, "%lluh %02llum", t / 3600, t / 60 % 60);
+    else if (t < 100 * 86400ULL)
+        snprintf(buf, size, "%llud %02lluh", t / 86400, t / 3600 % 24);
+    else
+        snprintf(buf, size, "%llu d", t / 86400);
     return buf;
 }

@@ -31,6 +31,11 @@ struct ib_frame_links {
     uint32_t ports_in_use;         /* this source, legacy model, after the REQ */
     uint32_t tuple_ports_in_use;   /* this source and destination (4-tuple model) */
     double pool_utilization;       /* ports_in_use / pool size, percent */
+    /* A REQ that took a pool port, when its source has an exhaustion
+     * estimate: the sooner of the two models' (ib_forecast_soonest). */
+    bool has_exhaustion_eta;
+    double exhaustion_eta_s;       /* seconds until the pool runs out */
+    double port_rate_per_s;        /* the net rate behind it, ports a second */
     bool has_redirect_depth;
     uint32_t redirect_depth;       /* hops so far in this chain */
     /* Like tcp.stream: every CM message of one connection (REQ and its
@@ -67,6 +72,9 @@ struct ib_frame_analysis {
 #define IB_POOL_LOW_DEFAULT 32768
 #define IB_POOL_HIGH_DEFAULT 60999
 #define IB_THRESHOLD_PCT_DEFAULT 90
+/* pool_forecast when a source's pool would run out within this many
+ * seconds (docs/analyzer.md, "The exhaustion forecast"). */
+#define IB_FORECAST_HORIZON_DEFAULT 300
 
 struct ib_engine_config {
     uint16_t pool_low;            /* default 32768 */
@@ -74,6 +82,9 @@ struct ib_engine_config {
     double threshold_pct;         /* pool_high finding at this utilization (percent, to
                                    * 0.01), default 90; it fires again only after use fell
                                    * 5% of the pool below */
+    double forecast_horizon_s;    /* pool_forecast when a source's estimated time to
+                                   * exhaustion falls below it, default 300; the rate
+                                   * is measured over a fifth of it */
     size_t max_connections;       /* tracked CM connections, default 1 << 17 (131072) */
     size_t max_transactions;      /* pending MAD transactions, default 1 << 18 */
     size_t max_chains;            /* redirect chains kept for the report, default 10000 */
@@ -83,11 +94,20 @@ struct ib_engine_config {
 
 void ib_engine_config_init(struct ib_engine_config *cfg);
 
+/* About 31 years: every time the forecast derives from it stays far inside
+ * int64 nanoseconds. */
+#define IB_FORECAST_HORIZON_MAX 1e9
+
 /* The one rule for a configuration, whatever sets it (options, plugin
- * preferences): 1 <= pool_low <= pool_high, 0 < threshold_pct <= 100.
+ * preferences): 1 <= pool_low <= pool_high, 0 < threshold_pct <= 100,
+ * 0 < forecast_horizon_s <= IB_FORECAST_HORIZON_MAX.
  * NULL when cfg keeps it, else what breaks it ("the pool's first port is
  * above its last"), for a message. */
 const char *ib_engine_config_problem(const struct ib_engine_config *cfg);
+
+/* Ports in use at which pool_high fires for a configuration that has no
+ * problem: --threshold of the pool, rounded up (ib_engine_threshold_ports). */
+uint32_t ib_engine_config_threshold_ports(const struct ib_engine_config *cfg);
 
 struct ib_engine;
 
@@ -130,6 +150,47 @@ struct ib_connection_stats {
     struct ib_latency req_rep; /* REQ -> REP */
 };
 
+/* ---- The exhaustion forecast ----
+ *
+ * For each source and model, the net rate at which it takes pool ports
+ * (taken minus given back) over the last window of capture time, a fifth of
+ * the horizon (60 s at the default 300 s), and the seconds until its pool
+ * runs out at that rate.  The rate is the one the source has kept up: the
+ * least of the count's slopes over the window and over each of its halves
+ * (docs/analyzer.md, "The exhaustion forecast").  Measured at each of the
+ * source's port events (a REQ taking a pool port, an end giving one back).
+ * No rate until the source has had IB_FORECAST_MIN_EVENTS port events and
+ * its first is a quarter of the window old (15 s at the default); no
+ * estimate while the rate is zero or negative. */
+#define IB_FORECAST_WINDOW_DIVISOR 5   /* window = horizon / 5 */
+#define IB_FORECAST_MIN_AGE_DIVISOR 4  /* first event at least window / 4 ago */
+#define IB_FORECAST_MIN_EVENTS 16
+/* pool_forecast fires again only after the estimate rose above the horizon
+ * by this factor, or went away. */
+#define IB_FORECAST_REARM_FACTOR 1.1
+
+/* The two models of a source's ports in use (struct ib_source_stats). */
+enum ib_pool_model {
+    IB_MODEL_ONE_PORT,        /* one port per connection (legacy) */
+    IB_MODEL_PER_DESTINATION, /* toward the busiest destination (4-tuple rule) */
+    IB_MODEL_COUNT
+};
+/* "one_port", "per_destination": the reports' words. */
+const char *ib_pool_model_name(enum ib_pool_model model);
+
+struct ib_forecast {
+    bool has_rate;         /* enough seen to measure a rate */
+    bool has_eta;          /* a rate above zero: the pool runs out */
+    uint32_t ports_in_use; /* in that model, when the estimate was made */
+    double rate_per_s;     /* net pool ports taken a second over the window */
+    double eta_s;          /* seconds until the pool runs out (0: it has) */
+};
+
+/* The model whose pool runs out sooner (the first on a tie); false when
+ * neither has an estimate. */
+bool ib_forecast_soonest(const struct ib_forecast fc[IB_MODEL_COUNT],
+                         enum ib_pool_model *model);
+
 struct ib_source_stats {
     uint16_t port_space;
     uint8_t ip_version;
@@ -146,6 +207,10 @@ struct ib_source_stats {
     bool exhausted;               /* legacy model reached the pool size */
     bool exhausted_per_destination;
     uint64_t ports_outside_pool;  /* REQs whose source port is not in the pool */
+    /* The last estimate, made at the source's latest port event (forecast_at,
+     * frame 0 while none): by model. */
+    struct ib_forecast forecast[IB_MODEL_COUNT];
+    struct ib_frame_ref forecast_at;
 };
 
 #define IB_CHAIN_HOPS_MAX 16
@@ -196,9 +261,16 @@ struct ib_engine_stats {
 };
 
 const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e);
-const struct ib_connection_stats *ib_engine_connections(const struct ib_engine *e);
+/* The connection statistics so far, latency medians included, into out. */
+void ib_engine_connections(const struct ib_engine *e, struct ib_connection_stats *out);
 size_t ib_engine_source_count(const struct ib_engine *e);
 const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i);
+/* Source i's estimate as of a time at or after its latest port event, with
+ * nothing new since: the window slides on (for a live view, where a source
+ * that went quiet should not keep its last estimate).  Earlier times are
+ * taken as that event's. */
+void ib_engine_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
+                               struct ib_forecast out[IB_MODEL_COUNT]);
 size_t ib_engine_chain_count(const struct ib_engine *e);
 const struct ib_redirect_chain *ib_engine_chain(const struct ib_engine *e, size_t i);
 const struct ib_engine_config *ib_engine_get_config(const struct ib_engine *e);

@@ -25,6 +25,7 @@ enum ib_finding_kind {
     IB_FIND_PORT_REUSED,
     IB_FIND_DUPLICATE_TUPLE,
     IB_FIND_POOL_HIGH,
+    IB_FIND_POOL_FORECAST,
     IB_FIND_REDIRECT,
     IB_FIND_REDIRECT_FOLLOWED,
     IB_FIND_REDIRECT_LOOP,
@@ -89,13 +90,19 @@ struct ib_redirect_hop {
 /* The values a finding is about; each kind fills the members its row in
  * finding_text.c names, the rest stay zero. */
 struct ib_finding_data {
-    /* retransmission, duplicate_tuple, port_reused, pool_high */
-    struct ib_tuple tuple;          /* the REQ's (pool_high: its source and port space) */
+    /* retransmission, duplicate_tuple, port_reused, pool_high, pool_forecast */
+    struct ib_tuple tuple;          /* the REQ's (pool_high, pool_forecast: its source and
+                                     * port space) */
     uint32_t comm_id;               /* retransmission: the REQ's LocalCommID (RequestID
                                      * with sidr); duplicate_tuple: the open connection's */
     bool sidr;
-    uint32_t ports_in_use;          /* pool_high: pool ports held when it fired */
+    uint32_t ports_in_use;          /* pool_high, pool_forecast: pool ports held when it
+                                     * fired (pool_forecast: in its model) */
     uint32_t pool_size;
+    /* pool_forecast: the estimate that fired it, and its model (enum
+     * ib_pool_model: the sooner one) */
+    double eta_s, rate_per_s;
+    uint8_t model;
     /* the redirect kinds */
     uint8_t mgmt_class;
     uint16_t cm_attr;               /* a CM redirect: IB_CM_REJ or IB_CM_SIDR_REP, else 0 */
@@ -131,5 +138,9 @@ struct ib_finding {
  * 40001 of 10.0.0.11 (TCP port space) reused for ..."); frames are written
  * as numbers within their capture.  Returns buf. */
 const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size);
+
+/* Seconds left as people read them, the same in every view: "4.2 s",
+ * "57 s", "4m 05s", "3h 07m", "2d 05h", "412 d".  Returns buf. */
+const char *ib_format_time_left(double seconds, char *buf, size_t size);
 
 #endif

@@ -121,11 +121,11 @@ CLMUL_TARGET static inline __m128i fold(__m128i f, __m128i k, __m128i next)
     return _mm_xor_si128(_mm_xor_si128(hi, lo), next);
 }
 
-CLMUL_TARGET static inline uint64_t product_high(uint64_t a, uint64_t b)
+/* The carry-less product of two 64-bit operands, 128 bits. */
+CLMUL_TARGET static inline __m128i product(uint64_t a, uint64_t b)
 {
-    __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a),
-                                     _mm_cvtsi64_si128((long long)b), 0x00);
-    return (uint64_t)_mm_extract_epi64(p, 1);
+    return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)a), _mm_cvtsi64_si128((long long)b),
+                                0x00);
 }
 
 /* F x^w mod P for the 128 bits of f (see the top of this file).  Reflected,
@@ -141,10 +141,8 @@ CLMUL_TARGET static uint32_t reduce(const struct crc_fast *c, __m128i f)
     uint64_t g = (uint64_t)_mm_extract_epi64(
         _mm_xor_si128(_mm_clmulepi64_si128(m, k, 0x00), m), 1);
     /* The quotient: g mu / x^64, mu's own x^64 giving g itself. */
-    __m128i gm = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)g),
-                                      _mm_cvtsi64_si128((long long)c->mu), 0x00);
-    uint64_t q = g ^ ((uint64_t)_mm_cvtsi128_si64(gm) << 1);
-    return (uint32_t)(product_high(q, c->poly_r) >> (63 - c->width));
+    uint64_t q = g ^ ((uint64_t)_mm_cvtsi128_si64(product(g, c->mu)) << 1);
+    return (uint32_t)((uint64_t)_mm_extract_epi64(product(q, c->poly_r), 1) >> (63 - c->width));
 }
 
 CLMUL_TARGET static inline __m128i load(const uint8_t *p)

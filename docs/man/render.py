@@ -3,7 +3,8 @@
 manual page or of the bash completion from the programs' own --help, so that
 they say what the build does: @FINDING_KINDS@ (the core's finding table, as
 manual page items), @KINDS@, @OPTIONS@, @FORMATS@ and @SUBCOMMANDS@ (words for
-the completion) from `ibscope --help`, @MERGE_FORMATS@ from `ibscope merge --help`, @SCENARIOS@ from `ibscope-gen --help`."""
+the completion) from `ibscope --help`, @MERGE_FORMATS@ from `ibscope merge --help`, @SCENARIOS@ from `ibscope-gen --help`;
+@DOCDIR@ is --docdir, where the docs and samples are installed."""
 import argparse
 import re
 import subprocess
@@ -71,11 +72,13 @@ def main():
     ap.add_argument("output")
     ap.add_argument("--ibscope", required=True)
     ap.add_argument("--gen", required=True)
+    ap.add_argument("--docdir", default="/usr/share/doc/ibscope")
     a = ap.parse_args()
     with open(a.input) as f:
         text = f.read()
     if "@FINDING_KINDS@" in text:
         text = text.replace("@FINDING_KINDS@", finding_kinds(a.ibscope))
+    text = text.replace("@DOCDIR@", a.docdir)
     if "@SCENARIOS@" in text:
         text = text.replace("@SCENARIOS@", scenarios(a.gen))
     words = {"@KINDS@": kind_items, "@OPTIONS@": options, "@FORMATS@": formats,

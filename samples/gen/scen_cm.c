@@ -27,51 +27,68 @@ static void rtu_note(gen_t *g, uint32_t f, const char *name)
 	gen_note(g, f, "RTU: connection %s established", name);
 }
 
-void story_cm(gen_t *g)
-{
+/* The story's hosts, and the connections and frame it comes back to. */
+typedef struct {
+	gen_t *g;
 	host_t cl, s1, s2, s3;
-	host_init(&cl, "client", 0x0011, 0x98039B0300A1B211ull, IP4(10, 0, 0, 11), 0x11);
-	host_init(&s1, "server1", 0x0012, 0x98039B0300A1B212ull, IP4(10, 0, 0, 12), 0x12);
-	host_init(&s2, "server2", 0x0013, 0x98039B0300A1B213ull, IP4(10, 0, 0, 13), 0x13);
-	host_init(&s3, "server3", 0x0014, 0x98039B0300A1B214ull, IP4(10, 0, 0, 14), 0x14);
-	char t[128];
-	uint32_t f, fa, fd, fc;
+	cm_conn_t a, b, h;
+	uint32_t fa; /* A's REQ */
+} cm_story_t;
 
-	/* A: the reference connection */
-	cm_conn_t a;
-	cm_conn_init(g, &a, &cl, &s1, RDMA_PS_TCP, 40001, 7471, false);
-	a.name = "A";
-	fa = cm_req(g, &a);
-	gen_note(g, fa,
+/* A: the reference connection */
+static void conn_a(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	char t[128];
+	uint32_t f;
+
+	cm_conn_init(g, &st->a, &st->cl, &st->s1, RDMA_PS_TCP, 40001, 7471, false);
+	st->a.name = "A";
+	st->fa = cm_req(g, &st->a);
+	gen_note(g, st->fa,
 		 "REQ, connection A: %s, port space TCP, ServiceID 0x%016llx, LocalCommID 0x%08x, "
 		 "%s",
-		 cm_conn_tuple(&a, t, sizeof(t)), (unsigned long long)cm_conn_service_id(&a),
-		 a.act_id, link_word(g));
-	f = cm_rep(g, &a);
-	gen_note(g, f, "REP for frame %u (same TID 0x%016llx)", fa, (unsigned long long)a.req_tid);
-	rtu_note(g, cm_rtu(g, &a), "A");
+		 cm_conn_tuple(&st->a, t, sizeof(t)), (unsigned long long)cm_conn_service_id(&st->a),
+		 st->a.act_id, link_word(g));
+	f = cm_rep(g, &st->a);
+	gen_note(g, f, "REP for frame %u (same TID 0x%016llx)", st->fa,
+		 (unsigned long long)st->a.req_tid);
+	rtu_note(g, cm_rtu(g, &st->a), "A");
+}
 
-	/* B: same source port, different destination address: legal reuse */
-	cm_conn_t b;
-	cm_conn_init(g, &b, &cl, &s2, RDMA_PS_TCP, 40001, 7471, false);
-	b.name = "B";
+/* B: same source port, different destination address: legal reuse */
+static void conn_b(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	char t[128];
+	uint32_t f;
+
+	cm_conn_init(g, &st->b, &st->cl, &st->s2, RDMA_PS_TCP, 40001, 7471, false);
+	st->b.name = "B";
 	if (is_eth(g)) {
-		b.ntags = 1;
-		b.tpid[0] = ETHERTYPE_VLAN;
-		b.tci[0] = (3u << 13) | 100u;
+		st->b.ntags = 1;
+		st->b.tpid[0] = ETHERTYPE_VLAN;
+		st->b.tci[0] = (3u << 13) | 100u;
 	}
-	f = cm_req(g, &b);
+	f = cm_req(g, &st->b);
 	gen_note(g, f,
 		 "REQ, connection B: %s: source port 40001 reused for a second destination while "
 		 "A (frame %u) is open; legal under the 4-tuple rule%s",
-		 cm_conn_tuple(&b, t, sizeof(t)), fa,
+		 cm_conn_tuple(&st->b, t, sizeof(t)), st->fa,
 		 is_eth(g) ? "; B's frames carry 802.1Q VLAN 100 (PCP 3)" : "");
-	cm_rep(g, &b);
-	rtu_note(g, cm_rtu(g, &b), "B");
+	cm_rep(g, &st->b);
+	rtu_note(g, cm_rtu(g, &st->b), "B");
+}
 
-	/* C: REQ retransmitted, then MRA, REP, RTU */
+/* C: REQ retransmitted, then MRA, REP, RTU */
+static void conn_c(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	char t[128];
+	uint32_t f, fc;
+
 	cm_conn_t c;
-	cm_conn_init(g, &c, &cl, &s1, RDMA_PS_TCP, 40002, 7471, false);
+	cm_conn_init(g, &c, &st->cl, &st->s1, RDMA_PS_TCP, 40002, 7471, false);
 	c.name = "C";
 	fc = cm_req(g, &c);
 	gen_note(g, fc, "REQ, connection C: %s, LocalCommID 0x%08x",
@@ -87,17 +104,24 @@ void story_cm(gen_t *g)
 	gen_wait(g, 20000);
 	cm_rep(g, &c);
 	rtu_note(g, cm_rtu(g, &c), "C");
+}
 
-	/* D and D2: the same tuple twice while D is open */
+/* D and D2: the same tuple twice while D is open */
+static void conn_d(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	char t[128];
+	uint32_t f, fd;
+
 	cm_conn_t d, d2;
-	cm_conn_init(g, &d, &cl, &s1, RDMA_PS_TCP, 40003, 7471, false);
+	cm_conn_init(g, &d, &st->cl, &st->s1, RDMA_PS_TCP, 40003, 7471, false);
 	d.name = "D";
 	fd = cm_req(g, &d);
 	gen_note(g, fd, "REQ, connection D: %s, LocalCommID 0x%08x",
 		 cm_conn_tuple(&d, t, sizeof(t)), d.act_id);
 	cm_rep(g, &d);
 	rtu_note(g, cm_rtu(g, &d), "D");
-	cm_conn_init(g, &d2, &cl, &s1, RDMA_PS_TCP, 40003, 7471, false);
+	cm_conn_init(g, &d2, &st->cl, &st->s1, RDMA_PS_TCP, 40003, 7471, false);
 	d2.name = "D2";
 	f = cm_req(g, &d2);
 	gen_note(g, f,
@@ -106,10 +130,17 @@ void story_cm(gen_t *g)
 		 cm_conn_tuple(&d2, t, sizeof(t)), fd, d2.act_id);
 	cm_rep(g, &d2);
 	rtu_note(g, cm_rtu(g, &d2), "D2");
+}
 
-	/* E: consumer reject */
+/* E: consumer reject */
+static void conn_e(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	char t[128];
+	uint32_t f, fc;
+
 	cm_conn_t e;
-	cm_conn_init(g, &e, &cl, &s3, RDMA_PS_TCP, 40004, 7471, false);
+	cm_conn_init(g, &e, &st->cl, &st->s3, RDMA_PS_TCP, 40004, 7471, false);
 	e.name = "E";
 	if (is_eth(g)) {
 		e.ntags = 2;
@@ -125,10 +156,17 @@ void story_cm(gen_t *g)
 	fc = cm_rej(g, &e, 28, NULL, 0);
 	gen_note(g, fc, "REJ reason 28 (consumer reject) of the REQ in frame %u: E never opens",
 		 f);
+}
 
-	/* F: no listener */
+/* F: no listener */
+static void conn_f(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	char t[128];
+	uint32_t f, fc;
+
 	cm_conn_t fl;
-	cm_conn_init(g, &fl, &cl, &s3, RDMA_PS_TCP, 40005, 9999, false);
+	cm_conn_init(g, &fl, &st->cl, &st->s3, RDMA_PS_TCP, 40005, 9999, false);
 	fl.name = "F";
 	f = cm_req(g, &fl);
 	gen_note(g, f, "REQ, connection F: %s (nobody listens on 9999)",
@@ -138,36 +176,55 @@ void story_cm(gen_t *g)
 		 "REJ reason 8 (invalid service ID) of the REQ in frame %u, LocalCommID 0: F never "
 		 "opens",
 		 f);
+}
 
-	/* A closes; its tuple is used again */
-	f = cm_dreq(g, &a, true);
+/* A closes; its tuple is used again */
+static void reuse_a(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	uint32_t f, fc;
+
+	f = cm_dreq(g, &st->a, true);
 	gen_note(g, f, "DREQ from the active side: connection A closing");
-	fc = cm_drep(g, &a, false);
+	fc = cm_drep(g, &st->a, false);
 	gen_note(g, fc, "DREP: connection A closed");
 	cm_conn_t a2;
-	cm_conn_init(g, &a2, &cl, &s1, RDMA_PS_TCP, 40001, 7471, false);
+	cm_conn_init(g, &a2, &st->cl, &st->s1, RDMA_PS_TCP, 40001, 7471, false);
 	a2.name = "A2";
 	uint32_t fa2 = cm_req(g, &a2);
 	gen_note(g, fa2,
 		 "REQ, connection A2: tuple of A (frame %u) reused after A was closed by DREQ/DREP "
 		 "(frames %u-%u), new LocalCommID 0x%08x: legal, a new connection",
-		 fa, f, fc, a2.act_id);
+		 st->fa, f, fc, a2.act_id);
 	cm_rep(g, &a2);
 	rtu_note(g, cm_rtu(g, &a2), "A2");
+}
 
-	/* H: IPv6 */
-	cm_conn_t h;
-	cm_conn_init(g, &h, &cl, &s1, RDMA_PS_TCP, 40007, 7471, true);
-	h.name = "H";
-	f = cm_req(g, &h);
-	gen_note(g, f, "REQ, connection H: %s, IP CM IPV 6%s", cm_conn_tuple(&h, t, sizeof(t)),
+/* H: IPv6 */
+static void conn_h(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	char t[128];
+	uint32_t f;
+
+	cm_conn_init(g, &st->h, &st->cl, &st->s1, RDMA_PS_TCP, 40007, 7471, true);
+	st->h.name = "H";
+	f = cm_req(g, &st->h);
+	gen_note(g, f, "REQ, connection H: %s, IP CM IPV 6%s", cm_conn_tuple(&st->h, t, sizeof(t)),
 		 (g->link == LINK_ETH || g->link == LINK_SLL) ? ", carried over IPv6" : "");
-	cm_rep(g, &h);
-	rtu_note(g, cm_rtu(g, &h), "H");
+	cm_rep(g, &st->h);
+	rtu_note(g, cm_rtu(g, &st->h), "H");
+}
 
-	/* S: SIDR in the UDP port space */
+/* S: SIDR in the UDP port space */
+static void sidr_s(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	char t[128];
+	uint32_t f, fc;
+
 	cm_conn_t s;
-	cm_conn_init(g, &s, &cl, &s2, RDMA_PS_UDP, 40008, 5000, false);
+	cm_conn_init(g, &s, &st->cl, &st->s2, RDMA_PS_UDP, 40008, 5000, false);
 	s.name = "S";
 	f = cm_sidr_req(g, &s);
 	gen_note(g, f,
@@ -178,17 +235,42 @@ void story_cm(gen_t *g)
 	fc = cm_sidr_rep(g, &s, 0, NULL, 0, 0x01234567u);
 	gen_note(g, fc, "SIDR_REP status 0 for frame %u: QPN 0x%06x, Q_Key 0x01234567", f,
 		 s.pas_qpn);
+}
 
-	/* H closes from the passive side, then B */
+/* H closes from the passive side, then B */
+static void close_h_b(cm_story_t *st)
+{
+	gen_t *g = st->g;
+	uint32_t f;
+
 	gen_wait(g, 1000000);
-	f = cm_dreq(g, &h, false);
+	f = cm_dreq(g, &st->h, false);
 	gen_note(g, f, "DREQ from the passive side of H");
-	f = cm_drep(g, &h, true);
+	f = cm_drep(g, &st->h, true);
 	gen_note(g, f, "DREP: connection H closed");
-	f = cm_dreq(g, &b, false);
+	f = cm_dreq(g, &st->b, false);
 	gen_note(g, f, "DREQ from the passive side of B");
-	f = cm_drep(g, &b, true);
+	f = cm_drep(g, &st->b, true);
 	gen_note(g, f, "DREP: connection B closed");
+}
+
+void story_cm(gen_t *g)
+{
+	cm_story_t st = {.g = g};
+	host_init(&st.cl, "client", 0x0011, 0x98039B0300A1B211ull, IP4(10, 0, 0, 11), 0x11);
+	host_init(&st.s1, "server1", 0x0012, 0x98039B0300A1B212ull, IP4(10, 0, 0, 12), 0x12);
+	host_init(&st.s2, "server2", 0x0013, 0x98039B0300A1B213ull, IP4(10, 0, 0, 13), 0x13);
+	host_init(&st.s3, "server3", 0x0014, 0x98039B0300A1B214ull, IP4(10, 0, 0, 14), 0x14);
+	conn_a(&st);
+	conn_b(&st);
+	conn_c(&st);
+	conn_d(&st);
+	conn_e(&st);
+	conn_f(&st);
+	reuse_a(&st);
+	conn_h(&st);
+	sidr_s(&st);
+	close_h_b(&st);
 	gen_note(g, 0,
 		 "Open at the end of the capture: C, D, D2, A2. Closed: A, B, H. Rejected: E (28), "
 		 "F (8). Ports of 10.0.0.11 in port space TCP: 40001-40005 (IPv4), 40007 (IPv6); "

@@ -53,6 +53,44 @@ static uint32_t perf_redirect(gen_t *g, mf_t *m)
 	return gen_emit_mad(g, &m->sv, &m->mon, 1, 1, IB_QKEY_GSI, &d);
 }
 
+/* An ERF type 25 record: a flow-control link packet, to be skipped. */
+static void erf_link_packet(gen_t *g)
+{
+	uint32_t f;
+	uint8_t rec[ERF_HDR_LEN + 6];
+	uint32_t w = (0u << 28) | (0x123u << 16) | (0u << 12) | 0x456u;
+	uint8_t lp[4];
+	put_be32(lp, w);
+	uint16_t lpcrc = crc16_ib_final(crc16_ib_update(CRC16_IB_INIT, lp, 4));
+	size_t h = encap_erf_header(rec, sizeof(rec), g->t_us, ERF_TYPE_INFINIBAND_LINK, false,
+				    ERF_HDR_LEN + 6, 6);
+	memcpy(rec + h, lp, 4);
+	rec[h + 4] = (uint8_t)lpcrc;
+	rec[h + 5] = (uint8_t)(lpcrc >> 8);
+	f = gen_emit_raw(g, rec, h + 6, h + 6);
+	gen_note(g, f,
+		 "ERF type 25 (InfiniBand link) record: a 6-byte flow-control link packet (Op 0, "
+		 "FCTBS 0x123, VL 0, FCCL 0x456, LPCRC): recognised and skipped, not an IBA "
+		 "transport packet");
+}
+
+/* An LRH PktLen that says more than was sent. */
+static void pktlen_over(gen_t *g, mf_t *m)
+{
+	uint32_t f;
+	mad_t d;
+	mad_init(&d, MAD_CLASS_PERF, 1, MAD_METHOD_GET, 0,
+		 ((uint64_t)m->mon.hi_tid << 32) | (0x4000u + m->tid++), MAD_ATTR_PORTCOUNTERS,
+		 0);
+	ib_pkt_t p;
+	ib_pkt_ud(&p, m->mon.lid, m->sv.lid, 1, 1, IB_QKEY_GSI, d.b, MAD_LEN);
+	p.pktlen_adjust = 8;
+	f = gen_emit_ib(g, &p, &m->mon, &m->sv);
+	gen_note(g, f,
+		 "length: LRH PktLen 80 words (320 bytes) but only 288 bytes of LRH..ICRC (and "
+		 "the VCRC) were sent and captured: PktLen says more than captured");
+}
+
 void story_malformed_ib(gen_t *g)
 {
 	mf_t m;
@@ -106,37 +144,9 @@ void story_malformed_ib(gen_t *g)
 		 "well-formed: ERF type byte 0x95 (extension header present), one 8-byte Flow ID "
 		 "extension header (type 16), then a clean GMP: the LRH starts at record offset 24");
 
-	{
-		uint8_t rec[ERF_HDR_LEN + 6];
-		uint32_t w = (0u << 28) | (0x123u << 16) | (0u << 12) | 0x456u;
-		uint8_t lp[4];
-		put_be32(lp, w);
-		uint16_t lpcrc = crc16_ib_final(crc16_ib_update(CRC16_IB_INIT, lp, 4));
-		size_t h = encap_erf_header(rec, sizeof(rec), g->t_us, ERF_TYPE_INFINIBAND_LINK, false,
-					    ERF_HDR_LEN + 6, 6);
-		memcpy(rec + h, lp, 4);
-		rec[h + 4] = (uint8_t)lpcrc;
-		rec[h + 5] = (uint8_t)(lpcrc >> 8);
-		f = gen_emit_raw(g, rec, h + 6, h + 6);
-		gen_note(g, f,
-			 "ERF type 25 (InfiniBand link) record: a 6-byte flow-control link packet (Op 0, "
-			 "FCTBS 0x123, VL 0, FCCL 0x456, LPCRC): recognised and skipped, not an IBA "
-			 "transport packet");
-	}
+	erf_link_packet(g);
 
-	{
-		mad_t d;
-		mad_init(&d, MAD_CLASS_PERF, 1, MAD_METHOD_GET, 0,
-			 ((uint64_t)m.mon.hi_tid << 32) | (0x4000u + m.tid++), MAD_ATTR_PORTCOUNTERS,
-			 0);
-		ib_pkt_t p;
-		ib_pkt_ud(&p, m.mon.lid, m.sv.lid, 1, 1, IB_QKEY_GSI, d.b, MAD_LEN);
-		p.pktlen_adjust = 8;
-		f = gen_emit_ib(g, &p, &m.mon, &m.sv);
-		gen_note(g, f,
-			 "length: LRH PktLen 80 words (320 bytes) but only 288 bytes of LRH..ICRC (and "
-			 "the VCRC) were sent and captured: PktLen says more than captured");
-	}
+	pktlen_over(g, &m);
 
 	cm_conn_init(g, &c, &m.cl, &m.sv, RDMA_PS_TCP, 42005, 7471, false);
 	c.ipcm_majv = 1;

@@ -108,14 +108,14 @@ static const char *gid_str(const uint8_t *gid, char *buf, size_t len)
 	return buf;
 }
 
-static void perf_stories(rd_t *r)
+/* One redirect, followed */
+static void perf_followed(rd_t *r)
 {
 	gen_t *g = r->g;
 	cpi_t c;
-	uint64_t t1, t2, t3;
-	uint32_t f1, f2, f3, f4, f5;
+	uint64_t t1, t2;
+	uint32_t f1, f2, f3, f4;
 
-	/* 1. one redirect, followed */
 	host_t a20, a21;
 	agent(&a20, "perf-0x20", 0x0020);
 	agent(&a21, "perf-0x21", 0x0021);
@@ -140,8 +140,16 @@ static void perf_stories(rd_t *r)
 	gen_note(g, f4, "GetResp(PortCounters) Status 0 from LID 0x0021 QP 0x000055 for frame %u: "
 			"redirect chain 0x0020 -> 0x0021 complete (1 hop)",
 		 f3);
+}
 
-	/* 2. chain of two hops */
+/* Chain of two hops */
+static void perf_two_hops(rd_t *r)
+{
+	gen_t *g = r->g;
+	cpi_t c;
+	uint64_t t1, t2, t3;
+	uint32_t f1, f2, f3, f4, f5;
+
 	host_t a30, a31, a32;
 	agent(&a30, "perf-0x30", 0x0030);
 	agent(&a31, "perf-0x31", 0x0031);
@@ -166,8 +174,16 @@ static void perf_stories(rd_t *r)
 	gen_note(g, f1,
 		 "GetResp Status 0 for frame %u: chain 0x0030 -> 0x0031 -> 0x0032 complete, 2 hops",
 		 f5);
+}
 
-	/* 3. loop A -> B -> A */
+/* Loop A -> B -> A */
+static void perf_loop(rd_t *r)
+{
+	gen_t *g = r->g;
+	cpi_t c;
+	uint64_t t1, t2, t3;
+	uint32_t f1, f2, f3, f4, f5;
+
 	host_t a40, a41;
 	agent(&a40, "perf-0x40", 0x0040);
 	agent(&a41, "perf-0x41", 0x0041);
@@ -194,8 +210,16 @@ static void perf_stories(rd_t *r)
 	gen_note(g, f1,
 		 "A redirects to B again: the loop would go on forever; the requester gives up "
 		 "(no further follow-up)");
+}
 
-	/* 4. GID-only redirect, followed through an SA PathRecord and a router */
+/* GID-only redirect, followed through an SA PathRecord and a router */
+static void perf_gid_only(rd_t *r)
+{
+	gen_t *g = r->g;
+	cpi_t c;
+	uint64_t t1, t2;
+	uint32_t f1, f2, f3, f4;
+
 	host_t a50, remote, sa;
 	agent(&a50, "perf-0x50", 0x0050);
 	agent(&sa, "sa", 0x0001);
@@ -258,8 +282,16 @@ static void perf_stories(rd_t *r)
 	memcpy(tmpl.dgid, r->mon.gid, 16);
 	f4 = perf_answer(r, &remote, 0x80, t2, &tmpl);
 	gen_note(g, f4, "GetResp Status 0 for frame %u, through the router (SLID 0x0051, GRH)", f3);
+}
 
-	/* 5. redirect not followed */
+/* Redirect not followed */
+static void perf_not_followed(rd_t *r)
+{
+	gen_t *g = r->g;
+	cpi_t c;
+	uint64_t t1, t2;
+	uint32_t f1, f2, f3, f4;
+
 	host_t a60;
 	agent(&a60, "perf-0x60", 0x0060);
 	t1 = next_tid(r, &r->mon);
@@ -277,8 +309,16 @@ static void perf_stories(rd_t *r)
 		 f2);
 	f4 = perf_redirect(r, &a60, 1, t2, &c);
 	gen_note(g, f4, "the original target redirects again (same ClassPortInfo as frame %u)", f2);
+}
 
-	/* 6. follow-up with the wrong Q_Key */
+/* Follow-up with the wrong Q_Key */
+static void perf_wrong_qkey(rd_t *r)
+{
+	gen_t *g = r->g;
+	cpi_t c;
+	uint64_t t1, t2;
+	uint32_t f1, f2, f3;
+
 	host_t a70, a71;
 	agent(&a70, "perf-0x70", 0x0070);
 	agent(&a71, "perf-0x71", 0x0071);
@@ -295,8 +335,16 @@ static void perf_stories(rd_t *r)
 		 "follow-up of frame %u to the right LID/QP but with Q_Key 0x12345678 instead of "
 		 "RedirectQ_Key 0x80010000: wrong Q_Key (the target drops it; no answer)",
 		 f2);
+}
 
-	/* 7. bad targets */
+/* Bad targets */
+static void perf_bad_targets(rd_t *r)
+{
+	gen_t *g = r->g;
+	cpi_t c;
+	uint64_t t1;
+	uint32_t f1, f2;
+
 	host_t a80, a82;
 	agent(&a80, "perf-0x80", 0x0080);
 	agent(&a82, "perf-0x82", 0x0082);
@@ -319,6 +367,17 @@ static void perf_stories(rd_t *r)
 		 "bad redirect target for frame %u: RedirectLID 0x0083 but RedirectQP 0 (QP0 is "
 		 "the SMI, never a GSI redirect target); not followed",
 		 f1);
+}
+
+static void perf_stories(rd_t *r)
+{
+	perf_followed(r);
+	perf_two_hops(r);
+	perf_loop(r);
+	perf_gid_only(r);
+	perf_not_followed(r);
+	perf_wrong_qkey(r);
+	perf_bad_targets(r);
 }
 
 static void sa_story(rd_t *r, host_t *cl)

@@ -1,33 +1,52 @@
-/* sink.c - pcap output through libpcap (see sink.h). */
+/* sink.c - pcap output (see sink.h). */
 #include "sink.h"
 
 #include <errno.h>
-#include <pcap/pcap.h>
-#include <stdio.h>
 #include <string.h>
 
-#define SINK_SNAPLEN 65535
+#define SINK_SNAPLEN 65535u
+#define PCAP_MAGIC_US 0xa1b2c3d4u
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Writes n bytes; the first failure is kept. */
+static void put(sink_t *s, const void *p, size_t n)
+{
+	if (s->error || n == 0)
+		return;
+	errno = 0;
+	if (fwrite(p, 1, n, s->f) != n)
+		s->error = errno ? errno : EIO;
+}
 
 int sink_open(sink_t *s, const char *path, int linktype)
 {
 	memset(s, 0, sizeof(*s));
 	if (!path)
 		return 0;
-	pcap_t *pd = pcap_open_dead_with_tstamp_precision(linktype, SINK_SNAPLEN,
-							  PCAP_TSTAMP_PRECISION_MICRO);
-	if (!pd) {
-		fprintf(stderr, "ibscope-gen: cannot create a pcap handle for link type %d\n",
-			linktype);
+	s->path = path;
+	s->f = fopen(path, "wb");
+	if (!s->f) {
+		fprintf(stderr, "ibscope-gen: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	pcap_dumper_t *d = pcap_dump_open(pd, path);
-	if (!d) {
-		fprintf(stderr, "ibscope-gen: cannot write %s: %s\n", path, pcap_geterr(pd));
-		pcap_close(pd);
-		return -1;
-	}
-	s->pd = pd;
-	s->dump = d;
+	uint8_t h[24];
+	put_le32(h, PCAP_MAGIC_US);
+	h[4] = 2; /* version 2.4 */
+	h[5] = 0;
+	h[6] = 4;
+	h[7] = 0;
+	put_le32(h + 8, 0);  /* thiszone */
+	put_le32(h + 12, 0); /* sigfigs */
+	put_le32(h + 16, SINK_SNAPLEN);
+	put_le32(h + 20, (uint32_t)linktype);
+	put(s, h, sizeof(h));
 	return 0;
 }
 
@@ -35,29 +54,32 @@ void sink_write(sink_t *s, uint64_t ts_us, const uint8_t *data, size_t caplen, s
 {
 	s->frames++;
 	s->bytes += caplen;
-	if (!s->dump)
+	if (!s->f)
 		return;
-	struct pcap_pkthdr h;
-	memset(&h, 0, sizeof(h));
-	h.ts.tv_sec = ts_us / 1000000u;
-	h.ts.tv_usec = ts_us % 1000000u;
-	h.caplen = (bpf_u_int32)caplen;
-	h.len = (bpf_u_int32)(len < caplen ? caplen : len);
-	pcap_dump((u_char *)s->dump, &h, data);
+	uint8_t h[16];
+	put_le32(h, (uint32_t)(ts_us / 1000000u));
+	put_le32(h + 4, (uint32_t)(ts_us % 1000000u));
+	put_le32(h + 8, (uint32_t)caplen);
+	put_le32(h + 12, (uint32_t)(len < caplen ? caplen : len));
+	put(s, h, sizeof(h));
+	put(s, data, caplen);
 }
 
 int sink_close(sink_t *s)
 {
-	int rc = 0;
-	if (s->dump) {
-		if (pcap_dump_flush(s->dump) != 0) {
-			fprintf(stderr, "ibscope-gen: write error: %s\n", strerror(errno));
-			rc = -1;
-		}
-		pcap_dump_close(s->dump);
+	int error = s->error;
+	if (s->f) {
+		errno = 0;
+		if (fflush(s->f) != 0 && !error)
+			error = errno ? errno : EIO;
+		errno = 0;
+		if (fclose(s->f) != 0 && !error)
+			error = errno ? errno : EIO;
 	}
-	if (s->pd)
-		pcap_close(s->pd);
-	s->dump = s->pd = NULL;
-	return rc;
+	s->f = NULL;
+	if (error) {
+		fprintf(stderr, "ibscope-gen: %s: %s\n", s->path, strerror(error));
+		return -1;
+	}
+	return 0;
 }

@@ -6,16 +6,25 @@ Groups:
            ramp, addressing violations), analysed one by one and merged, give the
            same sources, findings and redirect chains as analysing them
            together; counts add up; every view (text, CSV, HTML) names each
-           host; the text stays within 80 columns
+           host; the text stays within 80 columns; the merged CSV has the
+           single CSV's columns (rule among them) and the host; numbers are
+           written as the single report writes them; the merge of one report
+           is that report, plus what a merge adds; long, UTF-8 and control
+           character host labels (80 columns, escaped)
   errors   hostile inputs, each a one-line error naming the file, exit 2, no
            output written: a missing file, an empty one, one cut short, a JSON
            Lines report, plain JSON that is no report, a report of another
            version, a key of the wrong type, a merged report, two reports with
-           the same host label, the same report twice, -o naming an input,
-           unknown options and formats; and odd values inside a well-formed
-           report (strings for numbers, negative capture numbers) read without
-           a crash in every view; a chain whose "end" is no string or no
-           name of the engine's
+           the same host label, -o naming an input, unknown options and
+           formats; a chain whose "end" is no string or no name of the
+           engine's
+  values   wrong types and impossible values inside a well-formed report
+           (1.5, "35", 1e300 or -1 for a count, a pool of -5, a capture or
+           chain the report does not have, ...): refused in one line naming
+           the file and the key, exit 2, nothing written; JSON that breaks
+           RFC 8259's grammar refused; escapes read as JSON means them
+  twice    the same report given twice by any path (itself, ./path, a
+           symlink, a hard link, standard input and its path): refused
   html     the merged page in headless Chromium: the numbers in its DOM equal
            the merged JSON's, and it requests nothing
   ends     how each chain ended is each report's "end": the merged JSON, text
@@ -23,8 +32,17 @@ Groups:
            hand-built capture whose ends the old reading of loop, final_answer
            and followed gets wrong; a report without "end" (written before it
            existed) is read that old way
+  forecast the exhaustion forecast read back (ibscope-gen trend captures):
+           the merge of one report with a pool_forecast and sources with
+           estimates is that report, key for key (the pool's horizon and
+           window, each source's rates and times left, the finding's
+           details and message); the merged text lists each host's
+           estimates under it as its own report does, with each host's own
+           horizon when they differ; the merged HTML draws no projection;
+           a horizon of 0.0001 s merges; wrong types and impossible values
+           of the new keys refused naming them
 
-Usage: test_merge.py --ibscope BIN --source-dir DIR GROUP
+Usage: test_merge.py --ibscope BIN --source-dir DIR [--gen IBSCOPE_GEN] GROUP
 """
 import argparse
 import html
@@ -137,10 +155,77 @@ def group_equal(a, d):
     rc, csv, err = run(a, ["merge", "--format", "csv"] + reports)
     rows = csv.split("\n")  # text mode reads each CRLF as a newline
     width = len(rows[0].split(","))
-    check(rc == 0 and rows[0].startswith("record,host,"), "CSV header")
-    findings = [r for r in rows if r.startswith("finding,")]
+    rc1, single, _ = run(a, ["--format", "csv", caps[0]])
+    head = rows[0].split(",")
+    check(rc == 0 and rc1 == 0 and head[:32] == single.split("\n")[0].split(",") and
+          head[32:] == ["host", "connections", "peak_ports_in_use", "pool_utilization",
+                        "peak_ports_per_destination", "exhausted"],
+          f"CSV header: the single CSV's columns, then the host and a source's ({head})")
+    import csv as csvmod
+    table = list(csvmod.DictReader(csv.split("\n")))
+    findings = [r for r in table if r["record"] == "finding"]
     check(len(findings) == len(merged["findings"]), "a CSV row per finding")
+    check([(r["host"], r["kind"], r["rule"], int(r["frame"])) for r in findings] ==
+          [(f["host"], f["kind"], f.get("rule", ""), f["frame"]) for f in merged["findings"]],
+          "CSV findings: host, kind, rule and frame as in the merged JSON")
+    sources = [(r["host"], r["src_ip"], int(r["peak_ports_in_use"])) for r in table
+               if r["record"] == "source"]
+    check(sources == [(s["host"], s["ip"], s["peak_ports_in_use"]) for s in merged["sources"]],
+          f"a CSV row per source ({sources})")
     check(all(r.count(",") + 1 >= width for r in rows[1:] if r), "every CSV row has every column")
+    check(not re.search(r": -?\d+\.\d{3,}[,\n]", out_json_text(a, reports)),
+          "merged JSON numbers written as the report writes them (0.91, not 0.91000000000000003)")
+    group_one(a, reports[1])
+    group_labels(a, d, reports)
+
+
+def group_labels(a, d, reports):
+    """Host labels are the file names: long ones keep the text within 80
+    columns, control characters in them reach no terminal."""
+    os.makedirs(os.path.join(d, "labels"))
+    names = ["a-host-name-much-longer-than-any-column", "evil\x1b[31mred\x07", "n\u00e9ud"]
+    paths = []
+    for name, report in zip(names, reports):
+        paths.append(os.path.join(d, "labels", name + ".json"))
+        shutil.copy(report, paths[-1])
+    rc, text, err = run(a, ["merge"] + paths)
+    wide = [line for line in text.split("\n") if len(line) > 80]
+    check(rc == 0 and not wide, f"long labels: text within 80 columns ({wide[:2]}, {err[:200]})")
+    check("\x1b" not in text and "\x07" not in text and "evil\\x1B[31mred\\x07" in text,
+          "a label's control characters are escaped in the text")
+    check("n\u00e9ud" in text, "a UTF-8 label is written as it is")
+    rc, out, _ = run(a, ["merge", "--format", "json"] + paths)
+    check(rc == 0 and [h["host"] for h in json.loads(out)["hosts"]] == names,
+          "the JSON keeps the labels as they are")
+
+
+def out_json_text(a, reports):
+    return run(a, ["merge", "--format", "json"] + reports)[1]
+
+
+def group_one(a, report):
+    """The merge of one report is the report itself, plus what a merge adds:
+    one JSON writer, whatever the source."""
+    with open(report) as f:
+        own = json.load(f)
+    rc, out, err = run(a, ["merge", "--format", "json", report])
+    if not check(rc == 0, f"merge of one report: exit {rc} {err[:200]}"):
+        return
+    merged = json.loads(out)
+    host = os.path.basename(report)[:-5]
+    check(merged.pop("hosts") == [{"host": host, "first_capture": 0, "captures": 1,
+                                   "pool": own["pool"]}], "one host")
+    check(merged.pop("pools") == [own.pop("pool")], "pools: the report's pool")
+    check(merged.pop("nearest_exhaustion") == [dict(s, host=host) for s in own["sources"]],
+          "nearest_exhaustion: its sources")
+    for key in ("captures", "sources", "redirect_chains", "findings"):
+        for e in merged[key]:
+            check(e.pop("host") == host, f"{key}: labelled with the host")
+    for e in merged["crc"]["captures"]:
+        check(e.pop("host") == host, "crc.captures: labelled with the host")
+    for lat in ("setup_latency", "req_rep_latency"):
+        own["connections"][lat]["median_ns"] = None  # medians do not merge
+    check(merged == own, "the rest is the report's own, key for key")
 
 
 def expect_error(a, args, what, *needles, d=None, out=None):
@@ -166,6 +251,7 @@ def group_errors(a, d):
 
     expect_error(a, ["merge", "-o", out, os.path.join(d, "none.json")], "missing file",
                  "none.json", "No such file", out=out)
+    expect_error(a, ["merge", "-o", out, d], "a directory", d, "is a directory", out=out)
     expect_error(a, ["merge", "-o", out, write("empty.json", "")], "empty file", "empty.json",
                  "not a JSON report", out=out)
     with open(good) as f:
@@ -194,21 +280,9 @@ def group_errors(a, d):
     shutil.copy(good, twin)
     expect_error(a, ["merge", "-o", out, good, twin], "the same host label twice",
                  os.path.basename(good), "host label", out=out)
-    expect_error(a, ["merge", "-o", out, good, good], "the same report twice", good, "host label",
-                 out=out)
     before = os.path.getsize(good)
     expect_error(a, ["merge", "-o", good, good, reports[1]], "-o naming an input", good)
     check(os.path.getsize(good) == before, "-o naming an input: the input intact")
-    # Odd values inside a well-formed report: read without a crash in every
-    # view (the sanitizer build runs this too).
-    odd = dict(rep, findings=["x", {"capture": -5, "frame": "a", "time": 3, "details": []}, None],
-               sources=[1, {"ip": 5, "pool_utilization": "high"}, []],
-               redirect_chains=[{"chain": "x", "hops": 7, "final_answer": []}],
-               captures=[{"index": -1}, "y"])
-    oddpath = write("odd.json", json.dumps(odd))
-    for fmt in ("text", "json", "csv", "html"):
-        rc, _, err = run(a, ["merge", "--format", fmt, oddpath, reports[1]])
-        check(rc == 0 and err == "", f"odd values, {fmt}: exit {rc} {err.strip()[:200]}")
     # A chain's end: a string, and one of the engine's names.
     for what, end in [("a number", 3), ("null", None), ("an unknown name", "finished"),
                       ("a name in other case", "Loop")]:
@@ -221,6 +295,144 @@ def group_errors(a, d):
     expect_error(a, ["merge", "--bogus", good], "unknown option", "--bogus")
     expect_error(a, ["merge", "--format", "yaml", good], "unknown format", "--format")
     expect_error(a, ["merge"], "no reports", "no reports")
+
+
+# Wrong types and impossible values: (where, the value, what the line says
+# after "FILE: "). A value given as RAW(text) is written as that JSON text.
+class RAW(str):
+    pass
+
+
+VALUES = [
+    ("frames.total", 1.5, "frames.total: 1.5 is not a count"),
+    ("frames.total", "35", 'frames.total: "35" is not a count'),
+    ("frames.total", RAW("1e300"), "frames.total: 1e300 is not a count"),
+    ("frames.total", -1, "frames.total: -1 is not a count"),
+    ("frames.total", RAW("18446744073709551616"),
+     "frames.total: 18446744073709551616 is not a count"),
+    ("frames.first_time", "yesterday", 'frames.first_time: "yesterday" is not a time'),
+    ("frames.first_time", "2026-02-30T00:00:00.000000000Z",
+     'frames.first_time: "2026-02-30T00:00:00.000000000Z" is not a time'),
+    ("pool.low", -5, "pool.low: -5 is not a port"),
+    ("pool.high", 70000, "pool.high: 70000 is not a port"),
+    ("pool.size", 5, "pool.size: 5 is not high - low + 1 (28232)"),
+    ("pool.threshold_pct", 0, "pool: "),
+    ("captures.0.frames", None, "captures[0].frames: null is not a count"),
+    ("captures.0.index", 3, "captures[0].index: 3 is not the capture's place"),
+    ("sources.0.pool_utilization", 150, "sources[0].pool_utilization: 150 is not a percentage"),
+    ("sources.0.ip", "10.0.0.300", 'sources[0].ip: "10.0.0.300" is not an IP address'),
+    ("sources.0.exhausted", "no", 'sources[0].exhausted: "no" is not true or false'),
+    ("sources.0.port_space", "SCTP", 'sources[0].port_space: "SCTP" is not a port space'),
+    ("redirect_chains.0.hops.0.qp", 1 << 24, "redirect_chains[0].hops[0].qp: 16777216 is not a QP"),
+    ("redirect_chains.1.chain", 5, "redirect_chains[1].chain: 5 is not the chain's place"),
+    ("connections.reject_reasons", {"99": 1}, "connections.reject_reasons.99: not a reject reason"),
+    ("connections.setup_latency.count", "many", "connections.setup_latency.count"),
+    ("finding_counts.bogus", 1, "finding_counts.bogus: not a finding kind"),
+    ("addressing.trunc_mad", 1, "addressing.trunc_mad: not an addressing rule"),
+    ("findings.0.capture", 7, "findings[0].capture: capture 7 is not in the report's captures"),
+    ("findings.0.details.chain", 99,
+     "findings[0].details.chain: chain 99 is not in the report's redirect_chains (11)"),
+    ("findings.0.kind", "bogus", 'findings[0].kind: "bogus" is not a finding kind'),
+    ("findings.0.severity", "error", "findings[0].severity: error is not the severity"),
+    ("findings.0.frame", 0, "findings[0].frame: 0 is not a frame number"),
+    ("findings.0.details.target", None, "findings[0].details.target: null is not"),
+    ("findings.0.details.sl", None, "findings[0].details.sl: null is not"),
+    ("crc.captures", [], "crc.captures: 0 entries for 1 captures"),
+    ("crc.checked", 1, "crc.checked: 1 is not true or false"),
+    ("limits", None, "limits: null is not an object"),
+    ("-frames.ib", None, "frames.ib: missing"),
+    ("-limits", None, "limits: missing"),
+    ("-findings.0.details.sl", None, "findings[0].details.sl: missing"),
+]
+
+
+def mutated(rep, where, value):
+    """The report's text with the member at where ("a.0.b") set to value,
+    or removed ("-a.b")."""
+    rep = json.loads(json.dumps(rep))
+    keys = [int(k) if k.isdigit() else k for k in where.lstrip("-").split(".")]
+    at = rep
+    for k in keys[:-1]:
+        at = at[k]
+    if where.startswith("-"):
+        del at[keys[-1]]
+    else:
+        at[keys[-1]] = "@RAW@" if isinstance(value, RAW) else value
+    return json.dumps(rep, indent=2).replace('"@RAW@"', str(value))
+
+
+def group_values(a, d):
+    reports = host_reports(a, d)
+    out = os.path.join(d, "fabric.txt")
+    with open(reports[0]) as f:
+        rep = json.load(f)
+    bad = os.path.join(d, "b.json")
+    for where, value, says in VALUES:
+        with open(bad, "w") as f:
+            f.write(mutated(rep, where, value))
+        expect_error(a, ["merge", "-o", out, reports[1], bad], f"{where} = {value!r}",
+                     f"ibscope: {bad}: {says}", out=out)
+    # A key given twice, and JSON nested deeper than any report.
+    text = json.dumps(rep).replace('"total": ', '"total": 1, "total": ', 1)
+    with open(bad, "w") as f:
+        f.write(text)
+    expect_error(a, ["merge", "-o", out, bad], "a key twice", "frames.total: given twice", out=out)
+    with open(bad, "w") as f:
+        f.write(json.dumps(rep)[:-1] + ', "deep": ' + "[" * 100 + "]" * 100 + "}")
+    expect_error(a, ["merge", "-o", out, bad], "nesting", "not a JSON report: nesting deeper",
+                 out=out)
+    # JSON as RFC 8259 has it, and nothing else.
+    v = json.dumps(rep["version"])
+    for text, says in [('{"version":%s,}' % v, "unexpected '}'"),
+                       ('{"version":%s,"a":01}' % v, "a malformed number"),
+                       ('{"version":%s,"a":[1,]}' % v, "unexpected ']'"),
+                       ('{"version":%s,"a":"\\q"}' % v, "an unknown escape in a string"),
+                       ('{"version":%s,"a":"\\ud800"}' % v, "a lone UTF-16 surrogate in a string"),
+                       ('{"version":%s,"a":"\t"}' % v, "a control character in a string"),
+                       ('{"version":%s,"a":"\udcff"}' % v, "invalid UTF-8 in a string"),
+                       ('{"version":%s} {}' % v, "more text after the document"),
+                       ("{'version':%s}" % v, "unexpected '''"),
+                       ('\ufeff{"version":%s}' % v, "unexpected byte 0xef")]:
+        with open(bad, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
+        expect_error(a, ["merge", "-o", out, bad], f"JSON {text!r}",
+                     f"{bad}: not a JSON report: {says} at line 1", out=out)
+    # Escapes are read as JSON means them.
+    esc = json.dumps(dict(rep, captures=[dict(rep["captures"][0], path="caf\u00e9/\u2603")]),
+                     ensure_ascii=True).replace("/", "\\/")
+    with open(bad, "w") as f:
+        f.write(esc)
+    rc, merged, err = run(a, ["merge", "--format", "json", bad])
+    check(rc == 0 and json.loads(merged)["captures"][0]["path"] == "caf\u00e9/\u2603",
+          f"escapes read back: exit {rc} {err[:200]}")
+    # Unknown keys are skipped, whatever they hold.
+    with open(bad, "w") as f:
+        f.write(json.dumps(dict(rep, extra=[{"a": [1, {}]}], frames=dict(rep["frames"], x=1))))
+    rc, _, err = run(a, ["merge", bad])
+    check(rc == 0 and err == "", f"unknown keys skipped: exit {rc} {err[:200]}")
+
+
+def group_twice(a, d):
+    reports = host_reports(a, d)
+    good = reports[0]
+    os.symlink(good, os.path.join(d, "link.json"))
+    os.link(good, os.path.join(d, "hard.json"))
+    out = os.path.join(d, "fabric.txt")
+    for what, args in [("itself", [good, good]), ("./path", [good, "./redirect.json"]),
+                       ("a symlink", [good, "link.json"]), ("a hard link", ["hard.json", good])]:
+        rc, _, err = run(a, ["merge", "-o", out] + args, cwd=d)
+        check(rc == 2 and one_error_line(err, args[1], "is the same file as", args[0],
+                                         "its host would be merged twice"),
+              f"the same report twice, {what}: exit {rc} {err.strip()[:200]}")
+        check(not os.path.exists(out), f"the same report twice, {what}: nothing written")
+    for args in (["-", good], [good, "-"]):
+        with open(good) as f:
+            rc, _, err = run(a, ["merge", "-o", out] + args, stdin=f)
+        check(rc == 2 and one_error_line(err, "is the same file as"),
+              f"standard input and its file, {args}: exit {rc} {err.strip()[:200]}")
+    with open(good) as f:
+        rc, _, err = run(a, ["merge", "-", reports[1]], stdin=f)
+    check(rc == 0, f"standard input and another report: exit {rc} {err[:200]}")
 
 
 def group_html(a, d):
@@ -265,9 +477,10 @@ def group_html(a, d):
     want = [(s["host"], f"{s['ip']} {s['port_space']}", s["peak_ports_in_use"])
             for s in merged["nearest_exhaustion"]]
     check(near == want, f"nearest exhaustion {near} == merged JSON {want}")
-    chains = {int(a_["data-chain"]): int(a_["data-hops"]) for _, a_, _ in
-              dom.with_attr("data-chain", "tr")}
-    want = {c["chain"]: len(c["hops"]) + c["hops_dropped"] for c in merged["redirect_chains"]}
+    chains = {int(a_["data-chain"]): (int(a_["data-hops"]), a_["data-host"]) for _, a_, _ in
+              dom.with_attr("data-chain", "figure")}
+    want = {c["chain"]: (len(c["hops"]) + c["hops_dropped"], c["host"])
+            for c in merged["redirect_chains"]}
     check(chains == want, f"chains {chains} == merged JSON {want}")
     hosts = {a_["data-host"]: int(a_["data-findings"]) for _, a_, _ in
              dom.with_attr("data-findings", "tr")}
@@ -277,15 +490,21 @@ def group_html(a, d):
 
 
 def merged_text_ends(text):
-    """{chain: end} from the merged text's Redirect chains."""
+    """{chain: end} from the merged text's Redirect chains: each chain's
+    drawing ends in [end] or [answered, frame N]."""
     sect = text.split("\nRedirect chains\n", 1)[-1].split("\n\n", 1)[0]
-    return {int(n): e for n, e in re.findall(r"^  chain (\d+) \(.*\): .*, ([^,\n]+)$", sect, re.M)}
+    ends = {}
+    for block in re.split(r"^  (?=chain \d+ \()", sect, flags=re.M)[1:]:
+        drawn = " ".join(block.split())
+        ends[int(block.split()[1])] = re.findall(r"\[([^],]+)[^]]*\]$", drawn)[0]
+    return ends
 
 
 def merged_html_ends(page):
-    """{chain: end} from the merged page's chain table (its last column)."""
+    """{chain: end} from the merged page's chain figures."""
     return {int(n): html.unescape(e) for n, e in
-            re.findall(r'<tr data-chain="(\d+)".*?<td[^>]*>([^<]*)</td></tr>', page)}
+            re.findall(r'<figure class="chain" data-chain="(\d+)" data-hops="\d+" '
+                       r'data-end="([^"]*)"', page)}
 
 
 def old_end(c):
@@ -358,22 +577,163 @@ def group_ends(a, d):
             json.dump(rep, f)
     fabric, text, page = merged(older)
     want = {c["chain"]: old_end(c) for c in fabric["redirect_chains"]}
-    check(all("end" not in c for c in fabric["redirect_chains"]), "older reports: no end carried")
+    check({c["chain"]: c["end"] for c in fabric["redirect_chains"]} == want,
+          "older reports: the merged JSON gives the end the old reading finds")
     check(merged_text_ends(text) == want and merged_html_ends(page) == want,
           f"older reports: text {merged_text_ends(text)}, HTML {merged_html_ends(page)}, "
           f"want {want}")
     check(want != ends, "the hand-built capture is one the old reading gets wrong")
 
 
+# ---- the exhaustion forecast ----
+
+def trend(a, d, name, shape, *opts):
+    """ibscope-gen trend SHAPE OPTS into d/name.pcap, analysed with
+    ANALYSIS into d/name.json; the report's path."""
+    cap = os.path.join(d, name + ".pcap")
+    p = subprocess.run([a.gen, "trend", shape] + list(opts) + [cap], capture_output=True,
+                       text=True)
+    check(p.returncode == 0, f"ibscope-gen trend {shape} {opts}: {p.stderr.strip()}")
+    return cap
+
+
+def analysed(a, d, cap, name, *opts):
+    out = os.path.join(d, name + ".json")
+    rc, _, err = run(a, ["--format", "json", "-o", out] + list(opts) + [cap])
+    check(rc == 0, f"report of {name}: exit {rc} {err[:200]}")
+    return out
+
+
+def forecast_rows(text):
+    """The "Runs out in" table's rows: (host or None, source, space, the four
+    estimate columns); the frame column is left out (a merge numbers the
+    captures)."""
+    rows, host, inside = [], None, False
+    for line in text.split("\n"):
+        if line.startswith("  Runs out in:"):
+            inside = True
+            continue
+        if not inside:
+            continue
+        if not line.strip() or line.startswith("  - = "):
+            break
+        m = re.match(r"  (\S+):$", line)
+        if m:
+            host = m.group(1)
+            continue
+        cells = [c.split() for c in line.split("|")]
+        if len(cells) == 4 and cells[0] and cells[0][0] != "source":
+            rows.append((host, cells[0][0], cells[0][1], " ".join(cells[1]),
+                         " ".join(cells[2])))
+    return rows
+
+
+FORECAST_VALUES = [
+    ("pool.forecast_horizon_s", 0, "pool: the forecast horizon is not above 0"),
+    ("pool.forecast_horizon_s", "60", 'pool.forecast_horizon_s: "60" is not a number of seconds'),
+    ("pool.forecast_horizon_s", RAW("2e9"), "pool.forecast_horizon_s: 2e9 is not a number of "
+                                             "seconds"),
+    ("pool.forecast_window_s", 13, "pool.forecast_window_s: 13 is not forecast_horizon_s / 5 "
+                                   "(12)"),
+    ("pool.forecast_window_s", None, "pool.forecast_window_s: null is not a number of seconds"),
+    ("-pool.forecast_window_s", None, "pool.forecast_window_s: missing"),
+    ("sources.0.eta_s", -1, "sources[0].eta_s: -1 is not a number of seconds or null"),
+    ("sources.0.rate_per_s", "fast", 'sources[0].rate_per_s: "fast" is not a rate'),
+    ("sources.0.rate_per_s", None, "sources[0].eta_s: not null while rate_per_s is null"),
+    ("sources.0.rate_per_s", -2, "sources[0].eta_s: not null while rate_per_s is below 0"),
+    ("sources.0.forecast_frame", None,
+     "sources[0].rate_per_s: not null while forecast_frame is (no port event yet)"),
+    ("sources.0.forecast_frame.frame", 0, "sources[0].forecast_frame.frame: 0 is not a frame"),
+    ("-sources.0.eta_per_destination_s", None, "sources[0].eta_per_destination_s: missing"),
+    ("findings.@.details.model", "both",
+     'findings[@].details.model: "both" is not a model (one_port, per_destination)'),
+    ("findings.@.details.eta_s", None, "findings[@].details.eta_s: null is not a number"),
+    ("findings.@.details.rate_per_s", -1, "findings[@].details.rate_per_s: -1 is not a rate"),
+    ("-findings.@.details.model", None, "findings[@].details.model: missing"),
+    ("-findings.@.details.rate_per_s", None, "findings[@].details.rate_per_s: missing"),
+]
+
+
+def group_forecast(a, d):
+    if not a.gen or not os.access(a.gen, os.X_OK):
+        print("SKIP: no ibscope-gen (--gen)")
+        return 77
+    pool = ["--pool", "40000-40999"]
+    ramp = trend(a, d, "ramp", "ramp", *pool, "--period-ms", "100")
+    flat = trend(a, d, "flat", "flat", *pool, "--period-ms", "100")
+    # One report with a pool_forecast and estimates: merged alone, it is itself.
+    rep = analysed(a, d, ramp, "ramp", *pool, "--forecast-horizon", "60")
+    with open(rep) as f:
+        own = json.load(f)
+    kinds = [f["kind"] for f in own["findings"]]
+    src = own["sources"][0]
+    if not check("pool_forecast" in kinds and src["eta_s"] is not None and
+                 src["rate_per_s"] is not None and own["pool"]["forecast_window_s"] == 12,
+                 f"the ramp's report has a pool_forecast and an estimate ({kinds}, {src})"):
+        return
+    group_one(a, rep)
+    # Two hosts with the same settings: each one's estimates, under it.
+    ramp2 = analysed(a, d, ramp, "rampb", *pool, "--forecast-horizon", "60")
+    rc, text, err = run(a, ["merge", rep, ramp2])
+    _, single, _ = run(a, pool + ["--forecast-horizon", "60", ramp])
+    want = [(h,) + r[1:] for h in ("ramp", "rampb") for r in forecast_rows(single)]
+    check(rc == 0 and want and forecast_rows(text) == want,
+          f"merged text: each host's estimates as its own report ({forecast_rows(text)}, "
+          f"{want}, {err[:200]})")
+    check("over the last 12 s before each" in text.replace("\n  ", " ") and
+          "(pool_forecast within 60 s)" in text, "merged text: the hosts' window and horizon")
+    check(re.search(r"\n  pool_forecast +warning +2  ramp 1, rampb 1\n", text),
+          "merged text: each host's pool_forecast listed")
+    wide = [line for line in text.split("\n") if len(line) > 80]
+    check(not wide, f"merged text within 80 columns ({wide[:2]})")
+    # Hosts of other horizons: each its own, said so.
+    other = analysed(a, d, flat, "flat", *pool, "--forecast-horizon", "30")
+    rc, text, err = run(a, ["merge", rep, other])
+    check(rc == 0 and "port pools: each host's own (Hosts)" in text and
+          "the last fifth of its host's forecast horizon" in text.replace("\n  ", " "),
+          f"merged text: hosts of other horizons ({err[:200]})")
+    check([r[0] for r in forecast_rows(text)] == ["ramp", "flat"],
+          f"merged text: both hosts' sources in the table ({forecast_rows(text)})")
+    rc, out, err = run(a, ["merge", "--format", "json", rep, other])
+    pools = json.loads(out)["pools"] if rc == 0 else []
+    check([(p["forecast_horizon_s"], p["forecast_window_s"]) for p in pools] == [(60, 12),
+                                                                                 (30, 6)],
+          f"merged JSON: each host's horizon and window in pools ({pools})")
+    rc, page, err = run(a, ["merge", "--format", "html", rep, other])
+    check(rc == 0 and "data-projection" not in page and 'data-kind="pool_forecast"' in page,
+          f"merged HTML: the finding counted, no projection drawn ({err[:200]})")
+    # A horizon of a tenth of a millisecond is written to the nanosecond and
+    # read back.
+    tiny = analysed(a, d, flat, "tiny", *pool, "--forecast-horizon", "0.0001")
+    rc, out, err = run(a, ["merge", "--format", "json", tiny])
+    check(rc == 0 and json.loads(out)["pools"] == [{"low": 40000, "high": 40999, "size": 1000,
+                                                    "threshold_pct": 90,
+                                                    "forecast_horizon_s": 0.0001,
+                                                    "forecast_window_s": 0.00002}],
+          f"a horizon of 0.0001 s merges ({err[:200]})")
+    # The new keys' wrong types and impossible values.
+    at = kinds.index("pool_forecast")
+    bad, out = os.path.join(d, "b.json"), os.path.join(d, "fabric.txt")
+    for where, value, says in FORECAST_VALUES:
+        where, says = where.replace("@", str(at)), says.replace("@", str(at))
+        with open(bad, "w") as f:
+            f.write(mutated(own, where, value))
+        expect_error(a, ["merge", "-o", out, ramp2, bad], f"{where} = {value!r}",
+                     f"ibscope: {bad}: {says}", out=out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ibscope", required=True)
     ap.add_argument("--source-dir", required=True)
-    ap.add_argument("group", choices=["equal", "errors", "html", "ends"])
+    ap.add_argument("--gen", help="ibscope-gen (the forecast group)")
+    ap.add_argument("group", choices=["equal", "errors", "values", "twice", "html", "ends",
+                                      "forecast"])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="ibscope-merge-") as d:
-        status = {"equal": group_equal, "errors": group_errors, "html": group_html,
-                  "ends": group_ends}[a.group](a, d)
+        status = {"equal": group_equal, "errors": group_errors, "values": group_values,
+                  "twice": group_twice, "html": group_html, "ends": group_ends,
+                  "forecast": group_forecast}[a.group](a, d)
     if status == 77:
         return 77
     return testlib.finish()

@@ -20,7 +20,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/compat/system.sh"
 root=$(system_dir "$suite")
 system_make "$suite" tshark libwireshark-dev cmake gcc make pkg-config libpcap-dev \
-	libcmocka-dev python3 zlib1g-dev liblzma-dev libzstd-dev libjansson-dev util-linux scdoc man-db
+	libcmocka-dev python3 zlib1g-dev liblzma-dev libzstd-dev util-linux scdoc man-db
 # A fresh copy of the tree (tracked files), and the real captures when present.
 rm -rf "$root/src" "$root/shared"
 mkdir -p "$root/src"

@@ -55,10 +55,12 @@ def _read_report(path):
     return report
 
 
-def run(ibscope, args, feed=None, timeout=600, json_report=True):
+def run(ibscope, args, feed=None, timeout=600, json_report=True, analysis=True):
     """Runs ibscope ARGS (with --format json unless json_report is False).
-    feed: None, or a function writing the standard input stream to a file object."""
-    argv = [ibscope, "--no-progress"] + (["--format", "json"] if json_report else []) + list(args)
+    feed: None, or a function writing the standard input stream to a file object.
+    analysis=False: ARGS are a command's as they are (ibscope merge ...)."""
+    options = ["--no-progress"] + (["--format", "json"] if json_report else []) if analysis else []
+    argv = [ibscope] + options + list(args)
     with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
         out_path, err_path = os.path.join(tmp, "out"), os.path.join(tmp, "err")
         rss_path = os.path.join(tmp, "rss")

@@ -8,7 +8,9 @@ Groups:
   dup        the same input twice (path, hard link, ./path, '-' twice, '-' that is
              a file given too): refused unless --allow-duplicate-inputs
   signals    SIGINT, SIGTERM, SIGHUP and SIGKILL in the middle of a run: the
-             previous report is intact, no temporary left (but after SIGKILL)
+             previous report is intact, no temporary left (but after SIGKILL);
+             a signal ignored at start stays ignored (nohup); one after the
+             rename leaves exit status 0 (strace holds the process there)
   fulldisk   a full output file system, a full TMPDIR, /dev/full (tiny tmpfs in a
              mount namespace: unshare -m)
   names      control characters and UTF-8 in file names: escaped, aligned
@@ -16,6 +18,16 @@ Groups:
   edges      ports outside the pool, decimal --threshold, repeated options,
              -o '', decode options, the open-file limit
   formats    gzip, xz and zstd captures, raw ERF files
+  protected  as nobody, -o refuses what the shell's > could not write (a 0444
+             report, root's, someone else's in a sticky folder); root keeps the
+             owner (needs root)
+  targets    -o through dangling symlinks, chains, loops; names of 238-256
+             bytes (ASCII and UTF-8): the temporary's name fits
+  stale      a SIGKILLed run's temporary is removed by the next run for that
+             output, a live run's is not; temporaries are 0600, reports get the
+             umask's mode or the old one (and with --live on lo, as root)
+  writes     /dev/full and a closed standard output for every command and
+             format: exit 2, "standard output: <the errno's words>"
 Exit 0 when every check holds, 1 otherwise, 77 when a group cannot run here.
 """
 import argparse
@@ -171,13 +183,62 @@ def _temporaries(report):
     return glob.glob(os.path.join(folder, "." + base + ".ibscope-*"))
 
 
-def _wait_for_temporary(report, proc, seconds=20):
+def _temps_in(folder):
+    """Every ibscope temporary in folder, whatever output it is for."""
+    return sorted(n for n in os.listdir(folder) if ".ibscope-" in n)
+
+
+def _wait_for_temporary(report, proc, seconds=20, folder=None, before=()):
+    """True once report has a temporary (with folder: once folder has one
+    that is not in before)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end and proc.poll() is None:
-        if _temporaries(report):
+        if set(_temps_in(folder)) - set(before) if folder else _temporaries(report):
             return True
         time.sleep(0.005)
     return False
+
+
+def _held(report, what, extra=(), preexec=None, prefix=(), env=None):
+    """A run writing report from a stream that stays open: it has read 2000
+    frames and waits for more, its temporary there.  Finish it with
+    _release."""
+    folder = os.path.dirname(report)
+    before = _temps_in(folder)
+    proc = subprocess.Popen(list(prefix) + [ARGS.ibscope, "--no-progress", "--format", "json",
+                                            *extra, "-o", report, "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, preexec_fn=preexec, env=env)
+    try:
+        proc.stdin.write(_held.head)
+        proc.stdin.flush()
+    except BrokenPipeError:
+        pass  # it has ended already: said below
+    check(_wait_for_temporary(report, proc, folder=folder, before=before),
+          f"{what}: no temporary file appeared")
+    time.sleep(0.1)
+    return proc
+
+
+_held.head = b""
+
+
+def _release(proc):
+    """Ends the stream of a _held run; its exit status and stderr."""
+    try:
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    rc = proc.wait(timeout=120)
+    return rc, proc.stderr.read().decode("utf-8", "replace")
+
+
+def _is_report(path, frames=2000):
+    try:
+        with open(path, "rb") as f:
+            return json.load(f)["frames"]["total"] == frames
+    except (OSError, ValueError, KeyError):
+        return False
 
 
 def g_signals(d):
@@ -206,7 +267,7 @@ def g_signals(d):
         if sig == signal.SIGKILL:
             check(len(left) == 1, f"signals SIGKILL: temporaries {left}")
             for t in left:
-                os.unlink(t)  # SIGKILL cannot be caught: the one thing left behind
+                os.unlink(t)  # SIGKILL cannot be caught: the next run removes it (stale)
         else:
             check(not left, f"signals {name}: temporary left behind: {left}")
     # A large file, SIGINT at a moment in the middle: whatever the moment, the
@@ -233,6 +294,394 @@ def g_signals(d):
                   f"signals large run +{delay}s: exit {rc} and an incomplete report")
         check(not _temporaries(report), f"signals large run +{delay}s: temporary left")
         print(f"signals large run: SIGINT after {delay} s -> exit {rc}")
+    _signals_ignored(report)
+    _signals_after_rename(d, report)
+
+
+def _signals_ignored(report):
+    """A signal ignored when ibscope starts (nohup, a background job of a
+    script) stays ignored: the run goes on and writes its report."""
+    _held.head = _stream_bytes(2000)
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        name = signal.Signals(sig).name
+        with open(report, "wb") as f:
+            f.write(OLD_REPORT)
+        proc = _held(report, f"signals {name} ignored",
+                     preexec=lambda s=sig: signal.signal(s, signal.SIG_IGN))
+        proc.send_signal(sig)
+        time.sleep(0.2)
+        check(proc.poll() is None, f"signals {name} ignored at start: the run ended on it")
+        rc, err = _release(proc)
+        check(rc == 0 and not err and _is_report(report),
+              f"signals {name} ignored at start: exit {rc} {err!r}, no new report")
+        check(not _temporaries(report), f"signals {name} ignored: temporary left")
+
+
+def _signals_after_rename(d, report):
+    """A signal that comes once the new report is in place does not turn the
+    exit status into "killed": strace holds ibscope for a while just after
+    its rename returns, and the signal arrives then."""
+    probe = subprocess.run(["strace", "-o", "/dev/null", "true"], capture_output=True) \
+        if shutil.which("strace") else None
+    if not probe or probe.returncode != 0:
+        print("SKIP (part): signals after the rename need strace (ptrace): %s"
+              % (probe.stderr.decode().strip() if probe else "not installed"))
+        return
+    cap = copy_sample(d, "cm_rocev2.pcap")
+    renames = "rename,renameat,renameat2"
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"  # LSan: no ptrace
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        name = signal.Signals(sig).name
+        with open(report, "wb") as f:
+            f.write(OLD_REPORT)
+        old_ino = os.stat(report).st_ino
+        tracer = subprocess.Popen(["strace", "-qq", "-o", "/dev/null", "-e", "signal=none",
+                                   "-e", "trace=" + renames,
+                                   "-e", "inject=%s:delay_exit=2000000" % renames,
+                                   ARGS.ibscope, "--no-progress", "-o", report, cap],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and tracer.poll() is None:
+            if os.stat(report).st_ino != old_ino:
+                break
+            time.sleep(0.002)
+        kids = open(f"/proc/{tracer.pid}/task/{tracer.pid}/children").read().split() \
+            if tracer.poll() is None else []
+        if not check(len(kids) == 1, f"signals after rename {name}: no ibscope under strace"):
+            tracer.wait()
+            continue
+        os.kill(int(kids[0]), sig)
+        rc = tracer.wait(timeout=60)  # strace ends as its tracee did
+        err = tracer.stderr.read().decode()
+        with open(report, "rb") as f:
+            new = f.read().startswith(b"ibscope ")
+        check(new, f"signals after rename {name}: the report is not the new one")
+        check(rc == 0 and not err, f"signals after rename {name}: exit {rc} {err!r} "
+              "with the new report in place (expected 0)")
+
+
+# ---- protected: -o replaces only what the shell's > could write ----
+
+def _mode(path):
+    return os.stat(path).st_mode & 0o7777
+
+
+def _as_nobody_works(d):
+    p = subprocess.run(["runuser", "-u", "nobody", "--", ARGS.ibscope, "--version"],
+                       capture_output=True, cwd=d)
+    return p.returncode == 0
+
+
+def g_protected(d):
+    if os.geteuid() != 0 or not shutil.which("runuser"):
+        skipped.append("protected: needs root and runuser (files of another user)")
+        return
+    import pwd
+    nobody = pwd.getpwnam("nobody")
+    os.chmod(d, 0o755)
+    if not _as_nobody_works(d):
+        skipped.append("protected: nobody cannot run %s (a folder on its path is private)"
+                       % ARGS.ibscope)
+        return
+    cap = copy_sample(d, "cm_rocev2.pcap")
+    os.chmod(cap, 0o644)
+    w = os.path.join(d, "w")        # a folder nobody may write
+    sticky = os.path.join(d, "s")   # like /tmp
+    os.mkdir(w)
+    os.mkdir(sticky)
+    os.chmod(w, 0o777)
+    os.chmod(sticky, 0o1777)
+
+    def old_file(path, mode, owner):
+        with open(path, "wb") as f:
+            f.write(OLD_REPORT)
+        os.chown(path, owner.pw_uid if owner else 0, owner.pw_gid if owner else 0)
+        os.chmod(path, mode)
+
+    def as_nobody(args):
+        p = subprocess.run(["runuser", "-u", "nobody", "--", ARGS.ibscope] + args,
+                           capture_output=True, cwd=d, timeout=120)
+        return p.returncode, p.stderr.decode("utf-8", "replace")
+
+    def unchanged(path, mode, uid):
+        with open(path, "rb") as f:
+            data = f.read()
+        st = os.stat(path)
+        return data == OLD_REPORT and _mode(path) == mode and st.st_uid == uid
+
+    # The shell's > could not write these: refused before anything is read,
+    # one line naming the file, the file as it was (content, mode, owner).
+    for label, name, mode, owner, reason in [
+            ("nobody's own 0444 report", "w/own-ro.txt", 0o444, nobody, "Permission denied"),
+            ("root's 0644 report", "w/roots.txt", 0o644, None, "Permission denied"),
+            ("root's 0666 report in a sticky folder", "s/others.txt", 0o666, None,
+             "Operation not permitted")]:
+        path = os.path.join(d, name)
+        old_file(path, mode, owner)
+        rc, err = as_nobody(["-o", name, cap])
+        check(rc == 2 and one_line(err, name + ": " + reason) and "no report" not in err,
+              f"protected {label}: exit {rc} {err!r}")
+        check(unchanged(path, mode, owner.pw_uid if owner else 0),
+              f"protected {label}: the file was replaced")
+        check(not _temps_in(os.path.dirname(path)), f"protected {label}: temporary left")
+    ib = copy_sample(d, "cm_ib_lrh.pcap")
+    os.chmod(ib, 0o644)
+    for argv in (["--format", "json", "-o", "w/own-ro.txt", cap], ["convert", ib, "w/own-ro.txt"]):
+        rc, err = as_nobody(argv)
+        check(rc == 2 and one_line(err, "w/own-ro.txt: Permission denied"),
+              f"protected {argv[0]}: exit {rc} {err!r}")
+    # One the shell's > could write (root's, mode 0666): replaced, mode kept.
+    shared = os.path.join(w, "shared.txt")
+    old_file(shared, 0o666, None)
+    rc, err = as_nobody(["-o", "w/shared.txt", cap])
+    with open(shared, "rb") as f:
+        check(rc == 0 and f.read().startswith(b"ibscope ") and _mode(shared) == 0o666,
+              f"protected writable report: exit {rc} {err!r}, mode {_mode(shared):o}")
+    # root may write anything, as with >: the report is replaced and keeps
+    # its owner, group and mode.
+    own = os.path.join(w, "own-ro.txt")
+    rc, _, err = run(["-o", own, cap])
+    st = os.stat(own)
+    with open(own, "rb") as f:
+        check(rc == 0 and f.read().startswith(b"ibscope "), f"protected root: exit {rc} {err!r}")
+    check((st.st_uid, st.st_gid, _mode(own)) == (nobody.pw_uid, nobody.pw_gid, 0o444),
+          f"protected root: owner {st.st_uid}:{st.st_gid} mode {_mode(own):o}, "
+          f"expected {nobody.pw_uid}:{nobody.pw_gid} 444")
+    # A link in a sticky folder that someone else owns is not followed when
+    # the kernel says so (fs.protected_symlinks), as > would not follow it.
+    with open("/proc/sys/fs/protected_symlinks") as f:
+        protected_symlinks = f.read().strip() == "1"
+    if protected_symlinks:
+        os.symlink(os.path.join(w, "via-link.txt"), os.path.join(sticky, "link.txt"))
+        rc, err = as_nobody(["-o", "s/link.txt", cap])
+        check(rc == 2 and one_line(err, "s/link.txt: Permission denied")
+              and not os.path.exists(os.path.join(w, "via-link.txt")),
+              f"protected symlink in a sticky folder: exit {rc} {err!r}")
+    else:
+        print("SKIP (part): fs.protected_symlinks is 0 on this machine")
+
+
+# ---- targets: what -o writes through, and names of every length ----
+
+def g_targets(d):
+    cap = copy_sample(d, "cm_rocev2.pcap")
+    old_mask = os.umask(0o022)
+    try:
+        _targets(d, cap)
+    finally:
+        os.umask(old_mask)
+
+
+def _targets(d, cap):
+    sub = os.path.join(d, "sub")
+    links = os.path.join(d, "links")
+    os.mkdir(sub)
+    os.mkdir(links)
+    # A dangling symlink: the file it names is created, the link stays.
+    cases = [("dangling", os.path.join(d, "dangling.txt"), os.path.join(sub, "new.txt"),
+              [(os.path.join(d, "dangling.txt"), "sub/new.txt")]),
+             ("relative in another folder", os.path.join(links, "rel.txt"),
+              os.path.join(sub, "rel.txt"), [(os.path.join(links, "rel.txt"), "../sub/rel.txt")]),
+             ("chain", os.path.join(d, "chain2"), os.path.join(sub, "chained.txt"),
+              [(os.path.join(d, "chain2"), "links/chain1"),
+               (os.path.join(links, "chain1"), "../sub/chained.txt")])]
+    for label, out, target, made in cases:
+        for link, to in made:
+            os.symlink(to, link)
+        for argv in (["-o", out, cap], ["convert", sample("cm_ib_lrh.pcap"), out]):
+            if os.path.exists(target):
+                os.unlink(target)
+            rc, _, err = run(argv)
+            ok = rc == 0 and os.path.isfile(target) and all(os.path.islink(l) for l, _ in made)
+            check(ok and _mode(target) == 0o644,
+                  f"targets {label} {argv[0]}: exit {rc} {err!r}, target "
+                  f"{'made' if os.path.exists(target) else 'missing'}")
+            check(not _temps_in(d) and not _temps_in(sub) and not _temps_in(links),
+                  f"targets {label}: temporary left")
+        with open(target if os.path.exists(target) else os.devnull, "rb") as f:
+            check(f.read(4) in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"),
+                  f"targets {label}: convert wrote no capture")
+    os.symlink("loop-b", os.path.join(d, "loop-a"))
+    os.symlink("loop-a", os.path.join(d, "loop-b"))
+    os.symlink("missing/x.txt", os.path.join(d, "to-missing"))
+    os.symlink("sub/", os.path.join(d, "to-folder"))
+    os.symlink("newfolder/", os.path.join(d, "to-new-folder"))
+    for name, reason in [("loop-a", "Too many levels of symbolic links"),
+                         ("to-missing", "No such file or directory"),
+                         ("to-folder", "Is a directory"), ("to-new-folder", "Is a directory")]:
+        rc, out, err = run(["-o", os.path.join(d, name), cap])
+        check(rc == 2 and not out and one_line(err, name + ": " + reason),
+              f"targets {name}: exit {rc} {err!r}")
+    # Every name the file system takes works: the temporary's name is cut
+    # to fit (NAME_MAX), at a character, with a hash of the whole name.
+    names = os.path.join(d, "names")
+    os.mkdir(names)
+    for n in (238, 239, 240, 241, 250, 254, 255):
+        for unit, what in (("a", "ASCII"), ("\u00fc", "2-byte"), ("\u6f22", "3-byte")):
+            name = (unit * n)[: n // len(unit.encode())]
+            name += "x" * (n - len(name.encode()))
+            path = os.path.join(names, name)
+            rc, _, err = run(["-o", path, cap])
+            check(rc == 0 and os.path.isfile(path) and not _temps_in(names),
+                  f"targets {what} name of {n} bytes: exit {rc} {err!r}")
+            if os.path.exists(path):
+                os.unlink(path)
+    rc, _, err = run(["-o", os.path.join(names, "a" * 256), cap])
+    check(rc == 2 and one_line(err, "File name too long"), f"targets 256 bytes: {rc} {err!r}")
+    # While a run writes: its temporary's name fits and is whole UTF-8.
+    _held.head = _stream_bytes(2000)
+    long_name = os.path.join(names, "\u00fc" * 126 + "xy")
+    proc = _held(long_name, "targets long name")
+    temps = [t.encode("utf-8", "surrogateescape") for t in _temps_in(names)]
+    check(len(temps) == 1 and len(temps[0]) <= 255 and
+          temps[0].startswith(b"." + "\u00fc".encode() * 100),
+          f"targets long name: temporary {temps!r}")
+    try:
+        temps[0].decode("utf-8")
+    except (UnicodeDecodeError, IndexError):
+        check(False, f"targets long name: the temporary's name is not UTF-8: {temps!r}")
+    rc, err = _release(proc)
+    check(rc == 0 and _is_report(long_name) and not _temps_in(names),
+          f"targets long name held: exit {rc} {err!r}")
+
+
+# ---- stale: temporaries of runs that are gone ----
+
+def g_stale(d):
+    _held.head = _stream_bytes(2000)
+    report = os.path.join(d, "report.json")
+    other = os.path.join(d, "other.json")
+    # A run killed by SIGKILL leaves its temporary (nothing can catch it);
+    # the next run for the same output removes it, not another output's.
+    for out in (report, other):
+        proc = _held(out, "stale SIGKILL")
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+    left = _temps_in(d)
+    check(len(left) == 2, f"stale: SIGKILL left {left}")
+    rc, _, err = run(["--no-progress", "--format", "json", "-o", report,
+                      copy_sample(d, "cm_rocev2.pcap")])
+    check(rc == 0 and _temps_in(d) == [t for t in left if t.startswith(".other.json.")],
+          f"stale: exit {rc} {err!r}, temporaries after the next run {_temps_in(d)}")
+    # Names that only look like a temporary are not touched: a short random
+    # part, a symlink, a folder.
+    decoys = [".report.json.ibscope-abc", ".report.json.ibscope-LINK00",
+              ".report.json.ibscope-DIR000"]
+    open(os.path.join(d, decoys[0]), "w").close()
+    os.symlink(os.path.join(d, decoys[0]), os.path.join(d, decoys[1]))
+    os.mkdir(os.path.join(d, decoys[2]))
+    # A run that is still writing keeps its temporary while another run for
+    # the same output comes and goes, and then puts its own report in place.
+    live = _held(report, "stale live run")
+    mine = [t for t in _temps_in(d) if t.startswith(".report.json.") and t not in decoys]
+    rc, _, err = run(["--no-progress", "--format", "json", "-o", report, sample("cm_rocev2.pcap")])
+    check(rc == 0 and all(os.path.lexists(os.path.join(d, t)) for t in mine + decoys),
+          f"stale: a live run's temporary or a decoy was removed: {_temps_in(d)}")
+    rc, err = _release(live)
+    check(rc == 0 and _is_report(report), f"stale: the live run ended {rc} {err!r}")
+    # Temporaries are 0600 while written (others cannot read a half report),
+    # and the report gets what the umask gives a new file, or the old mode.
+    for umask in (0o022, 0o027, 0o002):
+        if os.path.exists(report):
+            os.unlink(report)
+        proc = _held(report, f"stale umask {umask:03o}", preexec=lambda m=umask: os.umask(m))
+        temps = [os.path.join(d, t) for t in _temps_in(d) if t.startswith(".report.json.")
+                 and t not in decoys]
+        modes = [_mode(t) for t in temps]
+        check(modes == [0o600], f"stale umask {umask:03o}: temporary modes {modes}")
+        rc, err = _release(proc)
+        check(rc == 0 and _mode(report) == 0o666 & ~umask,
+              f"stale umask {umask:03o}: exit {rc}, report mode {_mode(report):o}")
+    os.chmod(report, 0o640)
+    proc = _held(report, "stale old mode", preexec=lambda: os.umask(0o022))
+    rc, err = _release(proc)
+    check(rc == 0 and _mode(report) == 0o640, f"stale old mode: report {_mode(report):o}")
+    _stale_live(d)
+
+
+def _stale_live(d):
+    """--live keeps its temporary for the whole watch: 0600 too."""
+    if os.geteuid() != 0 or not os.path.exists("/sys/class/net/lo"):
+        print("SKIP (part): --live on lo needs root")
+        return
+    report = os.path.join(d, "live.json")
+    proc = subprocess.Popen([ARGS.ibscope, "--live", "lo", "--duration", "3", "--format", "json",
+                             "-o", report], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: os.umask(0o022))
+    check(_wait_for_temporary(report, proc), "stale --live: no temporary")
+    modes = [_mode(os.path.join(d, t)) for t in _temps_in(d) if t.startswith(".live.json.")]
+    rc = proc.wait(timeout=60)
+    err = proc.stderr.read().decode()
+    check(modes == [0o600], f"stale --live: temporary modes {[oct(m) for m in modes]}")
+    check(rc == 0 and _mode(report) == 0o644, f"stale --live: exit {rc} {err!r}")
+
+
+# ---- writes: every write error is an error ----
+
+def _closed_stdout():
+    os.close(1)
+
+
+def g_writes(d):
+    cap = copy_sample(d, "cm_rocev2.pcap")
+    ib = sample("cm_ib_lrh.pcap")
+    rep = os.path.join(d, "host1.json")
+    rc, _, err = run(["--format", "json", "-o", rep, cap])
+    check(rc == 0, f"writes: no JSON report to merge: {err!r}")
+    commands = [["--no-progress", "--format", f, cap] for f in
+                ("text", "json", "jsonl", "csv", "html")]
+    commands += [["--no-progress", "--connections", "--frames", cap],
+                 ["--no-progress", "--format", "json", "--connections", cap],
+                 ["decode", cap], ["decode", cap, ib], ["--help"], ["--version"],
+                 ["convert", "--help"], ["merge", "--help"], ["decode", "--help"],
+                 ["convert", ib, "-"]]
+    commands += [["merge", "--format", f, rep] for f in ("text", "json", "csv", "html")]
+    full = open("/dev/full", "wb")
+    for argv in commands:
+        label = " ".join(os.path.basename(a) for a in argv)
+        for how, kw, reason in (("full", {"stdout": full}, "No space left on device"),
+                                ("closed", {"preexec": _closed_stdout}, "Bad file descriptor")):
+            rc, _, err = run(argv, **kw)
+            check(rc == 2 and one_line(err, "ibscope: standard output: " + reason),
+                  f"writes {label} ({how} standard output): exit {rc} {err!r}")
+    full.close()
+    # -o and convert's OUT on a device that is full: named, the errno's words.
+    outs = [["--no-progress", "--format", f, "-o", "/dev/full", cap] for f in
+            ("text", "json", "jsonl", "csv", "html")]
+    outs += [["convert", ib, "/dev/full"], ["merge", "--format", "html", "-o", "/dev/full", rep]]
+    for argv in outs:
+        rc, _, err = run(argv)
+        check(rc == 2 and one_line(err, "ibscope: /dev/full: No space left on device"),
+              f"writes {' '.join(os.path.basename(a) for a in argv)}: exit {rc} {err!r}")
+    # And nothing changes when the writes succeed.
+    rc, out, err = run(["--version"])
+    check(rc == 0 and out.startswith(b"ibscope ") and not err, f"writes --version: {rc} {err!r}")
+    _writes_live_view(d, cap)
+
+
+def _writes_live_view(d, cap):
+    """--live with -o: the finding lines go to standard output, an output
+    like any; the report is written all the same."""
+    if os.geteuid() != 0 or not shutil.which("tcpreplay") or \
+            not os.path.exists("/sys/class/net/lo"):
+        print("SKIP (part): the --live view needs root, lo and tcpreplay")
+        return
+    report = os.path.join(d, "live.json")
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.Popen([ARGS.ibscope, "--live", "lo", "--filter", "udp port 4791",
+                                 "--duration", "3", "--format", "json", "-o", report],
+                                stdout=full, stderr=subprocess.PIPE)
+        time.sleep(1)
+        subprocess.run(["tcpreplay", "-q", "-i", "lo", cap], capture_output=True)
+        rc = proc.wait(timeout=60)
+    err = proc.stderr.read().decode()
+    lines = [l for l in err.splitlines() if not re.match(r"ibscope: (watching lo|lo: )", l)]
+    with open(report) as f:
+        frames = json.load(f)["frames"]["total"]
+    check(rc == 2 and lines == ["ibscope: standard output: No space left on device"]
+          and frames > 0, f"writes --live view on /dev/full: exit {rc} {err!r}, {frames} frames")
 
 
 # ---- fulldisk ----
@@ -491,7 +940,8 @@ def g_oom(d):
 
 
 GROUPS = {"oom": g_oom, "alias": g_alias, "dup": g_dup, "signals": g_signals, "fulldisk": g_fulldisk,
-          "names": g_names, "edges": g_edges, "formats": g_formats}
+          "names": g_names, "edges": g_edges, "formats": g_formats, "protected": g_protected,
+          "targets": g_targets, "stale": g_stale, "writes": g_writes}
 
 
 def main():

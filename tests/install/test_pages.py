@@ -42,10 +42,11 @@ def listed_options(help_text):
 
 
 def page_text(path):
-    """The page's roff with the font changes and escaped hyphens undone."""
+    """The page's roff with the font changes, escaped hyphens and zero-width
+    breaks (\\&) undone."""
     with open(path) as f:
         roff = f.read()
-    return re.sub(r"\\f[BIRP]", "", roff).replace("\\-", "-")
+    return re.sub(r"\\f[BIRP]", "", roff).replace("\\-", "-").replace("\\&", "")
 
 
 def group_pages(a):
@@ -130,6 +131,15 @@ def group_completion(a):
             os.chdir(cwd)
 
 
+def configured_prefix(build):
+    """CMAKE_INSTALL_PREFIX of the build, as its cache has it."""
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            if line.startswith("CMAKE_INSTALL_PREFIX:"):
+                return line.split("=", 1)[1].strip()
+    return "/usr/local"
+
+
 def group_install(a):
     with tempfile.TemporaryDirectory() as root:
         p = subprocess.run(["cmake", "--install", a.build, "--prefix", "/usr"],
@@ -153,6 +163,38 @@ def group_install(a):
                       for f in have), "installed: the plugin in Wireshark's plugin folder")
         stray = [f for f in have if not f.startswith(("usr/bin/", "usr/share/", "usr/lib/"))]
         check(not stray, f"nothing installed elsewhere ({stray})")
+        # docs/install.md's table of what the package installs, paths that
+        # cmake --install --prefix /usr makes (the plugin folder is checked above).
+        with open(os.path.join(a.source_dir, "docs", "install.md"), encoding="utf-8") as f:
+            table = f.read().split("What it installs:")[1].split("\n\n")[1]
+        listed = []
+        for row in table.split("\n")[2:]:
+            what, where = row.split("|")[1:3]
+            folders = re.findall(r"`(/usr/[^`<]+)`", where)
+            listed += folders
+            for name in re.findall(r"`([\w-]+(?:\(\d\))?)`", what) if folders else []:
+                page = re.fullmatch(r"([\w-]+)\((\d)\)", name)
+                listed += [f"{folders[0]}/man{page.group(2)}/{page.group(1)}.{page.group(2)}"
+                           if page else f"{folders[0]}/{name}"]
+        check(len(listed) >= 8, f"docs/install.md lists what is installed ({listed})")
+        for path in listed:
+            inside = path.strip("/")
+            check(inside in have or os.path.isdir(os.path.join(root, inside)),
+                  f"docs/install.md says {path} is installed; cmake --install makes no such path")
+        # The files the manual pages name in the docs folder (report-schema.md,
+        # the samples) are where the install put them.  The pages name the
+        # configured prefix's folder; this install's prefix is /usr.
+        prefix = configured_prefix(a.build)
+        named = set()
+        for name in ("ibscope.1", "ibscope-gen.1", "ibscope-wireshark.7"):
+            text = page_text(os.path.join(a.build, "man", name))
+            named.update(re.findall(re.escape(prefix) + r"/share/doc/ibscope/[\w./-]*\w", text))
+        check(any(p.endswith("/docs/report-schema.md") for p in named),
+              f"ibscope.1 names report-schema.md in the docs folder ({sorted(named)})")
+        for path in sorted(named):
+            inside = "usr" + path[len(prefix):]
+            check(inside in have or os.path.isdir(os.path.join(root, inside)),
+                  f"the manual pages name {path}, which the install puts at /{inside}")
 
 
 def main():

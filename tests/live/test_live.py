@@ -11,6 +11,10 @@ Groups (one ctest test each):
   sigint   SIGINT in the middle of a replay gives a valid partial report
   drops    a stopped ibscope: the kernel's drops in the report and on stderr
   view     the status view on a terminal (tmux), and the report after it
+  forecast a RoCEv2 ramp replayed at its own pace: the live pool_forecast
+           and the sources' estimates are those of the -w file read offline,
+           and near those of the original capture (the replay's pace is not the
+           capture's); the status view's "runs out in" column counts down
 
 Needs root (network namespaces, raw sockets).  Without them the test is
 skipped (77) with the reason, unless IBSCOPE_REQUIRE_NETNS=1 (CI) makes
@@ -20,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import re
 import select
 import shutil
 import signal
@@ -377,6 +382,84 @@ def test_view(veth, tmp):
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
 
+def forecast_ramp(tmp):
+    """A RoCEv2 ramp of 300 ports, one every 50 ms (15 s): with a horizon of
+    10 s (a 2 s window) the forecast fires with about 10 s left, 100 in use."""
+    path = os.path.join(tmp, "forecast_ramp.pcap")
+    subprocess.run([ARGS.gen, "trend", "ramp", "--linktype", "1", "--pool", "40000-40299",
+                    "--period-ms", "50", path], check=True, capture_output=True)
+    return path, ["--pool", "40000-40299", "--forecast-horizon", "10"]
+
+
+def test_forecast(veth, tmp):
+    path, opts = forecast_ramp(tmp)
+    want = records(offline(path, extra=opts))
+    saved = os.path.join(tmp, "forecast.live.pcapng")
+    p = veth.ibscope(["--format", "jsonl", "--connections", "--filter", ALL_FRAMES, "--count",
+                      str(frames_in(path)), "-w", saved] + opts)
+    veth.replay(path)  # at the capture's own pace: the rate is what is measured
+    out, err = p.communicate(timeout=60)
+    got = records(out)
+    check(p.returncode == 0, "forecast: live exit %d: %s" % (p.returncode, err))
+    # Exactly what the frames as seen (the -w file) give offline.
+    again = records(offline(saved, extra=opts))
+    for r in again + got:
+        if r["type"] == "summary":
+            for c in r["captures"]:
+                c.pop("path", None)
+                c.pop("live", None)
+    check(again == got, "forecast: the live report differs from its -w file's")
+    # And what the capture itself gives, as far as the replay keeps its pace:
+    # tcpreplay on a loaded machine sends a little slower than 20 a second.
+    fc = lambda recs: [r for r in recs if r["type"] == "finding" and r["kind"] == "pool_forecast"]
+    live, off = fc(got), fc(want)
+    if check(len(live) == len(off) == 1,
+             "forecast: %d live pool_forecast, %d offline, want one each" % (len(live), len(off))):
+        a, b = live[0]["details"], off[0]["details"]
+        check(abs(a["rate_per_s"] - 20) < 6 and a["eta_s"] < 10 and
+              abs(a["ports_in_use"] - b["ports_in_use"]) <= 60,
+              "forecast: live %s, offline %s" % (a, b))
+        print("forecast: live pool_forecast at %d of 300 ports in use, eta %.2f s; offline %d, "
+              "%.2f s" % (a["ports_in_use"], a["eta_s"], b["ports_in_use"], b["eta_s"]))
+    src = [r for r in got if r["type"] == "source"]
+    check(len(src) == 1 and src[0]["eta_s"] == 0 and abs(src[0]["rate_per_s"] - 20) < 6,
+          "forecast: the live source's last estimate %s" % src[:1])
+    test_forecast_view(veth, path, opts)
+
+
+def test_forecast_view(veth, path, opts):
+    """The status view's "runs out in" column during the ramp."""
+    if not shutil.which("tmux"):
+        skip_or_fail("tmux is not installed")
+    session = veth.ns + "f"
+    cmd = "ip netns exec %s %s --live %s %s; sleep 60" % (veth.ns, ARGS.ibscope, veth.listen,
+                                                         " ".join(opts))
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "50", cmd],
+                   check=True)
+    try:
+        wait_for_pane(session, "-- ibscope live on")
+        replay = subprocess.Popen(["tcpreplay", "-q", "-i", veth.send, path],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        left = []
+        deadline = time.monotonic() + 30
+        while replay.poll() is None and time.monotonic() < deadline:
+            m = re.search(r"^  10\.0\.1\.1 .*\| +(\d+(?:\.\d)?) s$", capture_pane(session),
+                          re.M)
+            if m and (not left or float(m.group(1)) != left[-1]):
+                left.append(float(m.group(1)))
+            time.sleep(0.2)
+        replay.wait()
+        pane = capture_pane(session)
+        check("runs out in" in pane and "pool_forecast warning" in pane,
+              "forecast view: no runs out in column or pool_forecast line:\n" + pane)
+        # Down, but for the replay's jitter: a rise now and then.
+        rises = sum(b > a for a, b in zip(left, left[1:]))
+        check(len(left) >= 3 and left[-1] < min(10, left[0]) and rises <= len(left) // 4,
+              "forecast view: the runs out in column read %s, want it counting down" % left)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
 def wait_for_pane(session, text, seconds=10):
     pane = ""
     deadline = time.monotonic() + seconds
@@ -426,7 +509,8 @@ def main():
     ap.add_argument("--ibscope", required=True)
     ap.add_argument("--gen", required=True)
     ap.add_argument("--source-dir", required=True)
-    ap.add_argument("group", choices=["errors", "stream", "latency", "sigint", "drops", "view"])
+    ap.add_argument("group", choices=["errors", "stream", "latency", "sigint", "drops", "view",
+                                      "forecast"])
     ARGS = ap.parse_args()
     SAMPLES = os.path.join(ARGS.source_dir, "samples", "captures")
     with tempfile.TemporaryDirectory() as tmp:
@@ -438,7 +522,8 @@ def main():
             veth = make_veth()
             try:
                 {"stream": test_stream, "latency": test_latency, "sigint": test_sigint,
-                 "drops": test_drops, "view": test_view}[ARGS.group](veth, tmp)
+                 "drops": test_drops, "view": test_view,
+                 "forecast": test_forecast}[ARGS.group](veth, tmp)
             finally:
                 veth.close()
     return testlib.finish()

@@ -17,7 +17,7 @@ case "$suite" in
 bookworm | trixie | forky) ;;
 *) echo "build.sh: no Debian release $suite (bookworm, trixie or forky)" >&2; exit 2 ;;
 esac
-builddeps="build-essential debhelper dpkg-dev lintian cmake pkgconf python3 scdoc libpcap-dev libjansson-dev
+builddeps="build-essential debhelper dpkg-dev lintian cmake pkgconf python3 scdoc libpcap-dev
 	zlib1g-dev liblzma-dev libzstd-dev libwireshark-dev libglib2.0-dev"
 here=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 if [ "$here" = "$suite" ]; then

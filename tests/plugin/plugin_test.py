@@ -21,6 +21,7 @@ CHECK is one of:
   treefields the ibscope.tree_fields preference leaves out exactly the fields it names, and
              the default tree keeps exactly what the built-in dissector lacks
   index      ibscope.analysis.conn and .chain match the analyzer's conn and chain
+  prefs      a broken pool preference is refused with the core's words, the defaults used
   conversations  -z conv,ibscope: a row per connection of `ibscope --connections`: its
              ends, frames each way, bytes and start
   endpoints  -z endpoints,ibscope: a row per source (IP, port space) of the analyzer, with
@@ -28,6 +29,10 @@ CHECK is one of:
   convfilter the conversation filters (through a probe plugin calling them as the GUI
              does): each CM frame is offered its connection's, which selects exactly
              the connection's frames; likewise for redirect chains
+  forecast   on ibscope-gen trend captures (a steady ramp over RoCEv2, a ramp that
+             pauses, bursts): the frames marked pool_forecast are the analyzer's, the
+             exhaustion_eta there its eta_s, and a filter on exhaustion_eta finds the
+             REQs from the first one on; a forecast_horizon of 0 is refused
 
 tshark ignores personal plugins as root, so as root it runs as `nobody`
 (runuser) with a HOME of its own; otherwise it runs directly.  Samples are
@@ -53,7 +58,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from testlib import USER0_UAT, finding_kinds, pcap_linktype  # noqa: E402
 
 
-# The field contract (issue): scripts and checks use these names.
+# The field contract: scripts and display filters use these names, so they stay.
 CONTRACT = (
     ["lrh." + f for f in "vl lver sl lnh dlid pktlen slid dlid_type slid_type".split()]
     + ["grh." + f for f in "ipver tclass flowlabel paylen nxthdr hoplmt sgid dgid sgid_scope "
@@ -69,7 +74,7 @@ CONTRACT = (
        "sidr_status".split()]
     + ["analysis." + f for f in "retransmission_of port_reused_from duplicate_tuple_of "
        "redirected_by redirect_target_frame redirect_loop_to ports_in_use pool_utilization "
-       "tuple_ports_in_use redirect_depth conn conn.service_id conn.port_space conn.src_ip "
+       "tuple_ports_in_use exhaustion_eta port_rate redirect_depth conn conn.service_id conn.port_space conn.src_ip "
        "conn.src_ipv6 conn.src_port conn.dst_ip conn.dst_ipv6 conn.dst_port chain".split()]
 )
 CONTRACT = ["ibscope." + f for f in CONTRACT]
@@ -1013,7 +1018,9 @@ def check_prefs(env, update):
     ramp = next(c for c in env.samples if os.path.basename(c) == os.path.basename(ramp))
     want = info_tags(env.read(ramp))
     for low, high, words in (("200", "100", "the pool's first port is above its last"),
-                             ("0", "100", "the pool's first port is 0")):
+                             ("0", "100", "the pool's first port is 0"),
+                             ("70000", "65535", "a port of the pool is above 65535"),
+                             ("1000", "70000", "a port of the pool is above 65535")):
         args = ["-r", ramp, "-o", "ibscope.pool_low:" + low, "-o", "ibscope.pool_high:" + high]
         cmd = ["env", "HOME=" + env.home, "WIRESHARK_PLUGIN_DIR=" + env.plugin_dir, "tshark"]
         if os.geteuid() == 0:
@@ -1075,6 +1082,80 @@ def check_crc(env, update):
     return errs
 
 
+# (name, ibscope-gen trend arguments, pool, horizon): what the forecast check reads.
+FORECASTS = [
+    ("ramp", ["ramp", "--pool", "40000-40999", "--period-ms", "100", "--linktype", "1"],
+     "40000-40999", 60),
+    ("stairs", ["ramp", "--pool", "40000-40999", "--every", "150", "--hold", "100",
+                "--steps", "1700"], "40000-40999", 60),
+    ("burst", ["burst", "--pool", "40000-40999", "--burst", "400"], "40000-40999", 300),
+]
+
+
+def forecast_capture(env, args):
+    fd, path = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-trend.")
+    os.close(fd)
+    subprocess.run([os.path.join(env.build, "bin", "ibscope-gen"), "trend"] + args + [path],
+                   check=True, capture_output=True)
+    os.chmod(path, 0o644)
+    return path
+
+
+def forecast_prefs(pool, horizon):
+    low, high = pool.split("-")
+    return ["-o", "ibscope.pool_low:" + low, "-o", "ibscope.pool_high:" + high,
+            "-o", "ibscope.forecast_horizon:%d" % horizon]
+
+
+def check_forecast(env, update):
+    errs = []
+    marked = 0
+    for name, args, pool, horizon in FORECASTS:
+        cap = forecast_capture(env, args)
+        try:
+            prefs = forecast_prefs(pool, horizon)
+            p = subprocess.run([env.analyzer, "--format", "json", "--pool", pool,
+                                "--forecast-horizon", str(horizon), cap],
+                               capture_output=True, text=True)
+            want = {f["frame"]: f["details"]["eta_s"] for f in json.loads(p.stdout)["findings"]
+                    if f["kind"] == "pool_forecast"}
+            got = sorted(f for (f, k), n in ibscope_items(env, cap, prefs).items()
+                         if k == "ibscope.expert.pool_forecast")
+            if got != sorted(want):
+                errs.append("%s: pool_forecast in frames %s, the analyzer's %s"
+                            % (name, got, sorted(want)))
+            marked += len(got)
+            rows = [l.split("\t") for l in env.read(cap, prefs + [
+                "-Y", "ibscope.analysis.exhaustion_eta < %d" % horizon, "-T", "fields",
+                "-e", "frame.number", "-e", "ibscope.analysis.exhaustion_eta"]).splitlines()]
+            etas = {int(r[0]): float(r[1]) for r in rows}
+            for frame, eta in want.items():
+                if frame not in etas or abs(etas[frame] - eta) > 0.001:
+                    errs.append("%s: frame %d: exhaustion_eta %s, the analyzer's eta_s %s"
+                                % (name, frame, etas.get(frame), eta))
+            if name == "ramp" and (not etas or min(etas) != min(want, default=0) or
+                                   any(f not in etas for f in range(min(etas), max(etas), 3))):
+                errs.append("ramp: exhaustion_eta < %d finds frames %s..., not every REQ from "
+                            "the first pool_forecast (%s) on" % (horizon, sorted(etas)[:5],
+                                                                 sorted(want)))
+        finally:
+            os.unlink(cap)
+    if marked < 4:
+        errs.append("only %d pool_forecast frames in all: the check proves little" % marked)
+    ramp = forecast_capture(env, FORECASTS[0][1])
+    try:
+        cmd = ["env", "HOME=" + env.home, "WIRESHARK_PLUGIN_DIR=" + env.plugin_dir, "tshark",
+               "-r", ramp, "-o", "ibscope.forecast_horizon:0"]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", "nobody", "--"] + cmd
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if "the forecast horizon is not above 0" not in p.stderr:
+            errs.append("forecast_horizon 0: stderr does not say why: %r" % p.stderr[-300:])
+    finally:
+        os.unlink(ramp)
+    return errs
+
+
 CHECKS = {
     "load": check_load, "fields": check_fields, "golden": check_golden, "stats": check_stats,
     "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
@@ -1089,6 +1170,7 @@ CHECKS = {
     "conversations": check_conversations,
     "endpoints": check_endpoints,
     "convfilter": check_convfilter,
+    "forecast": check_forecast,
 }
 
 

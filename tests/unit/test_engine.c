@@ -163,6 +163,13 @@ static struct ib_packet mad_resp(struct ib_endpoint src, struct ib_endpoint dst,
 #define TEN(x) (0x0a000000u | (x)) /* 10.0.0.x */
 
 static struct ib_engine *E;
+
+static struct ib_connection_stats conn_stats(void)
+{
+    struct ib_connection_stats cs;
+    ib_engine_connections(E, &cs);
+    return cs;
+}
 static uint64_t frame_no;
 static struct ib_frame_analysis A;
 static struct ib_connection_record sink_recs[SINK_MAX];
@@ -343,6 +350,9 @@ static void test_kind_names(void **state)
     assert_int_equal(cfg.pool_low, 32768);
     assert_int_equal(cfg.pool_high, 60999);
     assert_int_equal(cfg.threshold_pct, 90);
+    assert_true(cfg.forecast_horizon_s == 300);
+    assert_int_equal(ib_finding_kind_severity(IB_FIND_POOL_FORECAST), IB_SEV_WARN);
+    assert_int_equal(ib_finding_kind_by_name("pool_forecast"), IB_FIND_POOL_FORECAST);
     assert_true(cfg.enabled[IB_FIND_MALFORMED]);
 }
 
@@ -365,6 +375,27 @@ static void test_config_problems(void **state)
         {1000, 2000, -1, "the threshold is not above 0 and at most 100 percent"},
         {1000, 2000, NAN, "the threshold is not above 0 and at most 100 percent"},
     };
+    static const struct {
+        double horizon;
+        bool ok;
+    } horizons[] = { {300, true}, {0.001, true}, {1e9, true}, {0, false}, {-5, false},
+                     {1e9 + 1, false}, {NAN, false}, {INFINITY, false} };
+    for (size_t i = 0; i < sizeof horizons / sizeof horizons[0]; i++) {
+        struct ib_engine_config cfg;
+        ib_engine_config_init(&cfg);
+        cfg.forecast_horizon_s = horizons[i].horizon;
+        const char *problem = ib_engine_config_problem(&cfg);
+        struct ib_engine *e = ib_engine_new(&cfg);
+        if (horizons[i].ok) {
+            assert_null(problem);
+            assert_non_null(e);
+        } else {
+            assert_string_equal(problem,
+                                "the forecast horizon is not above 0 and at most 1e9 seconds");
+            assert_null(e);
+        }
+        ib_engine_free(e);
+    }
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct ib_engine_config cfg;
         ib_engine_config_init(&cfg);
@@ -416,7 +447,7 @@ static void test_retransmission(void **state)
     assert_int_equal(A.links.ports_in_use, 1); /* not a new holder */
     feed(&again);
     assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 1);
-    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->requests, 1);
     assert_int_equal(cs->retransmissions, 2);
     assert_int_equal(source0()->ports_in_use, 1);
@@ -435,7 +466,7 @@ static void test_same_id_other_node_not_retransmission(void **state)
     feed_quiet(PK(req(1, 2, 7, T1)));
     struct tup t = { TEN(3), 40000, TEN(2), 7174 };
     feed_quiet(PK(req(3, 2, 7, t)));
-    assert_int_equal(ib_engine_connections(E)->requests, 2);
+    assert_int_equal(conn_stats().requests, 2);
 }
 
 static void test_same_id_after_reply_is_new_attempt(void **state)
@@ -444,7 +475,7 @@ static void test_same_id_after_reply_is_new_attempt(void **state)
     feed_quiet(PK(req(1, 2, 7, T1)));
     feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, 99, 7)));
     feed_quiet(PK(req(1, 2, 7, T1)));
-    assert_int_equal(ib_engine_connections(E)->requests, 2);
+    assert_int_equal(conn_stats().requests, 2);
     assert_int_equal(sink_n, 1); /* the superseded one */
     assert_int_equal(sink_recs[0].state, IB_CONN_REPLIED);
     assert_int_equal(sink_recs[0].rep.frame, 2);
@@ -561,7 +592,7 @@ static void test_connection_record_lifecycle(void **state)
     assert_int_equal(r->frames_from_active, 3);
     assert_int_equal(r->frames_from_passive, 3);
     assert_int_equal(r->service_id, 0x0000000001061c06ull);
-    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->requests, 1);
     assert_int_equal(cs->established, 1);
     assert_int_equal(cs->closed, 1);
@@ -588,13 +619,13 @@ static void test_reject_record_and_reasons(void **state)
     rej = cm(lid(2), lid(1), IB_CM_REJ, 0, 101);
     rej.cm.u.rej.reason = 200; /* past the table: lands in 63 */
     feed_quiet(&rej);
-    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->rejected, 2);
     assert_int_equal(cs->reject_reasons[28], 1);
     assert_int_equal(cs->reject_reasons[63], 1);
     /* a REJ for an unknown connection changes nothing */
     feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, 555)));
-    assert_int_equal(ib_engine_connections(E)->rejected, 2);
+    assert_int_equal(conn_stats().rejected, 2);
 }
 
 static void test_dreq_from_either_side(void **state)
@@ -622,7 +653,7 @@ static void test_dreq_from_either_side(void **state)
     assert_int_equal(sink_recs[1].dreq.frame, 9);
     assert_int_equal(sink_recs[1].drep.frame, 11);
     assert_int_equal(sink_recs[1].state, IB_CONN_CLOSED);
-    assert_int_equal(ib_engine_connections(E)->closed, 2);
+    assert_int_equal(conn_stats().closed, 2);
     assert_int_equal(source0()->ports_in_use, 0);
 }
 
@@ -646,7 +677,7 @@ static void test_roce_without_lids(void **state)
     feed_quiet(PK(cm(a, b, IB_CM_DREP, 100, 200)));
     assert_int_equal(sink_n, 1);
     assert_int_equal(sink_recs[0].state, IB_CONN_CLOSED);
-    assert_int_equal(ib_engine_connections(E)->established, 1);
+    assert_int_equal(conn_stats().established, 1);
 }
 
 static void test_latency(void **state)
@@ -663,7 +694,7 @@ static void test_latency(void **state)
         feed_at(PK(cm(lid(1), lid(2), IB_CM_RTU, 100 + i, 200 + i)),
                 t0 + rtu[(i + 1) % 3]);
     }
-    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->req_rep.count, 3);
     assert_int_equal(cs->req_rep.min_ns, 2000);
     assert_int_equal(cs->req_rep.median_ns, 5000);
@@ -689,7 +720,7 @@ static void test_latency_many_samples(void **state)
         rej.cm.u.rej.msg_rejected = 1;
         feed(&rej);
     }
-    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->req_rep.count, 10001);
     assert_int_equal(cs->req_rep.min_ns, 0);
     assert_int_equal(cs->req_rep.max_ns, 10000000);
@@ -1372,7 +1403,7 @@ static void test_cm_rej_redirect(void **state)
     assert_int_equal(f->related.frame, 1);
     assert_string_equal(text(f),
                         "CM REJ 24 redirect to LID 8 QP 0x000030 Q_Key 0x80010000 P_Key 0xffff SL 0");
-    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->rejected, 1);
     assert_int_equal(cs->reject_reasons[24], 1);
     assert_int_equal(sink_n, 1);
@@ -1412,7 +1443,7 @@ static void test_sidr_redirect(void **state)
     assert_int_equal(A.count, 1);
     assert_int_equal(get(IB_FIND_REDIRECT)->related.frame, 1);
     assert_non_null(strstr(text(get(IB_FIND_REDIRECT)), "CM SIDR_REP redirect to LID 8"));
-    const struct ib_connection_stats *cs = ib_engine_connections(E);
+    const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->sidr_requests, 1);
     assert_int_equal(cs->sidr_replies, 1);
     assert_int_equal(cs->requests, 0);
@@ -1511,6 +1542,273 @@ static void test_frame_findings_overflow(void **state)
     assert_int_equal(A.dropped, 0);
 }
 
+/* ---- the exhaustion forecast ---- */
+
+#define SEC INT64_C(1000000000)
+#define FC_T0 (1000 * SEC) /* a capture that does not start at 0 */
+
+/* An engine with pool 40000-40999 (1000 ports) and this horizon. */
+static void start_forecast(double horizon_s)
+{
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = 40000;
+    cfg.pool_high = 40999;
+    cfg.forecast_horizon_s = horizon_s;
+    start(&cfg);
+}
+
+/* A REQ from 10.0.0.1 on pool port `port` to 10.0.0.<dst>:7471 at t;
+ * its LocalCommID is the port. */
+static void req_at(uint16_t port, unsigned dst, int64_t t)
+{
+    struct tup tp = { TEN(1), port, TEN(dst), 7471 };
+    feed_at(PK(req(1, 2, port, tp)), t);
+}
+
+/* The same with its own LocalCommID. */
+static void req_comm_at(uint16_t port, unsigned dst, uint32_t comm, int64_t t)
+{
+    struct tup tp = { TEN(1), port, TEN(dst), 7471 };
+    feed_at(PK(req(1, 2, comm, tp)), t);
+}
+
+/* The REJ that ends the connection of req_at(port, ...). */
+static void end_at(uint16_t port, int64_t t)
+{
+    feed_at(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, port)), t);
+}
+
+static uint64_t forecasts(void)
+{
+    return ib_engine_stats(E)->findings[IB_FIND_POOL_FORECAST];
+}
+
+/* A steady ramp, one port every 100 ms into 1000: every estimate past the
+ * warm-up within 2 % of the truth, none before it; one pool_forecast, where
+ * 0.9 to 1.1 times the horizon is truly left, with its figures. */
+static void test_forecast_steady_ramp(void **state)
+{
+    (void)state;
+    start_forecast(60); /* window 12 s, a rate after 16 events and 3 s */
+    uint64_t fired_at = 0;
+    for (uint32_t k = 0; k < 1000; k++) {
+        req_at((uint16_t)(40000 + k), 2, FC_T0 + k * SEC / 10);
+        uint32_t n = k + 1;
+        double truth = (1000 - n) * 0.1;
+        bool warm = k >= 30; /* 3 s after the first */
+        assert_int_equal(A.links.has_exhaustion_eta, warm);
+        if (warm && n < 1000) {
+            double err = fabs(A.links.exhaustion_eta_s - truth) / truth;
+            assert_true(err < 0.02);
+            assert_true(fabs(A.links.port_rate_per_s - 10) < 0.2);
+        }
+        if (count_of(IB_FIND_POOL_FORECAST)) {
+            assert_int_equal(fired_at, 0);
+            fired_at = frame_no;
+            const struct ib_finding *f = get(IB_FIND_POOL_FORECAST);
+            assert_true(truth >= 54 && truth <= 66);
+            assert_true(f->data.eta_s < 60 && fabs(f->data.eta_s - truth) / truth < 0.02);
+            assert_int_equal(f->data.ports_in_use, n);
+            assert_int_equal(f->data.pool_size, 1000);
+            assert_int_equal(f->data.model, IB_MODEL_ONE_PORT);
+            assert_true(fabs(f->data.rate_per_s - 10) < 0.2);
+            assert_int_equal(f->related.frame, 0);
+            char want[IB_FINDING_TEXT_MAX];
+            snprintf(want, sizeof want, "port pool of 10.0.0.1 (TCP) runs out in %u s at "
+                     "%.2f ports/s (%u of 1000 in use, one port each)",
+                     (unsigned)f->data.eta_s, f->data.rate_per_s, n);
+            assert_string_equal(text(f), want);
+        }
+    }
+    assert_true(fired_at > 0);
+    assert_int_equal(forecasts(), 1);
+    const struct ib_source_stats *s = source0();
+    assert_int_equal(s->forecast_at.frame, frame_no);
+    assert_true(s->forecast[IB_MODEL_ONE_PORT].has_eta);
+    assert_true(s->forecast[IB_MODEL_ONE_PORT].eta_s == 0); /* full */
+    assert_int_equal(s->forecast[IB_MODEL_PER_DESTINATION].ports_in_use, 1000);
+}
+
+/* No rate before 16 port events, nor before a quarter of the window (3 s
+ * at horizon 60) has passed since the first. */
+static void test_forecast_too_little_seen(void **state)
+{
+    (void)state;
+    start_forecast(60);
+    for (uint32_t k = 0; k < 15; k++) {
+        req_at((uint16_t)(40000 + k), 2, FC_T0 + k * SEC / 2);
+        assert_false(source0()->forecast[IB_MODEL_ONE_PORT].has_rate);
+        assert_false(A.links.has_exhaustion_eta);
+    }
+    req_at(40015, 2, FC_T0 + 15 * SEC / 2);
+    assert_true(source0()->forecast[IB_MODEL_ONE_PORT].has_rate);
+    assert_true(A.links.has_exhaustion_eta);
+    /* Another source: 30 REQs within a second are not yet 3 s of it. */
+    for (uint32_t k = 0; k < 30; k++) {
+        struct tup tp = { TEN(9), (uint16_t)(40000 + k), TEN(2), 7471 };
+        feed_at(PK(req(9, 2, 0x9000 + k, tp)), FC_T0 + 200 * SEC + k * SEC / 30);
+        assert_false(A.links.has_exhaustion_eta);
+    }
+    struct tup tp = { TEN(9), 40030, TEN(2), 7471 };
+    feed_at(PK(req(9, 2, 0x9030, tp)), FC_T0 + 202 * SEC + SEC * 9 / 10);
+    assert_false(A.links.has_exhaustion_eta); /* 2.9 s */
+    tp.sport = 40031;
+    feed_at(PK(req(9, 2, 0x9031, tp)), FC_T0 + 203 * SEC + SEC / 10);
+    assert_true(A.links.has_exhaustion_eta);
+    assert_true(ib_engine_source(E, 1)->forecast[IB_MODEL_ONE_PORT].has_rate);
+}
+
+/* A source that closes one connection and opens another each step is flat,
+ * however near the pool's end (no pool_forecast at 996 of 1000); one that
+ * only closes has a negative rate and no estimate. */
+static void test_forecast_flat_and_shrinking(void **state)
+{
+    (void)state;
+    for (uint32_t level = 200; level <= 996; level += 796) {
+        start_forecast(60);
+        for (uint32_t k = 0; k < level; k++)
+            req_at((uint16_t)(40000 + k), 2, FC_T0 + k * SEC / 1000);
+        for (uint32_t k = 0; k < 2000; k++) { /* the oldest out, a new one in */
+            int64_t t = FC_T0 + 30 * SEC + k * SEC / 10;
+            end_at((uint16_t)(40000 + (k % 1000)), t);
+            req_at((uint16_t)(40000 + (k + level) % 1000), 2, t + SEC / 1000);
+        }
+        assert_int_equal(source0()->ports_in_use, level);
+        assert_int_equal(forecasts(), 0);
+        const struct ib_forecast *fc = &source0()->forecast[IB_MODEL_ONE_PORT];
+        assert_true(fc->has_rate && fabs(fc->rate_per_s) < 0.05);
+        assert_true(!fc->has_eta || fc->eta_s > 3600);
+    }
+    start_forecast(60);
+    for (uint32_t k = 0; k < 900; k++)
+        req_at((uint16_t)(40000 + k), 2, FC_T0 + k * SEC / 1000);
+    for (uint32_t k = 0; k < 800; k++) {
+        end_at((uint16_t)(40000 + k), FC_T0 + 30 * SEC + k * SEC / 10);
+        assert_false(source0()->forecast[IB_MODEL_ONE_PORT].has_eta);
+    }
+    const struct ib_forecast *fc = &source0()->forecast[IB_MODEL_ONE_PORT];
+    assert_true(fc->has_rate && fabs(fc->rate_per_s + 10) < 0.2);
+    assert_int_equal(forecasts(), 0);
+}
+
+/* One finding per crossing: an estimate that rises above the horizon by
+ * less than a tenth does not re-arm it; one that rises further (or goes
+ * away) does, and the next crossing fires again. */
+static void test_forecast_hysteresis(void **state)
+{
+    (void)state;
+    start_forecast(60);
+    uint32_t n = 0;
+    int64_t t = FC_T0;
+    /* 10 ports a second until it fires (about 400 in use, 60 s left). */
+    while (forecasts() == 0) {
+        req_at((uint16_t)(40000 + n++), 2, t);
+        t += SEC / 10;
+    }
+    assert_true(n > 390 && n < 420);
+    /* 9 a second for 4 s: the estimate rises above 60 s, not above 66. */
+    double most = 0;
+    for (int k = 0; k < 36; k++) {
+        req_at((uint16_t)(40000 + n++), 2, t);
+        t += SEC / 9;
+        most = A.links.exhaustion_eta_s > most ? A.links.exhaustion_eta_s : most;
+    }
+    assert_true(most > 60 && most < 66);
+    /* 10 a second again: below 60 s again, and quiet. */
+    for (int k = 0; k < 50; k++) {
+        req_at((uint16_t)(40000 + n++), 2, t);
+        t += SEC / 10;
+    }
+    assert_true(A.links.exhaustion_eta_s < 60);
+    assert_int_equal(forecasts(), 1);
+    /* 100 ports given back in a second: the estimate rises past 66 s,
+     * re-armed; 10 a second fires again. */
+    for (int k = 0; k < 100; k++) {
+        end_at((uint16_t)(40000 + k), t);
+        t += SEC / 100;
+    }
+    const struct ib_forecast *fc = &source0()->forecast[IB_MODEL_ONE_PORT];
+    assert_true(!fc->has_eta || fc->eta_s > 66);
+    uint32_t next = n;
+    while (forecasts() == 1 && next < 1000) {
+        req_at((uint16_t)(40000 + next++), 2, t);
+        t += SEC / 10;
+    }
+    assert_int_equal(forecasts(), 2);
+}
+
+/* Connections move from one destination to another: one port each stays
+ * flat, per destination grows, and the forecast is the per-destination
+ * model's. */
+static void test_forecast_per_destination(void **state)
+{
+    (void)state;
+    start_forecast(60);
+    for (uint32_t k = 0; k < 600; k++) /* 600 to destination 3 */
+        req_at((uint16_t)(40000 + k), 3, FC_T0 + k * SEC / 1000);
+    for (uint32_t k = 0; k < 600 && forecasts() == 0; k++) {
+        int64_t t = FC_T0 + 30 * SEC + k * SEC / 10;
+        end_at((uint16_t)(40000 + k), t);
+        req_comm_at((uint16_t)(40000 + k), 4, 0x10000 + k, t + SEC / 1000);
+    }
+    assert_int_equal(forecasts(), 1);
+    const struct ib_finding *f = get(IB_FIND_POOL_FORECAST);
+    assert_int_equal(f->data.model, IB_MODEL_PER_DESTINATION);
+    assert_true(f->data.ports_in_use > 395 && f->data.ports_in_use < 420);
+    assert_true(strstr(text(f), "in use, per destination)") != NULL);
+    const struct ib_source_stats *s = source0();
+    assert_int_equal(s->ports_in_use, 600);
+    assert_false(s->forecast[IB_MODEL_ONE_PORT].has_eta);
+    assert_true(s->forecast[IB_MODEL_PER_DESTINATION].has_eta);
+    enum ib_pool_model m = IB_MODEL_ONE_PORT;
+    assert_true(ib_forecast_soonest(s->forecast, &m));
+    assert_int_equal(m, IB_MODEL_PER_DESTINATION);
+}
+
+/* Asked later with nothing new, the window slides on: a quiet source's
+ * estimate grows, and a window's length later there is none. */
+static void test_forecast_window_slides(void **state)
+{
+    (void)state;
+    start_forecast(60);
+    int64_t t = FC_T0;
+    for (uint32_t k = 0; k < 300; k++, t += SEC / 10)
+        req_at((uint16_t)(40000 + k), 2, t);
+    int64_t last = t - SEC / 10;
+    struct ib_forecast fc[IB_MODEL_COUNT];
+    ib_engine_source_forecast(E, 0, last, fc);
+    double at_last = fc[IB_MODEL_ONE_PORT].eta_s;
+    assert_true(fabs(at_last - source0()->forecast[IB_MODEL_ONE_PORT].eta_s) < 1e-9);
+    ib_engine_source_forecast(E, 0, last - 5 * SEC, fc); /* earlier: as at the last */
+    assert_true(fabs(fc[IB_MODEL_ONE_PORT].eta_s - at_last) < 1e-9);
+    ib_engine_source_forecast(E, 0, last + 3 * SEC, fc);
+    assert_true(fc[IB_MODEL_ONE_PORT].has_eta && fc[IB_MODEL_ONE_PORT].eta_s > at_last * 1.1);
+    ib_engine_source_forecast(E, 0, last + 13 * SEC, fc);
+    assert_true(fc[IB_MODEL_ONE_PORT].has_rate && !fc[IB_MODEL_ONE_PORT].has_eta);
+    ib_engine_source_forecast(E, 7, last, fc); /* no such source */
+    assert_false(fc[IB_MODEL_ONE_PORT].has_rate);
+}
+
+static void test_format_time_left(void **state)
+{
+    (void)state;
+    static const struct {
+        double s;
+        const char *text;
+    } cases[] = {
+        {0, "0.0 s"}, {4.24, "4.2 s"}, {57.9, "57 s"}, {245, "4m 05s"}, {3599.9, "59m 59s"},
+        {3 * 3600 + 7 * 60 + 59, "3h 07m"}, {2 * 86400 + 5 * 3600, "2d 05h"},
+        {412 * 86400.0, "412 d"}, {-1, "0.0 s"}, {NAN, "0.0 s"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[24];
+        assert_string_equal(ib_format_time_left(cases[i].s, buf, sizeof buf), cases[i].text);
+    }
+    assert_string_equal(ib_pool_model_name(IB_MODEL_PER_DESTINATION), "per_destination");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1559,6 +1857,13 @@ int main(void)
         T(test_addressing_and_malformed),
         T(test_disabled_kind_still_tracks),
         T(test_frame_findings_overflow),
+        T(test_forecast_steady_ramp),
+        T(test_forecast_too_little_seen),
+        T(test_forecast_flat_and_shrinking),
+        T(test_forecast_hysteresis),
+        T(test_forecast_per_destination),
+        T(test_forecast_window_slides),
+        T(test_format_time_left),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,82 @@
+/* merge_fabric.h - the merge's state, shared by the reader of each report
+ * (merge_read.c, merge_finding.c) and the fabric it builds (merge.c). */
+#ifndef IBSCOPE_MERGE_FABRIC_H
+#define IBSCOPE_MERGE_FABRIC_H
+
+#include "merge.h"
+#include "merge_values.h"
+#include "options.h"
+
+/* What one report may hold, as an analysis keeps it (engine.h's default
+ * caps); more is a report no ibscope wrote. */
+#define MERGE_REPORT_SOURCES 65536
+#define MERGE_REPORT_CHAINS 10000
+/* Captures in all: a fixed cap, since each costs some 450 bytes here. */
+#define MERGE_CAPTURES_MAX 65536
+
+/* A finding's place in the scratch file, and its time to sort by. */
+struct merge_key {
+    int64_t time_ns;
+    uint64_t seq;
+};
+
+struct merge_source {
+    struct ib_source_stats s;
+    uint32_t host;
+};
+
+struct merge_chain {
+    struct ib_redirect_chain c;
+    uint32_t host;
+};
+
+struct merge {
+    const char *version;
+    bool any_version;
+    struct options opts;               /* what the renderers read: frames, crc */
+
+    size_t host_count, host_cap;
+    struct report_host *hosts;         /* names owned */
+    size_t capture_count, capture_cap;
+    struct report_capture *captures;   /* paths and live strings owned */
+    size_t source_count, source_cap;
+    struct merge_source *sources;
+    size_t chain_count, chain_cap;
+    struct merge_chain *chains;
+
+    FILE *findings;                    /* struct ib_finding records, as read */
+    size_t finding_count, key_cap;
+    struct merge_key *keys;
+    int scratch_error;                 /* errno of a failed write to findings */
+
+    /* Totals. */
+    uint64_t frames, ib_frames, link_records, findings_dropped;
+    bool have_time;
+    int64_t first_ns, last_ns;         /* the earliest first, the latest last */
+    struct ib_connection_stats connections;
+    struct ib_engine_stats stats;
+};
+
+/* One report being read into the merge. */
+struct merge_report {
+    struct rd rd;
+    struct merge *mg;
+    uint32_t host;
+    uint32_t chain_base;       /* its first chain, numbered in the merge */
+    uint64_t captures, crc_captures, sources, chains;
+    uint64_t chain_refs;       /* 1 + the largest chain a finding names, 0 for none */
+    char chain_ref_at[RD_PATH_MAX];
+};
+
+/* The next value of mr's report, a finding (merge_finding.c): capture
+ * and chain numbers renumbered. */
+bool merge_read_finding(struct merge_report *mr, struct ib_finding *f);
+
+/* Adds b to *a, held at the largest count. */
+void merge_add(uint64_t *a, uint64_t b);
+
+/* Room for one more item in an array of *cap items of size each (grown by
+ * half); false when out of memory. */
+bool merge_grow(void **items, size_t *cap, size_t count, size_t size);
+
+#endif

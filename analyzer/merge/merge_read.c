@@ -1,0 +1,908 @@
+/* merge_read.c - one JSON report read into the merge as it streams by.
+ *
+ * Each member of the report fills the merge's model straight away: the
+ * captures, sources and chains are appended with their host, their
+ * capture and chain numbers moved past the previous reports', the counts
+ * added; each finding goes to the merge's scratch file.  Nothing of the
+ * document is built: an unknown member is skipped unread, and memory
+ * holds only what the model keeps (merge_fabric.h's caps).  What a
+ * report names must be in it (a finding's capture, a chain number): that
+ * is checked at its end, whatever order its members came in.
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge_fabric.h"
+#include "printable.h"
+#include "temp_file.h"
+
+#define ALL(n) ((1u << (n)) - 1)
+
+/* The capture of the report numbered i (its slot made when first named:
+ * by captures[] or by crc.captures[]). */
+static struct report_capture *capture_slot(struct merge_report *mr, uint64_t i)
+{
+    struct merge *mg = mr->mg;
+    uint64_t at = mr->rd.capture_base + i;
+    if (at >= MERGE_CAPTURES_MAX)
+        return rd_fail(&mr->rd, "more than %d captures in all", MERGE_CAPTURES_MAX), NULL;
+    while (mg->capture_count <= at) {
+        if (!merge_grow((void **)&mg->captures, &mg->capture_cap, mg->capture_count,
+                        sizeof *mg->captures))
+            return rd_fail(&mr->rd, "out of memory"), NULL;
+        struct report_capture *c = &mg->captures[mg->capture_count++];
+        memset(c, 0, sizeof *c);
+        c->host = mr->host;
+        c->info.path = NULL; /* captures[] must give it */
+        c->info.linktype = -1;
+        c->info.opened = true;
+    }
+    return &mg->captures[at];
+}
+
+/* A string member kept: a copy the merge owns (freed with it). */
+static bool keep_string(struct rd *r, bool null_ok, const char **out)
+{
+    const char *s;
+    if (!rd_string(r, null_ok, &s))
+        return false;
+    if (!s)
+        return true;
+    char *copy = strdup(s);
+    if (!copy)
+        return rd_fail(r, "out of memory");
+    *out = copy;
+    return true;
+}
+
+/* A capture's first problem, cut to the report's room at a character. */
+static bool read_error(struct rd *r, struct capture_info *info)
+{
+    const char *s;
+    if (!rd_string(r, true, &s) || !s)
+        return !r->why[0] && !r->jp->error[0];
+    size_t n = strlen(s);
+    if (n >= sizeof info->error)
+        for (n = sizeof info->error - 1; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80;)
+            n--;
+    memcpy(info->error, s, n);
+    info->error[n] = '\0';
+    return true;
+}
+
+static bool read_live(struct rd *r, struct report_live *l)
+{
+    static const char *const keys[] = {"filter", "default_filter", "received",
+                                       "kernel_dropped", "interface_dropped", "ended_by", NULL};
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    if (!rd_open(r, JP_OBJECT, "an object (live)"))
+        return false;
+    l->on = true;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        bool ok = k == 0   ? keep_string(r, false, &l->filter)
+                  : k == 1 ? rd_bool(r, &l->default_filter)
+                  : k == 2 ? rd_count(r, &l->received)
+                  : k == 3 ? rd_count(r, &l->dropped)
+                  : k == 4 ? rd_count(r, &l->if_dropped)
+                  : k == 5 ? keep_string(r, true, &l->ended_by)
+                           : k == RD_OTHER && rd_skip(r);
+        if (!ok)
+            return false;
+    }
+    return rd_required(r, base, keys, seen, ALL(6));
+}
+
+static bool read_capture_member(struct rd *r, int k, struct report_capture *c, uint64_t i)
+{
+    uint64_t v;
+    bool null;
+    switch (k) {
+    case 0:
+        if (!rd_count(r, &v))
+            return false;
+        return v == i || rd_fail(r, "%llu is not the capture's place in captures (%llu)",
+                                 (unsigned long long)v, (unsigned long long)i);
+    case 1: return keep_string(r, false, &c->info.path);
+    case 2:
+        if (!rd_uint_or_null(r, INT32_MAX, "a link type or null", &v, &null))
+            return false;
+        c->info.linktype = null ? -1 : (int)v;
+        return true;
+    case 3: return rd_string(r, true, &(const char *){NULL}); /* the table's, again */
+    case 4: return rd_count(r, &c->info.frames);
+    case 5: return rd_count(r, &c->ib_frames);
+    case 6: return rd_count(r, &c->info.errors);
+    case 7: return read_error(r, &c->info);
+    case 8: return rd_count(r, &c->info.snaplen_cut);
+    case 9: return read_live(r, &c->live);
+    default: return k == RD_OTHER && rd_skip(r);
+    }
+}
+
+static bool read_captures(struct merge_report *mr)
+{
+    static const char *const keys[] = {"index", "path", "linktype", "linktype_name", "frames",
+                                       "ib_frames", "errors", "error", "snaplen_cut", "live",
+                                       NULL};
+    struct rd *r = &mr->rd;
+    size_t list = r->path_len;
+    bool more;
+    if (!rd_open(r, JP_ARRAY, "an array (captures)"))
+        return false;
+    for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++) {
+        size_t base = r->path_len;
+        uint32_t seen = 0;
+        if (!rd_open(r, JP_OBJECT, "a capture"))
+            return false;
+        struct report_capture *c = capture_slot(mr, i);
+        if (!c)
+            return false;
+        for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;)
+            if (!read_capture_member(r, k, c, i))
+                return false;
+        if (!rd_required(r, base, keys, seen, ALL(9)))
+            return false;
+        mr->captures = i + 1;
+    }
+    return !r->jp->error[0];
+}
+
+static bool read_frames(struct merge_report *mr)
+{
+    static const char *const keys[] = {"total", "ib", "link_records", "first_time",
+                                       "last_time", NULL};
+    struct rd *r = &mr->rd;
+    struct merge *mg = mr->mg;
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    uint64_t n[3] = {0};
+    int64_t t[2];
+    bool null[2];
+    if (!rd_open(r, JP_OBJECT, "an object (frames)"))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        bool ok = k >= 0 && k < 3 ? rd_count(r, &n[k])
+                  : k >= 3        ? rd_time(r, &t[k - 3], &null[k - 3])
+                                  : k == RD_OTHER && rd_skip(r);
+        if (!ok)
+            return false;
+    }
+    if (!rd_required(r, base, keys, seen, ALL(5)))
+        return false;
+    merge_add(&mg->frames, n[0]);
+    merge_add(&mg->ib_frames, n[1]);
+    merge_add(&mg->link_records, n[2]);
+    for (int i = 0; i < 2; i++) {
+        if (null[i])
+            continue;
+        if (!mg->have_time)
+            mg->first_ns = mg->last_ns = t[i];
+        mg->have_time = true;
+        if (i == 0 && t[i] < mg->first_ns)
+            mg->first_ns = t[i];
+        if (i == 1 && t[i] > mg->last_ns)
+            mg->last_ns = t[i];
+    }
+    return true;
+}
+
+static bool read_pool(struct merge_report *mr)
+{
+    static const char *const keys[] = {"low", "high", "size", "threshold_pct",
+                                       "forecast_horizon_s", "forecast_window_s", NULL};
+    struct rd *r = &mr->rd;
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    struct ib_engine_config cfg;
+    uint64_t size = 0;
+    double window = 0;
+    ib_engine_config_init(&cfg);
+    if (!rd_open(r, JP_OBJECT, "an object (pool)"))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        bool ok = k == 0   ? rd_u16(r, "a port", &cfg.pool_low)
+                  : k == 1 ? rd_u16(r, "a port", &cfg.pool_high)
+                  : k == 2 ? rd_count(r, &size)
+                  : k == 3 ? rd_real(r, 0, 100, "a percentage", &cfg.threshold_pct)
+                  : k == 4 ? rd_real(r, 0, IB_FORECAST_HORIZON_MAX, "a number of seconds",
+                                     &cfg.forecast_horizon_s)
+                  : k == 5 ? rd_real(r, 0, IB_FORECAST_HORIZON_MAX, "a number of seconds", &window)
+                           : k == RD_OTHER && rd_skip(r);
+        if (!ok)
+            return false;
+    }
+    if (!rd_required(r, base, keys, seen, ALL(6)))
+        return false;
+    const char *problem = ib_engine_config_problem(&cfg);
+    if (problem)
+        return rd_fail(r, "%s", problem);
+    uint32_t want = (uint32_t)cfg.pool_high - cfg.pool_low + 1;
+    if (size != want)
+        return rd_path_key(r, "size"), rd_fail(r, "%llu is not high - low + 1 (%u)",
+                                                (unsigned long long)size, (unsigned)want);
+    /* Both written to the nanosecond: the window is the horizon's fifth to
+     * within their rounding. */
+    double fifth = cfg.forecast_horizon_s / IB_FORECAST_WINDOW_DIVISOR;
+    if (!(fabs(window - fifth) <= 1e-9 + fifth * 1e-12))
+        return rd_path_key(r, "forecast_window_s"),
+               rd_fail(r, "%.9g is not forecast_horizon_s / %d (%.9g)", window,
+                       IB_FORECAST_WINDOW_DIVISOR, fifth);
+    mr->mg->hosts[mr->host].pool = (struct report_pool){
+        cfg.pool_low, cfg.pool_high, want, cfg.threshold_pct,
+        ib_engine_config_threshold_ports(&cfg), cfg.forecast_horizon_s, window};
+    return true;
+}
+
+/* connections.reject_reasons: "reason" -> count, added up. */
+static bool read_reject_reasons(struct rd *r, struct ib_connection_stats *cs)
+{
+    size_t base = r->path_len;
+    uint64_t given = 0; /* reasons seen, a bit each */
+    bool more;
+    if (!rd_open(r, JP_OBJECT, "an object (reason -> count)"))
+        return false;
+    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
+        const char *key = r->jp->text;
+        char *end;
+        unsigned long reason = strtoul(key, &end, 10);
+        bool canonical = key[0] >= '0' && key[0] <= '9' && !*end && (key[0] != '0' || !key[1]);
+        rd_path_key(r, key);
+        if (!canonical || reason >= IB_REJ_REASON_MAX)
+            return rd_fail(r, "not a reject reason (0 to %d)", IB_REJ_REASON_MAX - 1);
+        if (given & (uint64_t)1 << reason)
+            return rd_fail(r, "given twice");
+        given |= (uint64_t)1 << reason;
+        uint64_t n;
+        if (!rd_count(r, &n))
+            return false;
+        merge_add(&cs->reject_reasons[reason], n);
+    }
+    rd_path_back(r, base);
+    return !r->jp->error[0];
+}
+
+/* A latency: counts add, the extremes hold (medians do not merge). */
+static bool read_latency(struct rd *r, struct ib_latency *into)
+{
+    static const char *const keys[] = {"count", "min_ns", "median_ns", "max_ns", NULL};
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    uint64_t count = 0;
+    int64_t v[3] = {0};
+    bool null[3] = {true, true, true};
+    if (!rd_open(r, JP_OBJECT, "an object (a latency)"))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        bool ok = k == 0  ? rd_count(r, &count)
+                  : k > 0 ? rd_int(r, "a time in ns or null", &v[k - 1], &null[k - 1])
+                          : k == RD_OTHER && rd_skip(r);
+        if (!ok)
+            return false;
+    }
+    if (!rd_required(r, base, keys, seen, ALL(4)))
+        return false;
+    if (count && (null[0] || null[2]))
+        return rd_path_key(r, null[0] ? "min_ns" : "max_ns"),
+               rd_fail(r, "null with a count of %llu", (unsigned long long)count);
+    if (!count)
+        return true;
+    if (!into->count || v[0] < into->min_ns)
+        into->min_ns = v[0];
+    if (!into->count || v[2] > into->max_ns)
+        into->max_ns = v[2];
+    merge_add(&into->count, count);
+    return true;
+}
+
+static bool read_connections(struct merge_report *mr)
+{
+    static const char *const keys[] = {"requests", "established", "rejected", "closed",
+                                       "retransmissions", "sidr_requests", "sidr_replies",
+                                       "reject_reasons", "setup_latency", "req_rep_latency",
+                                       "list", NULL};
+    struct rd *r = &mr->rd;
+    struct ib_connection_stats *cs = &mr->mg->connections;
+    uint64_t *counts[] = {&cs->requests, &cs->established, &cs->rejected, &cs->closed,
+                          &cs->retransmissions, &cs->sidr_requests, &cs->sidr_replies};
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    uint64_t n;
+    if (!rd_open(r, JP_OBJECT, "an object (connections)"))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        bool ok;
+        if (k >= 0 && k < 7) {
+            ok = rd_count(r, &n);
+            merge_add(counts[k], ok ? n : 0);
+        } else if (k == 7) {
+            ok = read_reject_reasons(r, cs);
+        } else if (k == 8 || k == 9) {
+            ok = read_latency(r, k == 8 ? &cs->setup : &cs->req_rep);
+        } else if (k == 10) { /* the --connections list: not merged */
+            ok = rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
+        } else {
+            ok = k == RD_OTHER && rd_skip(r);
+        }
+        if (!ok)
+            return false;
+    }
+    return rd_required(r, base, keys, seen, ALL(10));
+}
+
+/* A source's busiest destination: {ip, port}, or null. */
+static bool read_destination(struct rd *r, struct ib_source_stats *s, uint8_t *version)
+{
+    static const char *const keys[] = {"ip", "port", NULL};
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    enum jp_type t;
+    if (!jp_value(r->jp, &t))
+        return false;
+    if (t == JP_NULL)
+        return true;
+    if (t != JP_OBJECT)
+        return rd_not(r, t, "a destination ({ip, port}) or null");
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        bool ok = k == 0   ? rd_ip(r, version, s->peak_dst_ip)
+                  : k == 1 ? rd_u16(r, "a port", &s->peak_dst_port)
+                           : k == RD_OTHER && rd_skip(r);
+        if (!ok)
+            return false;
+    }
+    return rd_required(r, base, keys, seen, ALL(2));
+}
+
+static const char *const source_keys[] = {
+    "ip", "ip_version", "port_space", "connections", "ports_in_use", "peak_ports_in_use",
+    "peak_frame", "pool_utilization", "exhausted", "peak_ports_per_destination",
+    "peak_per_destination_frame", "peak_destination", "exhausted_per_destination",
+    "ports_outside_pool", "forecast_frame", "rate_per_s", "eta_s",
+    "rate_per_destination_per_s", "eta_per_destination_s", NULL};
+
+/* The last estimate of a model: its rate (null: too little seen) or its
+ * time left (null: none, the rate is not above 0). */
+static bool read_forecast(struct rd *r, bool eta, struct ib_forecast *fc)
+{
+    bool null;
+    if (eta) {
+        if (!rd_real_or_null(r, 0, DBL_MAX, "a number of seconds or null", &fc->eta_s, &null))
+            return false;
+        fc->has_eta = !null;
+        return true;
+    }
+    if (!rd_real_or_null(r, -DBL_MAX, DBL_MAX, "a rate (ports a second) or null",
+                         &fc->rate_per_s, &null))
+        return false;
+    fc->has_rate = !null;
+    return true;
+}
+
+static bool read_source_member(struct rd *r, int k, struct ib_source_stats *s,
+                               uint64_t *version, uint8_t *dst_version)
+{
+    switch (k) {
+    case 0: return rd_ip(r, &s->ip_version, s->ip);
+    case 1: return rd_uint(r, 6, "an IP version (4 or 6)", version);
+    case 2: return rd_port_space(r, &s->port_space);
+    case 3: return rd_count(r, &s->connections);
+    case 4: return rd_u32(r, UINT32_MAX, "a count of ports", &s->ports_in_use);
+    case 5: return rd_u32(r, UINT32_MAX, "a count of ports", &s->peak_ports_in_use);
+    case 6: return rd_frame(r, &s->peak_at);
+    case 7: return rd_real(r, 0, 100, "a percentage", &s->pool_utilization);
+    case 8: return rd_bool(r, &s->exhausted);
+    case 9: return rd_u32(r, UINT32_MAX, "a count of ports", &s->peak_ports_per_destination);
+    case 10: return rd_frame(r, &s->peak_per_destination_at);
+    case 11: return read_destination(r, s, dst_version);
+    case 12: return rd_bool(r, &s->exhausted_per_destination);
+    case 13: return rd_count(r, &s->ports_outside_pool);
+    case 14: return rd_frame(r, &s->forecast_at);
+    case 15: return read_forecast(r, false, &s->forecast[IB_MODEL_ONE_PORT]);
+    case 16: return read_forecast(r, true, &s->forecast[IB_MODEL_ONE_PORT]);
+    case 17: return read_forecast(r, false, &s->forecast[IB_MODEL_PER_DESTINATION]);
+    case 18: return read_forecast(r, true, &s->forecast[IB_MODEL_PER_DESTINATION]);
+    default: return k == RD_OTHER && rd_skip(r);
+    }
+}
+
+/* The estimates as the engine makes them: none before the source's first
+ * port event (forecast_frame), and a time left only at a rate of 0 or more
+ * (above 0, but written to 6 decimals). */
+static bool check_forecast(struct rd *r, const struct ib_source_stats *s)
+{
+    for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
+        const struct ib_forecast *fc = &s->forecast[m];
+        const char *rate = source_keys[15 + 2 * m], *eta = source_keys[16 + 2 * m];
+        if (!s->forecast_at.frame && (fc->has_rate || fc->has_eta))
+            return rd_path_key(r, fc->has_rate ? rate : eta),
+                   rd_fail(r, "not null while forecast_frame is (no port event yet)");
+        if (fc->has_eta && !(fc->has_rate && fc->rate_per_s >= 0))
+            return rd_path_key(r, eta), rd_fail(r, "not null while %s is %s", rate,
+                                                fc->has_rate ? "below 0" : "null");
+    }
+    return true;
+}
+
+static bool read_source(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    struct merge *mg = mr->mg;
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    uint64_t version = 0;
+    uint8_t dst_version = 0;
+    if (!rd_open(r, JP_OBJECT, "a source"))
+        return false;
+    if (mr->sources == MERGE_REPORT_SOURCES)
+        return rd_fail(r, "past the %d sources an analysis keeps", MERGE_REPORT_SOURCES);
+    if (!merge_grow((void **)&mg->sources, &mg->source_cap, mg->source_count, sizeof *mg->sources))
+        return rd_fail(r, "out of memory");
+    struct merge_source *ms = &mg->sources[mg->source_count];
+    memset(ms, 0, sizeof *ms);
+    ms->host = mr->host;
+    for (int k; (k = rd_member(r, base, source_keys, &seen)) != RD_END;)
+        if (!read_source_member(r, k, &ms->s, &version, &dst_version))
+            return false;
+    if (!rd_required(r, base, source_keys, seen, ALL(19)))
+        return false;
+    if (version != ms->s.ip_version || (dst_version && dst_version != version))
+        return rd_fail(r, "its addresses are not all of its ip_version");
+    if (!check_forecast(r, &ms->s))
+        return false;
+    mg->source_count++;
+    mr->sources++;
+    return true;
+}
+
+static bool read_sources(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    size_t list = r->path_len;
+    bool more;
+    if (!rd_open(r, JP_ARRAY, "an array (sources)"))
+        return false;
+    for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++)
+        if (!read_source(mr))
+            return false;
+    return !r->jp->error[0];
+}
+
+static bool read_hops(struct rd *r, struct ib_redirect_chain *c)
+{
+    size_t list = r->path_len;
+    bool more;
+    if (!rd_open(r, JP_ARRAY, "an array of hops"))
+        return false;
+    for (size_t i = 0; rd_item(r, list, i, &more) && more; i++) {
+        if (i == IB_CHAIN_HOPS_MAX)
+            return rd_fail(r, "past the %d hops a chain keeps (hops_dropped counts the rest)",
+                           IB_CHAIN_HOPS_MAX);
+        if (!rd_hop(r, &c->hops[i], true))
+            return false;
+        c->hop_count = (unsigned)i + 1;
+    }
+    return !r->jp->error[0];
+}
+
+/* A chain's end: one of the engine's names. */
+static bool read_end(struct rd *r, enum ib_chain_end *end)
+{
+    enum jp_type t;
+    if (!jp_value(r->jp, &t))
+        return false;
+    *end = t == JP_STRING ? ib_chain_end_by_name(r->jp->text) : IB_CHAIN_END_COUNT;
+    if (*end != IB_CHAIN_END_COUNT)
+        return true;
+    char names[96];
+    size_t len = 0;
+    for (int e = 0; e < IB_CHAIN_END_COUNT && len < sizeof names; e++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s\"%s\"", e ? ", " : "",
+                                ib_chain_end_name((enum ib_chain_end)e));
+    return rd_fail(r, "\"end\" is none of %s", names);
+}
+
+static const char *const chain_keys[] = {
+    "chain", "requester", "mgmt_class", "mgmt_class_name", "origin", "origin_qp",
+    "first_request", "hops", "hops_dropped", "final_answer", "loop", "followed", "end", NULL};
+
+static bool read_chain_member(struct rd *r, int k, struct ib_redirect_chain *c, uint64_t i)
+{
+    uint64_t v;
+    switch (k) {
+    case 0:
+        if (!rd_count(r, &v))
+            return false;
+        return v == i || rd_fail(r, "%llu is not the chain's place in redirect_chains (%llu)",
+                                 (unsigned long long)v, (unsigned long long)i);
+    case 1: return rd_endpoint(r, &c->requester);
+    case 2:
+        if (!rd_uint(r, UINT8_MAX, "a management class", &v))
+            return false;
+        c->mgmt_class = (uint8_t)v;
+        return true;
+    case 3: return rd_string(r, true, &(const char *){NULL}); /* the table's, again */
+    case 4: return rd_endpoint(r, &c->origin);
+    case 5: return rd_u32(r, RD_QP_MAX, "a QP number", &c->origin_qp);
+    case 6: return rd_frame(r, &c->first_request);
+    case 7: return read_hops(r, c);
+    case 8: return rd_u32(r, UINT32_MAX, "a count of hops", &c->hops_dropped);
+    case 9: return rd_frame(r, &c->final_answer);
+    case 10: return rd_bool(r, &c->loop);
+    case 11: return rd_bool(r, &c->followed);
+    case 12: return read_end(r, &c->end);
+    default: return k == RD_OTHER && rd_skip(r);
+    }
+}
+
+/* A report from before chains had "end": the views' old reading of it. */
+static enum ib_chain_end old_end(const struct ib_redirect_chain *c)
+{
+    return c->loop                 ? IB_CHAIN_LOOP
+           : c->final_answer.frame ? IB_CHAIN_ANSWERED
+           : c->followed           ? IB_CHAIN_NO_ANSWER
+                                   : IB_CHAIN_NOT_FOLLOWED;
+}
+
+static bool read_chain(struct merge_report *mr, uint64_t i)
+{
+    struct rd *r = &mr->rd;
+    struct merge *mg = mr->mg;
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    if (!rd_open(r, JP_OBJECT, "a redirect chain"))
+        return false;
+    if (mr->chains == MERGE_REPORT_CHAINS)
+        return rd_fail(r, "past the %d chains an analysis keeps", MERGE_REPORT_CHAINS);
+    if (!merge_grow((void **)&mg->chains, &mg->chain_cap, mg->chain_count, sizeof *mg->chains))
+        return rd_fail(r, "out of memory");
+    struct merge_chain *mc = &mg->chains[mg->chain_count];
+    memset(mc, 0, sizeof *mc);
+    mc->host = mr->host;
+    for (int k; (k = rd_member(r, base, chain_keys, &seen)) != RD_END;)
+        if (!read_chain_member(r, k, &mc->c, i))
+            return false;
+    if (!rd_required(r, base, chain_keys, seen, ALL(12)))
+        return false;
+    if (!(seen & 1u << 12))
+        mc->c.end = old_end(&mc->c);
+    mg->chain_count++;
+    mr->chains++;
+    return true;
+}
+
+static bool read_chains(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    size_t list = r->path_len;
+    bool more;
+    if (!rd_open(r, JP_ARRAY, "an array (redirect_chains)"))
+        return false;
+    for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++)
+        if (!read_chain(mr, i))
+            return false;
+    return !r->jp->error[0];
+}
+
+/* {verified, mismatch, not_present}, by enum ib_crc_status. */
+static bool read_crc_counts(struct rd *r, uint64_t n[3])
+{
+    static const char *const keys[] = {"verified", "mismatch", "not_present", NULL};
+    static const int status[] = {IB_CRC_VERIFIED, IB_CRC_MISMATCH, IB_CRC_NOT_PRESENT};
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    if (!rd_open(r, JP_OBJECT, "an object of CRC counts"))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;)
+        if (!(k >= 0 ? rd_count(r, &n[status[k]]) : k == RD_OTHER && rd_skip(r)))
+            return false;
+    return rd_required(r, base, keys, seen, ALL(3));
+}
+
+static bool read_crc_capture(struct merge_report *mr, uint64_t i)
+{
+    static const char *const keys[] = {"capture", "icrc", "vcrc", NULL};
+    struct rd *r = &mr->rd;
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    uint64_t c;
+    if (!rd_open(r, JP_OBJECT, "an object (a capture's CRCs)"))
+        return false;
+    if (!capture_slot(mr, i))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        struct report_crc_counts *crc = &mr->mg->captures[mr->rd.capture_base + i].crc;
+        bool ok = k == 0   ? rd_count(r, &c) && (c == i || rd_fail(r, "%llu is not its place "
+                                                       "in crc.captures (%llu)",
+                                                       (unsigned long long)c,
+                                                       (unsigned long long)i))
+                  : k == 1 ? read_crc_counts(r, crc->icrc)
+                  : k == 2 ? read_crc_counts(r, crc->vcrc)
+                           : k == RD_OTHER && rd_skip(r);
+        if (!ok)
+            return false;
+    }
+    mr->crc_captures = i + 1;
+    return rd_required(r, base, keys, seen, ALL(3));
+}
+
+static bool read_crc(struct merge_report *mr)
+{
+    static const char *const keys[] = {"checked", "captures", NULL};
+    struct rd *r = &mr->rd;
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    bool checked = true, more;
+    if (!rd_open(r, JP_OBJECT, "an object (crc)"))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        if (k == 0 && !rd_bool(r, &checked))
+            return false;
+        if (k == 0)
+            mr->mg->opts.crc &= checked;
+        if (k == 1) {
+            size_t list = r->path_len;
+            if (!rd_open(r, JP_ARRAY, "an array (crc.captures)"))
+                return false;
+            for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++)
+                if (!read_crc_capture(mr, i))
+                    return false;
+        }
+        if (k < 0 && !(k == RD_OTHER && rd_skip(r)))
+            return false;
+    }
+    return !r->jp->error[0] && rd_required(r, base, keys, seen, ALL(2));
+}
+
+/* An object of name -> count whose names are those of a table (finding
+ * kinds, diagnostics): each count added to counts[the name's index]. */
+static bool read_count_map(struct rd *r, uint64_t *counts, int size, int (*index)(const char *),
+                           const char *noun)
+{
+    size_t base = r->path_len;
+    bool given[64 > IB_DIAG_COUNT ? 64 : IB_DIAG_COUNT] = {false};
+    bool more;
+    if (!rd_open(r, JP_OBJECT, "an object (name -> count)"))
+        return false;
+    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
+        int i = index(r->jp->text);
+        rd_path_key(r, r->jp->text);
+        if (i < 0 || i >= size)
+            return rd_fail(r, "not %s", noun);
+        if (given[i])
+            return rd_fail(r, "given twice");
+        given[i] = true;
+        uint64_t n;
+        if (!rd_count(r, &n))
+            return false;
+        merge_add(&counts[i], n);
+    }
+    rd_path_back(r, base);
+    return !r->jp->error[0];
+}
+
+static int kind_index(const char *name)
+{
+    return (int)ib_finding_kind_by_name(name);
+}
+
+static int rule_index(const char *name)
+{
+    enum ib_diag_id d = ib_diag_by_name(name);
+    return d != IB_DIAG_COUNT && ib_diag_info(d)->addressing ? (int)d : -1;
+}
+
+static int diagnostic_index(const char *name)
+{
+    enum ib_diag_id d = ib_diag_by_name(name);
+    return d != IB_DIAG_COUNT && !ib_diag_info(d)->addressing ? (int)d : -1;
+}
+
+static bool read_limits(struct merge_report *mr)
+{
+    static const char *const keys[] = {"findings_dropped", "connections_evicted",
+                                       "transactions_evicted", "chains_dropped",
+                                       "sources_dropped", "allocation_failures", NULL};
+    struct rd *r = &mr->rd;
+    struct ib_engine_stats *es = &mr->mg->stats;
+    uint64_t *into[] = {&mr->mg->findings_dropped, &es->connections_evicted,
+                        &es->transactions_evicted, &es->chains_dropped, &es->sources_dropped,
+                        &es->allocation_failures};
+    size_t base = r->path_len;
+    uint32_t seen = 0;
+    uint64_t n;
+    if (!rd_open(r, JP_OBJECT, "an object (limits)"))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        if (k >= 0 && !rd_count(r, &n))
+            return false;
+        if (k >= 0)
+            merge_add(into[k], n);
+        else if (!(k == RD_OTHER && rd_skip(r)))
+            return false;
+    }
+    return rd_required(r, base, keys, seen, ALL(6));
+}
+
+/* A finding into the scratch file, and its time into the keys to sort. */
+static bool keep_finding(struct merge_report *mr, const struct ib_finding *f)
+{
+    struct merge *mg = mr->mg;
+    if (!mg->findings && !(mg->findings = temp_file()))
+        mg->scratch_error = errno;
+    if (mg->findings && fwrite(f, sizeof *f, 1, mg->findings) != 1)
+        mg->scratch_error = errno ? errno : EIO;
+    if (mg->scratch_error)
+        return rd_fail(&mr->rd, "a scratch file in %s: %s", temp_dir(),
+                       strerror(mg->scratch_error));
+    if (!merge_grow((void **)&mg->keys, &mg->key_cap, mg->finding_count, sizeof *mg->keys))
+        return rd_fail(&mr->rd, "out of memory");
+    mg->keys[mg->finding_count] = (struct merge_key){f->at.time_ns, mg->finding_count};
+    mg->finding_count++;
+    mg->hosts[mr->host].findings[f->kind]++;
+    mg->hosts[mr->host].findings_total++;
+    return true;
+}
+
+static bool read_findings(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    size_t list = r->path_len;
+    bool more;
+    if (!rd_open(r, JP_ARRAY, "an array (findings)"))
+        return false;
+    for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++) {
+        struct ib_finding f;
+        if (!merge_read_finding(mr, &f) || !keep_finding(mr, &f))
+            return false;
+    }
+    return !r->jp->error[0];
+}
+
+static const char *const top_keys[] = {
+    "captures", "frames", "pool", "connections", "sources", "redirect_chains", "addressing",
+    "diagnostics", "crc", "finding_counts", "limits", "findings", "hosts", NULL};
+
+static bool read_top(struct merge_report *mr, int k)
+{
+    struct rd *r = &mr->rd;
+    struct merge *mg = mr->mg;
+    switch (k) {
+    case 0: return read_captures(mr);
+    case 1: return read_frames(mr);
+    case 2: return read_pool(mr);
+    case 3: return read_connections(mr);
+    case 4: return read_sources(mr);
+    case 5: return read_chains(mr);
+    case 6:
+    case 7:
+        return read_count_map(r, mg->stats.diagnostics, IB_DIAG_COUNT,
+                              k == 6 ? rule_index : diagnostic_index,
+                              k == 6 ? "an addressing rule" : "a diagnostic");
+    case 8: return read_crc(mr);
+    case 9:
+        return read_count_map(r, mg->stats.findings, IB_FIND_COUNT, kind_index,
+                              "a finding kind");
+    case 10: return read_limits(mr);
+    case 11: return read_findings(mr);
+    case 12:
+        snprintf(r->why, sizeof r->why, "already a merged report: merge the hosts' own reports");
+        return false;
+    default: return k == RD_OTHER && rd_skip(r);
+    }
+}
+
+/* The report's first member: its version (a JSON Lines report's first
+ * record starts with its type instead). */
+static bool read_version(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    enum jp_type t;
+    bool more;
+    if (!jp_value(r->jp, &t))
+        return false;
+    if (t == JP_OBJECT && !jp_member(r->jp, &more))
+        return false;
+    if (t == JP_OBJECT && more && strcmp(r->jp->text, "type") == 0) {
+        snprintf(r->why, sizeof r->why, "not a JSON report (a JSON Lines report? merge reads "
+                                        "--format json reports)");
+        return false;
+    }
+    if (t != JP_OBJECT || !more || strcmp(r->jp->text, "version") != 0 ||
+        !jp_value(r->jp, &t) || t != JP_STRING) {
+        if (!r->jp->error[0])
+            snprintf(r->why, sizeof r->why, "not an ibscope report (no \"version\" first)");
+        return false;
+    }
+    const char *version = mr->mg->version;
+    if (mr->mg->any_version || strcmp(r->jp->text, version) == 0)
+        return true;
+    char made_by[160];
+    r->jp->text[r->jp->text_len > 40 ? 40 : r->jp->text_len] = '\0';
+    printable(r->jp->text, made_by, sizeof made_by);
+    snprintf(r->why, sizeof r->why, "made by ibscope %s, this is %s: analyse the captures "
+             "again with this version", made_by, version);
+    return false;
+}
+
+/* What the report names, it has: the captures its frames name, the chains
+ * its findings name, a CRC entry per capture. */
+static bool check_names(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    if (r->capture_refs > mr->captures) {
+        snprintf(r->path, sizeof r->path, "%s", r->capture_ref_at);
+        r->path_len = strlen(r->path);
+        return rd_fail(r, "capture %llu is not in the report's captures (%llu)",
+                       (unsigned long long)r->capture_refs - 1,
+                       (unsigned long long)mr->captures);
+    }
+    if (mr->chain_refs > mr->chains) {
+        snprintf(r->path, sizeof r->path, "%s", mr->chain_ref_at);
+        r->path_len = strlen(r->path);
+        return rd_fail(r, "chain %llu is not in the report's redirect_chains (%llu)",
+                       (unsigned long long)mr->chain_refs - 1, (unsigned long long)mr->chains);
+    }
+    if (mr->crc_captures != mr->captures) {
+        rd_path_back(r, 0);
+        rd_path_key(r, "crc.captures");
+        return rd_fail(r, "%llu entries for %llu captures", (unsigned long long)mr->crc_captures,
+                       (unsigned long long)mr->captures);
+    }
+    return true;
+}
+
+static bool read_document(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    uint32_t seen = 0;
+    if (!read_version(mr))
+        return false;
+    for (int k; (k = rd_member(r, 0, top_keys, &seen)) != RD_END;)
+        if (!read_top(mr, k))
+            return false;
+    return jp_finish(r->jp) && rd_required(r, 0, top_keys, seen, ALL(12)) && check_names(mr);
+}
+
+/* A new host, its captures and chains after the others'. */
+static bool add_host(struct merge *mg, const char *name)
+{
+    char *copy = strdup(name);
+    if (!copy ||
+        !merge_grow((void **)&mg->hosts, &mg->host_cap, mg->host_count, sizeof *mg->hosts)) {
+        free(copy);
+        return false;
+    }
+    mg->hosts[mg->host_count++] = (struct report_host){
+        .name = copy, .first_capture = (uint32_t)mg->capture_count};
+    return true;
+}
+
+bool merge_read(struct merge *mg, FILE *in, const char *host, char *why, size_t size)
+{
+    struct json_pull *jp = malloc(sizeof *jp);
+    if (!jp || !add_host(mg, host)) {
+        free(jp);
+        snprintf(why, size, "out of memory");
+        return false;
+    }
+    jp_init(jp, in);
+    struct merge_report mr = {.mg = mg, .host = (uint32_t)mg->host_count - 1,
+                              .chain_base = (uint32_t)mg->chain_count};
+    mr.rd.jp = jp;
+    mr.rd.capture_base = (uint32_t)mg->capture_count;
+    bool ok = read_document(&mr);
+    if (!ok && jp->error[0])
+        snprintf(why, size, "not a JSON report: %s", jp->error);
+    else if (!ok)
+        snprintf(why, size, "%s", mr.rd.why[0] ? mr.rd.why : "not an ibscope report");
+    struct report_host *h = &mg->hosts[mr.host];
+    h->capture_count = (uint32_t)mr.captures;
+    h->source_count = mr.sources;
+    for (size_t i = 0; ok && i < mr.captures; i++)
+        merge_add(&h->frames, mg->captures[h->first_capture + i].info.frames);
+    free(jp);
+    return ok;
+}

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""lists.py - the lists the docs keep by hand are the program's and the build's.
+
+  - docs/analyzer.md's option table names every option `ibscope --help`
+    lists (the live ones in its --live row), and no other;
+  - its --format row, ibscope(1)'s --format item and REPORT FORMATS give
+    --help's formats, in its order; ibscope(1)'s merge formats are those of
+    `ibscope merge --help`;
+  - docs/live.md's option table names every option of --help's Live
+    section, and only options --help lists;
+  - the CSV columns docs/report-schema.md names are columns of the header
+    `ibscope --format csv` writes;
+  - README.md's table of CMake options is every option() and cache path of
+    the CMake files, with their defaults.
+(The finding kinds are checked by analyzer.kinds, the source layout by
+docs.source_layout, the excerpts of output by docs.excerpts.)
+
+Usage: lists.py --build DIR --source-dir DIR
+Exit 0 when every list agrees; 1 with one line per difference.
+"""
+import argparse
+import fnmatch
+import glob
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import testlib  # noqa: E402
+from testlib import check  # noqa: E402
+
+
+def output(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True).stdout
+
+
+def section(text, heading):
+    """The text under a Markdown heading, up to the next heading of any level."""
+    at = text.index(heading + "\n")
+    rest = text[at + len(heading) + 1:]
+    m = re.search(r"^#", rest, re.M)
+    return rest[:m.start()] if m else rest
+
+
+def table_rows(text):
+    """The rows of the tables in text, each as its cells (a \\| inside a cell
+    is no border)."""
+    return [[c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            for line in text.split("\n") if line.startswith("| ")]
+
+
+def options_in(cell):
+    """The options a table cell names: -x or --long words in backquotes."""
+    found = set()
+    for quoted in re.findall(r"`([^`]+)`", cell):
+        found.update(re.findall(r"(?<![\w-])(--?[a-z][-a-z0-9]*)", quoted))
+    return found
+
+
+def help_options(help_text, live_only=False):
+    """Every option at the start of an option line of --help (words as
+    test_pages.py reads them); with live_only, those of the Live section."""
+    skip = set()
+    if live_only:
+        help_text = help_text.split("Live (instead of capture files):")[1].split("\n\n")[0]
+        skip = {"--live", "--version", "--help"}  # the synopsis, and the last line
+    words = set()
+    for line in help_text.split("\n"):
+        m = re.match(r"^ {2}(-[-\w]+(?:, -[-\w]+)*)", line)
+        if m:
+            words.update(w.strip() for w in m.group(1).split(","))
+    return words - skip
+
+
+def check_options(src, help_text):
+    doc = open(os.path.join(src, "docs", "analyzer.md"), encoding="utf-8").read()
+    rows = table_rows(section(doc, "## Usage"))
+    first = set()
+    for row in rows:
+        first |= options_in(row[0])
+    live_row = next((r for r in rows if r[0] == "`--live IFACE`"), ["", ""])
+    named = first | options_in(live_row[1])
+    listed = help_options(help_text)
+    for opt in sorted(listed - named):
+        check(False, f"docs/analyzer.md's option table lacks {opt}, which --help lists")
+    for opt in sorted(first - listed):
+        check(False, f"docs/analyzer.md's option table names {opt}, which --help does not list")
+    live = open(os.path.join(src, "docs", "live.md"), encoding="utf-8").read()
+    live_first = set()
+    for row in table_rows(live.split("| option | meaning |")[1].split("\n\n")[0]):
+        live_first |= options_in(row[0])
+    for opt in sorted(help_options(help_text, live_only=True) - live_first):
+        check(False, f"docs/live.md's option table lacks {opt}, which --help's Live section lists")
+    for opt in sorted(live_first - listed):
+        check(False, f"docs/live.md's option table names {opt}, which --help does not list")
+    return len(named), len(live_first)
+
+
+def check_formats(src, help_text, merge_help):
+    formats = re.split(r", | or ", re.search(r"--format FORMAT +(.*?) \(default", help_text)
+                       .group(1))
+    doc = open(os.path.join(src, "docs", "analyzer.md"), encoding="utf-8").read()
+    row = re.search(r"^\| `--format ([a-z|\\]+)` \|", doc, re.M)
+    got = row.group(1).replace("\\", "").split("|") if row else []
+    check(got == formats, f"docs/analyzer.md's --format row gives {got}, --help {formats}")
+    man = open(os.path.join(src, "docs", "man", "ibscope.1.scd"), encoding="utf-8").read()
+    item = man.split("*--format* _FORMAT_\n")[1].split("\n\n")[0]
+    got = re.findall(r"\*([a-z]+)\*", item)
+    check(got == formats, f"ibscope.1.scd's --format item gives {got}, --help {formats}")
+    got = re.findall(r"^\*([a-z]+)\*$", section(man, "# REPORT FORMATS"), re.M)
+    check(got == formats, f"ibscope.1.scd's REPORT FORMATS are {got}, --help's {formats}")
+    merge_formats = re.search(r"--format ([a-z|]+)\]", merge_help).group(1).split("|")
+    item = man.split("*merge* [*--format* _FORMAT_]")[1].split("\n\n")[0]
+    got = re.findall(r"\*([a-z]+)\*", item.split("_FORMAT_ is")[1].split(".")[0])
+    check(got == merge_formats,
+          f"ibscope.1.scd's merge formats are {got}, ibscope merge --help's {merge_formats}")
+    return formats
+
+
+def check_csv_columns(src, ibscope):
+    sample = os.path.join(src, "samples", "captures", "cm_rocev2.pcap")
+    header = output([ibscope, "--format", "csv", sample]).split("\n")[0].rstrip("\r").split(",")
+    check(len(header) > 20, f"ibscope --format csv writes a header ({header[:3]})")
+    doc = open(os.path.join(src, "docs", "report-schema.md"), encoding="utf-8").read()
+    csv_part = section(doc, "## CSV (`--format csv`)")
+    # The bullets name columns, and some of their values.
+    values = {"finding", "crc", "connection", "icrc", "vcrc", "-", "capture:frame"}
+    named = 0
+    for line in csv_part.split("\n"):
+        if not line.startswith(("- ", "  ")):
+            continue
+        for word in re.findall(r"`([^`]+)`", line):
+            if word in values or not re.fullmatch(r"[a-z_*]+", word):
+                continue
+            named += 1
+            check(any(fnmatch.fnmatch(col, word) for col in header),
+                  f"docs/report-schema.md's CSV section names `{word}`, not a column of "
+                  f"the header ibscope writes")
+    return len(header), named
+
+
+def cmake_options(src):
+    """{name: default} of every option() and cache PATH of the CMake files."""
+    found = {}
+    files = [os.path.join(d, f) for d, _, fs in os.walk(src) for f in fs
+             if (f == "CMakeLists.txt" or f.endswith(".cmake")) and "/build" not in d
+             and "/.git" not in d]
+    for path in files:
+        text = open(path, encoding="utf-8").read()
+        for m in re.finditer(r"option\(\s*(\w+)\s+\"[^\"]*\"\s+(ON|OFF)\s*\)", text):
+            found[m.group(1)] = m.group(2)
+        for m in re.finditer(r"set\((IBSCOPE_\w+)\s+(\S+)\s+CACHE\s+PATH", text):
+            found[m.group(1)] = m.group(2).replace("${PROJECT_SOURCE_DIR}/", "")
+    return found
+
+
+def check_build_options(src):
+    readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
+    part = readme.split("The CMake options and their defaults:")[1].split("\n\n")[1]
+    table = {}
+    for cells in table_rows(part)[1:]:
+        table[cells[0].strip("`")] = cells[1].strip("`")
+    options = cmake_options(src)
+    check(len(options) >= 7, f"the CMake files have options ({sorted(options)})")
+    for name, default in sorted(options.items()):
+        check(table.get(name) == default,
+              f"README.md's CMake options give {name} = {table.get(name)!r}; "
+              f"the CMake files {default!r}")
+    for name in sorted(set(table) - set(options) - {"CMAKE_BUILD_TYPE", "CMAKE_INSTALL_PREFIX"}):
+        check(False, f"README.md's CMake options name {name}, which no CMake file defines")
+    top = open(os.path.join(src, "CMakeLists.txt"), encoding="utf-8").read()
+    m = re.search(r"set\(CMAKE_BUILD_TYPE (\w+) CACHE", top)
+    check(m and table.get("CMAKE_BUILD_TYPE") == m.group(1),
+          f"README.md's CMAKE_BUILD_TYPE default {table.get('CMAKE_BUILD_TYPE')!r}")
+    return len(options)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--source-dir", required=True)
+    a = ap.parse_args()
+    src = os.path.abspath(a.source_dir)
+    ibscope = os.path.join(os.path.abspath(a.build), "bin", "ibscope")
+    help_text = output([ibscope, "--help"])
+    merge_help = output([ibscope, "merge", "--help"])
+    n_opts, n_live = check_options(src, help_text)
+    formats = check_formats(src, help_text, merge_help)
+    n_cols, n_named = check_csv_columns(src, ibscope)
+    n_cmake = check_build_options(src)
+    print(f"lists: {n_opts} options in docs/analyzer.md, {n_live} in docs/live.md, "
+          f"formats {formats}, {n_named} CSV column names against {n_cols} columns, "
+          f"{n_cmake} CMake options")
+    return testlib.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""test_reports.py - `ibscope merge` under fire: JSON reports built to hurt it.
+
+Usage: test_reports.py --ibscope BIN --source-dir DIR [--max-rss-mib M] GROUP...
+Groups:
+  memory   memory bounded whatever the report holds: 60 MB of empty objects
+           and 40 MB of integers under a key no report has (skipped unread),
+           a report at every cap of the model (65,536 captures, 65,536
+           sources, 10,000 chains of 16 hops), 60 MB of findings (16 bytes
+           each in memory); one past each cap is refused naming it
+  keys     every member of every sample's report (the first element of each
+           array, each finding kind once), given a value of another type, is
+           refused in one line naming that member; an unknown member is not
+  twice    the same report by another path (./path, a symlink, a hard link,
+           standard input): refused
+Every run: exit 0 or 2, no hang, no sanitizer report, every standard error
+line "ibscope: FILE: ...".  Peak RSS is checked against --max-rss-mib (0:
+not checked, as under the sanitizers).  Exit 0 when every check holds.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
+import harness  # noqa: E402
+import testlib  # noqa: E402
+from testlib import check  # noqa: E402
+
+SANITIZER = re.compile(r"runtime error|AddressSanitizer|LeakSanitizer|UndefinedBehavior")
+CAPTURES_MAX, SOURCES_MAX, CHAINS_MAX, HOPS_MAX = 65536, 65536, 10000, 16
+
+
+class Ctx:
+    def __init__(self, args, tmp):
+        self.args, self.tmp = args, tmp
+        self.reports = {}
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def merge(self, label, args, feed=None):
+        r = harness.run(self.args.ibscope, ["merge"] + args, feed=feed, json_report=False,
+                        analysis=False, timeout=self.args.timeout)
+        print("%-40s rc=%d %6.2f s peak RSS %7.1f MiB" % (label, r.rc, r.seconds, r.rss_mib))
+        check(not r.timed_out, f"{label}: no answer within {self.args.timeout} s")
+        check(r.rc in (0, 2), f"{label}: exit status {r.rc}\n{r.stderr[-2000:]}")
+        check(not SANITIZER.search(r.stderr), f"{label}: sanitizer report\n{r.stderr[-4000:]}")
+        for line in r.stderr.splitlines():
+            check(line.startswith("ibscope: "), f"{label}: stray standard error line {line!r}")
+        return r
+
+    def bounded(self, label, r, mib=200):
+        """Peak RSS under mib (and --max-rss-mib), unless not checked here."""
+        limit = min(mib, self.args.max_rss_mib)
+        if self.args.max_rss_mib:
+            check(r.rss_mib < limit, f"{label}: peak RSS {r.rss_mib:.1f} MiB, over {limit} MiB")
+
+    def report(self, sample):
+        """The JSON report of a sample capture (made once)."""
+        if sample not in self.reports:
+            out = self.path(sample + ".json")
+            # exit 2 for a capture cut by the snaplen: the report is written all the same
+            subprocess.run([self.args.ibscope, "--no-progress", "--format", "json", "-o", out,
+                            os.path.join(self.args.source_dir, "samples", "captures",
+                                         sample + ".pcap")], stderr=subprocess.DEVNULL)
+            with open(out) as f:
+                self.reports[sample] = json.load(f)
+        return json.loads(json.dumps(self.reports[sample]))
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def refused(ctx, label, path, says):
+    r = ctx.merge(label, ["-o", ctx.path("out"), path])
+    check(r.rc == 2 and testlib.one_error_line(r.stderr, f"{path}: {says}"),
+          f"{label}: exit 2 and one line '{path}: {says}' (exit {r.rc}: {r.stderr.strip()[:300]})")
+    check(not os.path.exists(ctx.path("out")), f"{label}: nothing written")
+    return r
+
+
+def repeated(element, key, numbers):
+    """The JSON text of a copy of element per number, key set to it (a
+    source's address made of it)."""
+    text = json.dumps(dict(element, **{key: "@N@"}), separators=(",", ":"))
+    if key == "ip":
+        return ",".join(text.replace('"@N@"', f'"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}"')
+                        for i in numbers)
+    return ",".join(text.replace('"@N@"', str(i)) for i in numbers)
+
+
+def at_caps(ctx, extra=None):
+    """A report holding as much as the model keeps: every cap reached
+    (extra: which one to pass by one)."""
+    rep = ctx.report("redirect")
+    n = {"captures": CAPTURES_MAX, "sources": SOURCES_MAX, "chains": CHAINS_MAX}
+    if extra in n:
+        n[extra] += 1
+    chain = rep["redirect_chains"][1]
+    chain = dict(chain, hops=[chain["hops"][0]] * HOPS_MAX, hops_dropped=5)
+    first = dict(chain, hops=chain["hops"] + chain["hops"][:1]) if extra == "hops" else chain
+    parts = {"captures": repeated(rep["captures"][0], "index", range(n["captures"])),
+             "crc_captures": repeated(rep["crc"]["captures"][0], "capture", range(n["captures"])),
+             "sources": repeated(ctx.report("port_ramp_small")["sources"][0], "ip",
+                                 range(n["sources"])),
+             "redirect_chains": repeated(first, "chain", [0]) + "," +
+                                repeated(chain, "chain", range(1, n["chains"]))}
+    for key in ("captures", "sources", "redirect_chains"):
+        rep[key] = ["@" + key + "@"]
+    rep["crc"]["captures"] = ["@crc_captures@"]
+    text = json.dumps(rep, separators=(",", ":"))
+    for key, value in parts.items():
+        text = text.replace('"@' + key + '@"', value)
+    return text
+
+
+def findings_report(ctx, size):
+    """A report of redirect.pcap whose findings, repeated, fill size bytes."""
+    rep = ctx.report("redirect")
+    fs = rep["findings"]
+    each = sum(len(json.dumps(f)) + 1 for f in fs) / len(fs)
+    many = [fs[i % len(fs)] for i in range(int(size / each))]
+    rep["finding_counts"] = {k: sum(f["kind"] == k for f in fs) * len(many) // len(fs)
+                             for k in rep["finding_counts"]}
+    rep["findings"] = many
+    return json.dumps(rep), len(many)
+
+
+def g_memory(ctx):
+    head = '{"version":"%s",' % ctx.report("redirect")["version"]
+    objects = write(ctx.path("objects.json"), head + '"a":[' + "{}," * 20000000 + "{}]}")
+    ints = write(ctx.path("ints.json"), head + '"a":[' + "1," * 20000000 + "1]}")
+    for label, path, mib in (("60 MB of {} under an unknown key", objects, 16),
+                             ("40 MB of integers under an unknown key", ints, 16)):
+        r = refused(ctx, label, path, "captures: missing")
+        ctx.bounded(label, r, mib)
+    caps = write(ctx.path("caps.json"), at_caps(ctx))
+    r = ctx.merge("a report at every cap", ["-o", ctx.path("caps.txt"), caps])
+    check(r.rc == 0, f"a report at every cap: exit {r.rc} {r.stderr[:300]}")
+    ctx.bounded("a report at every cap", r, 100)
+    for extra, says in (("captures", f"captures[{CAPTURES_MAX}]: more than {CAPTURES_MAX} "
+                                     "captures in all"),
+                        ("sources", f"sources[{SOURCES_MAX}]: past the {SOURCES_MAX} sources"),
+                        ("chains", f"redirect_chains[{CHAINS_MAX}]: past the {CHAINS_MAX} chains"),
+                        ("hops", f"redirect_chains[0].hops[{HOPS_MAX}]: past the {HOPS_MAX} "
+                                 "hops")):
+        refused(ctx, f"one past the {extra} cap", write(ctx.path("past.json"), at_caps(ctx, extra)),
+                says)
+    text, n = findings_report(ctx, 60 << 20)
+    big = write(ctx.path("findings.json"), text)
+    for fmt in ("json", "text"):
+        out = ctx.path("fabric." + fmt)
+        r = ctx.merge(f"60 MB of findings ({n}), {fmt}", ["--format", fmt, "-o", out, big])
+        check(r.rc == 0, f"60 MB of findings: exit {r.rc} {r.stderr[:300]}")
+        ctx.bounded(f"60 MB of findings, {fmt}", r, 64)
+    with open(ctx.path("fabric.json")) as f:
+        merged = json.load(f)
+    check(len(merged["findings"]) == n, f"60 MB of findings: all {n} merged")
+
+
+def leaves(v, path=""):
+    """(path, value) of every member of a report: one element per array
+    (each finding kind once)."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield from leaves(x, f"{path}.{k}" if path else k)
+            yield (f"{path}.{k}" if path else k), x
+    elif isinstance(v, list):
+        kinds = set()
+        for i, x in enumerate(v):
+            kind = x.get("kind") if isinstance(x, dict) else None
+            if (i == 0 and kind is None) or (kind is not None and kind not in kinds):
+                kinds.add(kind)
+                yield from leaves(x, f"{path}[{i}]")
+                yield f"{path}[{i}]", x
+
+
+def other_type(v):
+    """A value of another type than v, which no member of v's type takes;
+    None where there is none (null, and numbers that may be reals)."""
+    if isinstance(v, bool):
+        return "true"
+    if isinstance(v, int):
+        return "7"
+    if isinstance(v, str):
+        return 7
+    if isinstance(v, dict):
+        return []
+    if isinstance(v, list):
+        return {}
+    return None
+
+
+def replaced(rep, path, value):
+    parts = re.findall(r"[^.\[\]]+|\[\d+\]", path)
+    at = rep
+    for p in parts[:-1]:
+        at = at[int(p[1:-1])] if p.startswith("[") else at[p]
+    last = parts[-1]
+    if last.startswith("["):
+        at[int(last[1:-1])] = value
+    else:
+        at[last] = value
+    return rep
+
+
+REALS = ("pool.threshold_pct", "pool_utilization")
+
+
+def g_keys(ctx):
+    tried = 0
+    for sample in ("redirect", "cm_rocev2", "addressing", "malformed", "port_ramp_small"):
+        rep = ctx.report(sample)
+        for path, v in leaves(rep):
+            bad = other_type(v)
+            if bad is None or path == "version" or path.endswith(REALS):
+                continue
+            tried += 1
+            doc = replaced(ctx.report(sample), path, bad)
+            p = write(ctx.path(f"{sample}.json"), json.dumps(doc))
+            r = harness.run(ctx.args.ibscope, ["merge", "-o", ctx.path("out"), p],
+                            json_report=False, analysis=False, timeout=ctx.args.timeout)
+            check(r.rc == 2 and testlib.one_error_line(r.stderr, f"{p}: {path}") and
+                  not SANITIZER.search(r.stderr),
+                  f"{sample}: {path} = {bad!r}: exit 2 naming it (exit {r.rc}: "
+                  f"{r.stderr.strip()[:300]})")
+    print(f"{tried} members given a value of another type")
+    check(tried > 300, f"only {tried} members tried")
+    rep = ctx.report("redirect")
+    rep["frames"]["unknown"] = {"deep": [[1, {"x": None}]]}
+    rep["unknown"] = "x"
+    r = ctx.merge("unknown members", [write(ctx.path("unknown.json"), json.dumps(rep))])
+    check(r.rc == 0 and r.stderr == "", f"unknown members skipped: {r.rc} {r.stderr[:200]}")
+
+
+def g_twice(ctx):
+    ctx.report("redirect")
+    good = ctx.path("redirect.json")
+    os.symlink(good, ctx.path("link.json"))
+    os.link(good, ctx.path("hard.json"))
+    for label, args in (("./path", [good, "./redirect.json"]), ("symlink", [good, "link.json"]),
+                        ("hard link", [good, "hard.json"])):
+        p = subprocess.run([ctx.args.ibscope, "merge"] + args, cwd=ctx.tmp, capture_output=True,
+                           text=True)
+        check(p.returncode == 2 and testlib.one_error_line(p.stderr, "is the same file as"),
+              f"the same report by {label}: exit {p.returncode} {p.stderr.strip()[:200]}")
+    with open(good) as f:
+        p = subprocess.run([ctx.args.ibscope, "merge", "-", good], stdin=f, capture_output=True,
+                           text=True)
+    check(p.returncode == 2 and testlib.one_error_line(p.stderr, "is the same file as"),
+          f"standard input and its path: exit {p.returncode} {p.stderr.strip()[:200]}")
+
+
+GROUPS = {"memory": g_memory, "keys": g_keys, "twice": g_twice}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ibscope", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--max-rss-mib", type=int, default=200,
+                    help="peak RSS bound (0: not checked, e.g. under ASan)")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per ibscope run")
+    ap.add_argument("groups", nargs="+", choices=sorted(GROUPS))
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hostile-reports-") as tmp:
+        ctx = Ctx(args, tmp)
+        for g in args.groups:
+            GROUPS[g](ctx)
+    return testlib.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
