@@ -20,6 +20,8 @@
 #include "input_guard.h"
 #include "input_stream.h"
 #include "linktype.h"
+#include "option_help.h"
+#include "option_table.h"
 #include "output_file.h"
 #include "packet.h"
 #include "printable.h"
@@ -142,27 +144,44 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
     return status;
 }
 
+/* IN and OUT from the command line into paths[]; 0 to go on, else the exit
+ * status (after --help or a one-line error). */
+static int parse_args(int argc, char **argv, char *paths[2])
+{
+    struct opt_parser p;
+    struct opt_found f;
+    enum opt_step step;
+    char err[OPT_ERR_MAX];
+    bool help = false;
+    int n = 0;
+    opt_parser_init(&p, &convert_command, argc, argv);
+    while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
+        if (step == OPT_STEP_ERROR)
+            return opt_usage_error(err);
+        if (step == OPT_STEP_OPTION)
+            help = true; /* OPT_HELP, convert's only option */
+        else if (n++ < 2)
+            paths[n - 1] = f.value;
+    }
+    if (help) {
+        int status = opt_show_help(&convert_command);
+        return status ? status : -1;
+    }
+    if (n != 2)
+        return opt_usage_error("convert: needs IN and OUT (ibscope convert IN OUT)");
+    return 0;
+}
+
 int convert_main(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        struct output_file out;
-        if (!output_open_or_say(&out, NULL))
-            return 2;
-        fputs("Usage: ibscope convert IN OUT\n"
-              "Rewrites a capture of link type 247 (INFINIBAND) or 147 (USER0) as link\n"
-              "type 197 (ERF, record type 21) so that Wireshark 4.0 can open it.\n"
-              "IN may be '-' for standard input and OUT '-' for standard output.\n",
-              out.fp);
-        return output_commit_or_say(&out, NULL) ? 0 : 2;
-    }
-    if (argc != 3) {
-        fprintf(stderr, "ibscope: convert: needs IN and OUT (ibscope convert IN OUT)\n");
-        return 2;
-    }
-    const char *in_path = argv[1], *out_path = argv[2];
+    char *paths[2];
+    int parsed = parse_args(argc, argv, paths);
+    if (parsed)
+        return parsed < 0 ? 0 : parsed;
+    const char *in_path = paths[0], *out_path = paths[1];
     char errbuf[PCAP_ERRBUF_SIZE] = "";
     struct stat st;
-    if (!input_guard_check(argv + 1, 1, out_path, NULL))
+    if (!input_guard_check(paths, 1, out_path, NULL))
         return 2;
     if (strcmp(in_path, "-") != 0) {
         if (stat(in_path, &st) != 0)

@@ -17,9 +17,10 @@
 #include "fields.h"
 #include "input_guard.h"
 #include "names.h"
+#include "option_help.h"
+#include "option_table.h"
 #include "output_file.h"
 #include "packet.h"
-#include "printable.h"
 
 static const char *encap_name(enum ib_encap e)
 {
@@ -121,40 +122,26 @@ static int decode_file(char *path, FILE *out)
 
 int decode_main(int argc, char **argv)
 {
-    static const char usage[] = "usage: ibscope decode CAPTURE... (\"-\" for standard input)\n"
-                                "Prints every field ibscope's core decodes, frame by frame.\n";
-    struct output_file out;
-    if (argc < 2) {
-        fputs(usage, stderr);
-        return 2;
-    }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        if (!output_open_or_say(&out, NULL))
-            return 2;
-        fputs(usage, out.fp);
-        return output_commit_or_say(&out, NULL) ? 0 : 2;
-    }
-    /* decode has no options of its own: "-x" is a mistake, not a file,
-     * unless it follows "--". */
+    struct opt_parser p;
+    struct opt_found f;
+    enum opt_step step;
+    char err[OPT_ERR_MAX];
+    bool help = false;
     int rc = 0, files = 0;
-    bool only_files = false;
-    for (int i = 1; i < argc; i++) {
-        if (!only_files && strcmp(argv[i], "--") == 0) {
-            only_files = true;
-        } else if (!only_files && argv[i][0] == '-' && argv[i][1] != '\0') {
-            char opt[PRINTABLE_MAX];
-            printable(argv[i], opt, sizeof opt);
-            fprintf(stderr, "ibscope: decode: unknown option '%s' (try ibscope decode --help)\n",
-                    opt);
-            return 2;
-        } else {
-            argv[++files] = argv[i]; /* in place: files < i */
-        }
+    opt_parser_init(&p, &decode_command, argc, argv);
+    while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
+        if (step == OPT_STEP_ERROR)
+            return opt_usage_error(err);
+        if (step == OPT_STEP_OPERAND)
+            argv[++files] = f.value; /* in place, behind the parser */
+        else
+            help = true; /* OPT_HELP, decode's only option */
     }
-    if (files == 0) {
-        fputs("ibscope: decode: no capture file given (try ibscope decode --help)\n", stderr);
-        return 2;
-    }
+    if (help)
+        return opt_show_help(&decode_command);
+    if (files == 0)
+        return opt_usage_error("decode: no capture file given (try ibscope decode --help)");
+    struct output_file out;
     /* Decoding a file twice harms nothing; writing over it (>>) would. */
     if (!input_guard_check(argv + 1, (size_t)files, NULL, NULL) ||
         !output_open_or_say(&out, NULL))

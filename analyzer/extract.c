@@ -16,6 +16,8 @@
 #include "engine.h"
 #include "input_guard.h"
 #include "input_stream.h"
+#include "option_help.h"
+#include "option_table.h"
 #include "output_file.h"
 #include "packet.h"
 #include "printable.h"
@@ -30,15 +32,35 @@ static int fail(const char *file, const char *msg)
     return 2;
 }
 
-static int usage(FILE *to, int status)
+/* IN and OUT from the command line, --mgmt required; 0, -1 after --help,
+ * or the exit status of a mistake. */
+static int parse_args(int argc, char **argv, char *paths[2])
 {
-    fputs("Usage: ibscope extract --mgmt IN OUT\n"
-          "Writes the frames of IN that carry a CM message or a MAD to OUT (a pcap of\n"
-          "the same link type, times and bytes unchanged): what an analysis of several\n"
-          "hosts' captures needs to correlate them, at a fraction of the size.\n"
-          "IN may be '-' for standard input and OUT '-' for standard output.\n",
-          to);
-    return status;
+    struct opt_parser p;
+    struct opt_found f;
+    enum opt_step step;
+    char err[OPT_ERR_MAX];
+    bool help = false, mgmt = false;
+    int n = 0;
+    opt_parser_init(&p, &extract_command, argc, argv);
+    while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
+        if (step == OPT_STEP_ERROR)
+            return opt_usage_error(err);
+        if (step == OPT_STEP_OPTION && f.opt->id == OPT_HELP)
+            help = true;
+        else if (step == OPT_STEP_OPTION)
+            mgmt = true; /* EO_MGMT, what to keep: the one choice there is today */
+        else if (n++ < 2)
+            paths[n - 1] = f.value;
+    }
+    if (help) {
+        int status = opt_show_help(&extract_command);
+        return status ? status : -1;
+    }
+    if (!mgmt || n != 2)
+        return opt_usage_error("extract: needs --mgmt, IN and OUT (ibscope extract --mgmt "
+                               "IN OUT)");
+    return 0;
 }
 
 /* Whether the frame carries a MAD; the engine learns redirected QPs. */
@@ -101,20 +123,12 @@ static bool copy_mgmt(struct capture_set *set, int linktype, struct output_file 
 
 int extract_main(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        struct output_file out;
-        if (!output_open_or_say(&out, NULL))
-            return 2;
-        usage(out.fp, 0);
-        return output_commit_or_say(&out, NULL) ? 0 : 2;
-    }
-    if (argc != 4 || strcmp(argv[1], "--mgmt") != 0) {
-        fprintf(stderr, "ibscope: extract: needs --mgmt, IN and OUT (ibscope extract --mgmt "
-                        "IN OUT)\n");
-        return 2;
-    }
-    char *in_path = argv[2];
-    const char *out_path = argv[3];
+    char *paths[2];
+    int parsed = parse_args(argc, argv, paths);
+    if (parsed)
+        return parsed < 0 ? 0 : parsed;
+    char *in_path = paths[0];
+    const char *out_path = paths[1];
     if (!input_guard_check(&in_path, 1, out_path, NULL))
         return 2;
     if (strcmp(in_path, "-") == 0 && isatty(STDIN_FILENO))

@@ -1,7 +1,8 @@
 /* options.h - the ibscope command line, parsed into plain values.
  *
- * Parsing never prints a report and never exits: on a bad argument it
- * returns OPT_USAGE with a one-line message in err, and main() decides.
+ * Parsing (over ibscope's option table, option_table.c) never prints and
+ * never exits: on a bad argument it returns OPT_USAGE with a one-line
+ * message in err, and main() decides.
  */
 #ifndef IBSCOPE_OPTIONS_H
 #define IBSCOPE_OPTIONS_H
@@ -12,6 +13,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "option_parse.h"
 
 enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV, FORMAT_HTML, FORMAT_COUNT };
 
@@ -36,13 +38,12 @@ struct options {
     uint64_t max_frames;    /* --count; 0: no limit */
     const char *write_path; /* -w, --write: save the frames seen as pcapng */
     bool help, version;
+    bool list_options, list_kinds; /* for tools: the option tables, the finding kinds */
     size_t capture_count;
     char **captures;        /* points into argv */
 };
 
 enum opt_result { OPT_OK, OPT_USAGE };
-
-#define OPT_ERR_MAX 256
 
 /* argv[0] is the program name; the rest are options and captures. */
 enum opt_result options_parse(struct options *o, int argc, char **argv,
@@ -56,7 +57,11 @@ bool options_parse_percent(const char *s, double *out);
 /* A number of seconds above 0, decimals allowed ("0.5"). */
 bool options_parse_seconds(const char *s, double *out);
 
-/* The --help text. */
-void options_usage(FILE *out);
+/* What --help says after the options: the finding kinds, the exit status. */
+void options_help_end(FILE *out);
+
+/* --list-kinds: a line per finding kind, its name, default severity and
+ * meaning separated by tabs (for tools: the manual page, the tests). */
+void options_list_kinds(FILE *out);
 
 #endif

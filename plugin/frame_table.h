@@ -20,6 +20,7 @@ struct ibs_result;
 struct ibs_stored {
     uint32_t frame;     /* its number */
     bool mad_qp;        /* the engine called the destination QP a MAD QP */
+    bool conn_from_passive; /* sent by its connection's passive side */
     uint32_t conn1;     /* connection index + 1; 0: none */
     uint32_t chain1;    /* redirect chain index + 1; 0: none */
     const struct ibs_result *result;

@@ -3,7 +3,8 @@
  * plugin.c registers and owns the preferences; fields.c owns the hf/ett/ei
  * ids; state.c finds and parses the InfiniBand packet and keeps the
  * per-file engine; tree.c turns a parsed packet and its stored analysis into
- * tree items; stats.c is the tap and the stats_tree.
+ * tree items; stats.c is the tap and the stats_tree; conv_table.c the
+ * Conversations and Endpoints tables, conv_filter.c the conversation filters.
  */
 #ifndef IBSCOPE_PLUGIN_H
 #define IBSCOPE_PLUGIN_H
@@ -95,12 +96,14 @@ struct ibs_result {
     struct ib_finding *findings;   /* count entries */
 };
 
-/* A CM connection of the file, by its index: its REQ's tuple, kept once
- * for all its messages. */
+/* A CM connection of the file, by its index: what its REQ said, kept once
+ * for all its messages: the tuple, and who sent it to whom. */
 struct ibs_conn {
     uint64_t service_id;
     bool has_tuple;
+    bool sidr;                     /* a SIDR exchange, not a connection that holds a port */
     struct ib_tuple tuple;
+    struct ib_endpoint active, passive;
 };
 
 /* A frame ibscope decoded: the packet, and the stored analysis (NULL when
@@ -111,6 +114,7 @@ struct ibs_frame {
     const struct ibs_result *result;
     const struct ibs_conn *conn;   /* NULL: no connection */
     uint32_t conn_index;
+    bool conn_from_passive;        /* sent by the connection's passive side */
     bool has_chain;
     bool first_of_chain;           /* its first request (from the second pass on) */
     uint32_t chain;
@@ -120,6 +124,10 @@ struct ibs_frame {
  * pass: also feeds the engine, and stores the result when there is one).
  * Returns false when the frame carries no InfiniBand packet. */
 bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out);
+/* The connection or redirect chain the first pass put frame in, if any
+ * (asked for one frame at a time: the conversation filters). */
+bool ibs_state_conn_of(uint32_t frame, uint32_t *conn);
+bool ibs_state_chain_of(uint32_t frame, uint32_t *chain);
 void ibs_state_register(void);
 void ibs_state_handoff(void);
 
@@ -130,7 +138,15 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res);
 
 /* ---- stats.c ---- */
+/* The "ibscope" tap carries the frame (struct ibs_frame) to the
+ * stats_tree and the conversation and endpoint tables. */
 void ibs_stats_register(void);
 void ibs_stats_queue(packet_info *pinfo, const struct ibs_frame *fr);
+
+/* ---- conv_table.c ---- */
+void ibs_conv_table_register(void);
+
+/* ---- conv_filter.c ---- */
+void ibs_conv_filter_register(void);
 
 #endif

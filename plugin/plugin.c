@@ -102,6 +102,8 @@ static void proto_register_ibscope(void)
     register_prefs();
     ibs_state_register();
     ibs_stats_register();
+    ibs_conv_table_register();
+    ibs_conv_filter_register();
 }
 
 static void proto_reg_handoff_ibscope(void)

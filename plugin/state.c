@@ -345,22 +345,26 @@ static void join_chain(guint32 num, struct ibs_frame *out)
     out->chain = GPOINTER_TO_UINT(v) - 1;
 }
 
-/* The connection and chain of the frame are kept in st (and the tuple once
- * per connection), not in the result: out of the links before keep(). */
-static void take_conn_and_chain(struct ibs_stored *st, struct ib_frame_links *l)
+/* The connection and chain of the frame are kept in st (and what its REQ
+ * said once per connection), not in the result: out of the links before
+ * keep().  A connection's first frame is its REQ or SIDR_REQ. */
+static void take_conn_and_chain(struct ibs_stored *st, struct ib_frame_links *l,
+                                const struct ib_packet *p)
 {
     if (l->has_conn && conns) {
         if (l->conn >= conns->len) {
-            struct ibs_conn c = { l->conn_service_id, l->has_conn_tuple, l->conn_tuple };
+            struct ibs_conn c = { l->conn_service_id, l->has_conn_tuple,
+                                  p->cm.attr == IB_CM_SIDR_REQ, l->conn_tuple, p->src, p->dst };
             g_array_set_size(conns, l->conn + 1);
             g_array_index(conns, struct ibs_conn, l->conn) = c;
         }
         st->conn1 = l->conn + 1;
+        st->conn_from_passive = l->conn_from_passive;
     }
     if (l->has_chain)
         st->chain1 = l->chain + 1;
     note_chain_start(l);
-    l->has_conn = l->has_conn_tuple = l->has_chain = false;
+    l->has_conn = l->conn_from_passive = l->has_conn_tuple = l->has_chain = false;
     l->conn = l->chain = 0;
     l->conn_service_id = 0;
     memset(&l->conn_tuple, 0, sizeof l->conn_tuple);
@@ -374,6 +378,7 @@ static void give_stored(const struct ibs_stored *st, struct ibs_frame *out)
                     ? &g_array_index(conns, struct ibs_conn, st->conn1 - 1)
                     : NULL;
     out->conn_index = st->conn1 ? st->conn1 - 1 : 0;
+    out->conn_from_passive = st->conn_from_passive;
     out->has_chain = st->chain1 != 0;
     out->chain = st->chain1 ? st->chain1 - 1 : 0;
 }
@@ -398,6 +403,7 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
 {
     out->result = NULL;
     out->conn = NULL;
+    out->conn_from_passive = false;
     out->has_chain = out->first_of_chain = false;
     if (PINFO_FD_VISITED(pinfo)) {
         /* A later pass: the same parse, and the stored verdict if the
@@ -423,8 +429,8 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
     /* A frame's analysis is kilobytes, most of it unused: one for all. */
     static struct ib_frame_analysis a;
     ib_engine_feed(engine, at, &out->pkt, &a);
-    struct ibs_stored st = { pinfo->num, qc.answer, 0, 0, NULL };
-    take_conn_and_chain(&st, &a.links);
+    struct ibs_stored st = { pinfo->num, qc.answer, false, 0, 0, NULL };
+    take_conn_and_chain(&st, &a.links, &out->pkt);
     struct ibs_result *r = keep(&a);
     if (r)
         link_redirect(r, pinfo->num, &at);
@@ -434,5 +440,29 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
         ibs_frame_table_add(&stored, &st);
         give_stored(&st, out);
     }
+    return true;
+}
+
+bool ibs_state_conn_of(uint32_t frame, uint32_t *conn)
+{
+    const struct ibs_stored *st = ibs_frame_table_find(&stored, frame);
+    if (!st || !st->conn1)
+        return false;
+    *conn = st->conn1 - 1;
+    return true;
+}
+
+bool ibs_state_chain_of(uint32_t frame, uint32_t *chain)
+{
+    const struct ibs_stored *st = ibs_frame_table_find(&stored, frame);
+    if (st && st->chain1) {
+        *chain = st->chain1 - 1;
+        return true;
+    }
+    /* A chain's first request: known once the redirect that answers it went by. */
+    gpointer v = chain_starts ? g_hash_table_lookup(chain_starts, GUINT_TO_POINTER(frame)) : NULL;
+    if (!v)
+        return false;
+    *chain = GPOINTER_TO_UINT(v) - 1;
     return true;
 }

@@ -1,5 +1,8 @@
 /* stats.c - the "ibscope" tap and its stats_tree (tshark -z ibscope,tree; Statistics menu).
  *
+ * The tap carries the frame (struct ibs_frame), queued only while some
+ * listener (this tree, the Conversations or Endpoints table) is open.
+ *
  * Three branches: frames per finding kind, ports in use per source (the
  * Max column is the peak), and redirect chains.  Fed from stored results,
  * so it shows the same on any pass the taps run on.
@@ -12,11 +15,6 @@
 #include "names.h"
 
 static int ibs_tap = -1;
-
-struct ibs_tap_data {
-    const struct ib_packet *pkt;
-    const struct ibs_result *res;
-};
 
 static const char *const node_kinds = "Frames per finding kind";
 static const char *const node_ports = "Ports in use per source (peak = Max)";
@@ -84,12 +82,12 @@ static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_diss
     (void)pinfo;
     (void)edt;
     (void)flags;
-    const struct ibs_tap_data *d = data;
-    if (!d->res)
+    const struct ibs_frame *fr = data;
+    if (!fr->result)
         return TAP_PACKET_DONT_REDRAW;
-    count_kinds(st, d->res);
-    count_ports(st, d->pkt, d->res);
-    count_redirects(st, d->res);
+    count_kinds(st, fr->result);
+    count_ports(st, &fr->pkt, fr->result);
+    count_redirects(st, fr->result);
     return TAP_PACKET_REDRAW;
 }
 
@@ -102,10 +100,7 @@ void ibs_stats_register(void)
 
 void ibs_stats_queue(packet_info *pinfo, const struct ibs_frame *fr)
 {
-    if (!have_tap_listener(ibs_tap))
-        return;
-    struct ibs_tap_data *d = wmem_new(pinfo->pool, struct ibs_tap_data);
-    d->pkt = &fr->pkt;
-    d->res = fr->result;
-    tap_queue_packet(ibs_tap, pinfo, d);
+    /* The frame itself: the listeners run before the next frame is dissected. */
+    if (have_tap_listener(ibs_tap))
+        tap_queue_packet(ibs_tap, pinfo, fr);
 }

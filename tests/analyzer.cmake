@@ -2,7 +2,7 @@
 # one ctest test per group.  Included by tests/CMakeLists.txt.
 find_package(Python3 COMPONENTS Interpreter)
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group badinput tmpdir terminal escapes stdin merge convert json jsonl csv failon kinds details chains width exhaustion forecast golden severity busy threads)
+  foreach(group badinput tmpdir terminal escapes stdin merge convert json jsonl csv failon kinds details chains width exhaustion forecast golden severity busy threads options)
     add_test(NAME analyzer.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_analyzer.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope

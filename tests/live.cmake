@@ -12,5 +12,10 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
                      --source-dir ${PROJECT_SOURCE_DIR}
                      ${group})
     set_tests_properties(live.${group} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+    # These two measure the replay's pace (a finding within 1 s; the port rate
+    # of a ramp): alone on the machine, so that another test's load is not theirs.
+    if(group MATCHES "^(latency|forecast)$")
+      set_tests_properties(live.${group} PROPERTIES RUN_SERIAL TRUE)
+    endif()
   endforeach()
 endif()

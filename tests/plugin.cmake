@@ -9,9 +9,21 @@ if(TARGET ibscope_plugin AND NOT IBSCOPE_SANITIZE)
   if(EXISTS ${IBSCOPE_REAL_CAPTURES_DIR})
     set(IBSCOPE_PLUGIN_EXTRA --captures ${IBSCOPE_REAL_CAPTURES_DIR})
   endif()
-  foreach(check load fields golden stats agreement passes forward tree tunnel builtin port treefields crc index prefs forecast)
+  # A test-only plugin that calls the conversation filters as the GUI does
+  # (plugin.conversations), built beside the plugin's folder, never installed.
+  get_target_property(IBSCOPE_PLUGIN_OUT ibscope_plugin LIBRARY_OUTPUT_DIRECTORY)
+  string(REPLACE "${CMAKE_BINARY_DIR}/plugins" "${CMAKE_BINARY_DIR}/tests/probe-plugins"
+         IBSCOPE_PROBE_OUT "${IBSCOPE_PLUGIN_OUT}")
+  add_library(ibscope_convfilter_probe MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugin/convfilter_probe.c)
+  set_target_properties(ibscope_convfilter_probe PROPERTIES PREFIX "" C_VISIBILITY_PRESET hidden
+                        LIBRARY_OUTPUT_DIRECTORY ${IBSCOPE_PROBE_OUT})
+  target_include_directories(ibscope_convfilter_probe PRIVATE ${PROJECT_SOURCE_DIR}/plugin)
+  target_compile_definitions(ibscope_convfilter_probe PRIVATE
+    $<$<BOOL:${HAVE_IBSCOPE_SSIZE_T}>:HAVE_SSIZE_T>)
+  target_link_libraries(ibscope_convfilter_probe PRIVATE PkgConfig::WIRESHARK)
+  foreach(check load fields golden stats agreement passes forward tree tunnel builtin port treefields crc index prefs forecast conversations endpoints convfilter)
     set(extra)
-    if(check MATCHES "agreement|passes|forward|tree|builtin|crc|index")
+    if(check MATCHES "agreement|passes|forward|tree|builtin|crc|index|conversations|endpoints|convfilter")
       set(extra ${IBSCOPE_PLUGIN_EXTRA})
     endif()
     add_test(NAME plugin.${check}

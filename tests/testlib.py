@@ -33,21 +33,42 @@ def tshark_missing_status(tshark):
     return 77
 
 
-def finding_kinds(ibscope):
-    """The finding kinds as ibscope --help prints them from the core's table:
-    a list of (name, severity, description)."""
-    import re
+def tool_listing(*argv):
+    """The lines of a listing meant for tools (`ibscope --list-options`,
+    `--list-kinds`), each split at its tabs."""
     import subprocess
-    out = subprocess.run([ibscope, "--help"], capture_output=True, text=True, check=True).stdout
-    section = out.split("Finding kinds (name, default severity, what it means):\n")[1]
-    kinds = []
-    for line in section.split("\n\n")[0].split("\n"):
-        m = re.match(r"  (\w+) +(\w+) +(.*)", line)
-        if m:
-            kinds.append([m.group(1), m.group(2), m.group(3)])
-        else:
-            kinds[-1][2] += " " + line.strip()
-    return [tuple(k) for k in kinds]
+    out = subprocess.run(list(argv), capture_output=True, text=True, check=True).stdout
+    return [tuple(line.split("\t")) for line in out.split("\n") if line]
+
+
+def finding_kinds(ibscope):
+    """The finding kinds of the core's table, as `ibscope --list-kinds` lists
+    them: a list of (name, severity, description)."""
+    return tool_listing(ibscope, "--list-kinds")
+
+
+def options(ibscope, command="ibscope"):
+    """One command's options as `ibscope --list-options` lists them (the
+    format is in ibscope(1)): a list of dicts with long, short (or ""),
+    value (or "" for a flag), choices (a list) and group (its --help
+    heading, "" for the options for tools)."""
+    found = []
+    for cmd, long, short, value, choices, group in tool_listing(ibscope, "--list-options"):
+        if cmd == command:
+            found.append({"long": long, "short": short, "value": value,
+                          "choices": choices.split(",") if choices else [], "group": group})
+    return found
+
+
+def option_names(opts):
+    """Every long and short name of opts (from options())."""
+    return {n for o in opts for n in (o["long"], o["short"]) if n}
+
+
+def subcommands(ibscope):
+    """The subcommands, in `ibscope --list-options`' order."""
+    return list(dict.fromkeys(f[0] for f in tool_listing(ibscope, "--list-options")
+                              if f[0] != "ibscope"))
 
 
 # What a test driver's checks have found wrong, in order.

@@ -9,12 +9,11 @@
 
 #include "input_guard.h"
 #include "merge.h"
+#include "option_help.h"
+#include "option_table.h"
 #include "output_file.h"
 #include "printable.h"
 #include "temp_file.h"
-
-enum merge_format { MERGE_TEXT, MERGE_JSON, MERGE_CSV, MERGE_HTML };
-static const char *const merge_format_names[] = {"text", "json", "csv", "html"};
 
 struct merge_args {
     enum merge_format format;
@@ -22,16 +21,6 @@ struct merge_args {
     char **inputs;
     size_t count;
 };
-
-static void usage(FILE *out)
-{
-    fputs("Usage: ibscope merge [--format text|json|csv|html] [-o FILE] REPORT.json...\n"
-          "Combines JSON reports (ibscope --format json), one per host, into one view of\n"
-          "the fabric: every source, finding and chain labelled with its host (the\n"
-          "report's file name without .json), totals, and the sources nearest\n"
-          "exhaustion.  Reports must come from this version of ibscope.\n",
-          out);
-}
 
 static int say(const char *file, const char *msg)
 {
@@ -80,44 +69,44 @@ static bool read_report(struct merge *mg, const char *path, const char *host)
     return ok;
 }
 
-/* The command line: a format, -o, the reports; 0 to go on, else the exit
- * status (after --help or a one-line error). */
+/* -o '' refused, as the analysis words it. */
+static int empty_name(const char *said)
+{
+    char msg[OPT_SAID_MAX + 32];
+    snprintf(msg, sizeof msg, "%s: the file name is empty", said);
+    return say("merge", msg);
+}
+
+/* The command line over merge's option table: a format, -o, the reports;
+ * 0 to go on, else the exit status (after --help or a one-line error). */
 static int parse_args(int argc, char **argv, struct merge_args *a)
 {
-    bool only_files = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!only_files && (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)) {
-            struct output_file out;
-            if (!output_open_or_say(&out, NULL))
-                return 2;
-            usage(out.fp);
-            return output_commit_or_say(&out, NULL) ? -1 : 2;
-        } else if (!only_files && strcmp(arg, "--") == 0) {
-            only_files = true;
-        } else if (!only_files && strcmp(arg, "--format") == 0) {
-            if (++i >= argc)
-                return say("merge", "--format needs a value: text, json, csv or html");
-            int f = 0;
-            while (f < 4 && strcmp(argv[i], merge_format_names[f]) != 0)
-                f++;
-            if (f == 4)
-                return say("merge", "--format takes text, json, csv or html");
-            a->format = (enum merge_format)f;
-        } else if (!only_files && (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) {
-            if (++i >= argc)
-                return say("merge", "-o needs a file name");
-            a->out_path = argv[i];
-        } else if (!only_files && arg[0] == '-' && arg[1] != '\0') {
-            return say(arg, "unknown option (ibscope merge --help lists them)");
-        } else {
-            a->inputs[a->count++] = argv[i];
-        }
+    struct opt_parser p;
+    struct opt_found f;
+    enum opt_step step;
+    char err[OPT_ERR_MAX];
+    bool help = false;
+    opt_parser_init(&p, &merge_command, argc, argv);
+    while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
+        if (step == OPT_STEP_ERROR)
+            return opt_usage_error(err);
+        if (step == OPT_STEP_OPERAND)
+            a->inputs[a->count++] = f.value;
+        else if (f.opt->id == OPT_HELP)
+            help = true;
+        else if (f.opt->id == MO_FORMAT)
+            a->format = (enum merge_format)f.choice;
+        else if (*f.value) /* MO_OUTPUT */
+            a->out_path = f.value;
+        else
+            return empty_name(f.said);
     }
-    if (a->count == 0) {
-        fputs("ibscope: merge: no reports given (ibscope merge --help)\n", stderr);
-        return 2;
+    if (help) {
+        int status = opt_show_help(&merge_command);
+        return status ? status : -1;
     }
+    if (a->count == 0)
+        return opt_usage_error("merge: no reports given (try ibscope merge --help)");
     return 0;
 }
 

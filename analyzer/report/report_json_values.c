@@ -336,6 +336,10 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
         jw_null(w);
     jw_key(w, "retransmissions");
     jw_uint(w, rec->retransmissions);
+    jw_key(w, "frames_from_active");
+    jw_uint(w, rec->frames_from_active);
+    jw_key(w, "frames_from_passive");
+    jw_uint(w, rec->frames_from_passive);
     static const char *const names[] = { "req", "mra", "rep", "rtu", "dreq", "drep", "rej" };
     const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };

@@ -123,6 +123,7 @@ struct eng_conn {
     uint32_t index;            /* ib_connection_record.index */
     uint32_t local_comm_id, remote_comm_id;
     uint32_t retransmissions;
+    uint32_t frames_from_active, frames_from_passive;
     uint32_t req_qp;           /* DestQP of the REQ */
     uint16_t reject_reason;
     uint8_t state;             /* enum ib_conn_state */
@@ -174,6 +175,8 @@ static void conn_record(const struct ib_engine *e, const struct eng_conn *c, boo
     r->state = (enum ib_conn_state)c->state;
     r->reject_reason = c->reject_reason;
     r->retransmissions = c->retransmissions;
+    r->frames_from_active = c->frames_from_active;
+    r->frames_from_passive = c->frames_from_passive;
     r->req = ref_unpack(c->req);
     r->mra = ref_unpack(c->mra);
     r->rep = ref_unpack(c->rep);
@@ -729,12 +732,18 @@ static void ports_release(struct ib_engine *e, struct eng_conn *c)
 
 /* ---- connections ---- */
 
-/* The frame being fed is a message of connection c. */
-static void link_conn(struct ib_engine *e, const struct eng_conn *c)
+/* The frame being fed is a message of connection c, sent by its passive
+ * side or not: linked and counted once per frame. */
+static void link_conn(struct ib_engine *e, struct eng_conn *c, bool by_passive)
 {
     struct ib_frame_links *l = &e->out->links;
+    if (by_passive)
+        c->frames_from_passive++;
+    else
+        c->frames_from_active++;
     l->has_conn = true;
     l->conn = c->index;
+    l->conn_from_passive = by_passive;
     l->has_conn_tuple = c->has_tuple;
     if (c->has_tuple)
         l->conn_tuple = c->ip_tuple;
@@ -860,7 +869,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
             e->out->links.retransmission_of = req;
         }
         fill_port_analysis(e, c);
-        link_conn(e, c);
+        link_conn(e, c, false);
         return;
     }
     if (c)
@@ -881,7 +890,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     c->state = sidr ? IB_CONN_SIDR : IB_CONN_REQ_SENT;
     c->req = ref_pack(e->at);
     c->req_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
-    link_conn(e, c);
+    link_conn(e, c, false);
     if (!sidr && c->has_tuple)
         ports_take(e, c);
 }
@@ -963,7 +972,7 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
                           (cm->attr == IB_CM_MRA && cm->u.mra.msg_mraed == 0);
     struct eng_conn *c = conn_match(e, p, prefer_passive, &by_passive);
     if (c)
-        link_conn(e, c);
+        link_conn(e, c, by_passive);
 
     switch (cm->attr) {
     case IB_CM_MRA:
@@ -1013,7 +1022,7 @@ static void cm_sidr_reply(struct ib_engine *e, const struct ib_packet *p)
     e->conn.sidr_replies++;
     struct eng_conn *c = conn_find(e, &p->dst, cm->local_comm_id, true);
     if (c)
-        link_conn(e, c);
+        link_conn(e, c, true);
     if (cm->u.sidr_rep.status == IB_CM_SIDR_STATUS_REDIRECT && cm->has_cpi)
         cm_redirect(e, p, c, IB_CM_SIDR_REP);
     else
@@ -1032,7 +1041,7 @@ static void cm_path(struct ib_engine *e, const struct ib_packet *p)
     bool by_passive;
     struct eng_conn *c = conn_match(e, p, p->cm.attr == IB_CM_APR, &by_passive);
     if (c)
-        link_conn(e, c);
+        link_conn(e, c, by_passive);
 }
 
 void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p)

@@ -44,6 +44,7 @@ struct ib_frame_links {
      * first REQ, and its REQ's tuple and ServiceID. */
     bool has_conn;
     uint32_t conn;
+    bool conn_from_passive;        /* sent by the connection's passive side (REP, ...) */
     bool has_conn_tuple;
     struct ib_tuple conn_tuple;
     uint64_t conn_service_id;
@@ -307,6 +308,9 @@ struct ib_connection_record {
     enum ib_conn_state state;
     uint16_t reject_reason;
     unsigned retransmissions;
+    /* Every CM message linked to it (links.conn), by the side that sent
+     * it: the active side's REQs, RTU, ..., the passive side's MRA, REP, ... */
+    uint32_t frames_from_active, frames_from_passive;
     struct ib_frame_ref req, mra, rep, rtu, dreq, drep, rej;
     bool evicted;             /* pushed out by the cap before it ended */
     /* Left 0 by the engine: with captures of several hosts, the captures

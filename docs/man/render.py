@@ -1,65 +1,69 @@
 #!/usr/bin/env python3
 """render.py IN OUT --ibscope BIN --gen BIN - fills the generated parts of a
-manual page or of the bash completion from the programs' own --help, so that
-they say what the build does: @FINDING_KINDS@ (the core's finding table, as
-manual page items), @KINDS@, @OPTIONS@, @FORMATS@ and @SUBCOMMANDS@ (words for
-the completion) from `ibscope --help`, @MERGE_FORMATS@ from `ibscope merge --help`, @SCENARIOS@ from `ibscope-gen --help`;
-@DOCDIR@ is --docdir, where the docs and samples are installed."""
+manual page or of the bash completion from what the built programs list for
+tools, so that they say what the build does:
+  from `ibscope --list-kinds` (the core's finding table): @FINDING_KINDS@ (as
+  manual page items) and @KINDS@ (words);
+  from `ibscope --list-options` (every command's option table): @SUBCOMMANDS@,
+  and the completion's tables @OPTION_WORDS@, @OPTION_VALUES@, @OPTION_CHOICES@;
+  from `ibscope-gen --help`: @SCENARIOS@;
+  @DOCDIR@ is --docdir, where the docs and samples are installed.
+No text meant for people is read back, except ibscope-gen's scenarios."""
 import argparse
 import re
 import subprocess
 
 
-def help_text(binary):
-    return subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+def lines_of(*argv):
+    """A listing for tools: its lines, each split at the tabs."""
+    out = subprocess.run(list(argv), capture_output=True, text=True, check=True).stdout
+    return [line.split("\t") for line in out.split("\n") if line]
+
+
+def option_table(ibscope):
+    """Every command's options: [(command, long, short, value, choices, group)],
+    in the tables' order (`ibscope --list-options`, documented in ibscope(1))."""
+    return [tuple(f) for f in lines_of(ibscope, "--list-options")]
 
 
 def finding_kinds(ibscope):
-    """*name* (severity) and the description, as scdoc items."""
-    section = help_text(ibscope).split("Finding kinds (name, default severity, what it means):\n")[1]
-    items = []
-    for line in section.split("\n\n")[0].split("\n"):
-        m = re.match(r"  (\w+) +(\w+) +(.*)", line)
-        if m:
-            items.append([m.group(1), m.group(2), m.group(3)])
-        elif items:
-            items[-1][2] += " " + line.strip()
-    return "\n\n".join("*%s* (%s)\n\t%s" % (n, s, d) for n, s, d in items)
+    """[(name, severity, description)] from `ibscope --list-kinds`."""
+    return [tuple(f) for f in lines_of(ibscope, "--list-kinds")]
 
 
 def kind_items(ibscope):
-    section = help_text(ibscope).split("Finding kinds (name, default severity, what it means):\n")[1]
-    return [m.group(1) for m in re.finditer(r"^  (\w+) +\w+ ", section.split("\n\n")[0], re.M)]
+    """*name* (severity) and the description, as scdoc items."""
+    return "\n\n".join("*%s* (%s)\n\t%s" % k for k in finding_kinds(ibscope))
 
 
-def options(ibscope):
-    """Every option --help lists, long and short, in its order."""
-    found = []
-    for word in re.findall(r"^  (-[-\w]+)(?:, (--[-\w]+))?", help_text(ibscope), re.M):
-        found += [w for w in word if w and w not in found]
-    return found
+def bash_word(s):
+    """s as one single-quoted bash word."""
+    return "'" + s.replace("'", "'\\''") + "'"
 
 
-def formats(ibscope):
-    """--format's values: the list before "(default" on its line."""
-    m = re.search(r"--format FORMAT +(.*?) \(default", help_text(ibscope))
-    return re.split(r", | or ", m.group(1))
-
-
-def merge_formats(ibscope):
-    """`ibscope merge --format`'s values, from its own --help."""
-    out = subprocess.run([ibscope, "merge", "--help"], capture_output=True, text=True).stdout
-    return re.search(r"--format ([a-z|]+)\]", out).group(1).split("|")
-
-
-def subcommands(ibscope):
-    return re.findall(r"^ +(?:Usage: )?ibscope ([a-z]+) ", help_text(ibscope), re.M)
+def completion_tables(ibscope):
+    """The words of the completion's three associative arrays."""
+    words, values, choices = {}, [], []
+    for cmd, long, short, value, chosen, group in option_table(ibscope):
+        if group:  # the options for tools are not offered
+            words.setdefault(cmd, []).extend([short] if short else [])
+            words[cmd].append(long)
+        for name in (long, short):
+            if name and value:
+                values.append("[%s]=%s" % (bash_word(cmd + " " + name), bash_word(value)))
+            if name and chosen:
+                choices.append("[%s]=%s" % (bash_word(cmd + " " + name),
+                                            bash_word(chosen.replace(",", " "))))
+    return {"@OPTION_WORDS@": " ".join("[%s]=%s" % (bash_word(c), bash_word(" ".join(w)))
+                                        for c, w in words.items()),
+            "@OPTION_VALUES@": " ".join(values), "@OPTION_CHOICES@": " ".join(choices)}
 
 
 def scenarios(gen):
-    section = help_text(gen).split("scenarios:\n")[1]
+    """ibscope-gen's scenarios, from its --help (it has no listing for tools)."""
+    out = subprocess.run([gen, "--help"], capture_output=True, text=True).stdout
     items = []
-    for line in section.strip("\n").split("\n"):
+    for line in out.split("scenarios:\n")[1].strip("\n").split("\n"):
         m = re.match(r"  (\w+) +(.*)", line)
         if m:
             items.append("*%s*\n\t%s" % (m.group(1), m.group(2)))
@@ -76,16 +80,19 @@ def main():
     a = ap.parse_args()
     with open(a.input) as f:
         text = f.read()
-    if "@FINDING_KINDS@" in text:
-        text = text.replace("@FINDING_KINDS@", finding_kinds(a.ibscope))
     text = text.replace("@DOCDIR@", a.docdir)
+    if "@FINDING_KINDS@" in text:
+        text = text.replace("@FINDING_KINDS@", kind_items(a.ibscope))
     if "@SCENARIOS@" in text:
         text = text.replace("@SCENARIOS@", scenarios(a.gen))
-    words = {"@KINDS@": kind_items, "@OPTIONS@": options, "@FORMATS@": formats,
-             "@SUBCOMMANDS@": subcommands, "@MERGE_FORMATS@": merge_formats}
-    for marker, make in words.items():
-        if marker in text:
-            text = text.replace(marker, " ".join(make(a.ibscope)))
+    if "@KINDS@" in text:
+        text = text.replace("@KINDS@", " ".join(k[0] for k in finding_kinds(a.ibscope)))
+    if "@SUBCOMMANDS@" in text:
+        subs = dict.fromkeys(o[0] for o in option_table(a.ibscope) if o[0] != "ibscope")
+        text = text.replace("@SUBCOMMANDS@", " ".join(subs))
+    if "@OPTION_WORDS@" in text:
+        for marker, words in completion_tables(a.ibscope).items():
+            text = text.replace(marker, words)
     with open(a.output, "w") as f:
         f.write(text)
 

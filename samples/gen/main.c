@@ -220,6 +220,20 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* The ramp's one-line summary on standard error. */
+static void say_ramp(const ramp_opts_t *o, const ramp_result_t *r, uint32_t frames)
+{
+	fprintf(stderr,
+		"ibscope-gen: ramp: %u frames, %" PRIu64 " connections established, %" PRIu64
+		" closed, %" PRIu64 " attempts failed (pool exhausted: EADDRNOTAVAIL, nothing "
+		"sent), at most %" PRIu64 " of %u ports in use",
+		frames, r->established, r->closed, r->failed, r->max_in_use,
+		(unsigned)(o->pool_hi - o->pool_lo + 1));
+	if (r->first_full_frame)
+		fprintf(stderr, ", pool first full at frame %u", r->first_full_frame);
+	fprintf(stderr, "\n");
+}
+
 static int cmd_ramp(int argc, char **argv)
 {
 	ramp_opts_t o;
@@ -293,15 +307,7 @@ static int cmd_ramp(int argc, char **argv)
 	uint32_t frames = g.sink.frames;
 	if (gen_close(&g) != 0)
 		return EXIT_OUTPUT;
-	fprintf(stderr,
-		"ibscope-gen: ramp: %u frames, %" PRIu64 " connections established, %" PRIu64
-		" closed, %" PRIu64 " attempts failed (pool exhausted: EADDRNOTAVAIL, nothing "
-		"sent), at most %" PRIu64 " of %u ports in use",
-		frames, r.established, r.closed, r.failed, r.max_in_use,
-		(unsigned)(o.pool_hi - o.pool_lo + 1));
-	if (r.first_full_frame)
-		fprintf(stderr, ", pool first full at frame %u", r.first_full_frame);
-	fprintf(stderr, "\n");
+	say_ramp(&o, &r, frames);
 	return 0;
 }
 

@@ -3,7 +3,7 @@
 
 Usage: test_analyzer.py --ibscope BIN --source-dir DIR [--gen BIN] GROUP
 Groups: badinput stdin merge convert json jsonl csv failon kinds details chains width exhaustion
-forecast golden severity busy threads.
+forecast golden severity busy threads options.
 Exit 0 pass, 1 fail, 77 skipped (ctest SKIP_RETURN_CODE).
 """
 import argparse
@@ -410,15 +410,19 @@ def t_csv(d):
 
 
 def t_kinds(d):
-    """Every finding kind of the core's table is in every view: --help, the
-    docs' table (same severity and sentence), --fail-on, the JSON counts."""
+    """Every finding kind of the core's table is in every view: --list-kinds,
+    --help, the docs' table (same severity and sentence), --fail-on, the JSON counts."""
     kinds = testlib.finding_kinds(ARGS.ibscope)
     # The report's finding_counts holds every kind of the core's table, zeros
-    # included: --help must list exactly those.
+    # included: --list-kinds and --help must list exactly those.
     table = sorted(json.loads(run(["--format", "json", write(d, "k.pcap", pcap([]))])[1])
                    ["finding_counts"])
     check(sorted(k[0] for k in kinds) == table,
-          f"kinds: --help lists {sorted(k[0] for k in kinds)}, the report {table}")
+          f"kinds: --list-kinds lists {sorted(k[0] for k in kinds)}, the report {table}")
+    helped = run(["--help"])[1].decode().split("Finding kinds")[1].split("\n\n")[0]
+    helped = re.findall(r"^  ([a-z_]+) +([a-z]+) ", helped, re.M)
+    check(helped == [k[:2] for k in kinds],
+          f"kinds: --help lists {helped}, --list-kinds {[k[:2] for k in kinds]}")
     with open(os.path.join(ARGS.source_dir, "docs", "analyzer.md")) as f:
         doc = f.read()
     # The pages that list the kinds in prose: the schema's `kind` row and the
@@ -435,7 +439,7 @@ def t_kinds(d):
           f"kinds: docs/plugin.md's expert infos list {sorted(re.findall(r'`([a-z_]+)`', experts))}")
     for name, sev, text in kinds:
         check(f"| `{name}` | {sev} | {text} |" in doc,
-              f"kinds: docs/analyzer.md has no row for {name} as --help words it")
+              f"kinds: docs/analyzer.md has no row for {name} as --list-kinds words it")
     path = write(d, "s.pcap", pcap(smoke_records()))
     rc, _, err = run(["--fail-on", ",".join(k[0] for k in kinds), path])
     check(rc == 1, f"kinds: --fail-on every kind: exit {rc} {err}")
@@ -1030,10 +1034,62 @@ def t_golden(d):
             check_schema(json.loads(out), f"golden {name}")
 
 
+def t_options(d):
+    """Every option of every command, from `ibscope --list-options`: alone,
+    one that takes a value says it needs one; a flag given a value is
+    refused; --opt=VALUE does what --opt VALUE does; an unknown option and
+    a value-taking option given twice are one line; --help works anywhere
+    before "--"; a value that looks like an option is the value."""
+    cap = os.path.join(ARGS.source_dir, "samples", "captures", "cm_rocev2.pcap")
+    commands = ["ibscope"] + testlib.subcommands(ARGS.ibscope)
+    for cmd in commands:
+        head = [] if cmd == "ibscope" else [cmd]
+        for opt in testlib.options(ARGS.ibscope, cmd):
+            for name in (n for n in (opt["long"], opt["short"]) if n):
+                if opt["value"]:
+                    rc, out, err = run(head + [name])
+                    check(rc == 2 and not out and one_line_error(err, name + " needs a value"),
+                          f"options: {cmd} {name} alone: {rc} {err!r}")
+            if not opt["value"]:
+                rc, out, err = run(head + [opt["long"] + "=x"])
+                check(rc == 2 and not out
+                      and one_line_error(err, opt["long"] + " takes no value"),
+                      f"options: {cmd} {opt['long']}=x: {rc} {err!r}")
+        rc, out, err = run(head + ["--bogus"])
+        check(rc == 2 and not out and one_line_error(err, "unknown option '--bogus'"),
+              f"options: {cmd} --bogus: {rc} {err!r}")
+        rc, out, err = run(head + ["-", "--help"])
+        check(rc == 0 and out.startswith(b"Usage: ibscope") and not err,
+              f"options: {cmd} - --help: {rc} {err!r}")
+    # The two forms of a value, and the short one glued on.
+    report = write(d, "r.json", run(["--format", "json", "--pool", "40000-40100", cap])[1])
+    for forms in ([["--format", "csv", "--pool", "40000-40100"],
+                   ["--format=csv", "--pool=40000-40100"]],
+                  [["merge", "--format", "csv", report], ["merge", "--format=csv", report]]):
+        outs = [run(f + ([cap] if f[0] != "merge" else []))[1] for f in forms]
+        check(outs[0] == outs[1] and outs[0], f"options: {forms[1]} as {forms[0]}")
+    for argv in (["-o" + os.path.join(d, "a.txt"), cap],
+                 ["merge", "-o" + os.path.join(d, "b.txt"), report]):
+        rc, _, err = run(argv)
+        check(rc == 0 and os.path.exists(argv[-2][2:]), f"options: {argv[:-1]}: {rc} {err!r}")
+    for argv in (["merge", "--format", "json", "--format=csv", report],
+                 ["merge", "-o", "x", "--output=y", report]):
+        rc, out, err = run(argv)
+        check(rc == 2 and not out and one_line_error(err, "given twice"),
+              f"options: {argv}: {rc} {err!r}")
+    # A value that looks like an option is the value; "--" ends the options.
+    rc, _, err = run(["-o", "--frames", cap], cwd=d)
+    check(rc == 0 and os.path.exists(os.path.join(d, "--frames")),
+          f"options: -o --frames: {err!r}")
+    rc, out, err = run(["decode", "--", "--help"], cwd=d)
+    check(rc == 2 and one_line_error(err, "--help"), f"options: decode -- --help: {rc} {err!r}")
+
+
 GROUPS = {"severity": t_severity, "badinput": t_badinput, "tmpdir": t_tmpdir, "terminal": t_terminal,
           "escapes": t_escapes, "stdin": t_stdin, "merge": t_merge, "convert": t_convert,
           "json": t_json, "csv": t_csv, "failon": t_failon, "kinds": t_kinds, "details": t_details, "chains": t_chains, "jsonl": t_jsonl, "width": t_width,
-          "exhaustion": t_exhaustion, "forecast": t_forecast, "golden": t_golden, "busy": t_busy, "threads": t_threads}
+          "exhaustion": t_exhaustion, "forecast": t_forecast, "golden": t_golden, "busy": t_busy, "threads": t_threads,
+          "options": t_options}
 
 
 def main():

@@ -1,16 +1,24 @@
 #!/bin/sh
-# gui_screenshot.sh VERSION OUT.png [tree|iograph] - the Wireshark GUI (Qt 6)
-# with the ibscope plugin, as a person sees it, in the Debian system of that
-# version (tests/compat/run.sh makes it and builds the plugin there), under
-# Xvfb.  tree (docs/plugin-wireshark-gui.png): cm_rocev2.pcap at frame 4 (a
+# gui_screenshot.sh VERSION OUT.png [tree|iograph|conversations|endpoints|convfilter]
+# - the Wireshark GUI (Qt 6) with the ibscope plugin, as a person sees it, in
+# the Debian system of that version (tests/compat/run.sh makes it and builds
+# the plugin there), under Xvfb.  tree (docs/plugin-wireshark-gui.png): cm_rocev2.pcap at frame 4 (a
 # reused port), the ibscope subtree expanded and its Analysis selected.
 # iograph (docs/plugin-io-graph.png): Statistics > I/O Graphs on a port ramp,
 # one graph of MAX(ibscope.analysis.ports_in_use) per second, set up in the
-# profile's io_graphs table as a user would save it.  Look at the picture
-# before committing it.  Needs root (chroot).
+# profile's io_graphs table as a user would save it.  conversations
+# (docs/plugin-conversations.png): Statistics > Conversations on
+# cm_rocev2.pcap, the ibscope type ticked and its tab shown; also a check:
+# the tab, copied as CSV through the dialog's Copy button, has the rows of
+# the analyzer's --connections (gui_conversations_check.py), else exit 1.
+# endpoints: Statistics > Endpoints likewise, checked against the
+# analyzer's sources.  convfilter, a check too: a CM frame's right-click
+# Conversation Filter > ibscope CM connection puts its connection's filter
+# in the filter bar.
+# Look at the picture before committing it.  Needs root (chroot).
 set -eu
-version=${1:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph]}
-out=${2:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph]}
+version=${1:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter]}
+out=${2:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter]}
 scene=${3:-tree}
 case "$version" in
 4.4) suite=trixie ;;
@@ -23,7 +31,7 @@ src=$(cd "$here/../.." && pwd)
 root=$(system_dir "$suite")
 # The system, and the plugin built from this tree in it.
 "$here/run.sh" "$version" '^plugin\.load$' >/dev/null
-system_make "$suite" wireshark xvfb xdotool scrot fonts-dejavu-core
+system_make "$suite" wireshark xvfb xdotool scrot fonts-dejavu-core xclip
 gui=$root/tmp/gui
 rm -rf "$gui"
 mkdir -p "$gui/home"
@@ -43,6 +51,7 @@ chmod -R a+rwX "$gui"
 # Wireshark ignores personal plugin folders as root: it runs as nobody.
 # Without a window manager the window is placed and sized by xdotool; the
 # clicks are at the rows of that 1400x1000 layout.
+shot=
 case "$scene" in
 tree)
 	open='wireshark -r cm_rocev2.pcap -g 4'; title=cm_rocev2
@@ -59,9 +68,54 @@ iograph)
 		xdotool mousemove 336 161 click 1; sleep 6
 		g=$(xdotool search --name "I/O Graph" | tail -1)
 		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000; sleep 3' ;;
-*) echo "gui_screenshot.sh: no scene $scene (tree or iograph)" >&2; exit 2 ;;
+conversations)
+	open='wireshark -r cm_rocev2.pcap'; title=cm_rocev2
+	# Statistics > Conversations (clicked), the dialog filling the screen;
+	# ibscope ticked in the list of types, its tab selected; Copy > as CSV
+	# into the clipboard (read by xclip), then the dialog cut to its rows.
+	# (The wait after the tab: the dialog redraws its rows from the tap's
+	# counts a few seconds on, which is where counts that the tap's flags
+	# left out showed as 0.)
+	keys='xdotool mousemove 307 8 click 1; sleep 1.5
+		xdotool mousemove 346 95 click 1; sleep 5
+		g=$(xdotool search --name "Conversations" | tail -1)
+		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000; sleep 3
+		xdotool mousemove 30 583 click 1; sleep 3
+		xdotool mousemove 370 23 click 1; sleep 10
+		xdotool mousemove 116 303 click 1; sleep 1.5
+		xdotool mousemove 80 326 click 1; sleep 1
+		xclip -o -selection clipboard >/tmp/gui/table.csv
+		xdotool mousemove 1390 990 windowsize "$g" 1400 470; sleep 3'
+	# The dialog only: the screen below it is empty.
+	shot='-a 0,0,1400,470' ;;
+endpoints)
+	open='wireshark -r cm_rocev2.pcap'; title=cm_rocev2
+	# Statistics > Endpoints, laid out as Conversations: ibscope ticked,
+	# its tab, Copy > as CSV.
+	keys='xdotool mousemove 307 8 click 1; sleep 1.5
+		xdotool mousemove 334 117 click 1; sleep 5
+		g=$(xdotool search --name "Endpoints" | tail -1)
+		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000; sleep 3
+		xdotool mousemove 30 583 click 1; sleep 3
+		xdotool mousemove 370 23 click 1; sleep 10
+		xdotool mousemove 116 290 click 1; sleep 1.5
+		xdotool mousemove 80 313 click 1; sleep 1
+		xclip -o -selection clipboard >/tmp/gui/table.csv
+		xdotool mousemove 1390 990 windowsize "$g" 1400 470; sleep 3'
+	shot='-a 0,0,1400,470' ;;
+convfilter)
+	open='wireshark -r cm_rocev2.pcap -g 15'; title=cm_rocev2
+	# Right-click frame 20 (a REQ that is rejected) > Conversation Filter >
+	# ibscope CM connection; the filter bar's text copied (xclip).
+	keys='xdotool mousemove 700 308 click 3; sleep 1.5
+		xdotool mousemove 783 498; sleep 1; xdotool mousemove 900 498; sleep 1.5
+		xdotool mousemove 1119 806 click 1; sleep 3
+		xdotool mousemove 600 71 click 1; sleep 0.5; xdotool key ctrl+a ctrl+c; sleep 0.5
+		xclip -o -selection clipboard >/tmp/gui/filter.txt' ;;
+*) echo "gui_screenshot.sh: no scene $scene (tree, iograph, conversations, endpoints or convfilter)" >&2
+	exit 2 ;;
 esac
-system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" sh -c '
+system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" SHOT="$shot" sh -c '
 	export DISPLAY=:99
 	Xvfb :99 -screen 0 1400x1000x24 -nolisten tcp >/tmp/gui/xvfb.log 2>&1 &
 	sleep 1
@@ -76,7 +130,19 @@ system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" sh -c '
 	xdotool windowmove "$w" 0 0 windowsize "$w" 1400 1000
 	sleep 2
 	eval "$KEYS"
-	scrot -o /tmp/gui/shot.png
+	scrot -o $SHOT /tmp/gui/shot.png
 	pkill -x wireshark; pkill -x Xvfb; sleep 1'
+# What the GUI showed, against the analyzer built in the same system.
+case "$scene" in
+conversations)
+	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py \
+		/tmp/gui/table.csv /tmp/ibscope-build/bin/ibscope /tmp/gui/cm_rocev2.pcap ;;
+endpoints)
+	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py --endpoints \
+		/tmp/gui/table.csv /tmp/ibscope-build/bin/ibscope /tmp/gui/cm_rocev2.pcap ;;
+convfilter)
+	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py --filter \
+		/tmp/gui/filter.txt 20 /tmp/ibscope-build/bin/ibscope /tmp/gui/cm_rocev2.pcap ;;
+esac
 cp "$gui/shot.png" "$out"
 echo "gui_screenshot.sh: $out (Wireshark $(system_run "$root" dpkg-query -W -f='${Version}' wireshark))"

@@ -44,7 +44,15 @@ command that runs only as root (capturing, for one) ends in "# as root":
     $ ibscope --live eth9           # as root
 
 it is run when the check runs as root (as in CI) and counted as not run
-otherwise.  The summary counts the blocks and commands run and those not
+otherwise.  A command that shows Wireshark with the plugin ends in
+"# with the plugin":
+
+    $ tshark -r cm_rocev2.pcap -q -z ibscope,tree   # with the plugin
+
+it is run with the build's plugin (WIRESHARK_PLUGIN_DIR), as the user nobody
+when the check is root (Wireshark loads no plugin of its own folder as
+root), and only with the Wireshark the pages show (PAGES_WIRESHARK, Debian
+12's): another version's output differs, so there it is counted as not run.  The summary counts the blocks and commands run and those not
 run, with their reasons, so nothing is left out unseen.
 
 Usage: excerpts.py --build DIR [--source-dir DIR] [--update] [-v] [PAGE...]
@@ -67,6 +75,8 @@ import tempfile
 GAP = "..."
 NOT_RUN = re.compile(r"(?:^|\s)#\s*not run:\s*(.*?)\s*$")
 AS_ROOT = re.compile(r"(?:^|\s)#\s*as root\s*$")
+WITH_PLUGIN = re.compile(r"(?:^|\s)#\s*with the plugin\s*$")
+PAGES_WIRESHARK = "4.0"  # the version whose output the pages show
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 TIMEOUT = 120
 
@@ -80,7 +90,32 @@ def pages(source, named):
     return [os.path.relpath(os.path.join(source, p), source) for p in found]
 
 
+def wireshark_version():
+    """tshark's major.minor, or None without tshark."""
+    try:
+        p = subprocess.run(["tshark", "--version"], stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"\b(\d+\.\d+)\.\d+", p.stdout)
+    return m.group(1) if m else None
+
+
+def plugin_unavailable(build):
+    """Why a "# with the plugin" command cannot run here, or None."""
+    if not glob.glob(os.path.join(build, "plugins", "*", "epan", "ibscope.so")):
+        return "with the plugin, which this build has not built"
+    version = wireshark_version()
+    if version is None:
+        return "with the plugin, and tshark is not installed"
+    if version != PAGES_WIRESHARK:
+        return f"with the plugin: the pages show Wireshark {PAGES_WIRESHARK}, this is {version}"
+    return None
+
+
 class Command:
+    plugin_unavailable = None  # set once by main(): why plugin commands cannot run
+
     def __init__(self, line, text):
         self.line = line          # 0-based line of its "$ " in the page
         self.text = text          # the command, continuation lines joined by \n
@@ -92,6 +127,9 @@ class Command:
         self.not_run = m.group(1) if m else None
         if AS_ROOT.search(last) and os.geteuid() != 0:
             self.not_run = "as root, and this check is not root"
+        self.with_plugin = WITH_PLUGIN.search(last) is not None
+        if self.with_plugin and Command.plugin_unavailable:
+            self.not_run = Command.plugin_unavailable
 
 
 class Block:
@@ -239,18 +277,53 @@ def rewrite(page, out):
     return result
 
 
-def scratch_folder(root, source, build):
-    """A fresh folder for one block: build/, and the samples."""
+def scratch_folder(root, source, build, for_plugin):
+    """A fresh folder for one block: build/, and the samples.  For a block
+    with plugin commands, build/ holds a copy of the plugins (nobody may not
+    reach the build tree: a clone under /root, say) and every file is
+    readable by all, the scratch TMPDIR and HOME writable by all."""
     work = os.path.join(root, "work")
     captures = os.path.join(source, "samples", "captures")
     os.makedirs(os.path.join(work, "samples", "captures"))
     os.makedirs(os.path.join(root, "tmp"))
-    os.symlink(build, os.path.join(work, "build"))
+    os.makedirs(os.path.join(root, "home"))
+    if for_plugin:
+        os.mkdir(os.path.join(work, "build"))
+        for name in os.listdir(build):
+            if name != "plugins":
+                os.symlink(os.path.join(build, name), os.path.join(work, "build", name))
+        shutil.copytree(os.path.join(build, "plugins"), os.path.join(work, "build", "plugins"))
+    else:
+        os.symlink(build, os.path.join(work, "build"))
     for name in sorted(os.listdir(captures)):
         src = os.path.join(captures, name)
         shutil.copyfile(src, os.path.join(work, "samples", "captures", name))
         shutil.copyfile(src, os.path.join(work, name))
+    if for_plugin:
+        open_to_all(root)
     return work
+
+
+def open_to_all(root):
+    os.chmod(root, 0o755)
+    for top, dirs, files in os.walk(root):
+        for d in dirs:
+            shared = d in ("tmp", "home") and top == root
+            os.chmod(os.path.join(top, d), 0o1777 if shared else 0o755)
+        for f in files:
+            os.chmod(os.path.join(top, f), 0o644)
+
+
+def command_line(cmd, env, root, work):
+    """What runs a command: bash, or for a plugin command, bash with the
+    plugin folder, as nobody when this is root."""
+    line = ["bash", "-c", cmd.text]
+    if not cmd.with_plugin:
+        return line
+    settings = dict(env, HOME=os.path.join(root, "home"),
+                    WIRESHARK_PLUGIN_DIR=os.path.join(work, "build", "plugins"))
+    prefix = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+    return prefix + ["env", "-i"] + [f"{k}={v}" for k, v in settings.items()] + line
 
 
 def normalise(text):
@@ -262,7 +335,8 @@ def run_block(block, source, build):
     (None for those marked not run)."""
     root = tempfile.mkdtemp(prefix="ibscope-excerpt.")
     try:
-        work = scratch_folder(root, source, build)
+        for_plugin = any(c.with_plugin and c.not_run is None for c in block.commands)
+        work = scratch_folder(root, source, build, for_plugin)
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         env.update(PATH=os.path.join(build, "bin") + os.pathsep + env.get("PATH", ""),
                    TMPDIR=os.path.join(root, "tmp"), LC_ALL="C.UTF-8", TZ="UTC")
@@ -272,7 +346,7 @@ def run_block(block, source, build):
                 outputs.append(None)
                 continue
             try:
-                p = subprocess.run(["bash", "-c", cmd.text], cwd=work, env=env,
+                p = subprocess.run(command_line(cmd, env, root, work), cwd=work, env=env,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, timeout=TIMEOUT)
                 text = p.stdout.decode("utf-8", "backslashreplace")
@@ -299,6 +373,7 @@ def main():
     if not os.access(os.path.join(build, "bin", "ibscope"), os.X_OK):
         print(f"excerpts.py: {build}/bin/ibscope is not there", file=sys.stderr)
         return 2
+    Command.plugin_unavailable = plugin_unavailable(build)
 
     problems, differ, rewritten, other_blocks = [], 0, 0, 0
     blocks_run = blocks_not_run = cmds_run = 0

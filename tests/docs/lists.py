@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """lists.py - the lists the docs keep by hand are the program's and the build's.
 
-  - docs/analyzer.md's option table names every option `ibscope --help`
-    lists (the live ones in its --live row), and no other;
+  - docs/analyzer.md's option table names every option of ibscope's own
+    table (`ibscope --list-options`; the live ones in its --live row), and
+    no other;
   - its --format row, ibscope(1)'s --format item and REPORT FORMATS give
-    --help's formats, in its order; ibscope(1)'s merge formats are those of
-    `ibscope merge --help`;
-  - docs/live.md's option table names every option of --help's Live
-    section, and only options --help lists;
+    --format's choices, in their order; ibscope(1)'s merge formats are
+    those of merge's --format;
+  - docs/live.md's option table names every option of the Live group, and
+    only options of ibscope;
   - the CSV columns docs/report-schema.md names are columns of the header
     `ibscope --format csv` writes;
   - README.md's table of CMake options is every option() and cache path of
@@ -54,26 +55,12 @@ def options_in(cell):
     """The options a table cell names: -x or --long words in backquotes."""
     found = set()
     for quoted in re.findall(r"`([^`]+)`", cell):
-        found.update(re.findall(r"(?<![\w-])(--?[a-z][-a-z0-9]*)", quoted))
+        found.update(re.findall(r"(?<![\w-])(--?[A-Za-z][-a-z0-9]*)", quoted))
     return found
 
 
-def help_options(help_text, live_only=False):
-    """Every option at the start of an option line of --help (words as
-    test_pages.py reads them); with live_only, those of the Live section."""
-    skip = set()
-    if live_only:
-        help_text = help_text.split("Live (instead of capture files):")[1].split("\n\n")[0]
-        skip = {"--live", "--version", "--help"}  # the synopsis, and the last line
-    words = set()
-    for line in help_text.split("\n"):
-        m = re.match(r"^ {2}(-[-\w]+(?:, -[-\w]+)*)", line)
-        if m:
-            words.update(w.strip() for w in m.group(1).split(","))
-    return words - skip
-
-
-def check_options(src, help_text):
+def check_options(src, ibscope):
+    opts = testlib.options(ibscope)
     doc = open(os.path.join(src, "docs", "analyzer.md"), encoding="utf-8").read()
     rows = table_rows(section(doc, "## Usage"))
     first = set()
@@ -81,40 +68,46 @@ def check_options(src, help_text):
         first |= options_in(row[0])
     live_row = next((r for r in rows if r[0] == "`--live IFACE`"), ["", ""])
     named = first | options_in(live_row[1])
-    listed = help_options(help_text)
+    listed = testlib.option_names(opts)
     for opt in sorted(listed - named):
-        check(False, f"docs/analyzer.md's option table lacks {opt}, which --help lists")
+        check(False, f"docs/analyzer.md's option table lacks {opt}, an option of ibscope")
     for opt in sorted(first - listed):
-        check(False, f"docs/analyzer.md's option table names {opt}, which --help does not list")
+        check(False, f"docs/analyzer.md's option table names {opt}, which ibscope does not take")
     live = open(os.path.join(src, "docs", "live.md"), encoding="utf-8").read()
     live_first = set()
     for row in table_rows(live.split("| option | meaning |")[1].split("\n\n")[0]):
         live_first |= options_in(row[0])
-    for opt in sorted(help_options(help_text, live_only=True) - live_first):
-        check(False, f"docs/live.md's option table lacks {opt}, which --help's Live section lists")
+    live_group = testlib.option_names(o for o in opts if o["group"].startswith("Live")
+                                      and o["long"] != "--live")
+    for opt in sorted(live_group - live_first):
+        check(False, f"docs/live.md's option table lacks {opt}, one of --help's Live options")
     for opt in sorted(live_first - listed):
-        check(False, f"docs/live.md's option table names {opt}, which --help does not list")
+        check(False, f"docs/live.md's option table names {opt}, which ibscope does not take")
     return len(named), len(live_first)
 
 
-def check_formats(src, help_text, merge_help):
-    formats = re.split(r", | or ", re.search(r"--format FORMAT +(.*?) \(default", help_text)
-                       .group(1))
+def choices_of(ibscope, command):
+    """The choices of a command's --format."""
+    return next(o["choices"] for o in testlib.options(ibscope, command) if o["long"] == "--format")
+
+
+def check_formats(src, ibscope):
+    formats = choices_of(ibscope, "ibscope")
     doc = open(os.path.join(src, "docs", "analyzer.md"), encoding="utf-8").read()
     row = re.search(r"^\| `--format ([a-z|\\]+)` \|", doc, re.M)
     got = row.group(1).replace("\\", "").split("|") if row else []
-    check(got == formats, f"docs/analyzer.md's --format row gives {got}, --help {formats}")
+    check(got == formats, f"docs/analyzer.md's --format row gives {got}, ibscope {formats}")
     man = open(os.path.join(src, "docs", "man", "ibscope.1.scd"), encoding="utf-8").read()
     item = man.split("*--format* _FORMAT_\n")[1].split("\n\n")[0]
     got = re.findall(r"\*([a-z]+)\*", item)
-    check(got == formats, f"ibscope.1.scd's --format item gives {got}, --help {formats}")
+    check(got == formats, f"ibscope.1.scd's --format item gives {got}, ibscope {formats}")
     got = re.findall(r"^\*([a-z]+)\*$", section(man, "# REPORT FORMATS"), re.M)
-    check(got == formats, f"ibscope.1.scd's REPORT FORMATS are {got}, --help's {formats}")
-    merge_formats = re.search(r"--format ([a-z|]+)\]", merge_help).group(1).split("|")
+    check(got == formats, f"ibscope.1.scd's REPORT FORMATS are {got}, ibscope's {formats}")
+    merge_formats = choices_of(ibscope, "merge")
     item = man.split("*merge* [*--format* _FORMAT_]")[1].split("\n\n")[0]
-    got = re.findall(r"\*([a-z]+)\*", item.split("_FORMAT_ is")[1].split(".")[0])
+    got = re.findall(r"\*([a-z]+)\*", item.split("_FORMAT_ is")[1].split(";")[0])
     check(got == merge_formats,
-          f"ibscope.1.scd's merge formats are {got}, ibscope merge --help's {merge_formats}")
+          f"ibscope.1.scd's merge formats are {got}, ibscope merge's {merge_formats}")
     return formats
 
 
@@ -183,10 +176,8 @@ def main():
     a = ap.parse_args()
     src = os.path.abspath(a.source_dir)
     ibscope = os.path.join(os.path.abspath(a.build), "bin", "ibscope")
-    help_text = output([ibscope, "--help"])
-    merge_help = output([ibscope, "merge", "--help"])
-    n_opts, n_live = check_options(src, help_text)
-    formats = check_formats(src, help_text, merge_help)
+    n_opts, n_live = check_options(src, ibscope)
+    formats = check_formats(src, ibscope)
     n_cols, n_named = check_csv_columns(src, ibscope)
     n_cmake = check_build_options(src)
     print(f"lists: {n_opts} options in docs/analyzer.md, {n_live} in docs/live.md, "

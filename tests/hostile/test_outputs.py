@@ -636,6 +636,7 @@ def g_writes(d):
                  ["--no-progress", "--format", "json", "--connections", cap],
                  ["decode", cap], ["decode", cap, ib], ["--help"], ["--version"],
                  ["convert", "--help"], ["merge", "--help"], ["decode", "--help"],
+                 ["--list-options"], ["--list-kinds"],
                  ["convert", ib, "-"]]
     commands += [["merge", "--format", f, rep] for f in ("text", "json", "csv", "html")]
     full = open("/dev/full", "wb")

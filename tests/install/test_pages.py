@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """test_pages.py - the manual pages and the bash completion say what the build does.
 
-  pages        every option `ibscope --help` and `ibscope-gen --help` list is in
-               its manual page, every finding kind in ibscope(1) and
-               ibscope-wireshark(7), every scenario in ibscope-gen(1); each page
-               renders with `man --warnings` saying nothing
-  completion   the completion offers --help's formats after --format, its kinds
-               after --fail-on (also after a comma), its options after -, the
-               subcommands first, interfaces after --live, files for captures
+  pages        ibscope(1) documents the options of ibscope and of each
+               subcommand as `ibscope --list-options` lists them (its option
+               items are exactly ibscope's options; each subcommand's item
+               names its options, and no other), every option `ibscope-gen
+               --help` lists is in ibscope-gen(1), every finding kind in
+               ibscope(1) and ibscope-wireshark(7), every scenario in
+               ibscope-gen(1); each page renders with `man --warnings` silent
+  completion   after every option that takes a value, of every command, the
+               completion offers what the value is (its choices, the finding
+               kinds, files, interfaces, or nothing), also as --option=; each
+               command's options after -; the subcommands first; files for
+               captures
   install      `cmake --install` into a scratch root puts the programs, the
                pages, the completion, the docs and the samples where the
                package has them
@@ -32,13 +37,63 @@ def help_of(binary):
 
 
 def listed_options(help_text):
-    """Every -x and --long word at the start of an option line of --help."""
+    """Every -x and --long word at the start of an option line of --help
+    (for ibscope-gen, which has no listing for tools)."""
     words = set()
     for line in help_text.split("\n"):
         m = re.match(r"^ {2}(-[-\w]+(?:, -[-\w]+)*)", line)
         if m:
             words.update(w.strip() for w in m.group(1).split(","))
     return words
+
+
+def scd_items(text, heading):
+    """The options of the items of a section of an scdoc page: {option: the
+    item's first line}, from lines such as "*-o*, *--output* _FILE_"."""
+    part = text.split("\n# " + heading + "\n")[1].split("\n# ")[0]
+    found = {}
+    lines = part.split("\n")
+    for line, after in zip(lines, lines[1:]):
+        if line.startswith("*-") and after.startswith("\t"):  # an item, not prose
+            for name in re.findall(r"\*(--?[A-Za-z][-a-z0-9]*)\*", line):
+                found[name] = line
+    return found
+
+
+def subcommand_item(text, name):
+    """The text of a subcommand's item in the SUBCOMMANDS section, after the
+    section's first paragraph (what every subcommand takes)."""
+    part = text.split("\n# SUBCOMMANDS\n")[1].split("\n# ")[0]
+    return part.strip().split("\n\n")[0] + "\n" + \
+        part.split("\n*" + name + "*")[1].split("\n\n*")[0]
+
+
+def check_ibscope_page(a, ibscope):
+    """ibscope.1.scd against `ibscope --list-options`: the OPTIONS and LIVE
+    items are ibscope's options, each subcommand's item names its own."""
+    with open(os.path.join(a.source_dir, "docs", "man", "ibscope.1.scd")) as f:
+        scd = f.read()
+    items = {**scd_items(scd, "OPTIONS"), **scd_items(scd, "LIVE")}
+    table = testlib.option_names(testlib.options(ibscope))
+    check(len(table) >= 20, f"ibscope --list-options lists options ({sorted(table)})")
+    for name in sorted(table - set(items)):
+        check(False, f"ibscope.1.scd has no item for {name}, an option of ibscope")
+    for name in sorted(set(items) - table):
+        check(False, f"ibscope.1.scd has an item for {name}, which ibscope does not take")
+    for opt in testlib.options(ibscope):
+        for name in (opt["long"], opt["short"]):
+            word = re.match(r"[A-Z][-A-Z.]*", opt["value"])  # KIND of KIND[,KIND]
+            if name and word and name in items:
+                check("_" + word.group(0) + "_" in items[name],
+                      f"ibscope.1.scd's item for {name} names its value {opt['value']}")
+    for sub in testlib.subcommands(ibscope):
+        item = subcommand_item(scd, sub)
+        named = set(re.findall(r"\*(--?[A-Za-z][-a-z0-9]*)\*", item))
+        own = testlib.option_names(testlib.options(ibscope, sub))
+        for name in sorted(own - named):
+            check(False, f"ibscope.1.scd's {sub} item does not name {name}, an option of it")
+        for name in sorted(named - own):
+            check(False, f"ibscope.1.scd's {sub} item names {name}, which {sub} does not take")
 
 
 def page_text(path):
@@ -54,14 +109,17 @@ def group_pages(a):
     man = os.path.join(a.build, "man")
     pages = {n: page_text(os.path.join(man, n))
              for n in ("ibscope.1", "ibscope-gen.1", "ibscope-wireshark.7")}
-    for binary, page in ((ibscope, "ibscope.1"), (gen, "ibscope-gen.1")):
-        options = listed_options(help_of(binary))
-        check(len(options) >= 6, f"{binary} --help lists options ({sorted(options)})")
-        for opt in sorted(options):
-            check(re.search(r"(?<![-\w])" + re.escape(opt) + r"(?![-\w])", pages[page]),
-                  f"{page} names {opt}, which --help lists")
+    check_ibscope_page(a, ibscope)
+    for opt in sorted(testlib.option_names(testlib.options(ibscope))):
+        check(re.search(r"(?<![-\w])" + re.escape(opt) + r"(?![-\w])", pages["ibscope.1"]),
+              f"ibscope.1 names {opt}, which ibscope --list-options lists")
+    options = listed_options(help_of(gen))
+    check(len(options) >= 6, f"{gen} --help lists options ({sorted(options)})")
+    for opt in sorted(options):
+        check(re.search(r"(?<![-\w])" + re.escape(opt) + r"(?![-\w])", pages["ibscope-gen.1"]),
+              f"ibscope-gen.1 names {opt}, which --help lists")
     kinds = [k[0] for k in testlib.finding_kinds(ibscope)]
-    check(len(kinds) >= 15, f"--help lists the finding kinds ({len(kinds)})")
+    check(len(kinds) >= 15, f"--list-kinds lists the finding kinds ({len(kinds)})")
     for page in ("ibscope.1", "ibscope-wireshark.7"):
         for kind in kinds:
             check(kind in pages[page], f"{page} describes finding kind {kind}")
@@ -90,33 +148,64 @@ def complete(script, words):
     return [w for w in p.stdout.split("\n") if w]
 
 
+def value_offers(a, value, choices, kinds):
+    """What the completion should offer for a value so named: (the words, or
+    None for "files here")."""
+    if value == "FILE":
+        return None
+    if value == "IFACE":
+        return sorted(os.listdir("/sys/class/net"))
+    if value.startswith("KIND"):
+        return sorted(kinds)
+    return sorted(choices)
+
+
+def check_values(a, script, ibscope, kinds):
+    """After each option of each command that takes a value, in both forms
+    (--opt VALUE and --opt=VALUE), what its value can be, and never an option."""
+    with tempfile.TemporaryDirectory() as d:
+        open(os.path.join(d, "one.pcap"), "w").close()
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            for cmd in ["ibscope"] + testlib.subcommands(ibscope):
+                head = ["ibscope"] + ([cmd] if cmd != "ibscope" else [])
+                for opt in testlib.options(ibscope, cmd):
+                    want = value_offers(a, opt["value"], opt["choices"], kinds)
+                    want = ["one.pcap"] if want is None else want
+                    for name in (n for n in (opt["long"], opt["short"]) if n and opt["value"]):
+                        got = sorted(complete(script, head + [name, ""]))
+                        check(got == want, f"{' '.join(head)} {name} <TAB> offers {got}, "
+                                           f"not {want}")
+                    if opt["value"] and opt["long"]:
+                        got = sorted(complete(script, head + [opt["long"], "="]))
+                        check(got == want, f"{' '.join(head)} {opt['long']}=<TAB> offers "
+                                           f"{got}, not {want}")
+        finally:
+            os.chdir(cwd)
+
+
 def group_completion(a):
     ibscope = os.path.join(a.build, "bin", "ibscope")
     script = os.path.join(a.build, "completion", "ibscope")
-    text = help_of(ibscope)
-    formats = re.search(r"--format FORMAT +(.*?) \(default", text).group(1)
-    formats = re.split(r", | or ", formats)
-    check(sorted(complete(script, ["ibscope", "--format", ""])) == sorted(formats),
-          f"--format <TAB> offers {formats}")
+    kinds = [k[0] for k in testlib.finding_kinds(ibscope)]
+    check_values(a, script, ibscope, kinds)
     check(complete(script, ["ibscope", "--format", "js"]) == ["json", "jsonl"],
           "--format js<TAB> offers json and jsonl")
-    kinds = [k[0] for k in testlib.finding_kinds(ibscope)]
-    check(sorted(complete(script, ["ibscope", "--fail-on", ""])) == sorted(kinds),
-          "--fail-on <TAB> offers every finding kind")
+    check(complete(script, ["ibscope", "--format", "=", "js"]) == ["json", "jsonl"],
+          "--format=js<TAB> offers json and jsonl")
     check(complete(script, ["ibscope", "--fail-on", "malformed,icrc"]) ==
           ["malformed,icrc_mismatch"], "--fail-on malformed,icrc<TAB> completes after the comma")
-    got = complete(script, ["ibscope", "--"])
-    for opt in sorted(o for o in listed_options(text) if o.startswith("--")):
-        check(opt in got, f"-- <TAB> offers {opt}")
+    subs = testlib.subcommands(ibscope)
+    for cmd in ["ibscope"] + subs:
+        head = ["ibscope"] + ([cmd] if cmd != "ibscope" else [])
+        shown = testlib.option_names(o for o in testlib.options(ibscope, cmd) if o["group"])
+        got = set(complete(script, head + ["-"]))
+        check(got == shown, f"{' '.join(head)} -<TAB> offers {sorted(got)}, its options "
+                            f"{sorted(shown)}")
+    check(len(subs) >= 3 and set(complete(script, ["ibscope", ""])) >= set(subs),
+          f"<TAB> offers the subcommands {subs}")
     check(set(complete(script, ["ibscope", "c"])) >= {"convert"}, "c<TAB> offers convert")
-    check("merge" in complete(script, ["ibscope", "m"]), "m<TAB> offers merge")
-    out = subprocess.run([ibscope, "merge", "--help"], capture_output=True, text=True).stdout
-    mformats = re.search(r"--format ([a-z|]+)\]", out).group(1).split("|")
-    check(complete(script, ["ibscope", "merge", "--format", ""]) == mformats,
-          f"merge --format <TAB> offers {mformats}")
-    check("-o" in complete(script, ["ibscope", "merge", "-"]), "merge -<TAB> offers -o")
-    check("decode" in complete(script, ["ibscope", ""]), "<TAB> offers the subcommands")
-    check("lo" in complete(script, ["ibscope", "--live", ""]), "--live <TAB> offers lo")
     with tempfile.TemporaryDirectory() as d:
         open(os.path.join(d, "one.pcap"), "w").close()
         cwd = os.getcwd()
@@ -124,9 +213,14 @@ def group_completion(a):
         try:
             check(complete(script, ["ibscope", "--frames", "on"]) == ["one.pcap"],
                   "a capture name completes")
+            open(os.path.join(d, "--odd.pcap"), "w").close()
+            check(complete(script, ["ibscope", "--", "--o"]) == ["--odd.pcap"],
+                  "after --, a name that starts with - completes as a file")
             open(os.path.join(d, "node1.json"), "w").close()
             check(complete(script, ["ibscope", "merge", "no"]) == ["node1.json"],
                   "merge completes report names")
+            check(complete(script, ["ibscope", "merge", "on"]) == [],
+                  "merge offers no capture for a report")
         finally:
             os.chdir(cwd)
 

@@ -22,6 +22,13 @@ CHECK is one of:
              the default tree keeps exactly what the built-in dissector lacks
   index      ibscope.analysis.conn and .chain match the analyzer's conn and chain
   prefs      a broken pool preference is refused with the core's words, the defaults used
+  conversations  -z conv,ibscope: a row per connection of `ibscope --connections`: its
+             ends, frames each way, bytes and start
+  endpoints  -z endpoints,ibscope: a row per source (IP, port space) of the analyzer, with
+             the frames and bytes of its connections
+  convfilter the conversation filters (through a probe plugin calling them as the GUI
+             does): each CM frame is offered its connection's, which selects exactly
+             the connection's frames; likewise for redirect chains
   forecast   on ibscope-gen trend captures (a steady ramp over RoCEv2, a ramp that
              pauses, bursts): the frames marked pool_forecast are the analyzer's, the
              exhaustion_eta there its eta_s, and a filter on exhaustion_eta finds the
@@ -35,6 +42,7 @@ are skipped: Wireshark 4.0 cannot open them.  Exit 0 pass, 1 fail, 77 skip.
 """
 import atexit
 import collections
+import datetime
 import difflib
 import glob
 import json
@@ -572,6 +580,307 @@ def check_index(env, update):
     return errs
 
 
+GENERATED = {
+    # Connections of three sources to two servers, ports drawn at random from a
+    # small pool, so that many tuples come back: Ethernet RoCEv2.
+    "busy": ["busy", "--pool", "40000-40063", "--connections", "300", "--sources", "3",
+             "--servers", "2", "--open", "40", "--linktype", "1"],
+    # A ramp with closes in between, native IB in ERF.
+    "ramp": ["ramp", "--pool", "40000-40099", "--connections", "150", "--disconnect", "40"],
+}
+
+
+def generated(env):
+    """Captures ibscope-gen writes for the table checks, beside samples and real ones."""
+    if getattr(env, "generated", None) is None:
+        folder = tempfile.mkdtemp(prefix="ibscope-plugin-gen.")
+        atexit.register(shutil.rmtree, folder, True)
+        os.chmod(folder, 0o755)
+        env.generated = []
+        for what, args in sorted(GENERATED.items()):
+            path = os.path.join(folder, what + ".pcap")
+            subprocess.run([os.path.join(env.build, "bin", "ibscope-gen")] + args + [path],
+                           check=True, capture_output=True)
+            os.chmod(path, 0o644)
+            env.generated.append(path)
+    return env.generated
+
+
+def table_captures(env):
+    return env.samples + env.extra + generated(env)
+
+
+def analyzer_report(env, capture):
+    """`ibscope --format json --connections`: the answer the tables are checked against."""
+    p = subprocess.run([env.analyzer, "--format", "json", "--connections", "--no-progress",
+                        capture], capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        raise RuntimeError("ibscope --format json --connections %s failed (%d): %s"
+                           % (capture, p.returncode, p.stderr.strip()))
+
+
+def ip_port(ip, port):
+    return ("[%s]:%d" if ":" in ip else "%s:%d") % (ip, port)
+
+
+def conn_ends(c):
+    """A connection's two ends as the table prints them: the REQ's source and
+    destination (IP and port), or without a tuple the GIDs (LIDs)."""
+    if "src_ip" in c:
+        return ip_port(c["src_ip"], c["src_port"]), ip_port(c["dst_ip"], c["dst_port"])
+    return tuple("GID " + e["gid"] if e["gid"] else "LID %d" % e["lid"]
+                 for e in (c["active"], c["passive"]))
+
+
+def seconds(iso):
+    """An analyzer time ("2026-01-01T00:00:04.317040000Z") in whole nanoseconds
+    since 1970, exactly: differences of them are the capture's."""
+    day, clock = iso.rstrip("Z").split("T")
+    h, m, sec = clock.split(":")
+    whole, _, frac = sec.partition(".")
+    days = (datetime.date(*(int(x) for x in day.split("-"))) - datetime.date(1970, 1, 1)).days
+    return ((days * 86400 + int(h) * 3600 + int(m) * 60 + int(whole)) * 10**9
+            + int(frac.ljust(9, "0")))
+
+
+def conn_bytes(env, capture):
+    """{conn: bytes} from the ibscope.analysis.conn field of each frame (frame.len)."""
+    out = collections.Counter()
+    args = ["-T", "fields", "-e", "ibscope.analysis.conn", "-e", "frame.len"]
+    for line in env.read(capture, args).splitlines():
+        conn, length = line.split("\t")
+        if conn:
+            out[int(conn)] += int(length)
+    return out
+
+
+SIZE = re.compile(r"(\d+) (bytes|kB|MB)")
+
+
+def size_matches(printed, exact):
+    """tshark prints conversation sizes as "644 bytes" or, from 10 kB on, "12 kB"."""
+    m = SIZE.fullmatch(printed)
+    n, unit = int(m.group(1)), m.group(2)
+    return n == exact if unit == "bytes" else n == exact // {"kB": 1000, "MB": 1000000}[unit]
+
+
+CONV_ROW = re.compile(r"^(\S+(?: \S+)?)\s+<->\s+(\S+(?: \S+)?)\s+(\d+) (\d+ \w+)\s+(\d+) (\d+ \w+)"
+                      r"\s+(\d+) (\d+ \w+)\s+([\d.]+)\s+([\d.]+)$")
+
+
+def conversation_rows(env, capture):
+    """-z conv,ibscope: (A, B, frames A->B, frames B->A, bytes as printed, start, duration)."""
+    rows = []
+    for line in env.read(capture, ["-q", "-z", "conv,ibscope"]).splitlines():
+        m = CONV_ROW.match(line)
+        if m:
+            a, b, rx, rxb, tx, txb, tot, totb, start, dur = m.groups()
+            rows.append((a, b, int(tx), int(rx), totb, float(start), float(dur)))
+    return rows
+
+
+def check_conversations(env, update):
+    """-z conv,ibscope has one row per connection of the analyzer's list (those
+    that share a tuple apart): its ends, its frames each way (the analyzer's
+    frames_from_active and _passive), its bytes (frame.len of the frames that
+    carry its ibscope.analysis.conn), its start (the REQ's time)."""
+    errs = []
+    rows_seen = dup = 0
+    for c in table_captures(env):
+        rep = analyzer_report(env, c)
+        conns = rep["connections"]["list"]
+        if not conns:
+            continue
+        first = seconds(rep["frames"]["first_time"])
+        nbytes = conn_bytes(env, c)
+        want = collections.Counter()
+        for conn in conns:
+            a, b = conn_ends(conn)
+            start = (seconds(conn["frames"]["req"]["time"]) - first) / 1e9
+            want[(a, b, conn["frames_from_active"], conn["frames_from_passive"],
+                  nbytes[conn["conn"]], round(start, 6))] += 1
+        got = collections.Counter()
+        for a, b, tx, rx, totb, start, dur in conversation_rows(env, c):
+            # The printed size stands for the exact one it rounds.
+            exact = next((k[4] for k in want if k[:4] == (a, b, tx, rx) and
+                          size_matches(totb, k[4])), -1)
+            got[(a, b, tx, rx, exact, round(start, 6))] += 1
+        if got != want:
+            errs.append("%s: conversation rows %s; the analyzer's connections %s"
+                        % (name(c), sorted((got - want).items())[:4],
+                           sorted((want - got).items())[:4]))
+        rows_seen += sum(got.values())
+        dup += sum(n - 1 for (a, b, *_), n in collections.Counter(
+            conn_ends(x) for x in conns).items() if n > 1)
+    if rows_seen == 0 or dup == 0:
+        errs.append("no conversation (%d) or no two connections on one tuple (%d): nothing "
+                    "was tested" % (rows_seen, dup))
+    return errs
+
+
+# Sizes are plain numbers up to 4.4, "9052 bytes" (or "12 kB") from 4.6 on.
+ENDPOINT_ROW = re.compile(r"^(\S+ \S+)\s+(\d+)\s+(\d+(?: \w+)?)\s+(\d+)\s+(\d+(?: \w+)?)"
+                          r"\s+(\d+)\s+(\d+(?: \w+)?)\s*$")
+
+
+def size_text(cell):
+    return cell if " " in cell else cell + " bytes"
+
+
+def check_endpoints(env, update):
+    """-z endpoints,ibscope has one row per source of the analyzer (IP, port
+    space), with the frames it sent (Tx) and was sent (Rx) in its connections,
+    and their bytes."""
+    errs = []
+    seen = 0
+    for c in table_captures(env):
+        rep = analyzer_report(env, c)
+        nbytes = conn_bytes(env, c)
+        want = {}
+        for src in rep["sources"]:
+            want[(src["ip"], src["port_space"])] = [0, 0, 0]
+        for conn in rep["connections"]["list"]:
+            key = (conn.get("src_ip"), conn.get("port_space"))
+            if conn["state"] != "sidr" and key in want:
+                w = want[key]
+                w[0] += conn["frames_from_active"]
+                w[1] += conn["frames_from_passive"]
+                w[2] += nbytes[conn["conn"]]
+        want = {"%s %s" % k: tuple(v) for k, v in want.items()}
+        got = {}
+        for line in env.read(c, ["-q", "-z", "endpoints,ibscope"]).splitlines():
+            m = ENDPOINT_ROW.match(line)
+            if m:
+                addr, frames, total, tx, txb, rx, rxb = m.groups()
+                w = want.get(addr, (0, 0, -1))
+                # The printed size stands for the exact one it rounds.
+                got[addr] = (int(tx), int(rx), w[2] if size_matches(size_text(total), w[2])
+                             else total)
+                if int(frames) != int(tx) + int(rx):
+                    errs.append("%s: endpoint %s does not add up: %s" % (name(c), addr, line))
+        if got != want:
+            errs.append("%s: endpoints (Tx, Rx, bytes) %s; the analyzer's sources %s"
+                        % (name(c), sorted(got.items())[:4], sorted(want.items())[:4]))
+        seen += len(got)
+    if seen == 0:
+        errs.append("no endpoint in any capture: nothing was tested")
+    return errs
+
+
+def probe_plugins(env):
+    """A plugin folder with ibscope and the test's convfilter_probe plugin."""
+    probe = glob.glob(os.path.join(env.build, "tests", "probe-plugins", "*", "epan",
+                                   "ibscope_convfilter_probe.so"))
+    if not probe:
+        raise RuntimeError("the convfilter probe plugin is not built (tests/plugin.cmake)")
+    folder = tempfile.mkdtemp(prefix="ibscope-probe-plugins.")
+    atexit.register(shutil.rmtree, folder, True)
+    shutil.copytree(env.plugin_dir, os.path.join(folder, "plugins"))
+    mm = os.path.basename(os.path.dirname(os.path.dirname(probe[0])))
+    shutil.copy(probe[0], os.path.join(folder, "plugins", mm, "epan"))
+    for root, dirs, files in os.walk(folder):
+        os.chmod(root, 0o755)
+        for f in files:
+            os.chmod(os.path.join(root, f), 0o644)
+    return os.path.join(folder, "plugins")
+
+
+CONN_FILTER, CHAIN_FILTER = "ibscope CM connection", "ibscope redirect chain"
+
+
+def probe_offers(env, capture):
+    """{menu entry: {frame: filter}} as the probe plugin saw them, after a first pass."""
+    offered = collections.defaultdict(dict)
+    for line in env.read(capture, ["-q", "-z", "ibscope_probe,convfilter"],
+                         two_pass=True).splitlines():
+        num, what, flt = line.split("\t")
+        offered[what][int(num)] = flt
+    return offered
+
+
+def filter_selects(env, capture, flt, offered, count):
+    """tshark -Y flt selects exactly the frames offered flt (count of them, if given)."""
+    sel = {int(x) for x in env.read(capture, ["-Y", flt, "-T", "fields", "-e", "frame.number"],
+                                    two_pass=True).split()}
+    frames = {f for what in (CONN_FILTER, CHAIN_FILTER) for f, x in offered[what].items()
+              if x == flt}
+    if sel != frames or (count is not None and len(sel) != count):
+        return ["%s: %s selects %s; its frames are %s (%s by the analyzer)"
+                % (name(capture), flt, sorted(sel)[:8], sorted(frames)[:8], count)]
+    return []
+
+
+def check_convfilter(env, update):
+    """The conversation filters, called as the GUI calls them on a selected
+    frame (after the file's first pass: -2): a frame of connection N (of
+    chain N) is offered `ibscope.analysis.conn == N` (`.chain == N`), that
+    filter selects exactly the connection's frames (as many as the analyzer
+    counts, its listed frames among them), no other frame is offered one,
+    and a CM frame's default conversation (Colorize Conversation) is its
+    connection."""
+    errs = []
+    tried = chains = 0
+    plugins = probe_plugins(env)
+    saved, env.plugin_dir = env.plugin_dir, plugins
+    try:
+        for c in table_captures(env):
+            rep = analyzer_report(env, c)
+            offered = probe_offers(env, c)
+            conn_of = {}
+            for conn in rep["connections"]["list"]:
+                for fr in frames_of_connection(conn):
+                    conn_of[fr] = conn["conn"]
+            by_filter = collections.defaultdict(set)
+            for num, flt in offered[CONN_FILTER].items():
+                by_filter[flt].add(num)
+            counts = {"ibscope.analysis.conn == %d" % x["conn"]:
+                      x["frames_from_active"] + x["frames_from_passive"]
+                      for x in rep["connections"]["list"]}
+            if set(by_filter) != set(counts):
+                errs.append("%s: filters offered %s, connections %s" % (
+                    name(c), sorted(set(by_filter) - set(counts))[:4],
+                    sorted(set(counts) - set(by_filter))[:4]))
+            for fr, n in conn_of.items():
+                if offered[CONN_FILTER].get(fr) != "ibscope.analysis.conn == %d" % n:
+                    errs.append("%s: frame %d of connection %d is offered %r"
+                                % (name(c), fr, n, offered[CONN_FILTER].get(fr)))
+            for fr, flt in offered[CONN_FILTER].items():
+                if offered["*"].get(fr) != flt:
+                    errs.append("%s: frame %d's conversation is %r, not %r"
+                                % (name(c), fr, offered["*"].get(fr), flt))
+            for fr, flt in offered["*"].items():
+                if flt.startswith("ibscope") and fr not in offered[CONN_FILTER]:
+                    errs.append("%s: frame %d has no connection but conversation %r"
+                                % (name(c), fr, flt))
+            # tshark applies a few of them (those of connections that share a
+            # tuple first): each selects exactly the frames offered it.
+            ends = collections.Counter(conn_ends(x) for x in rep["connections"]["list"])
+            dup = ["ibscope.analysis.conn == %d" % x["conn"] for x in rep["connections"]["list"]
+                   if ends[conn_ends(x)] > 1]
+            picks = sorted(by_filter, key=lambda f: int(f.split()[-1]))
+            picks = sorted(set(picks[:3] + picks[-2:] + dup[:4]))
+            for flt in picks + sorted(set(offered[CHAIN_FILTER].values()))[:4]:
+                errs += filter_selects(env, c, flt, offered, counts.get(flt))
+                tried += 1
+            for ch in rep["redirect_chains"]:
+                refs = [ch["first_request"], ch["final_answer"]] + [h["frame"] for h in ch["hops"]]
+                for fr in [r["frame"] for r in refs if r is not None and r["frame"]]:
+                    got = offered[CHAIN_FILTER].get(fr, "")
+                    # A request that follows one chain may start the next.
+                    if not got.startswith("ibscope.analysis.chain == "):
+                        errs.append("%s: frame %d of chain %d is offered %r"
+                                    % (name(c), fr, ch["chain"], got))
+                    chains += 1
+    finally:
+        env.plugin_dir = saved
+    if tried == 0 or chains == 0:
+        errs.append("no connection (%d) or chain frame (%d) filtered: nothing was tested"
+                    % (tried, chains))
+    return errs
+
+
 def temp_capture(data, what):
     """data written to a new capture file that tshark, run as nobody, can read."""
     fd, path = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-%s." % what)
@@ -858,6 +1167,9 @@ CHECKS = {
     "crc": check_crc,
     "index": check_index,
     "prefs": check_prefs,
+    "conversations": check_conversations,
+    "endpoints": check_endpoints,
+    "convfilter": check_convfilter,
     "forecast": check_forecast,
 }
 
@@ -889,7 +1201,9 @@ def main(argv):
     for e in errs:
         print("FAIL %s: %s" % (check, e), file=sys.stderr)
     if not errs:
-        print("ok %s (%d samples, %d other captures)" % (check, len(env.samples), len(env.extra)))
+        gen = len(getattr(env, "generated", None) or [])
+        print("ok %s (%d samples, %d other captures%s)" % (
+            check, len(env.samples), len(env.extra), ", %d generated" % gen if gen else ""))
     return 1 if errs else 0
 
 

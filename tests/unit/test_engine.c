@@ -455,6 +455,9 @@ static void test_retransmission(void **state)
     ib_engine_finish(E);
     assert_int_equal(sink_n, 1);
     assert_int_equal(sink_recs[0].retransmissions, 2);
+    /* Each retransmission is a frame of the connection, from its active side. */
+    assert_int_equal(sink_recs[0].frames_from_active, 3);
+    assert_int_equal(sink_recs[0].frames_from_passive, 0);
 }
 
 static void test_same_id_other_node_not_retransmission(void **state)
@@ -561,8 +564,11 @@ static void test_connection_record_lifecycle(void **state)
     feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 200, 100)), 3000);
     feed_at(PK(cm(lid(1), lid(2), IB_CM_RTU, 100, 200)), 4000);
     feed_at(PK(cm(lid(2), lid(1), IB_CM_DREQ, 200, 100)), 5000);
+    assert_true(A.links.has_conn);
+    assert_true(A.links.conn_from_passive); /* the passive side closes */
     assert_int_equal(sink_n, 0);
     feed_at(PK(cm(lid(1), lid(2), IB_CM_DREP, 100, 200)), 6000);
+    assert_false(A.links.conn_from_passive);
     assert_int_equal(sink_n, 1);
     const struct ib_connection_record *r = &sink_recs[0];
     assert_int_equal(r->state, IB_CONN_CLOSED);
@@ -582,6 +588,9 @@ static void test_connection_record_lifecycle(void **state)
     assert_int_equal(r->dreq.frame, 5);
     assert_int_equal(r->drep.frame, 6);
     assert_int_equal(r->rej.frame, 0);
+    /* REQ, RTU, DREP from the active side; MRA, REP, DREQ from the passive. */
+    assert_int_equal(r->frames_from_active, 3);
+    assert_int_equal(r->frames_from_passive, 3);
     assert_int_equal(r->service_id, 0x0000000001061c06ull);
     const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->requests, 1);
