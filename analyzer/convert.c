@@ -72,11 +72,11 @@ static bool convertible(pcap_t *in, const char *in_path)
     return false;
 }
 
-/* Copies every record of in as an ERF record into the dumper; returns the
- * exit status (an input problem keeps the frames before it). */
-static int copy_records(pcap_t *in, const char *in_path, pcap_dumper_t *out)
+/* Copies every record of in as an ERF record into the dumper, built in rec
+ * (ERF_MAX_RECORD bytes); returns the exit status (an input problem keeps
+ * the frames before it). */
+static int copy_records(pcap_t *in, const char *in_path, pcap_dumper_t *out, uint8_t *rec)
 {
-    static uint8_t rec[ERF_MAX_RECORD];
     struct pcap_pkthdr *hdr;
     const u_char *data;
     uint64_t frames = 0;
@@ -136,7 +136,9 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
         pcap_close(dead);
         return fail(name, msg);
     }
-    int status = copy_records(in, in_path, dumper);
+    uint8_t *rec = malloc(ERF_MAX_RECORD);
+    int status = rec ? copy_records(in, in_path, dumper, rec) : fail(in_path, "out of memory");
+    free(rec);
     /* The dumper is out.fp itself: committing closes it. */
     if (!output_commit_or_say(&out, "capture"))
         status = 2;

@@ -25,7 +25,7 @@ static bool all_files(const struct options *opts)
 static void read_set(struct ib_clock_sync *cs, struct capture_set *set,
                      const struct ib_parse_opts *popts, bool show_progress)
 {
-    static struct ib_packet pkt; /* large; one is enough */
+    struct ib_packet pkt;
     struct capture_frame fr;
     struct progress prog;
     uint64_t frames = 0, done, total;

@@ -108,7 +108,7 @@ static int decode_file(char *path, FILE *out)
     }
     struct ib_parse_opts opts;
     ib_parse_opts_init(&opts);
-    static struct ib_packet pkt; /* large; one is enough */
+    struct ib_packet pkt;
     struct capture_frame fr;
     while (capture_set_next(set, &fr)) {
         enum ib_frame_result r = ib_parse_frame(&opts, (uint32_t)fr.linktype, fr.data,

@@ -67,8 +67,8 @@ static int parse_args(int argc, char **argv, char *paths[2])
 static bool is_mgmt(struct ib_engine *e, const struct ib_parse_opts *po,
                     const struct capture_frame *fr)
 {
-    static struct ib_packet pkt; /* large; one is enough */
-    static struct ib_frame_analysis fa;
+    struct ib_packet pkt;
+    struct ib_frame_analysis fa;
     if (ib_parse_frame(po, (uint32_t)fr->linktype, fr->data, fr->caplen, fr->wirelen, &pkt) !=
             IB_FRAME_IB ||
         !ib_packet_has(&pkt, IB_HAS_MAD))

@@ -139,7 +139,7 @@ static void on_findings(struct run *r, const struct ib_frame_analysis *fa)
 /* The not_delivered findings whose window closed before now_ns. */
 static void fabric_due(struct run *r, int64_t now_ns)
 {
-    static struct ib_frame_analysis fa;
+    struct ib_frame_analysis fa;
     fa.dropped = 0;
     while ((fa.count = (unsigned)ib_fabric_due(r->fabric, now_ns, fa.findings,
                                                IB_FRAME_FINDINGS_MAX)) > 0) {
@@ -167,8 +167,8 @@ static void note_time(struct report_model *m, int64_t t)
 
 void run_frame(struct run *r, const struct capture_frame *fr)
 {
-    static struct ib_packet pkt; /* large; one is enough */
-    static struct ib_frame_analysis fa;
+    struct ib_packet pkt;
+    struct ib_frame_analysis fa;
     struct ib_frame_ref at = { fr->capture, fr->frame, fr->time_ns };
     /* CRCs a reader thread checked ahead are not checked again. */
     r->popts.verify_crc = r->opts->crc && !fr->crc;
