@@ -233,7 +233,7 @@ static void write_deliveries(FILE *out, const struct report_model *m)
                  "packets not delivered within %lld ms:</p>\n<table id=\"deliveries\"><thead>"
                  "<tr><th>from capture</th><th>to capture</th><th class=\"n\">watched</th>"
                  "<th class=\"n\">not delivered</th></tr></thead><tbody>\n",
-            ib_fabric_stats(m->fabric)->repeats, (long long)(IB_DELIVERY_WINDOW_NS / 1000000));
+            ib_fabric_stats(m->fabric)->repeats, (long long)IB_DELIVERY_WINDOW_MS);
     for (size_t i = 0; i < ib_fabric_delivery_count(m->fabric); i++) {
         const struct ib_delivery *d = ib_fabric_delivery(m->fabric, i);
         fprintf(out, "<tr><td class=\"n\">%u</td><td class=\"n\">%u</td><td class=\"n\">%"

@@ -283,7 +283,7 @@ static void write_clocks(FILE *out, const struct report_model *m)
     const struct ib_fabric_stats *fs = ib_fabric_stats(m->fabric);
     fprintf(out, "  packets seen on two captures, counted once: %" PRIu64 "\n", fs->repeats);
     fprintf(out, "  management packets not delivered (within %lld ms):\n",
-            (long long)(IB_DELIVERY_WINDOW_NS / 1000000));
+            (long long)IB_DELIVERY_WINDOW_MS);
     for (size_t i = 0; i < ib_fabric_delivery_count(m->fabric); i++) {
         const struct ib_delivery *d = ib_fabric_delivery(m->fabric, i);
         fprintf(out, "    capture %u -> %u: %" PRIu64 " of %" PRIu64 "\n", d->from, d->to,

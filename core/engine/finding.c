@@ -3,7 +3,11 @@
 
 #include <string.h>
 
+#include "fabric.h"
+
 #define SEQ IB_GROUP_SEQUENCE
+#define IB_STR_(x) #x
+#define IB_STR(x) IB_STR_(x)
 
 const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
     [IB_FIND_RETRANSMISSION] = {
@@ -98,7 +102,8 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "not_delivered", IB_SEV_WARN, SEQ, "Not delivered",
         "Management packet never reached its destination's capture", NULL,
         "With captures of several hosts: a CM or MAD packet seen leaving its sender's host "
-        "that its destination's capture, running then, never shows (within 100 ms).",
+        "that its destination's capture, running then, never shows (within "
+        IB_STR(IB_DELIVERY_WINDOW_MS) " ms).",
         false },
 };
 

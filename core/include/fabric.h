@@ -42,7 +42,8 @@
 /* Step 2: a copy seen on another capture within this long after the first
  * sighting (corrected) is the same packet; a management packet not seen at
  * its destination within it is not_delivered. */
-#define IB_DELIVERY_WINDOW_NS (100LL * 1000000LL)
+#define IB_DELIVERY_WINDOW_MS 100 /* (a bare number: finding.c spells it out) */
+#define IB_DELIVERY_WINDOW_NS (IB_DELIVERY_WINDOW_MS * 1000000LL)
 #define IB_SIGHTINGS_MAX (1u << 18)     /* packets kept in a window */
 #define IB_CLOCK_SOURCES_MAX (1u << 16) /* (pair, source) figures kept */
 
