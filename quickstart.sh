@@ -18,13 +18,14 @@ cd "$(dirname "$0")"
 # What building and running the analyzer and the plugin needs (demo), and
 # what the tests add: sanitizers and fuzzing (clang), cmocka, Scapy, the
 # Debian systems (mmdebstrap), live replay, the package build and its
-# checks, the manual pages, headless Chromium for the HTML reports, and jq
-# for the docs' excerpts (tests/docs/excerpts.py).
+# checks, the manual pages, headless Chromium for the HTML reports, jq
+# for the docs' excerpts (tests/docs/excerpts.py), and clang-format for the
+# layout of the C files (tests/style).
 DEMO_PACKAGES=(build-essential cmake pkg-config python3 libpcap-dev zlib1g-dev liblzma-dev
                libzstd-dev libglib2.0-dev libwireshark-dev tshark)
 TEST_PACKAGES=(clang libclang-rt-dev libcmocka-dev python3-scapy libwiretap-dev wireshark-dev
                mmdebstrap iproute2 tcpreplay tmux scdoc man-db debhelper lintian chromium
-               fonts-dejavu-core strace jq)
+               fonts-dejavu-core strace jq clang-format)
 
 install_packages() { # PACKAGE...
     local missing=()

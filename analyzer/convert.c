@@ -26,7 +26,7 @@
 #include "packet.h"
 #include "printable.h"
 
-#define ERF_HEADER 16
+#define ERF_HEADER    16
 #define ERF_FLAG_VLEN 0x04
 /* Largest record: rlen and wlen are 16-bit. */
 #define ERF_MAX_RECORD 65535
@@ -198,7 +198,7 @@ int convert_main(int argc, char **argv)
     /* A capture's bytes would garble a terminal, and help no one there. */
     if (strcmp(out_path, "-") == 0 && isatty(STDOUT_FILENO))
         return fail("convert", "standard output is a terminal: give OUT a file name, or "
-                              "redirect it");
+                               "redirect it");
     struct input_stream *stream;
     FILE *fp = input_stream_open(in_path, &stream);
     if (!fp)

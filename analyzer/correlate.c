@@ -36,8 +36,8 @@ static void read_set(struct ib_clock_sync *cs, struct capture_set *set,
             progress_update(&prog, frames, done, total);
         }
         ib_clock_sync_frame(cs, fr.capture, fr.time_ns);
-        enum ib_frame_result res = ib_parse_frame(popts, (uint32_t)fr.linktype, fr.data,
-                                                  fr.caplen, fr.wirelen, &pkt);
+        enum ib_frame_result res =
+            ib_parse_frame(popts, (uint32_t)fr.linktype, fr.data, fr.caplen, fr.wirelen, &pkt);
         uint64_t id;
         if (res == IB_FRAME_IB && ib_packet_has(&pkt, IB_HAS_MAD) &&
             ib_packet_identity(fr.data, fr.caplen, &pkt, &id))

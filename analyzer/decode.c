@@ -64,14 +64,11 @@ static void print_frame(FILE *out, unsigned long long n, const struct ib_packet 
                         enum ib_frame_result r)
 {
     switch (r) {
-    case IB_FRAME_NOT_IB:
-        fprintf(out, "frame %llu: not InfiniBand\n", n);
-        return;
+    case IB_FRAME_NOT_IB: fprintf(out, "frame %llu: not InfiniBand\n", n); return;
     case IB_FRAME_LINK_RECORD:
         fprintf(out, "frame %llu: ERF InfiniBand link record (skipped)\n", n);
         return;
-    default:
-        break;
+    default: break;
     }
     fprintf(out, "frame %llu: %s, %u bytes at offset %u", n, encap_name(p->encap), p->ib_len,
             p->off.ib);
@@ -111,8 +108,8 @@ static int decode_file(char *path, FILE *out)
     struct ib_packet pkt;
     struct capture_frame fr;
     while (capture_set_next(set, &fr)) {
-        enum ib_frame_result r = ib_parse_frame(&opts, (uint32_t)fr.linktype, fr.data,
-                                                fr.caplen, fr.wirelen, &pkt);
+        enum ib_frame_result r =
+            ib_parse_frame(&opts, (uint32_t)fr.linktype, fr.data, fr.caplen, fr.wirelen, &pkt);
         print_frame(out, (unsigned long long)fr.frame, &pkt, r);
     }
     int rc = capture_info_report(capture_set_info(set, 0), stderr) ? 2 : 0;
@@ -143,8 +140,7 @@ int decode_main(int argc, char **argv)
         return opt_usage_error("decode: no capture file given (try ibscope decode --help)");
     struct output_file out;
     /* Decoding a file twice harms nothing; writing over it (>>) would. */
-    if (!input_guard_check(argv + 1, (size_t)files, NULL, NULL) ||
-        !output_open_or_say(&out, NULL))
+    if (!input_guard_check(argv + 1, (size_t)files, NULL, NULL) || !output_open_or_say(&out, NULL))
         return 2;
     for (int i = 1; i <= files; i++) {
         if (files > 1)

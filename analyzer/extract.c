@@ -98,8 +98,8 @@ static bool copy_mgmt(struct capture_set *set, int linktype, struct output_file 
 {
     struct capture_frame fr;
     struct ib_engine *e = ib_engine_new(NULL);
-    pcap_t *dead = pcap_open_dead_with_tstamp_precision(linktype, SNAPLEN,
-                                                        PCAP_TSTAMP_PRECISION_NANO);
+    pcap_t *dead =
+        pcap_open_dead_with_tstamp_precision(linktype, SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
     pcap_dumper_t *d = dead ? pcap_dump_fopen(dead, out->fp) : NULL;
     if (!e || !d) {
         ib_engine_free(e);

@@ -22,7 +22,10 @@ const char *opt_choice_list(const struct opt *o, char *buf, size_t size)
     while (o->choices && o->choices[count])
         count++;
     for (size_t i = 0; i < count && n < size; i++) {
-        int w = snprintf(buf + n, size - n, "%s%s", i == 0 ? "" : i + 1 == count ? " or " : ", ",
+        int w = snprintf(buf + n, size - n, "%s%s",
+                         i == 0           ? ""
+                         : i + 1 == count ? " or "
+                                          : ", ",
                          o->choices[i]);
         n += w > 0 ? (size_t)w : 0;
     }

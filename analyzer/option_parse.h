@@ -43,13 +43,13 @@ struct opt {
     const char *value;          /* "FILE": takes a value so named; NULL: a flag */
     const char *const *choices; /* NULL-ended values it takes, default first; NULL: any */
     unsigned flags;             /* enum opt_flag */
-    const char *group;          /* the --help heading it is under; NULL: not in --help (for tools) */
-    const char *help;           /* --help's words, '\n' between lines */
+    const char *group; /* the --help heading it is under; NULL: not in --help (for tools) */
+    const char *help;  /* --help's words, '\n' between lines */
 };
 
 struct opt_command {
-    const char *name;         /* "merge"; NULL for ibscope itself */
-    const char *usage;        /* --help's lines before the options */
+    const char *name;  /* "merge"; NULL for ibscope itself */
+    const char *usage; /* --help's lines before the options */
     const struct opt *opts;
     size_t count;
     void (*epilogue)(FILE *out); /* --help's lines after the options; NULL: none */

@@ -8,6 +8,9 @@
 #include "engine.h"
 #include "options.h"
 
+/* The option tables, one option a line, are laid out by hand. */
+/* clang-format off */
+
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -151,3 +154,4 @@ const struct opt_command *const ibscope_subcommands[] = {
     &convert_command, &decode_command, &merge_command, &extract_command,
 };
 const size_t ibscope_subcommand_count = N(ibscope_subcommands);
+/* clang-format on */

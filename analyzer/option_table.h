@@ -18,10 +18,27 @@ enum { OPT_HELP, OPT_OWN };
 
 /* ibscope itself (options.c). */
 enum ibscope_opt {
-    IO_FORMAT = OPT_OWN, IO_OUTPUT, IO_POOL, IO_THRESHOLD, IO_HORIZON, IO_FAIL_ON, IO_FRAMES,
-    IO_CONNECTIONS, IO_NO_PROGRESS, IO_ALLOW_DUPLICATES, IO_NO_CRC, IO_SINGLE_THREAD,
-    IO_ROCEV2_PORT, IO_VERSION, IO_LIST_OPTIONS, IO_LIST_KINDS, IO_LIVE, IO_FILTER,
-    IO_DURATION, IO_COUNT, IO_WRITE
+    IO_FORMAT = OPT_OWN,
+    IO_OUTPUT,
+    IO_POOL,
+    IO_THRESHOLD,
+    IO_HORIZON,
+    IO_FAIL_ON,
+    IO_FRAMES,
+    IO_CONNECTIONS,
+    IO_NO_PROGRESS,
+    IO_ALLOW_DUPLICATES,
+    IO_NO_CRC,
+    IO_SINGLE_THREAD,
+    IO_ROCEV2_PORT,
+    IO_VERSION,
+    IO_LIST_OPTIONS,
+    IO_LIST_KINDS,
+    IO_LIVE,
+    IO_FILTER,
+    IO_DURATION,
+    IO_COUNT,
+    IO_WRITE
 };
 /* The --help heading of the options that only --live takes. */
 extern const char ibscope_live_group[];
@@ -33,8 +50,8 @@ enum merge_format { MERGE_TEXT, MERGE_JSON, MERGE_CSV, MERGE_HTML };
 /* ibscope extract (extract.c). */
 enum extract_opt { EO_MGMT = OPT_OWN };
 
-extern const struct opt_command ibscope_command, convert_command, decode_command,
-    merge_command, extract_command;
+extern const struct opt_command ibscope_command, convert_command, decode_command, merge_command,
+    extract_command;
 
 /* The subcommands (for --list-options). */
 extern const struct opt_command *const ibscope_subcommands[];

@@ -149,38 +149,34 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
     unsigned long n;
     char bad[64];
     switch (f->opt->id) {
-    case IO_FORMAT:
-        o->format = (enum report_format)f->choice;
-        return true;
-    case IO_OUTPUT:
-        return set_name(&o->output, f, "file name", err);
+    case IO_FORMAT: o->format = (enum report_format)f->choice; return true;
+    case IO_OUTPUT: return set_name(&o->output, f, "file name", err);
     case IO_POOL:
         return options_parse_pool(val, &o->pool_low, &o->pool_high) ||
                refuse(err, "%s: '%.64s' is not LO-HI with 1 <= LO <= HI <= 65535", said, val);
     case IO_THRESHOLD:
         return options_parse_percent(val, &o->threshold_pct) ||
-               refuse(err, "%s: '%.64s' is not a percentage from 0.01 to 100 "
-                           "(at most two decimals)", said, val);
+               refuse(err,
+                      "%s: '%.64s' is not a percentage from 0.01 to 100 "
+                      "(at most two decimals)",
+                      said, val);
     case IO_HORIZON:
         return options_parse_seconds(val, &o->forecast_horizon_s) ||
                refuse(err, "%s: '%.64s' is not a number of seconds above 0", said, val);
     case IO_FAIL_ON:
         if (parse_kinds(val, o->fail_on, bad, sizeof(bad)))
             return true;
-        return *bad ? refuse(err, "%s: unknown finding kind '%s' (see --help for the list)",
-                             said, bad)
+        return *bad ? refuse(err, "%s: unknown finding kind '%s' (see --help for the list)", said,
+                             bad)
                     : refuse(err, "%s: '%.64s' has an empty kind name", said, val);
     case IO_ROCEV2_PORT:
         if (!options_parse_uint(val, 65535, &n) || n == 0)
             return refuse(err, "%s: '%.64s' is not a UDP port from 1 to 65535", said, val);
         o->rocev2_port = (uint16_t)n;
         return true;
-    case IO_LIVE:
-        return set_name(&o->live, f, "value", err);
-    case IO_FILTER:
-        return set_name(&o->filter, f, "value", err);
-    case IO_WRITE:
-        return set_name(&o->write_path, f, "value", err);
+    case IO_LIVE: return set_name(&o->live, f, "value", err);
+    case IO_FILTER: return set_name(&o->filter, f, "value", err);
+    case IO_WRITE: return set_name(&o->write_path, f, "value", err);
     case IO_DURATION:
         return options_parse_seconds(val, &o->duration_s) ||
                refuse(err, "%s: '%.64s' is not a number of seconds above 0", said, val);
@@ -189,8 +185,7 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
             return refuse(err, "%s: '%.64s' is not a number of frames above 0", said, val);
         o->max_frames = n;
         return true;
-    default:
-        return refuse(err, "%s: not handled", said); /* a table line without its case */
+    default: return refuse(err, "%s: not handled", said); /* a table line without its case */
     }
 }
 
@@ -234,8 +229,7 @@ static void set_defaults(struct options *o)
     o->rocev2_port = IB_ROCEV2_UDP_PORT;
 }
 
-enum opt_result options_parse(struct options *o, int argc, char **argv,
-                              char err[OPT_ERR_MAX])
+enum opt_result options_parse(struct options *o, int argc, char **argv, char err[OPT_ERR_MAX])
 {
     set_defaults(o);
     struct opt_parser p;
@@ -263,8 +257,7 @@ enum opt_result options_parse(struct options *o, int argc, char **argv,
     o->capture_count = nfiles;
     if (!check_live(o, *live_only ? live_only : NULL, nfiles, err))
         return OPT_USAGE;
-    if (!o->help && !o->version && !o->list_options && !o->list_kinds && nfiles == 0 &&
-        !o->live) {
+    if (!o->help && !o->version && !o->list_options && !o->list_kinds && nfiles == 0 && !o->live) {
         snprintf(err, OPT_ERR_MAX, "no capture file given (try --help)");
         return OPT_USAGE;
     }

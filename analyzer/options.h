@@ -15,22 +15,29 @@
 #include "engine.h"
 #include "option_parse.h"
 
-enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV, FORMAT_HTML, FORMAT_COUNT };
+enum report_format {
+    FORMAT_TEXT,
+    FORMAT_JSON,
+    FORMAT_JSONL,
+    FORMAT_CSV,
+    FORMAT_HTML,
+    FORMAT_COUNT
+};
 
 struct options {
     enum report_format format;
-    const char *output;     /* NULL: standard output */
+    const char *output; /* NULL: standard output */
     uint16_t pool_low, pool_high;
     double threshold_pct;
     double forecast_horizon_s; /* --forecast-horizon */
     bool fail_on[IB_FIND_COUNT];
-    bool frames;            /* --frames: list every finding in text */
-    bool connections;       /* --connections */
-    bool progress;          /* --no-progress turns it off */
+    bool frames;                 /* --frames: list every finding in text */
+    bool connections;            /* --connections */
+    bool progress;               /* --no-progress turns it off */
     bool allow_duplicate_inputs; /* read a file given twice twice */
-    bool crc;               /* verify ICRC and VCRC; --no-crc turns it off */
-    bool single_thread;     /* --single-thread: no reader thread (read_ahead.h) */
-    uint16_t rocev2_port;   /* --rocev2-port, default 4791 */
+    bool crc;                    /* verify ICRC and VCRC; --no-crc turns it off */
+    bool single_thread;          /* --single-thread: no reader thread (read_ahead.h) */
+    uint16_t rocev2_port;        /* --rocev2-port, default 4791 */
     /* --live IFACE and what only it takes */
     const char *live;       /* NULL: read capture files */
     const char *filter;     /* --filter BPF; NULL: the default for the link type */
@@ -40,14 +47,13 @@ struct options {
     bool help, version;
     bool list_options, list_kinds; /* for tools: the option tables, the finding kinds */
     size_t capture_count;
-    char **captures;        /* points into argv */
+    char **captures; /* points into argv */
 };
 
 enum opt_result { OPT_OK, OPT_USAGE };
 
 /* argv[0] is the program name; the rest are options and captures. */
-enum opt_result options_parse(struct options *o, int argc, char **argv,
-                              char err[OPT_ERR_MAX]);
+enum opt_result options_parse(struct options *o, int argc, char **argv, char err[OPT_ERR_MAX]);
 
 /* Pure value parsers, exposed for reuse and tests: true on success. */
 bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high);

@@ -21,8 +21,7 @@ static const struct report_renderer *renderer_for(enum report_format f)
     }
 }
 
-bool run_init(struct run *r, const struct options *opts, const char *version,
-              size_t capture_count)
+bool run_init(struct run *r, const struct options *opts, const char *version, size_t capture_count)
 {
     memset(r, 0, sizeof(*r));
     r->opts = opts;
@@ -245,8 +244,9 @@ int run_exit_status(struct run *r, int status)
         if (r->opts->fail_on[IB_FIND_MALFORMED] && r->model.captures[i].info.snaplen_cut)
             fail_hit = true;
     if (es->allocation_failures) {
-        fprintf(stderr, "ibscope: out of memory: %llu connections, transactions or chains were "
-                        "not tracked; the analysis is incomplete\n",
+        fprintf(stderr,
+                "ibscope: out of memory: %llu connections, transactions or chains were "
+                "not tracked; the analysis is incomplete\n",
                 (unsigned long long)es->allocation_failures);
         status = 2;
     }

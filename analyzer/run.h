@@ -29,13 +29,12 @@ struct run {
     struct ib_parse_opts popts;
     run_finding_observer observer;
     void *observer_ctx;
-    struct ib_fabric *fabric;     /* several hosts' captures as one (run_correlate) */
+    struct ib_fabric *fabric; /* several hosts' captures as one (run_correlate) */
 };
 
 /* The engine and the model for capture_count inputs (their capture_info
  * is the driver's to fill).  False when out of memory (said on stderr). */
-bool run_init(struct run *r, const struct options *opts, const char *version,
-              size_t capture_count);
+bool run_init(struct run *r, const struct options *opts, const char *version, size_t capture_count);
 void run_free(struct run *r);
 
 /* The captures are of several hosts and share packets (correlate.h): each

@@ -69,9 +69,8 @@ static void check_fields(const struct ib_packet *p, size_t caplen)
         if (end > caplen) {
             char key[96];
             snprintf(key, sizeof key, "field:%s", f->abbrev);
-            fuzz_fail_unless(key, "field %s: bytes [%u, %llu) outside a %zu-byte frame",
-                             f->abbrev, ib_field_frame_offset(f, p), (unsigned long long)end,
-                             caplen);
+            fuzz_fail_unless(key, "field %s: bytes [%u, %llu) outside a %zu-byte frame", f->abbrev,
+                             ib_field_frame_offset(f, p), (unsigned long long)end, caplen);
         }
         memset(text, 0x55, sizeof text);
         ib_field_format(f, &v, text, sizeof text);
@@ -96,8 +95,8 @@ static void check_diags(const struct ib_packet *p, size_t caplen)
     }
 }
 
-static void check_layer(const struct ib_packet *p, uint32_t bit, const char *name,
-                        uint32_t off, size_t caplen)
+static void check_layer(const struct ib_packet *p, uint32_t bit, const char *name, uint32_t off,
+                        size_t caplen)
 {
     char key[32];
     snprintf(key, sizeof key, "layer:%s", name);
@@ -146,8 +145,13 @@ void fuzz_check_packet(const struct ib_packet *p, size_t caplen)
 /* The selector's order is the corpora's (fuzz/make-corpus.sh, SEL), so it is
  * kept; that every link type of ib_linktypes[] is in it is checked. */
 static const uint32_t selector_linktypes[8] = {
-    IB_DLT_ERF,        IB_DLT_INFINIBAND, IB_DLT_EN10MB, IB_DLT_LINUX_SLL,
-    IB_DLT_LINUX_SLL2, IB_DLT_USER0,      0 /* the caller's own case */,
+    IB_DLT_ERF,
+    IB_DLT_INFINIBAND,
+    IB_DLT_EN10MB,
+    IB_DLT_LINUX_SLL,
+    IB_DLT_LINUX_SLL2,
+    IB_DLT_USER0,
+    0 /* the caller's own case */,
     228 /* IPv4: a link type ibscope does not read */,
 };
 

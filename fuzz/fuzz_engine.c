@@ -73,7 +73,7 @@ static void on_connection(void *ctx, const struct ib_connection_record *rec)
     st->records++;
     if (ib_conn_state_name(rec->state) == NULL)
         fuzz_fail("connection state %d without a name", (int)rec->state);
-    const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
+    const struct ib_frame_ref *refs[] = { &rec->req,  &rec->mra,  &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
         check_ref("connection record", *refs[i], st->frames);
@@ -149,8 +149,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct ib_frame_ref ref = { (sel >> 4) & 1, st.frames, clock };
         size_t wirelen = (sel & 0x80) ? len + 32 : len;
         struct ib_packet pkt;
-        enum ib_frame_result r = ib_parse_frame(&opts, fuzz_linktype(sel), frame, len, wirelen,
-                                                &pkt);
+        enum ib_frame_result r =
+            ib_parse_frame(&opts, fuzz_linktype(sel), frame, len, wirelen, &pkt);
         fuzz_check_packet(&pkt, len);
         ib_engine_feed(e, ref, r == IB_FRAME_IB ? &pkt : NULL, &out);
         free(frame);

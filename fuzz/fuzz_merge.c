@@ -16,8 +16,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const struct report_renderer *const views[] = {&report_text, &report_json,
-                                                           &report_csv, &report_html};
+    static const struct report_renderer *const views[] = { &report_text, &report_json, &report_csv,
+                                                           &report_html };
     static FILE *sink;
     if (!sink && !(sink = fopen("/dev/null", "w")))
         abort();

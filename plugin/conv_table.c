@@ -21,10 +21,10 @@ enum ibs_addr_kind { IBS_ADDR_IP_PORT, IBS_ADDR_SOURCE, IBS_ADDR_LID, IBS_ADDR_G
 
 /* The bytes of one address: compared and hashed whole, so built zeroed. */
 struct ibs_addr {
-    uint8_t kind;            /* enum ibs_addr_kind */
+    uint8_t kind; /* enum ibs_addr_kind */
     uint8_t ip_version;
-    uint16_t number;         /* the port, port space or LID */
-    uint8_t bytes[16];       /* the IP (IPv4 in the last 4, as in the tuple) or GID */
+    uint16_t number;   /* the port, port space or LID */
+    uint8_t bytes[16]; /* the IP (IPv4 in the last 4, as in the tuple) or GID */
 };
 
 static int ibs_at = -1;
@@ -46,12 +46,8 @@ static int addr_to_str(const address *a, gchar *buf, int len)
         else
             g_snprintf(buf, (gulong)len, "%s 0x%04x", ip, x.number);
         break;
-    case IBS_ADDR_LID:
-        g_snprintf(buf, (gulong)len, "LID %u", x.number);
-        break;
-    default:
-        g_snprintf(buf, (gulong)len, "GID %s", ip);
-        break;
+    case IBS_ADDR_LID: g_snprintf(buf, (gulong)len, "LID %u", x.number); break;
+    default: g_snprintf(buf, (gulong)len, "GID %s", ip); break;
     }
     return (int)strlen(buf) + 1;
 }
@@ -122,10 +118,9 @@ static tap_packet_status conv_packet(void *table, packet_info *pinfo, epan_disse
     row_end(fr->conn, !fr->conn_from_passive, &to);
     set_addr(&src, &from);
     set_addr(&dst, &to);
-    add_conversation_table_data_with_conv_id((conv_hash_t *)table, &src, &dst, 0, 0,
-                                             (conv_id_t)fr->conn_index, 1,
-                                             (int)pinfo->fd->pkt_len, &pinfo->rel_ts,
-                                             &pinfo->abs_ts, &ct_info, CONVERSATION_NONE);
+    add_conversation_table_data_with_conv_id(
+        (conv_hash_t *)table, &src, &dst, 0, 0, (conv_id_t)fr->conn_index, 1,
+        (int)pinfo->fd->pkt_len, &pinfo->rel_ts, &pinfo->abs_ts, &ct_info, CONVERSATION_NONE);
     return TAP_PACKET_REDRAW;
 }
 

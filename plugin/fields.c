@@ -43,14 +43,21 @@ static enum ftenum uint_type(unsigned width)
     }
 }
 
-static header_field_info hfi(const char *name, const char *abbrev, enum ftenum type,
-                             int display, const void *strings, guint64 mask,
-                             const char *blurb)
+static header_field_info hfi(const char *name, const char *abbrev, enum ftenum type, int display,
+                             const void *strings, guint64 mask, const char *blurb)
 {
     header_field_info h = {
-        .name = name, .abbrev = abbrev, .type = type, .display = display,
-        .strings = strings, .bitmask = mask, .blurb = blurb,
-        .id = -1, .parent = 0, .ref_type = HF_REF_TYPE_NONE, .same_name_prev_id = -1,
+        .name = name,
+        .abbrev = abbrev,
+        .type = type,
+        .display = display,
+        .strings = strings,
+        .bitmask = mask,
+        .blurb = blurb,
+        .id = -1,
+        .parent = 0,
+        .ref_type = HF_REF_TYPE_NONE,
+        .same_name_prev_id = -1,
         .same_name_next = NULL,
     };
     return h;
@@ -67,80 +74,80 @@ static hf_register_info core_hf(const struct ib_field *f, int *id)
                        NULL, f->wire_mask, f->blurb);
         break;
     case IB_FT_GID:
-    case IB_FT_IPV6:
-        r.hfinfo = hfi(f->name, abbrev, FT_IPv6, BASE_NONE, NULL, 0, f->blurb);
-        break;
-    case IB_FT_IPV4:
-        r.hfinfo = hfi(f->name, abbrev, FT_IPv4, BASE_NONE, NULL, 0, f->blurb);
-        break;
+    case IB_FT_IPV6: r.hfinfo = hfi(f->name, abbrev, FT_IPv6, BASE_NONE, NULL, 0, f->blurb); break;
+    case IB_FT_IPV4: r.hfinfo = hfi(f->name, abbrev, FT_IPv4, BASE_NONE, NULL, 0, f->blurb); break;
     default: {
         /* The wire width, so that a bitmask shows over the bytes it sits in. */
         const value_string *vs = f->names ? to_vals(f->names) : NULL;
         unsigned width = f->wire_len ? f->wire_len : f->member_size;
-        r.hfinfo = hfi(f->name, abbrev, uint_type(width), base,
-                       vs, f->wire_mask, f->blurb);
+        r.hfinfo = hfi(f->name, abbrev, uint_type(width), base, vs, f->wire_mask, f->blurb);
         break;
     }
     }
     return r;
 }
 
-#define X(idp, name, abbrev, type, disp, strs, blurb) \
-    { idp, { name, "ibscope." abbrev, type, disp, strs, 0, blurb, HFILL } }
+#define X(idp, name, abbrev, type, disp, strs, blurb)                  \
+    {                                                                  \
+        idp,                                                           \
+        {                                                              \
+            name, "ibscope." abbrev, type, disp, strs, 0, blurb, HFILL \
+        }                                                              \
+    }
 
 static hf_register_info extra_hf[] = {
-    X(&ibs_hf.dlid_type, "DLID Type", "lrh.dlid_type", FT_UINT8, BASE_DEC,
-      NULL, "Kind of LID the DLID is: reserved, unicast, multicast or permissive."),
-    X(&ibs_hf.slid_type, "SLID Type", "lrh.slid_type", FT_UINT8, BASE_DEC,
-      NULL, "Kind of LID the SLID is: reserved, unicast, multicast or permissive."),
-    X(&ibs_hf.sgid_scope, "SGID Scope", "grh.sgid_scope", FT_UINT8, BASE_DEC,
-      NULL, "Scope of the source GID, from its prefix."),
-    X(&ibs_hf.dgid_scope, "DGID Scope", "grh.dgid_scope", FT_UINT8, BASE_DEC,
-      NULL, "Scope of the destination GID, from its prefix."),
+    X(&ibs_hf.dlid_type, "DLID Type", "lrh.dlid_type", FT_UINT8, BASE_DEC, NULL,
+      "Kind of LID the DLID is: reserved, unicast, multicast or permissive."),
+    X(&ibs_hf.slid_type, "SLID Type", "lrh.slid_type", FT_UINT8, BASE_DEC, NULL,
+      "Kind of LID the SLID is: reserved, unicast, multicast or permissive."),
+    X(&ibs_hf.sgid_scope, "SGID Scope", "grh.sgid_scope", FT_UINT8, BASE_DEC, NULL,
+      "Scope of the source GID, from its prefix."),
+    X(&ibs_hf.dgid_scope, "DGID Scope", "grh.dgid_scope", FT_UINT8, BASE_DEC, NULL,
+      "Scope of the destination GID, from its prefix."),
     X(&ibs_hf.mcast_flags, "Multicast Flags", "grh.mcast_flags", FT_UINT8, BASE_HEX, NULL,
       "Flags nibble of a multicast GID; only T (0x1, transient) may be set."),
-    X(&ibs_hf.mcast_scope, "Multicast Scope", "grh.mcast_scope", FT_UINT8, BASE_HEX,
-      NULL, "Scope nibble of a multicast GID."),
+    X(&ibs_hf.mcast_scope, "Multicast Scope", "grh.mcast_scope", FT_UINT8, BASE_HEX, NULL,
+      "Scope nibble of a multicast GID."),
     X(&ibs_hf.retransmission_of, "Retransmission of", "analysis.retransmission_of", FT_FRAMENUM,
-      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RETRANS_PREV), "Frame of the first REQ this one repeats."),
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RETRANS_PREV),
+      "Frame of the first REQ this one repeats."),
     X(&ibs_hf.port_reused_from, "Port reused from", "analysis.port_reused_from", FT_FRAMENUM,
-      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE), "Frame of the earlier connection that held this source port."),
-    X(&ibs_hf.duplicate_tuple_of, "Duplicate tuple of", "analysis.duplicate_tuple_of",
-      FT_FRAMENUM,
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE),
+      "Frame of the earlier connection that held this source port."),
+    X(&ibs_hf.duplicate_tuple_of, "Duplicate tuple of", "analysis.duplicate_tuple_of", FT_FRAMENUM,
       BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE),
       "Frame of the open connection that already uses this whole tuple."),
-    X(&ibs_hf.redirected_by, "Redirected by", "analysis.redirected_by", FT_FRAMENUM,
-      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), "Frame of the response that redirected this request."),
+    X(&ibs_hf.redirected_by, "Redirected by", "analysis.redirected_by", FT_FRAMENUM, BASE_NONE,
+      FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), "Frame of the response that redirected this request."),
     X(&ibs_hf.redirect_target_frame, "Redirect followed in", "analysis.redirect_target_frame",
-      FT_FRAMENUM,
-      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST),
+      FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST),
       "Frame of the request sent to the target this redirect named."),
-    X(&ibs_hf.redirect_loop_to, "Redirect loops back to", "analysis.redirect_loop_to",
-      FT_FRAMENUM,
+    X(&ibs_hf.redirect_loop_to, "Redirect loops back to", "analysis.redirect_loop_to", FT_FRAMENUM,
       BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE),
       "Frame of the earlier redirect in this chain that named the same target."),
     X(&ibs_hf.ports_in_use, "Ports in use", "analysis.ports_in_use", FT_UINT32, BASE_DEC, NULL,
       "Source ports this source address holds in this port space after this REQ."),
     X(&ibs_hf.pool_utilization, "Pool utilization", "analysis.pool_utilization", FT_DOUBLE,
       BASE_NONE, NULL, "Ports in use as a percentage of the configured port pool."),
-    X(&ibs_hf.tuple_ports_in_use, "Ports in use to this destination",
-      "analysis.tuple_ports_in_use", FT_UINT32, BASE_DEC, NULL,
+    X(&ibs_hf.tuple_ports_in_use, "Ports in use to this destination", "analysis.tuple_ports_in_use",
+      FT_UINT32, BASE_DEC, NULL,
       "Source ports held towards this destination address and port (the 4-tuple rule)."),
-    X(&ibs_hf.exhaustion_eta, "Pool runs out in", "analysis.exhaustion_eta", FT_DOUBLE,
-      BASE_NONE, NULL, "Seconds until this source's port pool runs out at the net rate it has "
+    X(&ibs_hf.exhaustion_eta, "Pool runs out in", "analysis.exhaustion_eta", FT_DOUBLE, BASE_NONE,
+      NULL,
+      "Seconds until this source's port pool runs out at the net rate it has "
       "taken ports lately (the sooner of the two models; the analyzer's eta_s)."),
-    X(&ibs_hf.port_rate, "Ports taken per second", "analysis.port_rate", FT_DOUBLE, BASE_NONE,
-      NULL, "Net rate at which this source has taken pool ports lately (taken minus given "
+    X(&ibs_hf.port_rate, "Ports taken per second", "analysis.port_rate", FT_DOUBLE, BASE_NONE, NULL,
+      "Net rate at which this source has taken pool ports lately (taken minus given "
       "back, a second), behind the exhaustion estimate."),
     X(&ibs_hf.redirect_depth, "Redirect depth", "analysis.redirect_depth", FT_UINT32, BASE_DEC,
       NULL, "Redirects so far in this chain."),
     X(&ibs_hf.conn, "Connection", "analysis.conn", FT_UINT32, BASE_DEC, NULL,
       "Index of the CM connection this message belongs to, 0-based in order of first REQ "
       "(like tcp.stream); the analyzer's conn."),
-    X(&ibs_hf.conn_service_id, "ServiceID", "analysis.conn.service_id", FT_UINT64, BASE_HEX,
-      NULL, "The ServiceID of the connection's REQ."),
-    X(&ibs_hf.conn_port_space, "Port Space", "analysis.conn.port_space", FT_UINT16, BASE_HEX,
-      NULL, "RDMA CM port space of the connection."),
+    X(&ibs_hf.conn_service_id, "ServiceID", "analysis.conn.service_id", FT_UINT64, BASE_HEX, NULL,
+      "The ServiceID of the connection's REQ."),
+    X(&ibs_hf.conn_port_space, "Port Space", "analysis.conn.port_space", FT_UINT16, BASE_HEX, NULL,
+      "RDMA CM port space of the connection."),
     X(&ibs_hf.conn_src_ip, "Source IP", "analysis.conn.src_ip", FT_IPv4, BASE_NONE, NULL,
       "The active side's IPv4 address, from the connection's REQ."),
     X(&ibs_hf.conn_src_ipv6, "Source IPv6", "analysis.conn.src_ipv6", FT_IPv6, BASE_NONE, NULL,
@@ -149,8 +156,8 @@ static hf_register_info extra_hf[] = {
       "The active side's RDMA CM port, from the connection's REQ."),
     X(&ibs_hf.conn_dst_ip, "Destination IP", "analysis.conn.dst_ip", FT_IPv4, BASE_NONE, NULL,
       "The passive side's IPv4 address, from the connection's REQ."),
-    X(&ibs_hf.conn_dst_ipv6, "Destination IPv6", "analysis.conn.dst_ipv6", FT_IPv6, BASE_NONE,
-      NULL, "The passive side's IPv6 address, from the connection's REQ."),
+    X(&ibs_hf.conn_dst_ipv6, "Destination IPv6", "analysis.conn.dst_ipv6", FT_IPv6, BASE_NONE, NULL,
+      "The passive side's IPv6 address, from the connection's REQ."),
     X(&ibs_hf.conn_dst_port, "Destination Port", "analysis.conn.dst_port", FT_UINT16, BASE_DEC,
       NULL, "The passive side's port, from the connection's REQ."),
     X(&ibs_hf.chain, "Redirect chain", "analysis.chain", FT_UINT32, BASE_DEC, NULL,
@@ -159,13 +166,13 @@ static hf_register_info extra_hf[] = {
     X(&ibs_hf.chain_first_request, "First request of the chain", "analysis.chain.first_request",
       FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST),
       "Frame of the request whose answer started this redirect chain."),
-    X(&ibs_hf.icrc_status, "ICRC status", "icrc.status", FT_UINT8, BASE_DEC,
-      NULL, "Whether the Invariant CRC verifies: verified, mismatch, or not "
+    X(&ibs_hf.icrc_status, "ICRC status", "icrc.status", FT_UINT8, BASE_DEC, NULL,
+      "Whether the Invariant CRC verifies: verified, mismatch, or not "
       "present (cut by the snaplen, stripped where captured, or not to be located)."),
     X(&ibs_hf.icrc_computed, "ICRC", "icrc.computed", FT_UINT32, BASE_HEX, NULL,
       "The Invariant CRC computed over the packet's invariant fields."),
-    X(&ibs_hf.vcrc_status, "VCRC status", "vcrc.status", FT_UINT8, BASE_DEC,
-      NULL, "Whether the Variant CRC of a native packet verifies: verified, "
+    X(&ibs_hf.vcrc_status, "VCRC status", "vcrc.status", FT_UINT8, BASE_DEC, NULL,
+      "Whether the Variant CRC of a native packet verifies: verified, "
       "mismatch, or not present."),
     X(&ibs_hf.vcrc_computed, "VCRC", "vcrc.computed", FT_UINT16, BASE_HEX, NULL,
       "The Variant CRC computed over the packet as sent on its last link."),
@@ -209,9 +216,9 @@ static void register_headings(int proto)
         gchar *lower = g_ascii_strdown(msg, -1);
         ibs_hf_cm_msg[i] = -1;
         hf[n].p_id = &ibs_hf_cm_msg[i];
-        hf[n].hfinfo = hfi(g_strconcat("CM ", msg, NULL), g_strconcat("ibscope.cm.", lower, NULL),
-                           FT_NONE, BASE_NONE, NULL, 0,
-                           g_strconcat("A CM ", msg, " message.", NULL));
+        hf[n].hfinfo =
+            hfi(g_strconcat("CM ", msg, NULL), g_strconcat("ibscope.cm.", lower, NULL), FT_NONE,
+                BASE_NONE, NULL, 0, g_strconcat("A CM ", msg, " message.", NULL));
         g_free(lower);
     }
     proto_register_field_array(proto, hf, (int)n);
@@ -265,10 +272,13 @@ void ibs_register_fields(int proto)
         int *id;
         const struct ib_value_name *names;
     } named[] = {
-        { &ibs_hf.icrc_status, ib_crc_status_names }, { &ibs_hf.vcrc_status, ib_crc_status_names },
+        { &ibs_hf.icrc_status, ib_crc_status_names },
+        { &ibs_hf.vcrc_status, ib_crc_status_names },
         { &ibs_hf.conn_port_space, ib_port_space_names },
-        { &ibs_hf.dlid_type, ib_lid_type_names },     { &ibs_hf.slid_type, ib_lid_type_names },
-        { &ibs_hf.sgid_scope, ib_gid_scope_names },   { &ibs_hf.dgid_scope, ib_gid_scope_names },
+        { &ibs_hf.dlid_type, ib_lid_type_names },
+        { &ibs_hf.slid_type, ib_lid_type_names },
+        { &ibs_hf.sgid_scope, ib_gid_scope_names },
+        { &ibs_hf.dgid_scope, ib_gid_scope_names },
         { &ibs_hf.mcast_scope, ib_mcast_scope_names },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(extra_hf); i++)
@@ -290,19 +300,18 @@ void ibs_register_fields(int proto)
     for (int k = 0; k < IB_FIND_COUNT; k++) {
         if (k == IB_FIND_ADDRESSING)
             continue; /* one per rule, below */
-        ei[nei++] = make_ei(&ibs_ei_kind[k],
-                            g_strconcat("ibscope.expert.", ib_finding_kind_name(k), NULL),
-                            map_group(ib_finding_kind_group(k)),
-                            map_severity(ib_finding_kind_severity(k)),
-                            ib_finding_kinds[k].summary);
+        ei[nei++] =
+            make_ei(&ibs_ei_kind[k], g_strconcat("ibscope.expert.", ib_finding_kind_name(k), NULL),
+                    map_group(ib_finding_kind_group(k)), map_severity(ib_finding_kind_severity(k)),
+                    ib_finding_kinds[k].summary);
     }
     for (int d = 0; d < IB_DIAG_COUNT; d++) {
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)d);
         if (!info->addressing)
             continue;
-        ei[nei++] = make_ei(&ibs_ei_rule[d],
-                            g_strconcat("ibscope.expert.addressing.", info->name, NULL),
-                            map_group(info->group), map_severity(info->severity), info->text);
+        ei[nei++] =
+            make_ei(&ibs_ei_rule[d], g_strconcat("ibscope.expert.addressing.", info->name, NULL),
+                    map_group(info->group), map_severity(info->severity), info->text);
     }
     expert_module_t *em = expert_register_protocol(proto);
     expert_register_field_array(em, ei, nei);

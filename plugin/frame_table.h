@@ -18,18 +18,18 @@ struct ibs_result;
 
 /* What one frame leaves for later passes. */
 struct ibs_stored {
-    uint32_t frame;     /* its number */
-    bool mad_qp;        /* the engine called the destination QP a MAD QP */
+    uint32_t frame;         /* its number */
+    bool mad_qp;            /* the engine called the destination QP a MAD QP */
     bool conn_from_passive; /* sent by its connection's passive side */
-    uint32_t conn1;     /* connection index + 1; 0: none */
-    uint32_t chain1;    /* redirect chain index + 1; 0: none */
+    uint32_t conn1;         /* connection index + 1; 0: none */
+    uint32_t chain1;        /* redirect chain index + 1; 0: none */
     const struct ibs_result *result;
 };
 
 struct ibs_frame_table {
     struct ibs_stored *items;
     size_t count, capacity;
-    size_t cursor;      /* where the last lookup ended */
+    size_t cursor; /* where the last lookup ended */
 };
 
 /* Appends st for a frame numbered above every frame already in the table;

@@ -37,7 +37,7 @@ enum ibs_tree_fields {
 };
 
 struct ibs_prefs {
-    gint tree_fields;       /* enum ibs_tree_fields */
+    gint tree_fields;         /* enum ibs_tree_fields */
     ibs_pref_bool verify_crc; /* ICRC and VCRC checked (ib_parse_opts.verify_crc) */
     guint pool_low;
     guint pool_high;
@@ -52,8 +52,18 @@ extern struct ibs_prefs ibs_prefs;
 extern int *ibs_hf_core;
 
 enum ibs_ett {
-    IBS_ETT_ROOT, IBS_ETT_LRH, IBS_ETT_GRH, IBS_ETT_BTH, IBS_ETT_DETH, IBS_ETT_MAD,
-    IBS_ETT_MAD_STATUS, IBS_ETT_CPI, IBS_ETT_CM, IBS_ETT_ANALYSIS, IBS_ETT_CONN, IBS_ETT_DIAGS,
+    IBS_ETT_ROOT,
+    IBS_ETT_LRH,
+    IBS_ETT_GRH,
+    IBS_ETT_BTH,
+    IBS_ETT_DETH,
+    IBS_ETT_MAD,
+    IBS_ETT_MAD_STATUS,
+    IBS_ETT_CPI,
+    IBS_ETT_CM,
+    IBS_ETT_ANALYSIS,
+    IBS_ETT_CONN,
+    IBS_ETT_DIAGS,
     IBS_ETT_COUNT
 };
 extern gint ibs_ett[IBS_ETT_COUNT];
@@ -90,10 +100,10 @@ void ibs_register_fields(int proto);
  * pass: the engine's own links and findings, and the one link only a
  * later frame can make (the request that followed a redirect). */
 struct ibs_result {
-    struct ib_frame_links links;   /* without conn and chain: struct ibs_frame has them */
+    struct ib_frame_links links; /* without conn and chain: struct ibs_frame has them */
     struct ib_frame_ref redirect_target_frame;
     unsigned count;
-    struct ib_finding *findings;   /* count entries */
+    struct ib_finding *findings; /* count entries */
 };
 
 /* A CM connection of the file, by its index: what its REQ said, kept once
@@ -101,7 +111,7 @@ struct ibs_result {
 struct ibs_conn {
     uint64_t service_id;
     bool has_tuple;
-    bool sidr;                     /* a SIDR exchange, not a connection that holds a port */
+    bool sidr; /* a SIDR exchange, not a connection that holds a port */
     struct ib_tuple tuple;
     struct ib_endpoint active, passive;
 };
@@ -112,11 +122,11 @@ struct ibs_conn {
 struct ibs_frame {
     struct ib_packet pkt;
     const struct ibs_result *result;
-    const struct ibs_conn *conn;   /* NULL: no connection */
+    const struct ibs_conn *conn; /* NULL: no connection */
     uint32_t conn_index;
-    bool conn_from_passive;        /* sent by the connection's passive side */
+    bool conn_from_passive; /* sent by the connection's passive side */
     bool has_chain;
-    bool first_of_chain;           /* its first request (from the second pass on) */
+    bool first_of_chain; /* its first request (from the second pass on) */
     uint32_t chain;
 };
 
@@ -132,8 +142,7 @@ void ibs_state_register(void);
 void ibs_state_handoff(void);
 
 /* ---- tree.c ---- */
-void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
-                  const struct ibs_frame *fr);
+void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ibs_frame *fr);
 /* The Info column tag of the most important finding, or NULL. */
 const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res);
 

@@ -18,8 +18,13 @@ WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
 int ibs_proto = -1;
-struct ibs_prefs ibs_prefs = { IBS_TREE_ADDED, TRUE, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
-                                IB_THRESHOLD_PCT_DEFAULT, IB_FORECAST_HORIZON_DEFAULT, { 0 } };
+struct ibs_prefs ibs_prefs = { IBS_TREE_ADDED,
+                               TRUE,
+                               IB_POOL_LOW_DEFAULT,
+                               IB_POOL_HIGH_DEFAULT,
+                               IB_THRESHOLD_PCT_DEFAULT,
+                               IB_FORECAST_HORIZON_DEFAULT,
+                               { 0 } };
 
 static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
@@ -39,7 +44,8 @@ static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
 }
 
 static const enum_val_t tree_fields_vals[] = {
-    { "added", "What the built-in InfiniBand dissector lacks: LID types, GID scopes, MAD "
+    { "added",
+      "What the built-in InfiniBand dissector lacks: LID types, GID scopes, MAD "
       "status bits, ClassPortInfo, IP CM data, the connection's tuple, the analysis",
       IBS_TREE_ADDED },
     { "all", "Every field ibscope decodes", IBS_TREE_ALL },

@@ -53,8 +53,8 @@ static void state_init(void)
         g_warning("ibscope: port pool %u-%u, threshold %u %%, forecast horizon %u s: %s; "
                   "using %u-%u, %u %% and %u s",
                   ibs_prefs.pool_low, ibs_prefs.pool_high, ibs_prefs.threshold_pct,
-                  ibs_prefs.forecast_horizon_s, problem, IB_POOL_LOW_DEFAULT,
-                  IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT, IB_FORECAST_HORIZON_DEFAULT);
+                  ibs_prefs.forecast_horizon_s, problem, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
+                  IB_THRESHOLD_PCT_DEFAULT, IB_FORECAST_HORIZON_DEFAULT);
         ib_engine_config_init(&cfg);
     }
     for (int k = 0; k < IB_FIND_COUNT; k++)
@@ -285,8 +285,7 @@ static bool parse(tvbuff_t *tvb, packet_info *pinfo, struct qp_ctx *qc, struct i
     struct ib_carrier carrier;
     size_t eth;
     switch (under) {
-    case IBS_UNDER_NONE:
-        return false;
+    case IBS_UNDER_NONE: return false;
     case IBS_UNDER_ETHERNET:
         /* The last Ethernet header Wireshark dissected: its source MAC
          * points into it. */
@@ -297,9 +296,7 @@ static bool parse(tvbuff_t *tvb, packet_info *pinfo, struct qp_ctx *qc, struct i
         if (!locate_udp(data, caplen, pinfo, &carrier))
             return false;
         break;
-    case IBS_UNDER_LINK:
-        native_carrier(pinfo, &carrier);
-        break;
+    case IBS_UNDER_LINK: native_carrier(pinfo, &carrier); break;
     }
     ib_parse_carried(&opts, data, caplen, wirelen, &carrier, pkt);
     return true;
@@ -314,11 +311,9 @@ static struct ibs_result *keep(const struct ib_frame_analysis *a)
     r->links = a->links;
     r->count = a->count;
     if (a->count)
-        r->findings = wmem_memdup(wmem_file_scope(), a->findings,
-                                  a->count * sizeof a->findings[0]);
+        r->findings = wmem_memdup(wmem_file_scope(), a->findings, a->count * sizeof a->findings[0]);
     return r;
 }
-
 
 /* A frame whose redirect started chain n: its first request joins it. */
 static void note_chain_start(const struct ib_frame_links *l)
@@ -353,8 +348,12 @@ static void take_conn_and_chain(struct ibs_stored *st, struct ib_frame_links *l,
 {
     if (l->has_conn && conns) {
         if (l->conn >= conns->len) {
-            struct ibs_conn c = { l->conn_service_id, l->has_conn_tuple,
-                                  p->cm.attr == IB_CM_SIDR_REQ, l->conn_tuple, p->src, p->dst };
+            struct ibs_conn c = { l->conn_service_id,
+                                  l->has_conn_tuple,
+                                  p->cm.attr == IB_CM_SIDR_REQ,
+                                  l->conn_tuple,
+                                  p->src,
+                                  p->dst };
             g_array_set_size(conns, l->conn + 1);
             g_array_index(conns, struct ibs_conn, l->conn) = c;
         }
@@ -423,7 +422,8 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
     if (!engine)
         return true;
     struct ib_frame_ref at = {
-        0, pinfo->num,
+        0,
+        pinfo->num,
         (int64_t)pinfo->abs_ts.secs * 1000000000 + pinfo->abs_ts.nsecs,
     };
     /* A frame's analysis is kilobytes, most of it unused: one for all. */

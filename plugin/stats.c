@@ -73,7 +73,8 @@ static void count_redirects(stats_tree *st, const struct ibs_result *r)
         tick_stat_node(st, what, st_redirects, FALSE);
     }
     if (r->links.has_redirect_depth)
-        avg_stat_node_add_value_int(st, "depth", st_redirects, FALSE, (gint)r->links.redirect_depth);
+        avg_stat_node_add_value_int(st, "depth", st_redirects, FALSE,
+                                    (gint)r->links.redirect_depth);
 }
 
 static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_dissect_t *edt,

@@ -23,16 +23,13 @@ static guint clip(tvbuff_t *tvb, guint off, guint len)
 struct group {
     const char *prefix;
     int ett;
-    uint32_t layer;          /* IB_HAS_ bit without which no field of it is present */
+    uint32_t layer; /* IB_HAS_ bit without which no field of it is present */
 };
 
 static const struct group groups[] = {
-    { "lrh", IBS_ETT_LRH, IB_HAS_LRH },
-    { "grh", IBS_ETT_GRH, IB_HAS_GRH },
-    { "bth", IBS_ETT_BTH, IB_HAS_BTH },
-    { "deth", IBS_ETT_DETH, IB_HAS_DETH },
-    { "mad", IBS_ETT_MAD, IB_HAS_MAD },
-    { "cpi", IBS_ETT_CPI, IB_HAS_CPI },
+    { "lrh", IBS_ETT_LRH, IB_HAS_LRH }, { "grh", IBS_ETT_GRH, IB_HAS_GRH },
+    { "bth", IBS_ETT_BTH, IB_HAS_BTH }, { "deth", IBS_ETT_DETH, IB_HAS_DETH },
+    { "mad", IBS_ETT_MAD, IB_HAS_MAD }, { "cpi", IBS_ETT_CPI, IB_HAS_CPI },
     { "cm", IBS_ETT_CM, IB_HAS_CM },
 };
 #define GROUP_COUNT G_N_ELEMENTS(groups)
@@ -52,9 +49,9 @@ static const struct group *group_of(const char *abbrev)
  * has (string work or a walk of all 156 fields per frame cost more than
  * the items themselves). */
 struct field_plan {
-    bool cm_detail;          /* cm.<message>.*: left out under IBS_TREE_NO_CM_DETAILS */
-    bool added;              /* the built-in dissector lacks it: in IBS_TREE_ADDED */
-    uint8_t shift;           /* of wire_mask: the core's value is already shifted */
+    bool cm_detail; /* cm.<message>.*: left out under IBS_TREE_NO_CM_DETAILS */
+    bool added;     /* the built-in dissector lacks it: in IBS_TREE_ADDED */
+    uint8_t shift;  /* of wire_mask: the core's value is already shifted */
 };
 static struct field_plan *plan;
 static size_t *group_fields[GROUP_COUNT];
@@ -114,12 +111,30 @@ static void prepare(void)
 static void group_range(const struct group *g, const struct ib_packet *p, guint *off, guint *len)
 {
     switch (g->ett) {
-    case IBS_ETT_LRH: *off = p->off.lrh; *len = IB_LRH_SIZE; break;
-    case IBS_ETT_GRH: *off = p->off.grh; *len = IB_GRH_SIZE; break;
-    case IBS_ETT_BTH: *off = p->off.bth; *len = IB_BTH_SIZE; break;
-    case IBS_ETT_DETH: *off = p->off.deth; *len = IB_DETH_SIZE; break;
-    case IBS_ETT_MAD: *off = p->off.mad; *len = IB_MAD_HEADER_SIZE; break;
-    case IBS_ETT_CPI: *off = p->off.cpi; *len = IB_CPI_SIZE; break;
+    case IBS_ETT_LRH:
+        *off = p->off.lrh;
+        *len = IB_LRH_SIZE;
+        break;
+    case IBS_ETT_GRH:
+        *off = p->off.grh;
+        *len = IB_GRH_SIZE;
+        break;
+    case IBS_ETT_BTH:
+        *off = p->off.bth;
+        *len = IB_BTH_SIZE;
+        break;
+    case IBS_ETT_DETH:
+        *off = p->off.deth;
+        *len = IB_DETH_SIZE;
+        break;
+    case IBS_ETT_MAD:
+        *off = p->off.mad;
+        *len = IB_MAD_HEADER_SIZE;
+        break;
+    case IBS_ETT_CPI:
+        *off = p->off.cpi;
+        *len = IB_CPI_SIZE;
+        break;
     default:
         *off = p->off.mad + IB_MAD_HEADER_SIZE;
         *len = IB_MAD_SIZE - IB_MAD_HEADER_SIZE;
@@ -129,8 +144,8 @@ static void group_range(const struct group *g, const struct ib_packet *p, guint 
 
 /* One item of ib_fields[i], whose value is v.  Wireshark masks and shifts
  * a value added to a bitmask field, so the core's value is shifted back. */
-static proto_item *add_core_item(proto_tree *t, tvbuff_t *tvb, size_t i,
-                                 const struct ib_packet *p, const struct ib_field_value *v)
+static proto_item *add_core_item(proto_tree *t, tvbuff_t *tvb, size_t i, const struct ib_packet *p,
+                                 const struct ib_field_value *v)
 {
     const struct ib_field *f = &ib_fields[i];
     guint off = ib_field_frame_offset(f, p);
@@ -149,16 +164,14 @@ static proto_item *add_core_item(proto_tree *t, tvbuff_t *tvb, size_t i,
         memcpy(&a, v->bytes, 4); /* network order, as Wireshark wants it */
         return proto_tree_add_ipv4(t, hf, tvb, off, len, a);
     }
-    default:
-        break;
+    default: break;
     }
     if (f->wire_len > 4 || f->member_size > 4)
         return proto_tree_add_uint64(t, hf, tvb, off, len, v->u << sh);
     if (ib_fields[i].role == IB_FR_ATTR_ID) {
         const char *name = ib_attr_name(p->mad.mgmt_class, (uint16_t)v->u);
-        return proto_tree_add_uint_format_value(t, hf, tvb, off, len, (guint32)v->u,
-                                                "%s (0x%04x)", name ? name : "Unknown",
-                                                (unsigned)v->u);
+        return proto_tree_add_uint_format_value(t, hf, tvb, off, len, (guint32)v->u, "%s (0x%04x)",
+                                                name ? name : "Unknown", (unsigned)v->u);
     }
     return proto_tree_add_uint(t, hf, tvb, off, len, (guint32)(v->u << sh));
 }
@@ -167,11 +180,11 @@ static void add_derived_lrh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet
 {
     guint o = p->off.lrh;
     guint d = o + IB_LRH_DLID_OFF, s = o + IB_LRH_SLID_OFF;
-    proto_item *it = proto_tree_add_uint(t, ibs_hf.dlid_type, tvb, d, clip(tvb, d, 2),
-                                         ib_lid_type(p->lrh.dlid));
+    proto_item *it =
+        proto_tree_add_uint(t, ibs_hf.dlid_type, tvb, d, clip(tvb, d, 2), ib_lid_type(p->lrh.dlid));
     proto_item_set_generated(it);
-    it = proto_tree_add_uint(t, ibs_hf.slid_type, tvb, s, clip(tvb, s, 2),
-                             ib_lid_type(p->lrh.slid));
+    it =
+        proto_tree_add_uint(t, ibs_hf.slid_type, tvb, s, clip(tvb, s, 2), ib_lid_type(p->lrh.slid));
     proto_item_set_generated(it);
 }
 
@@ -179,8 +192,8 @@ static void add_derived_grh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet
 {
     guint o = p->off.grh;
     guint sg = o + IB_GRH_SGID_OFF, dg = o + IB_GRH_DGID_OFF;
-    proto_item *it = proto_tree_add_uint(t, ibs_hf.sgid_scope, tvb, sg,
-                                         clip(tvb, sg, IB_GID_SIZE), ib_gid_scope(p->grh.sgid));
+    proto_item *it = proto_tree_add_uint(t, ibs_hf.sgid_scope, tvb, sg, clip(tvb, sg, IB_GID_SIZE),
+                                         ib_gid_scope(p->grh.sgid));
     proto_item_set_generated(it);
     it = proto_tree_add_uint(t, ibs_hf.dgid_scope, tvb, dg, clip(tvb, dg, IB_GID_SIZE),
                              ib_gid_scope(p->grh.dgid));
@@ -198,8 +211,7 @@ static void add_derived_grh(proto_tree *t, tvbuff_t *tvb, const struct ib_packet
     if (mgid) {
         it = proto_tree_add_uint(t, ibs_hf.mcast_flags, tvb, at, clip(tvb, at, 1), mgid[1] >> 4);
         proto_item_set_generated(it);
-        it = proto_tree_add_uint(t, ibs_hf.mcast_scope, tvb, at, clip(tvb, at, 1),
-                                 mgid[1] & 0x0F);
+        it = proto_tree_add_uint(t, ibs_hf.mcast_scope, tvb, at, clip(tvb, at, 1), mgid[1] & 0x0F);
         proto_item_set_generated(it);
     }
 }
@@ -273,8 +285,7 @@ static void add_conn(proto_tree *t, tvbuff_t *tvb, uint32_t index, const struct 
     proto_item *ci = proto_tree_add_uint(t, ibs_hf.conn, tvb, 0, 0, index);
     proto_item_set_generated(ci);
     proto_tree *ct = proto_item_add_subtree(ci, ibs_ett[IBS_ETT_CONN]);
-    proto_item *it = proto_tree_add_uint64(ct, ibs_hf.conn_service_id, tvb, 0, 0,
-                                           c->service_id);
+    proto_item *it = proto_tree_add_uint64(ct, ibs_hf.conn_service_id, tvb, 0, 0, c->service_id);
     proto_item_set_generated(it);
     if (!c->has_tuple)
         return;
@@ -314,8 +325,7 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
 {
     static const struct ibs_result none;
     const struct ibs_result *r = fr->result ? fr->result : &none;
-    proto_item *ai = proto_tree_add_item(root, ibs_hf_heading[IBS_ETT_ANALYSIS], tvb, 0, 0,
-                                         ENC_NA);
+    proto_item *ai = proto_tree_add_item(root, ibs_hf_heading[IBS_ETT_ANALYSIS], tvb, 0, 0, ENC_NA);
     proto_item_set_generated(ai);
     proto_tree *t = proto_item_add_subtree(ai, ibs_ett[IBS_ETT_ANALYSIS]);
     add_frame(t, ibs_hf.retransmission_of, tvb, &r->links.retransmission_of);
@@ -332,7 +342,8 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
                                                 r->links.pool_utilization, "%.2f%%",
                                                 r->links.pool_utilization);
         proto_item_set_generated(it);
-        it = proto_tree_add_uint(t, ibs_hf.tuple_ports_in_use, tvb, 0, 0, r->links.tuple_ports_in_use);
+        it = proto_tree_add_uint(t, ibs_hf.tuple_ports_in_use, tvb, 0, 0,
+                                 r->links.tuple_ports_in_use);
         proto_item_set_generated(it);
     }
     if (r->links.has_exhaustion_eta) {
@@ -361,9 +372,10 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
     }
     for (unsigned i = 0; i < r->count; i++) {
         const struct ib_finding *f = &r->findings[i];
-        expert_field *ei = f->kind == IB_FIND_ADDRESSING && f->rule < IB_DIAG_COUNT
-                               ? &ibs_ei_rule[f->rule]
-                               : &ibs_ei_kind[f->kind < IB_FIND_COUNT ? f->kind : IB_FIND_MALFORMED];
+        expert_field *ei =
+            f->kind == IB_FIND_ADDRESSING && f->rule < IB_DIAG_COUNT
+                ? &ibs_ei_rule[f->rule]
+                : &ibs_ei_kind[f->kind < IB_FIND_COUNT ? f->kind : IB_FIND_MALFORMED];
         /* expert_add_info works without a tree too: -z expert and the
          * expert column still see it. */
         char msg[IB_FINDING_TEXT_MAX];
@@ -389,8 +401,8 @@ static void add_diags(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *p
 
 /* One CRC the way Wireshark shows checksums: the carried value, "[correct]"
  * or "[incorrect, should be 0x...]"; its field's value is the computed one. */
-static void add_crc(proto_tree *t, tvbuff_t *tvb, int hf_status, int hf_value, guint off,
-                    guint len, enum ib_crc_status st, uint32_t carried, uint32_t computed)
+static void add_crc(proto_tree *t, tvbuff_t *tvb, int hf_status, int hf_value, guint off, guint len,
+                    enum ib_crc_status st, uint32_t carried, uint32_t computed)
 {
     proto_item *it = proto_tree_add_uint(t, hf_status, tvb, 0, 0, st);
     proto_item_set_generated(it);
@@ -398,12 +410,12 @@ static void add_crc(proto_tree *t, tvbuff_t *tvb, int hf_status, int hf_value, g
         return;
     int digits = (int)len * 2;
     if (st == IB_CRC_VERIFIED)
-        it = proto_tree_add_uint_format_value(t, hf_value, tvb, off, clip(tvb, off, len),
-                                              computed, "0x%0*x [correct]", digits, carried);
+        it = proto_tree_add_uint_format_value(t, hf_value, tvb, off, clip(tvb, off, len), computed,
+                                              "0x%0*x [correct]", digits, carried);
     else
-        it = proto_tree_add_uint_format_value(t, hf_value, tvb, off, clip(tvb, off, len),
-                                              computed, "0x%0*x [incorrect, should be 0x%0*x]",
-                                              digits, carried, digits, computed);
+        it = proto_tree_add_uint_format_value(t, hf_value, tvb, off, clip(tvb, off, len), computed,
+                                              "0x%0*x [incorrect, should be 0x%0*x]", digits,
+                                              carried, digits, computed);
     proto_item_set_generated(it);
 }
 
@@ -415,12 +427,11 @@ static void add_crcs(proto_tree *t, tvbuff_t *tvb, const struct ib_packet *p)
     guint icrc_at = p->off.ib + p->ib_len - IB_ICRC_SIZE;
     add_crc(t, tvb, ibs_hf.icrc_status, ibs_hf.icrc_computed, icrc_at, IB_ICRC_SIZE, c->icrc,
             c->icrc_carried, c->icrc_computed);
-    add_crc(t, tvb, ibs_hf.vcrc_status, ibs_hf.vcrc_computed, p->off.ib + p->ib_len,
-            IB_VCRC_SIZE, c->vcrc, c->vcrc_carried, c->vcrc_computed);
+    add_crc(t, tvb, ibs_hf.vcrc_status, ibs_hf.vcrc_computed, p->off.ib + p->ib_len, IB_VCRC_SIZE,
+            c->vcrc, c->vcrc_carried, c->vcrc_computed);
 }
 
-void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
-                  const struct ibs_frame *fr)
+void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ibs_frame *fr)
 {
     const struct ib_packet *p = &fr->pkt;
     if (!plan)
@@ -454,8 +465,8 @@ const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res)
     for (unsigned i = 1; i < res->count; i++)
         if (res->findings[i].severity > best->severity)
             best = &res->findings[i];
-    const char *tag = (unsigned)best->kind < IB_FIND_COUNT ? ib_finding_kinds[best->kind].tag
-                                                            : "ibscope";
+    const char *tag =
+        (unsigned)best->kind < IB_FIND_COUNT ? ib_finding_kinds[best->kind].tag : "ibscope";
     if (best->kind == IB_FIND_ADDRESSING || best->kind == IB_FIND_MALFORMED)
         return wmem_strdup_printf(pinfo->pool, "%s: %s", tag,
                                   ib_diag_info((enum ib_diag_id)best->rule)->name);

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <ws_version.h>
 
-#define IBS_WS_AT_LEAST(major, minor)                                                     \
-    (WIRESHARK_VERSION_MAJOR > (major) ||                                                 \
+#define IBS_WS_AT_LEAST(major, minor)     \
+    (WIRESHARK_VERSION_MAJOR > (major) || \
      (WIRESHARK_VERSION_MAJOR == (major) && WIRESHARK_VERSION_MINOR >= (minor)))
 
 /* The storage type a boolean preference points to. */
@@ -36,17 +36,17 @@ typedef gboolean ibs_pref_bool;
 #if IBS_WS_AT_LEAST(4, 2)
 #define IBS_CONV_FILTER_VALID(name) bool name(packet_info *pinfo, void *user_data)
 #define IBS_CONV_FILTER_BUILD(name) char *name(packet_info *pinfo, void *user_data)
-#define IBS_CONV_FILTER_UNUSED (void)user_data
+#define IBS_CONV_FILTER_UNUSED      (void)user_data
 #else
 #define IBS_CONV_FILTER_VALID(name) gboolean name(packet_info *pinfo)
 #define IBS_CONV_FILTER_BUILD(name) gchar *name(packet_info *pinfo)
-#define IBS_CONV_FILTER_UNUSED (void)0
+#define IBS_CONV_FILTER_UNUSED      (void)0
 #endif
 #if IBS_WS_AT_LEAST(4, 2)
-#define ibs_register_conversation_filter(proto, name, valid, build)                        \
+#define ibs_register_conversation_filter(proto, name, valid, build) \
     register_conversation_filter(proto, name, valid, build, NULL)
 #else
-#define ibs_register_conversation_filter(proto, name, valid, build)                        \
+#define ibs_register_conversation_filter(proto, name, valid, build) \
     register_conversation_filter(proto, name, valid, build)
 #endif
 

@@ -18,22 +18,22 @@
 
 struct input {
     struct capture_info info;
-    pcap_t *pcap;            /* a pcap or pcapng file, or */
-    struct erf_file *erf;    /* a raw ERF file */
+    pcap_t *pcap;                /* a pcap or pcapng file, or */
+    struct erf_file *erf;        /* a raw ERF file */
     struct input_stream *stream; /* what either reads: freed after it closes */
-    uint64_t size;           /* regular file size, 0 when unknown */
-    uint64_t done_bytes;     /* bytes consumed when it ended */
+    uint64_t size;               /* regular file size, 0 when unknown */
+    uint64_t done_bytes;         /* bytes consumed when it ended */
     bool done;
     struct capture_frame cur; /* the frame waiting in the heap */
-    int64_t offset_ns;       /* its clock minus the reference's (capture_set_correct) */
+    int64_t offset_ns;        /* its clock minus the reference's (capture_set_correct) */
 };
 
 struct capture_set {
     size_t count;
     struct input *in;
     size_t heap_len;
-    size_t *heap;            /* indices of inputs with a frame waiting */
-    bool pending;            /* heap[0]'s frame was handed out */
+    size_t *heap; /* indices of inputs with a frame waiting */
+    bool pending; /* heap[0]'s frame was handed out */
 };
 
 static void set_error(struct input *in, const char *msg)
@@ -66,8 +66,10 @@ static void word_pcap_error(struct input *in, const char *msg, bool at_open)
                  from_stdin ? "; raw ERF is read from a file, not standard input" : "");
     } else if (sscanf(msg, "truncated dump file; tried to read %zu file header bytes, only got %zu",
                       &want, &got) == 2 ||
-               sscanf(msg, "truncated pcapng dump file; tried to read %zu file header bytes, only got %zu",
-                      &want, &got) == 2) {
+               sscanf(
+                   msg,
+                   "truncated pcapng dump file; tried to read %zu file header bytes, only got %zu",
+                   &want, &got) == 2) {
         if (got == 0)
             snprintf(buf, sizeof(buf), "empty file");
         else
@@ -82,7 +84,8 @@ static void word_pcap_error(struct input *in, const char *msg, bool at_open)
     } else if (strstr(msg, "different from the type of the first interface")) {
         snprintf(buf, sizeof(buf),
                  "pcapng interfaces with different link types are not supported "
-                 "(after frame %" PRIu64 "; split the file by interface)", after);
+                 "(after frame %" PRIu64 "; split the file by interface)",
+                 after);
     } else if (at_open) {
         snprintf(buf, sizeof(buf), "%s", msg);
     } else {

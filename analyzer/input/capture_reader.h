@@ -24,22 +24,22 @@ struct ib_crc_check;
 #define CAPTURE_ERROR_MAX 256
 
 struct capture_info {
-    const char *path;        /* as given; "-" for standard input */
-    bool opened;             /* header read and link type supported */
-    int linktype;            /* -1 when the header could not be read */
-    uint64_t frames;         /* records read */
-    uint64_t errors;         /* problems counted (snaplen cuts included) */
-    uint64_t snaplen_cut;    /* frames shorter than on the wire */
-    uint64_t first_cut;      /* the first such frame */
+    const char *path;              /* as given; "-" for standard input */
+    bool opened;                   /* header read and link type supported */
+    int linktype;                  /* -1 when the header could not be read */
+    uint64_t frames;               /* records read */
+    uint64_t errors;               /* problems counted (snaplen cuts included) */
+    uint64_t snaplen_cut;          /* frames shorter than on the wire */
+    uint64_t first_cut;            /* the first such frame */
     char error[CAPTURE_ERROR_MAX]; /* first problem (not snaplen), "" if none */
 };
 
 struct capture_frame {
-    uint32_t capture;        /* index of the input */
-    uint64_t frame;          /* 1-based within it */
+    uint32_t capture; /* index of the input */
+    uint64_t frame;   /* 1-based within it */
     int64_t time_ns;
     int linktype;
-    const uint8_t *data;     /* valid until the next capture_set_next() */
+    const uint8_t *data; /* valid until the next capture_set_next() */
     uint32_t caplen;
     uint32_t wirelen;
     /* The CRC verdicts when a reader thread checked them ahead (read_ahead.h);

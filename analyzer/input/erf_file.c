@@ -6,18 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ERF_HEADER 16
-#define ERF_RECORD_MAX 65535     /* rlen is 16 bits */
-#define ERF_TYPE_MAX 48          /* the highest type Endace has assigned */
-#define ERF_EXTENSION 0x80
+#define ERF_HEADER     16
+#define ERF_RECORD_MAX 65535 /* rlen is 16 bits */
+#define ERF_TYPE_MAX   48    /* the highest type Endace has assigned */
+#define ERF_EXTENSION  0x80
 /* Timestamps a capture can have: 1990-01-01 to 2100-01-01. */
 #define ERF_FIRST_SECOND 631152000u
-#define ERF_LAST_SECOND 4102444800u
+#define ERF_LAST_SECOND  4102444800u
 
 struct erf_file {
     FILE *fp;
     uint64_t records;
-    bool have_first;             /* the probe's record waits in buf */
+    bool have_first; /* the probe's record waits in buf */
     uint8_t buf[ERF_RECORD_MAX];
 };
 
@@ -56,14 +56,14 @@ static int read_record(struct erf_file *e, char err[ERF_ERROR_MAX])
     size_t min = ERF_HEADER + ((e->buf[8] & ERF_EXTENSION) ? 8 : 0);
     if (rlen < min) {
         snprintf(err, ERF_ERROR_MAX,
-                 "ERF record %" PRIu64 " is %u bytes long, shorter than its header",
-                 e->records + 1, rlen);
+                 "ERF record %" PRIu64 " is %u bytes long, shorter than its header", e->records + 1,
+                 rlen);
         return -1;
     }
     got = fread(e->buf + ERF_HEADER, 1, rlen - ERF_HEADER, e->fp);
     if (got < (size_t)rlen - ERF_HEADER) {
-        snprintf(err, ERF_ERROR_MAX, "truncated record data in frame %" PRIu64
-                 " (%zu of %u bytes)", e->records + 1, got + ERF_HEADER, rlen);
+        snprintf(err, ERF_ERROR_MAX, "truncated record data in frame %" PRIu64 " (%zu of %u bytes)",
+                 e->records + 1, got + ERF_HEADER, rlen);
         return -1;
     }
     return 1;
@@ -75,9 +75,8 @@ static bool plausible(const uint8_t *h)
 {
     unsigned type = h[8] & 0x7F;
     uint32_t seconds = (uint32_t)(le64(h) >> 32);
-    return type >= 1 && type <= ERF_TYPE_MAX && (h[9] & 0xC0) == 0 &&
-           be16(h + 10) >= ERF_HEADER && seconds >= ERF_FIRST_SECOND &&
-           seconds < ERF_LAST_SECOND;
+    return type >= 1 && type <= ERF_TYPE_MAX && (h[9] & 0xC0) == 0 && be16(h + 10) >= ERF_HEADER &&
+           seconds >= ERF_FIRST_SECOND && seconds < ERF_LAST_SECOND;
 }
 
 struct erf_file *erf_file_open(FILE *fp)

@@ -21,8 +21,8 @@
 struct erf_file;
 
 struct erf_record {
-    const uint8_t *data;  /* the whole record, header included; valid until the next call */
-    uint32_t len;         /* rlen */
+    const uint8_t *data; /* the whole record, header included; valid until the next call */
+    uint32_t len;        /* rlen */
     int64_t time_ns;
 };
 

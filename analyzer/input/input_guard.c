@@ -35,15 +35,16 @@ static bool check_output(char *const *inputs, size_t count, const char *output)
         if (!identify(inputs[k], STDIN_FILENO, &in) || !same_file(&out, &in))
             continue;
         printable(is_stdio(inputs[k]) ? "standard input" : inputs[k], i, sizeof i);
-        fprintf(stderr, "ibscope: %s: is the same file as the input %s; refusing to "
-                        "overwrite a capture\n", o, i);
+        fprintf(stderr,
+                "ibscope: %s: is the same file as the input %s; refusing to "
+                "overwrite a capture\n",
+                o, i);
         return false;
     }
     return true;
 }
 
-bool input_guard_check(char *const *inputs, size_t count, const char *output,
-                       const char *twice)
+bool input_guard_check(char *const *inputs, size_t count, const char *output, const char *twice)
 {
     bool ok = check_output(inputs, count, output);
     size_t stdin_at = count;
@@ -51,8 +52,10 @@ bool input_guard_check(char *const *inputs, size_t count, const char *output,
         char a[PRINTABLE_MAX], b[PRINTABLE_MAX];
         if (strcmp(inputs[k], "-") == 0) {
             if (stdin_at < count) {
-                fprintf(stderr, "ibscope: -: standard input is given twice (inputs %zu and "
-                                "%zu); it can be read only once\n", stdin_at + 1, k + 1);
+                fprintf(stderr,
+                        "ibscope: -: standard input is given twice (inputs %zu and "
+                        "%zu); it can be read only once\n",
+                        stdin_at + 1, k + 1);
                 ok = false;
             }
             stdin_at = k;
@@ -67,8 +70,8 @@ bool input_guard_check(char *const *inputs, size_t count, const char *output,
                 continue;
             printable(inputs[k], b, sizeof b);
             printable(inputs[j], a, sizeof a);
-            fprintf(stderr, "ibscope: %s: is the same file as %s (inputs %zu and %zu); %s\n",
-                    b, a, j + 1, k + 1, twice);
+            fprintf(stderr, "ibscope: %s: is the same file as %s (inputs %zu and %zu); %s\n", b, a,
+                    j + 1, k + 1, twice);
             ok = false;
         }
     }

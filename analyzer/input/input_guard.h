@@ -17,7 +17,6 @@
  * twice would do, for the message ("it would be counted twice"); NULL
  * allows it.  Writes one line per collision to standard error, naming both
  * arguments; true when there is none. */
-bool input_guard_check(char *const *inputs, size_t count, const char *output,
-                       const char *twice);
+bool input_guard_check(char *const *inputs, size_t count, const char *output, const char *twice);
 
 #endif

@@ -22,7 +22,7 @@
 /* libpcap reads each record with two small freads: a large buffer turns
  * that into one read(2) per 256 KiB. */
 #define READ_BUFFER (256 * 1024)
-#define MAGIC_MAX 6
+#define MAGIC_MAX   6
 
 enum compression { PLAIN, GZIP, XZ, ZSTD };
 
@@ -38,18 +38,18 @@ static const struct {
 };
 
 struct input_stream {
-    FILE *raw;                  /* the file as stored */
+    FILE *raw; /* the file as stored */
     bool raw_is_stdin;
-    bool direct;                /* a pipe, FIFO or terminal: read(2) what is there, so
-                                 * that a live stream is analysed as it comes */
-    char *raw_buf;              /* raw's stdio buffer (not for stdin) */
+    bool direct;   /* a pipe, FIFO or terminal: read(2) what is there, so
+                    * that a live stream is analysed as it comes */
+    char *raw_buf; /* raw's stdio buffer (not for stdin) */
     enum compression kind;
     const char *name;
     unsigned char magic[MAGIC_MAX]; /* the first bytes, read to tell the format */
-    unsigned char *in;          /* compressed bytes waiting to be decoded */
+    unsigned char *in;              /* compressed bytes waiting to be decoded */
     size_t in_len, in_pos;
     bool raw_eof;
-    bool ended;                 /* the last member or frame was complete */
+    bool ended; /* the last member or frame was complete */
     uint64_t consumed;
     const char *error;
     char error_buf[64];
@@ -170,8 +170,7 @@ static int inflate_step(struct input_stream *s, char *out, size_t size, size_t *
             rc = 0;
         break;
     }
-    case PLAIN:
-        break;
+    case PLAIN: break;
     }
     s->in_pos += used;
     *produced += made;
@@ -263,10 +262,8 @@ static bool start_decoder(struct input_stream *s)
         s->x = init;
         return lzma_stream_decoder(&s->x, UINT64_MAX, LZMA_CONCATENATED) == LZMA_OK;
     }
-    case ZSTD:
-        return (s->zs = ZSTD_createDCtx()) != NULL;
-    case PLAIN:
-        break;
+    case ZSTD: return (s->zs = ZSTD_createDCtx()) != NULL;
+    case PLAIN: break;
     }
     return true;
 }

@@ -32,15 +32,15 @@ struct read_ahead {
     struct ib_packet pkt;          /* the reader's scratch packet */
     struct capture_frame held;     /* read but not yet copied: the next batch's */
     bool have_held;
-    bool out_of_memory;            /* a frame could not be copied: the reading stopped */
+    bool out_of_memory; /* a frame could not be copied: the reading stopped */
 
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t filled_cond, freed_cond;
     struct batch batches[READ_AHEAD_BATCHES];
     atomic_size_t filled; /* batches ready for the analysis (changed under lock) */
-    bool stopping;   /* the analysis gave up (under lock) */
-    size_t fill_at;  /* the reader's next batch */
+    bool stopping;        /* the analysis gave up (under lock) */
+    size_t fill_at;       /* the reader's next batch */
     /* the analysis's side */
     size_t take_at;
     struct batch *cur;
@@ -118,8 +118,8 @@ static void fill(struct read_ahead *ra, struct batch *b, bool crcs)
         b->used += fr->caplen;
         b->frames[i].crc = NULL;
         if (crcs) {
-            enum ib_frame_result r = ib_parse_frame(&ra->crc_opts, (uint32_t)fr->linktype,
-                                                    fr->data, fr->caplen, fr->wirelen, &ra->pkt);
+            enum ib_frame_result r = ib_parse_frame(&ra->crc_opts, (uint32_t)fr->linktype, fr->data,
+                                                    fr->caplen, fr->wirelen, &ra->pkt);
             if (r == IB_FRAME_IB)
                 b->crc[i] = ra->pkt.crc;
             else
@@ -280,8 +280,9 @@ bool read_ahead_stop(struct read_ahead *ra)
     if (!complete) {
         char path[PRINTABLE_MAX];
         printable(capture_set_info(ra->set, ra->held.capture)->path, path, sizeof path);
-        fprintf(stderr, "ibscope: %s: out of memory for frame %llu (%u bytes); the analysis "
-                        "stops before it\n",
+        fprintf(stderr,
+                "ibscope: %s: out of memory for frame %llu (%u bytes); the analysis "
+                "stops before it\n",
                 path, (unsigned long long)ra->held.frame, (unsigned)ra->held.caplen);
     }
     free_all(ra, true);

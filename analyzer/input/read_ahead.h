@@ -23,8 +23,8 @@
 #include "packet.h"
 
 #define READ_AHEAD_BATCH_FRAMES 1024
-#define READ_AHEAD_BATCH_BYTES (512 * 1024)
-#define READ_AHEAD_BATCHES 4
+#define READ_AHEAD_BATCH_BYTES  (512 * 1024)
+#define READ_AHEAD_BATCHES      4
 /* The reader checks a batch's CRCs when this many batches are handed over
  * and not yet given back (the one the analysis is on counts): it is well
  * ahead.  Else it leaves them to the analysis.  Measured on the busy

@@ -16,8 +16,8 @@
 #include "printable.h"
 #include "run.h"
 
-#define REDRAW_NS 1000000000LL /* the status block, about once a second */
-#define BATCH_FRAMES 4096      /* frames between looks at the clock */
+#define REDRAW_NS    1000000000LL /* the status block, about once a second */
+#define BATCH_FRAMES 4096         /* frames between looks at the clock */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -43,7 +43,7 @@ struct live {
     bool view_out_open;
     int64_t started, last_draw;
     uint64_t frames_at_last_draw;
-    double frames_per_second;   /* over the last tick */
+    double frames_per_second; /* over the last tick */
     const char *ended_by;
 };
 
@@ -104,8 +104,9 @@ static int watch(struct live *l)
     for (;;) {
         int64_t now = now_ns();
         if (stop_signal) {
-            l->ended_by = stop_signal == SIGINT ? "SIGINT" : stop_signal == SIGTERM ? "SIGTERM"
-                                                                                  : "SIGHUP";
+            l->ended_by = stop_signal == SIGINT    ? "SIGINT"
+                          : stop_signal == SIGTERM ? "SIGTERM"
+                                                   : "SIGHUP";
             return 0;
         }
         if (now >= end) {
@@ -174,8 +175,8 @@ static bool choose_view(struct live *l, struct output_file *report)
 static bool save_is_output(const struct options *o)
 {
     struct stat a, b;
-    return o->write_path && o->output && stat(o->write_path, &a) == 0 &&
-           stat(o->output, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    return o->write_path && o->output && stat(o->write_path, &a) == 0 && stat(o->output, &b) == 0 &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static bool open_save(struct live *l)
@@ -186,8 +187,8 @@ static bool open_save(struct live *l)
     int err = 0;
     char path[PRINTABLE_MAX];
     printable(o->write_path, path, sizeof path);
-    l->save = pcapng_writer_open(o->write_path, live_capture_linktype(l->cap),
-                                 LIVE_CAPTURE_SNAPLEN, o->live, &err);
+    l->save = pcapng_writer_open(o->write_path, live_capture_linktype(l->cap), LIVE_CAPTURE_SNAPLEN,
+                                 o->live, &err);
     if (!l->save) {
         fprintf(stderr, "ibscope: %s: %s%s\n", path, strerror(err),
                 err == EEXIST ? "; -w writes a new capture and never replaces one" : "");
@@ -212,8 +213,7 @@ static int close_save(struct live *l)
     if (err) {
         char path[PRINTABLE_MAX];
         printable(l->opts->write_path, path, sizeof path);
-        fprintf(stderr, "ibscope: %s: %s; the saved capture is incomplete\n", path,
-                strerror(err));
+        fprintf(stderr, "ibscope: %s: %s; the saved capture is incomplete\n", path, strerror(err));
         return 2;
     }
     return 0;
@@ -243,8 +243,8 @@ static void say_watching(const struct live *l)
 {
     char iface[PRINTABLE_MAX];
     printable(l->opts->live, iface, sizeof iface);
-    fprintf(stderr, "ibscope: watching %s (%s); Ctrl-C ends it with the report\n",
-            iface, l->opts->filter ? "--filter" : "default RoCE filter");
+    fprintf(stderr, "ibscope: watching %s (%s); Ctrl-C ends it with the report\n", iface,
+            l->opts->filter ? "--filter" : "default RoCE filter");
     fflush(stderr);
 }
 

@@ -13,8 +13,8 @@ struct live_capture {
     pcap_t *pcap;
     int linktype;
     uint64_t frame_no;
-    char *filter;        /* the filter in use, "" for none */
-    bool nanoseconds;    /* tv_usec holds nanoseconds */
+    char *filter;                   /* the filter in use, "" for none */
+    bool nanoseconds;               /* tv_usec holds nanoseconds */
     struct live_capture_stats last; /* libpcap's 32-bit counters, widened */
     uint32_t raw_received, raw_dropped, raw_if_dropped;
     live_frame_fn fn;
@@ -37,14 +37,13 @@ static void say_activate_error(char err[LIVE_CAPTURE_ERROR_MAX], pcap_t *p, cons
         snprintf(what, sizeof what, "no such interface (see 'ip link')");
         break;
     case PCAP_ERROR_PERM_DENIED:
-        snprintf(what, sizeof what,
-                 "permission denied: capturing needs root or CAP_NET_RAW (%s)", detail);
+        snprintf(what, sizeof what, "permission denied: capturing needs root or CAP_NET_RAW (%s)",
+                 detail);
         break;
     case PCAP_ERROR_IFACE_NOT_UP:
         snprintf(what, sizeof what, "the interface is down (ip link set %s up)", iface);
         break;
-    default:
-        snprintf(what, sizeof what, "%s", *detail ? detail : pcap_statustostr(rc));
+    default: snprintf(what, sizeof what, "%s", *detail ? detail : pcap_statustostr(rc));
     }
     say(err, iface, what);
 }

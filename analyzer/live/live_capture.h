@@ -14,12 +14,12 @@
 #include "capture_reader.h"
 
 #define LIVE_CAPTURE_TIMEOUT_MS 100
-#define LIVE_CAPTURE_SNAPLEN 262144
-#define LIVE_CAPTURE_ERROR_MAX 512
+#define LIVE_CAPTURE_SNAPLEN    262144
+#define LIVE_CAPTURE_ERROR_MAX  512
 
 struct live_capture_config {
     const char *iface;
-    const char *filter;     /* NULL: the default for the link type */
+    const char *filter; /* NULL: the default for the link type */
     uint16_t rocev2_port;
 };
 

@@ -74,8 +74,7 @@ void live_view_finding(struct live_view *v, const struct report_model *m,
                        ib_severity_name(f->severity));
     /* A log line stays one line; on a terminal it is wrapped under the text. */
     if (v->terminal)
-        text_wrap(v->out, safe, head > 0 ? (size_t)head : 0, FINDING_INDENT,
-                  terminal_width(v));
+        text_wrap(v->out, safe, head > 0 ? (size_t)head : 0, FINDING_INDENT, terminal_width(v));
     else
         fprintf(v->out, "%s\n", safe);
     fflush(v->out);
@@ -112,9 +111,8 @@ static size_t busiest_sources(const struct ib_engine *e, size_t top[LIVE_VIEW_SO
         size_t at = kept;
         while (at > 0) {
             const struct ib_source_stats *t = ib_engine_source(e, top[at - 1]);
-            if (t->ports_in_use > s->ports_in_use ||
-                (t->ports_in_use == s->ports_in_use &&
-                 t->peak_ports_in_use >= s->peak_ports_in_use))
+            if (t->ports_in_use > s->ports_in_use || (t->ports_in_use == s->ports_in_use &&
+                                                      t->peak_ports_in_use >= s->peak_ports_in_use))
                 break;
             at--;
         }
@@ -149,8 +147,7 @@ static void draw_findings(struct live_view *v, unsigned width, const struct repo
 
 /* When source i's pool runs out, the sooner model's, as of the latest frame
  * (now_ns): the window slides on while a source is quiet. */
-static void runs_out_in(const struct ib_engine *e, int64_t now_ns, size_t i, char *buf,
-                        size_t size)
+static void runs_out_in(const struct ib_engine *e, int64_t now_ns, size_t i, char *buf, size_t size)
 {
     struct ib_forecast fc[IB_MODEL_COUNT];
     enum ib_pool_model model = IB_MODEL_ONE_PORT;
@@ -185,11 +182,11 @@ static void draw_sources(struct live_view *v, unsigned width, const struct ib_en
         ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
         fmt_port_space(s->port_space, ps);
         runs_out_in(e, now_ns, top[i], left, sizeof left);
-        block_line(v, width, "  %-18s %-5s | %6" PRIu32 " %6" PRIu32 " %5.1f%s | %6" PRIu32
-                             " %5.1f%s | %11s",
-                   ip, ps, s->ports_in_use, s->peak_ports_in_use,
-                   100.0 * s->ports_in_use / pool, s->exhausted ? "!" : " ",
-                   s->peak_ports_per_destination, 100.0 * s->peak_ports_per_destination / pool,
+        block_line(v, width,
+                   "  %-18s %-5s | %6" PRIu32 " %6" PRIu32 " %5.1f%s | %6" PRIu32 " %5.1f%s | %11s",
+                   ip, ps, s->ports_in_use, s->peak_ports_in_use, 100.0 * s->ports_in_use / pool,
+                   s->exhausted ? "!" : " ", s->peak_ports_per_destination,
+                   100.0 * s->peak_ports_per_destination / pool,
                    s->exhausted_per_destination ? "!" : " ", left);
     }
 }

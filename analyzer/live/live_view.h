@@ -18,11 +18,11 @@
 
 struct live_view {
     FILE *out;
-    int fd;               /* out's descriptor, for the terminal's width */
-    bool terminal;        /* draw the status block */
-    bool finding_lines;   /* print a line per finding */
-    unsigned drawn;       /* lines of the status block on screen now */
-    bool cleared;         /* taken off for finding lines, not yet back */
+    int fd;             /* out's descriptor, for the terminal's width */
+    bool terminal;      /* draw the status block */
+    bool finding_lines; /* print a line per finding */
+    unsigned drawn;     /* lines of the status block on screen now */
+    bool cleared;       /* taken off for finding lines, not yet back */
 };
 
 /* What the status block says besides the model's counts. */

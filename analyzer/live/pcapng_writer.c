@@ -10,15 +10,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BLOCK_SHB 0x0A0D0D0Au
-#define BLOCK_IDB 0x00000001u
-#define BLOCK_EPB 0x00000006u
-#define BYTE_ORDER_MAGIC 0x1A2B3C4Du
-#define OPT_END 0
-#define OPT_IF_NAME 2
-#define OPT_IF_TSRESOL 9
+#define BLOCK_SHB           0x0A0D0D0Au
+#define BLOCK_IDB           0x00000001u
+#define BLOCK_EPB           0x00000006u
+#define BYTE_ORDER_MAGIC    0x1A2B3C4Du
+#define OPT_END             0
+#define OPT_IF_NAME         2
+#define OPT_IF_TSRESOL      9
 #define TSRESOL_NANOSECONDS 9 /* 10^-9 s per tick */
-#define IFNAME_MAX 256
+#define IFNAME_MAX          256
 
 struct pcapng_writer {
     FILE *fp;
@@ -107,8 +107,8 @@ void pcapng_writer_frame(struct pcapng_writer *w, int64_t time_ns, const uint8_t
 {
     uint64_t ticks = time_ns > 0 ? (uint64_t)time_ns : 0;
     uint32_t len = (uint32_t)(28 + pad4(caplen) + 4);
-    uint32_t head[7] = { BLOCK_EPB, len, 0, (uint32_t)(ticks >> 32), (uint32_t)ticks,
-                         caplen, wirelen };
+    uint32_t head[7] = { BLOCK_EPB,       len,    0,      (uint32_t)(ticks >> 32),
+                         (uint32_t)ticks, caplen, wirelen };
     put(w, head, sizeof head);
     put(w, data, caplen);
     put_padding(w, caplen);

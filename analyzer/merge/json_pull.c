@@ -5,8 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-static bool fail(struct json_pull *p, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static bool fail(struct json_pull *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static bool fail(struct json_pull *p, const char *fmt, ...)
 {
@@ -153,8 +152,10 @@ static bool escape(struct json_pull *p, unsigned char *u, size_t *k)
  * at most U+10FFFF. */
 static bool utf8_char(struct json_pull *p, int lead, unsigned char *u, size_t *k)
 {
-    size_t n = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
-             : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+    size_t n = lead >= 0xC2 && lead <= 0xDF   ? 2
+               : lead >= 0xE0 && lead <= 0xEF ? 3
+               : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                              : 0;
     if (!n)
         return fail(p, "invalid UTF-8 in a string");
     u[0] = (unsigned char)lead;
@@ -275,18 +276,10 @@ bool jp_value(struct json_pull *p, enum jp_type *type)
         p->first[p->depth++] = true;
         *type = c == '{' ? JP_OBJECT : JP_ARRAY;
         return true;
-    case '"':
-        *type = JP_STRING;
-        return read_string(p);
-    case 't':
-        *type = JP_TRUE;
-        return literal(p, "rue");
-    case 'f':
-        *type = JP_FALSE;
-        return literal(p, "alse");
-    case 'n':
-        *type = JP_NULL;
-        return literal(p, "ull");
+    case '"': *type = JP_STRING; return read_string(p);
+    case 't': *type = JP_TRUE; return literal(p, "rue");
+    case 'f': *type = JP_FALSE; return literal(p, "alse");
+    case 'n': *type = JP_NULL; return literal(p, "ull");
     case -1:
         if (!top || p->error[0])
             return unexpected(p, c);

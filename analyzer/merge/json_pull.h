@@ -18,7 +18,7 @@
 
 #define JP_STRING_MAX 65536
 #define JP_NUMBER_MAX 64
-#define JP_DEPTH_MAX 32
+#define JP_DEPTH_MAX  32
 
 enum jp_type { JP_OBJECT, JP_ARRAY, JP_STRING, JP_NUMBER, JP_TRUE, JP_FALSE, JP_NULL };
 
@@ -27,13 +27,13 @@ struct json_pull {
     unsigned char buf[16384];
     size_t pos, len;
     bool eof;
-    unsigned long line;            /* of the next byte, from 1 */
-    unsigned depth;                /* containers open */
+    unsigned long line; /* of the next byte, from 1 */
+    unsigned depth;     /* containers open */
     bool is_object[JP_DEPTH_MAX];
-    bool first[JP_DEPTH_MAX];      /* no member or element read yet */
+    bool first[JP_DEPTH_MAX]; /* no member or element read yet */
     size_t text_len;
-    char text[JP_STRING_MAX + 1];  /* the last key, string or number, NUL-ended */
-    char error[96];                /* the first error, "" while none */
+    char text[JP_STRING_MAX + 1]; /* the last key, string or number, NUL-ended */
+    char error[96];               /* the first error, "" while none */
 };
 
 void jp_init(struct json_pull *p, FILE *in);

@@ -123,7 +123,7 @@ static bool views_make(const struct merge *mg, struct views *v)
     for (size_t i = 0; i < mg->source_count; i++) {
         v->sources[i] = &mg->sources[i].s;
         v->source_host[i] = mg->sources[i].host;
-        order[i] = (struct source_ref){&mg->sources[i].s, i};
+        order[i] = (struct source_ref){ &mg->sources[i].s, i };
     }
     for (size_t i = 0; i < mg->chain_count; i++) {
         v->chains[i] = &mg->chains[i].c;
@@ -193,7 +193,7 @@ static int stream_findings(struct merge *mg, const struct report_renderer *r, vo
 
 int merge_render(struct merge *mg, const struct report_renderer *r, FILE *out)
 {
-    struct views v = {0};
+    struct views v = { 0 };
     struct report_model m;
     if (!mg->host_count || mg->scratch_error)
         return mg->scratch_error ? mg->scratch_error : EINVAL;

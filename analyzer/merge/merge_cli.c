@@ -119,13 +119,16 @@ static bool read_reports(struct merge *mg, const struct merge_args *a, char **ho
             return say("merge", "out of memory"), false;
         if (!utf8_valid(hosts[i]))
             return say(a->inputs[i], "the file name is not UTF-8, and the host label is made "
-                                     "of it: rename the report"), false;
+                                     "of it: rename the report"),
+                   false;
         for (size_t j = 0; j < i; j++) {
             if (strcmp(hosts[i], hosts[j]) != 0)
                 continue;
             char msg[160];
-            snprintf(msg, sizeof msg, "host label \"%.60s\" already taken by another report: "
-                                      "name each host's report after it", hosts[i]);
+            snprintf(msg, sizeof msg,
+                     "host label \"%.60s\" already taken by another report: "
+                     "name each host's report after it",
+                     hosts[i]);
             return say(a->inputs[i], msg), false;
         }
         if (!read_report(mg, a->inputs[i], hosts[i]))
@@ -136,8 +139,10 @@ static bool read_reports(struct merge *mg, const struct merge_args *a, char **ho
 
 static const struct report_renderer *renderer_of(enum merge_format f)
 {
-    return f == MERGE_JSON ? &report_json : f == MERGE_CSV ? &report_csv
-         : f == MERGE_HTML ? &report_html : &report_text;
+    return f == MERGE_JSON   ? &report_json
+           : f == MERGE_CSV  ? &report_csv
+           : f == MERGE_HTML ? &report_html
+                             : &report_text;
 }
 
 /* The fabric rendered into -o (or standard output), committed. */
@@ -162,15 +167,15 @@ static int write_fabric(struct merge *mg, const struct merge_args *a)
 
 int merge_main(int argc, char **argv, const char *version)
 {
-    struct merge_args a = {.format = MERGE_TEXT};
+    struct merge_args a = { .format = MERGE_TEXT };
     a.inputs = calloc((size_t)argc, sizeof *a.inputs);
     char **hosts = calloc((size_t)argc, sizeof *hosts);
     struct merge *mg = merge_new(version, false);
-    int status = !a.inputs || !hosts || !mg ? say("merge", "out of memory")
-                                            : parse_args(argc, argv, &a);
+    int status =
+        !a.inputs || !hosts || !mg ? say("merge", "out of memory") : parse_args(argc, argv, &a);
     /* The output must be no input, and no report may be given twice. */
-    if (!status && !input_guard_check(a.inputs, a.count, a.out_path,
-                                         "its host would be merged twice"))
+    if (!status &&
+        !input_guard_check(a.inputs, a.count, a.out_path, "its host would be merged twice"))
         status = 2;
     if (!status)
         status = read_reports(mg, &a, hosts) ? write_fabric(mg, &a) : 2;

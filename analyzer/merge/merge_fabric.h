@@ -10,7 +10,7 @@
 /* What one report may hold, as an analysis keeps it (engine.h's default
  * caps); more is a report no ibscope wrote. */
 #define MERGE_REPORT_SOURCES 65536
-#define MERGE_REPORT_CHAINS 10000
+#define MERGE_REPORT_CHAINS  10000
 /* Captures in all: a fixed cap, since each costs some 450 bytes here. */
 #define MERGE_CAPTURES_MAX 65536
 
@@ -33,26 +33,26 @@ struct merge_chain {
 struct merge {
     const char *version;
     bool any_version;
-    struct options opts;               /* what the renderers read: frames, crc */
+    struct options opts; /* what the renderers read: frames, crc */
 
     size_t host_count, host_cap;
-    struct report_host *hosts;         /* names owned */
+    struct report_host *hosts; /* names owned */
     size_t capture_count, capture_cap;
-    struct report_capture *captures;   /* paths and live strings owned */
+    struct report_capture *captures; /* paths and live strings owned */
     size_t source_count, source_cap;
     struct merge_source *sources;
     size_t chain_count, chain_cap;
     struct merge_chain *chains;
 
-    FILE *findings;                    /* struct ib_finding records, as read */
+    FILE *findings; /* struct ib_finding records, as read */
     size_t finding_count, key_cap;
     struct merge_key *keys;
-    int scratch_error;                 /* errno of a failed write to findings */
+    int scratch_error; /* errno of a failed write to findings */
 
     /* Totals. */
     uint64_t frames, ib_frames, link_records, findings_dropped;
     bool have_time;
-    int64_t first_ns, last_ns;         /* the earliest first, the latest last */
+    int64_t first_ns, last_ns; /* the earliest first, the latest last */
     struct ib_connection_stats connections;
     struct ib_engine_stats stats;
 };
@@ -62,9 +62,9 @@ struct merge_report {
     struct rd rd;
     struct merge *mg;
     uint32_t host;
-    uint32_t chain_base;       /* its first chain, numbered in the merge */
+    uint32_t chain_base; /* its first chain, numbered in the merge */
     uint64_t captures, crc_captures, sources, chains;
-    uint64_t chain_refs;       /* 1 + the largest chain a finding names, 0 for none */
+    uint64_t chain_refs; /* 1 + the largest chain a finding names, 0 for none */
     char chain_ref_at[RD_PATH_MAX];
 };
 

@@ -10,19 +10,55 @@
 #include "merge_fabric.h"
 
 enum detail {
-    D_TUPLE, D_LOCAL_COMM_ID, D_REQUEST_ID, D_OPEN_LOCAL_COMM_ID, D_SOURCE, D_PORT_SPACE,
-    D_PORTS_IN_USE, D_POOL_SIZE, D_MGMT_CLASS, D_CHAIN, D_TARGET, D_CM_MESSAGE,
-    D_REJECT_REASON, D_SL, D_PROBLEMS, D_CHAIN_LENGTH, D_HOP, D_CARRIED_QKEY, D_CARRIED_PKEY,
-    D_SENT_TO, D_SENT_TO_QP, D_CARRIED, D_COMPUTED, D_MODEL, D_ETA_S, D_RATE_PER_S,
-    D_METHOD, D_ATTR_ID, D_FROM, D_TO, D_TO_CAPTURE
+    D_TUPLE,
+    D_LOCAL_COMM_ID,
+    D_REQUEST_ID,
+    D_OPEN_LOCAL_COMM_ID,
+    D_SOURCE,
+    D_PORT_SPACE,
+    D_PORTS_IN_USE,
+    D_POOL_SIZE,
+    D_MGMT_CLASS,
+    D_CHAIN,
+    D_TARGET,
+    D_CM_MESSAGE,
+    D_REJECT_REASON,
+    D_SL,
+    D_PROBLEMS,
+    D_CHAIN_LENGTH,
+    D_HOP,
+    D_CARRIED_QKEY,
+    D_CARRIED_PKEY,
+    D_SENT_TO,
+    D_SENT_TO_QP,
+    D_CARRIED,
+    D_COMPUTED,
+    D_MODEL,
+    D_ETA_S,
+    D_RATE_PER_S,
+    D_METHOD,
+    D_ATTR_ID,
+    D_FROM,
+    D_TO,
+    D_TO_CAPTURE
 };
 
-static const char *const detail_keys[] = {
-    "tuple", "local_comm_id", "request_id", "open_local_comm_id", "source", "port_space",
-    "ports_in_use", "pool_size", "mgmt_class", "chain", "target", "cm_message",
-    "reject_reason", "sl", "problems", "chain_length", "hop", "carried_qkey", "carried_pkey",
-    "sent_to", "sent_to_qp", "carried", "computed", "model", "eta_s", "rate_per_s",
-    "method", "attr_id", "from", "to", "to_capture", NULL};
+static const char *const detail_keys[] = { "tuple",         "local_comm_id",
+                                           "request_id",    "open_local_comm_id",
+                                           "source",        "port_space",
+                                           "ports_in_use",  "pool_size",
+                                           "mgmt_class",    "chain",
+                                           "target",        "cm_message",
+                                           "reject_reason", "sl",
+                                           "problems",      "chain_length",
+                                           "hop",           "carried_qkey",
+                                           "carried_pkey",  "sent_to",
+                                           "sent_to_qp",    "carried",
+                                           "computed",      "model",
+                                           "eta_s",         "rate_per_s",
+                                           "method",        "attr_id",
+                                           "from",          "to",
+                                           "to_capture",    NULL };
 
 #define BIT(d) (1u << (d))
 
@@ -30,15 +66,15 @@ static const char *const detail_keys[] = {
 struct details {
     uint32_t seen;
     uint32_t comm_id;
-    uint8_t problems;      /* IB_TARGET_* from "problems" */
-    uint8_t keys;          /* IB_KEY_* : the carried keys that are not null */
+    uint8_t problems; /* IB_TARGET_* from "problems" */
+    uint8_t keys;     /* IB_KEY_* : the carried keys that are not null */
     unsigned hops;
 };
 
 static bool read_tuple(struct rd *r, struct ib_tuple *t)
 {
-    static const char *const keys[] = {"port_space", "src_ip", "src_port", "dst_ip",
-                                       "dst_port", NULL};
+    static const char *const keys[] = { "port_space", "src_ip",   "src_port",
+                                        "dst_ip",     "dst_port", NULL };
     size_t base = r->path_len;
     uint32_t seen = 0;
     uint8_t dst_version = 0;
@@ -62,14 +98,13 @@ static bool read_tuple(struct rd *r, struct ib_tuple *t)
     }
     if (!rd_required(r, base, keys, seen, 0x1F))
         return false;
-    return dst_version == t->ip_version ||
-           rd_fail(r, "its addresses are not of one IP version");
+    return dst_version == t->ip_version || rd_fail(r, "its addresses are not of one IP version");
 }
 
 /* "problems": the names of what makes a redirect target unusable. */
 static bool read_problems(struct rd *r, uint8_t *bits)
 {
-    static const char *const names[] = {"no_address", "qp0", "no_pkey"};
+    static const char *const names[] = { "no_address", "qp0", "no_pkey" };
     size_t base = r->path_len;
     bool more;
     if (!rd_open(r, JP_ARRAY, "a list of problems"))
@@ -122,8 +157,8 @@ static bool read_carried(struct rd *r, uint64_t max, uint32_t *v, uint8_t *bits,
 {
     uint64_t x;
     bool null;
-    if (!rd_uint_or_null(r, max, max == UINT16_MAX ? "a P_Key or null" : "a Q_Key or null",
-                         &x, &null))
+    if (!rd_uint_or_null(r, max, max == UINT16_MAX ? "a P_Key or null" : "a Q_Key or null", &x,
+                         &null))
         return false;
     if (!null) {
         *v = (uint32_t)x;
@@ -231,8 +266,7 @@ static uint32_t details_required(enum ib_finding_kind kind)
     case IB_FIND_REDIRECT_LOOP: return redirect | BIT(D_CHAIN_LENGTH);
     case IB_FIND_REDIRECT_GID_ONLY: return redirect;
     case IB_FIND_REDIRECT_BAD_TARGET: return redirect | BIT(D_PROBLEMS);
-    case IB_FIND_REDIRECT_KEY_MISMATCH:
-        return redirect | BIT(D_CARRIED_QKEY) | BIT(D_CARRIED_PKEY);
+    case IB_FIND_REDIRECT_KEY_MISMATCH: return redirect | BIT(D_CARRIED_QKEY) | BIT(D_CARRIED_PKEY);
     case IB_FIND_REDIRECT_NOT_FOLLOWED: return redirect | BIT(D_SENT_TO) | BIT(D_SENT_TO_QP);
     case IB_FIND_ICRC_MISMATCH:
     case IB_FIND_VCRC_MISMATCH: return BIT(D_CARRIED) | BIT(D_COMPUTED);
@@ -244,8 +278,7 @@ static uint32_t details_required(enum ib_finding_kind kind)
 }
 
 /* The details as the kind means them; false when one it needs is missing. */
-static bool apply_details(struct rd *r, size_t base, struct ib_finding *f,
-                          const struct details *dd)
+static bool apply_details(struct rd *r, size_t base, struct ib_finding *f, const struct details *dd)
 {
     struct ib_finding_data *d = &f->data;
     uint32_t need = details_required(f->kind);
@@ -269,8 +302,7 @@ static bool apply_details(struct rd *r, size_t base, struct ib_finding *f,
     return true;
 }
 
-static bool read_name(struct rd *r, int *out, int count, const char *(*name)(int),
-                      const char *noun)
+static bool read_name(struct rd *r, int *out, int count, const char *(*name)(int), const char *noun)
 {
     const char *s;
     if (!rd_string(r, false, &s))
@@ -316,15 +348,16 @@ static bool check_kind(struct rd *r, size_t base, struct ib_finding *f, bool has
     rd_path_back(r, base);
     rd_path_key(r, "severity");
     if (f->severity != want)
-        return rd_fail(r, "%s is not the severity of this finding (%s)",
-                       severity_name(f->severity), severity_name(want));
+        return rd_fail(r, "%s is not the severity of this finding (%s)", severity_name(f->severity),
+                       severity_name(want));
     rd_path_back(r, base);
     return true;
 }
 
-static const char *const finding_keys[] = {"capture", "frame", "time", "kind", "severity",
-                                           "message", "related_capture", "related_frame",
-                                           "rule", "details", NULL};
+static const char *const finding_keys[] = {
+    "capture",         "frame",         "time", "kind",    "severity", "message",
+    "related_capture", "related_frame", "rule", "details", NULL
+};
 
 static bool read_finding_member(struct merge_report *mr, int k, struct ib_finding *f,
                                 struct details *dd)
@@ -360,7 +393,7 @@ bool merge_read_finding(struct merge_report *mr, struct ib_finding *f)
     struct rd *r = &mr->rd;
     size_t base = r->path_len;
     uint32_t seen = 0;
-    struct details dd = {0};
+    struct details dd = { 0 };
     memset(f, 0, sizeof *f);
     if (!rd_open(r, JP_OBJECT, "a finding"))
         return false;

@@ -75,8 +75,10 @@ static bool read_error(struct rd *r, struct capture_info *info)
 
 static bool read_live(struct rd *r, struct report_live *l)
 {
-    static const char *const keys[] = {"filter", "default_filter", "received",
-                                       "kernel_dropped", "interface_dropped", "ended_by", NULL};
+    static const char *const keys[] = {
+        "filter", "default_filter", "received", "kernel_dropped", "interface_dropped", "ended_by",
+        NULL
+    };
     size_t base = r->path_len;
     uint32_t seen = 0;
     if (!rd_open(r, JP_OBJECT, "an object (live)"))
@@ -112,7 +114,7 @@ static bool read_capture_member(struct rd *r, int k, struct report_capture *c, u
             return false;
         c->info.linktype = null ? -1 : (int)v;
         return true;
-    case 3: return rd_string(r, true, &(const char *){NULL}); /* the table's, again */
+    case 3: return rd_string(r, true, &(const char *){ NULL }); /* the table's, again */
     case 4: return rd_count(r, &c->info.frames);
     case 5: return rd_count(r, &c->ib_frames);
     case 6: return rd_count(r, &c->info.errors);
@@ -125,9 +127,9 @@ static bool read_capture_member(struct rd *r, int k, struct report_capture *c, u
 
 static bool read_captures(struct merge_report *mr)
 {
-    static const char *const keys[] = {"index", "path", "linktype", "linktype_name", "frames",
-                                       "ib_frames", "errors", "error", "snaplen_cut", "live",
-                                       NULL};
+    static const char *const keys[] = { "index",       "path",      "linktype", "linktype_name",
+                                        "frames",      "ib_frames", "errors",   "error",
+                                        "snaplen_cut", "live",      NULL };
     struct rd *r = &mr->rd;
     size_t list = r->path_len;
     bool more;
@@ -153,13 +155,13 @@ static bool read_captures(struct merge_report *mr)
 
 static bool read_frames(struct merge_report *mr)
 {
-    static const char *const keys[] = {"total", "ib", "link_records", "first_time",
-                                       "last_time", NULL};
+    static const char *const keys[] = { "total",      "ib",        "link_records",
+                                        "first_time", "last_time", NULL };
     struct rd *r = &mr->rd;
     struct merge *mg = mr->mg;
     size_t base = r->path_len;
     uint32_t seen = 0;
-    uint64_t n[3] = {0};
+    uint64_t n[3] = { 0 };
     int64_t t[2];
     bool null[2];
     if (!rd_open(r, JP_OBJECT, "an object (frames)"))
@@ -192,8 +194,9 @@ static bool read_frames(struct merge_report *mr)
 
 static bool read_pool(struct merge_report *mr)
 {
-    static const char *const keys[] = {"low", "high", "size", "threshold_pct",
-                                       "forecast_horizon_s", "forecast_window_s", NULL};
+    static const char *const keys[] = {
+        "low", "high", "size", "threshold_pct", "forecast_horizon_s", "forecast_window_s", NULL
+    };
     struct rd *r = &mr->rd;
     size_t base = r->path_len;
     uint32_t seen = 0;
@@ -223,7 +226,7 @@ static bool read_pool(struct merge_report *mr)
     uint32_t want = (uint32_t)cfg.pool_high - cfg.pool_low + 1;
     if (size != want)
         return rd_path_key(r, "size"), rd_fail(r, "%llu is not high - low + 1 (%u)",
-                                                (unsigned long long)size, (unsigned)want);
+                                               (unsigned long long)size, (unsigned)want);
     /* Both written to the nanosecond: the window is the horizon's fifth to
      * within their rounding. */
     double fifth = cfg.forecast_horizon_s / IB_FORECAST_WINDOW_DIVISOR;
@@ -231,9 +234,13 @@ static bool read_pool(struct merge_report *mr)
         return rd_path_key(r, "forecast_window_s"),
                rd_fail(r, "%.9g is not forecast_horizon_s / %d (%.9g)", window,
                        IB_FORECAST_WINDOW_DIVISOR, fifth);
-    mr->mg->hosts[mr->host].pool = (struct report_pool){
-        cfg.pool_low, cfg.pool_high, want, cfg.threshold_pct,
-        ib_engine_config_threshold_ports(&cfg), cfg.forecast_horizon_s, window};
+    mr->mg->hosts[mr->host].pool = (struct report_pool){ cfg.pool_low,
+                                                         cfg.pool_high,
+                                                         want,
+                                                         cfg.threshold_pct,
+                                                         ib_engine_config_threshold_ports(&cfg),
+                                                         cfg.forecast_horizon_s,
+                                                         window };
     return true;
 }
 
@@ -268,12 +275,12 @@ static bool read_reject_reasons(struct rd *r, struct ib_connection_stats *cs)
 /* A latency: counts add, the extremes hold (medians do not merge). */
 static bool read_latency(struct rd *r, struct ib_latency *into)
 {
-    static const char *const keys[] = {"count", "min_ns", "median_ns", "max_ns", NULL};
+    static const char *const keys[] = { "count", "min_ns", "median_ns", "max_ns", NULL };
     size_t base = r->path_len;
     uint32_t seen = 0;
     uint64_t count = 0;
-    int64_t v[3] = {0};
-    bool null[3] = {true, true, true};
+    int64_t v[3] = { 0 };
+    bool null[3] = { true, true, true };
     if (!rd_open(r, JP_OBJECT, "an object (a latency)"))
         return false;
     for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
@@ -300,14 +307,15 @@ static bool read_latency(struct rd *r, struct ib_latency *into)
 
 static bool read_connections(struct merge_report *mr)
 {
-    static const char *const keys[] = {"requests", "established", "rejected", "closed",
-                                       "retransmissions", "sidr_requests", "sidr_replies",
-                                       "reject_reasons", "setup_latency", "req_rep_latency",
-                                       "list", NULL};
+    static const char *const keys[] = {
+        "requests",        "established",     "rejected",     "closed",
+        "retransmissions", "sidr_requests",   "sidr_replies", "reject_reasons",
+        "setup_latency",   "req_rep_latency", "list",         NULL
+    };
     struct rd *r = &mr->rd;
     struct ib_connection_stats *cs = &mr->mg->connections;
-    uint64_t *counts[] = {&cs->requests, &cs->established, &cs->rejected, &cs->closed,
-                          &cs->retransmissions, &cs->sidr_requests, &cs->sidr_replies};
+    uint64_t *counts[] = { &cs->requests,        &cs->established,   &cs->rejected,    &cs->closed,
+                           &cs->retransmissions, &cs->sidr_requests, &cs->sidr_replies };
     size_t base = r->path_len;
     uint32_t seen = 0;
     uint64_t n;
@@ -336,7 +344,7 @@ static bool read_connections(struct merge_report *mr)
 /* A source's busiest destination: {ip, port}, or null. */
 static bool read_destination(struct rd *r, struct ib_source_stats *s, uint8_t *version)
 {
-    static const char *const keys[] = {"ip", "port", NULL};
+    static const char *const keys[] = { "ip", "port", NULL };
     size_t base = r->path_len;
     uint32_t seen = 0;
     enum jp_type t;
@@ -356,12 +364,26 @@ static bool read_destination(struct rd *r, struct ib_source_stats *s, uint8_t *v
     return rd_required(r, base, keys, seen, ALL(2));
 }
 
-static const char *const source_keys[] = {
-    "ip", "ip_version", "port_space", "connections", "ports_in_use", "peak_ports_in_use",
-    "peak_frame", "pool_utilization", "exhausted", "peak_ports_per_destination",
-    "peak_per_destination_frame", "peak_destination", "exhausted_per_destination",
-    "ports_outside_pool", "forecast_frame", "rate_per_s", "eta_s",
-    "rate_per_destination_per_s", "eta_per_destination_s", NULL};
+static const char *const source_keys[] = { "ip",
+                                           "ip_version",
+                                           "port_space",
+                                           "connections",
+                                           "ports_in_use",
+                                           "peak_ports_in_use",
+                                           "peak_frame",
+                                           "pool_utilization",
+                                           "exhausted",
+                                           "peak_ports_per_destination",
+                                           "peak_per_destination_frame",
+                                           "peak_destination",
+                                           "exhausted_per_destination",
+                                           "ports_outside_pool",
+                                           "forecast_frame",
+                                           "rate_per_s",
+                                           "eta_s",
+                                           "rate_per_destination_per_s",
+                                           "eta_per_destination_s",
+                                           NULL };
 
 /* The last estimate of a model: its rate (null: too little seen) or its
  * time left (null: none, the rate is not above 0). */
@@ -374,15 +396,15 @@ static bool read_forecast(struct rd *r, bool eta, struct ib_forecast *fc)
         fc->has_eta = !null;
         return true;
     }
-    if (!rd_real_or_null(r, -DBL_MAX, DBL_MAX, "a rate (ports a second) or null",
-                         &fc->rate_per_s, &null))
+    if (!rd_real_or_null(r, -DBL_MAX, DBL_MAX, "a rate (ports a second) or null", &fc->rate_per_s,
+                         &null))
         return false;
     fc->has_rate = !null;
     return true;
 }
 
-static bool read_source_member(struct rd *r, int k, struct ib_source_stats *s,
-                               uint64_t *version, uint8_t *dst_version)
+static bool read_source_member(struct rd *r, int k, struct ib_source_stats *s, uint64_t *version,
+                               uint8_t *dst_version)
 {
     switch (k) {
     case 0: return rd_ip(r, &s->ip_version, s->ip);
@@ -420,8 +442,8 @@ static bool check_forecast(struct rd *r, const struct ib_source_stats *s)
             return rd_path_key(r, fc->has_rate ? rate : eta),
                    rd_fail(r, "not null while forecast_frame is (no port event yet)");
         if (fc->has_eta && !(fc->has_rate && fc->rate_per_s >= 0))
-            return rd_path_key(r, eta), rd_fail(r, "not null while %s is %s", rate,
-                                                fc->has_rate ? "below 0" : "null");
+            return rd_path_key(r, eta),
+                   rd_fail(r, "not null while %s is %s", rate, fc->has_rate ? "below 0" : "null");
     }
     return true;
 }
@@ -505,8 +527,10 @@ static bool read_end(struct rd *r, enum ib_chain_end *end)
 }
 
 static const char *const chain_keys[] = {
-    "chain", "requester", "mgmt_class", "mgmt_class_name", "origin", "origin_qp",
-    "first_request", "hops", "hops_dropped", "final_answer", "loop", "followed", "end", NULL};
+    "chain",         "requester", "mgmt_class",   "mgmt_class_name", "origin", "origin_qp",
+    "first_request", "hops",      "hops_dropped", "final_answer",    "loop",   "followed",
+    "end",           NULL
+};
 
 static bool read_chain_member(struct rd *r, int k, struct ib_redirect_chain *c, uint64_t i)
 {
@@ -523,7 +547,7 @@ static bool read_chain_member(struct rd *r, int k, struct ib_redirect_chain *c, 
             return false;
         c->mgmt_class = (uint8_t)v;
         return true;
-    case 3: return rd_string(r, true, &(const char *){NULL}); /* the table's, again */
+    case 3: return rd_string(r, true, &(const char *){ NULL }); /* the table's, again */
     case 4: return rd_endpoint(r, &c->origin);
     case 5: return rd_u32(r, RD_QP_MAX, "a QP number", &c->origin_qp);
     case 6: return rd_frame(r, &c->first_request);
@@ -589,8 +613,8 @@ static bool read_chains(struct merge_report *mr)
 /* {verified, mismatch, not_present}, by enum ib_crc_status. */
 static bool read_crc_counts(struct rd *r, uint64_t n[3])
 {
-    static const char *const keys[] = {"verified", "mismatch", "not_present", NULL};
-    static const int status[] = {IB_CRC_VERIFIED, IB_CRC_MISMATCH, IB_CRC_NOT_PRESENT};
+    static const char *const keys[] = { "verified", "mismatch", "not_present", NULL };
+    static const int status[] = { IB_CRC_VERIFIED, IB_CRC_MISMATCH, IB_CRC_NOT_PRESENT };
     size_t base = r->path_len;
     uint32_t seen = 0;
     if (!rd_open(r, JP_OBJECT, "an object of CRC counts"))
@@ -603,7 +627,7 @@ static bool read_crc_counts(struct rd *r, uint64_t n[3])
 
 static bool read_crc_capture(struct merge_report *mr, uint64_t i)
 {
-    static const char *const keys[] = {"capture", "icrc", "vcrc", NULL};
+    static const char *const keys[] = { "capture", "icrc", "vcrc", NULL };
     struct rd *r = &mr->rd;
     size_t base = r->path_len;
     uint32_t seen = 0;
@@ -614,10 +638,11 @@ static bool read_crc_capture(struct merge_report *mr, uint64_t i)
         return false;
     for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
         struct report_crc_counts *crc = &mr->mg->captures[mr->rd.capture_base + i].crc;
-        bool ok = k == 0   ? rd_count(r, &c) && (c == i || rd_fail(r, "%llu is not its place "
-                                                       "in crc.captures (%llu)",
-                                                       (unsigned long long)c,
-                                                       (unsigned long long)i))
+        bool ok = k == 0 ? rd_count(r, &c) &&
+                               (c == i || rd_fail(r,
+                                                  "%llu is not its place "
+                                                  "in crc.captures (%llu)",
+                                                  (unsigned long long)c, (unsigned long long)i))
                   : k == 1 ? read_crc_counts(r, crc->icrc)
                   : k == 2 ? read_crc_counts(r, crc->vcrc)
                            : k == RD_OTHER && rd_skip(r);
@@ -630,7 +655,7 @@ static bool read_crc_capture(struct merge_report *mr, uint64_t i)
 
 static bool read_crc(struct merge_report *mr)
 {
-    static const char *const keys[] = {"checked", "captures", NULL};
+    static const char *const keys[] = { "checked", "captures", NULL };
     struct rd *r = &mr->rd;
     size_t base = r->path_len;
     uint32_t seen = 0;
@@ -662,7 +687,7 @@ static bool read_count_map(struct rd *r, uint64_t *counts, int size, int (*index
                            const char *noun)
 {
     size_t base = r->path_len;
-    bool given[64 > IB_DIAG_COUNT ? 64 : IB_DIAG_COUNT] = {false};
+    bool given[64 > IB_DIAG_COUNT ? 64 : IB_DIAG_COUNT] = { false };
     bool more;
     if (!rd_open(r, JP_OBJECT, "an object (name -> count)"))
         return false;
@@ -702,14 +727,18 @@ static int diagnostic_index(const char *name)
 
 static bool read_limits(struct merge_report *mr)
 {
-    static const char *const keys[] = {"findings_dropped", "connections_evicted",
-                                       "transactions_evicted", "chains_dropped",
-                                       "sources_dropped", "allocation_failures", NULL};
+    static const char *const keys[] = { "findings_dropped",
+                                        "connections_evicted",
+                                        "transactions_evicted",
+                                        "chains_dropped",
+                                        "sources_dropped",
+                                        "allocation_failures",
+                                        NULL };
     struct rd *r = &mr->rd;
     struct ib_engine_stats *es = &mr->mg->stats;
-    uint64_t *into[] = {&mr->mg->findings_dropped, &es->connections_evicted,
-                        &es->transactions_evicted, &es->chains_dropped, &es->sources_dropped,
-                        &es->allocation_failures};
+    uint64_t *into[] = { &mr->mg->findings_dropped, &es->connections_evicted,
+                         &es->transactions_evicted, &es->chains_dropped,
+                         &es->sources_dropped,      &es->allocation_failures };
     size_t base = r->path_len;
     uint32_t seen = 0;
     uint64_t n;
@@ -739,7 +768,7 @@ static bool keep_finding(struct merge_report *mr, const struct ib_finding *f)
                        strerror(mg->scratch_error));
     if (!merge_grow((void **)&mg->keys, &mg->key_cap, mg->finding_count, sizeof *mg->keys))
         return rd_fail(&mr->rd, "out of memory");
-    mg->keys[mg->finding_count] = (struct merge_key){f->at.time_ns, mg->finding_count};
+    mg->keys[mg->finding_count] = (struct merge_key){ f->at.time_ns, mg->finding_count };
     mg->finding_count++;
     mg->hosts[mr->host].findings[f->kind]++;
     mg->hosts[mr->host].findings_total++;
@@ -761,9 +790,11 @@ static bool read_findings(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
-static const char *const top_keys[] = {
-    "captures", "frames", "pool", "connections", "sources", "redirect_chains", "addressing",
-    "diagnostics", "crc", "finding_counts", "limits", "findings", "hosts", NULL};
+static const char *const top_keys[] = { "captures",       "frames",      "pool",
+                                        "connections",    "sources",     "redirect_chains",
+                                        "addressing",     "diagnostics", "crc",
+                                        "finding_counts", "limits",      "findings",
+                                        "hosts",          NULL };
 
 static bool read_top(struct merge_report *mr, int k)
 {
@@ -783,8 +814,7 @@ static bool read_top(struct merge_report *mr, int k)
                               k == 6 ? "an addressing rule" : "a diagnostic");
     case 8: return read_crc(mr);
     case 9:
-        return read_count_map(r, mg->stats.findings, IB_FIND_COUNT, kind_index,
-                              "a finding kind");
+        return read_count_map(r, mg->stats.findings, IB_FIND_COUNT, kind_index, "a finding kind");
     case 10: return read_limits(mr);
     case 11: return read_findings(mr);
     case 12:
@@ -806,12 +836,13 @@ static bool read_version(struct merge_report *mr)
     if (t == JP_OBJECT && !jp_member(r->jp, &more))
         return false;
     if (t == JP_OBJECT && more && strcmp(r->jp->text, "type") == 0) {
-        snprintf(r->why, sizeof r->why, "not a JSON report (a JSON Lines report? merge reads "
-                                        "--format json reports)");
+        snprintf(r->why, sizeof r->why,
+                 "not a JSON report (a JSON Lines report? merge reads "
+                 "--format json reports)");
         return false;
     }
-    if (t != JP_OBJECT || !more || strcmp(r->jp->text, "version") != 0 ||
-        !jp_value(r->jp, &t) || t != JP_STRING) {
+    if (t != JP_OBJECT || !more || strcmp(r->jp->text, "version") != 0 || !jp_value(r->jp, &t) ||
+        t != JP_STRING) {
         if (!r->jp->error[0])
             snprintf(r->why, sizeof r->why, "not an ibscope report (no \"version\" first)");
         return false;
@@ -822,8 +853,10 @@ static bool read_version(struct merge_report *mr)
     char made_by[160];
     r->jp->text[r->jp->text_len > 40 ? 40 : r->jp->text_len] = '\0';
     printable(r->jp->text, made_by, sizeof made_by);
-    snprintf(r->why, sizeof r->why, "made by ibscope %s, this is %s: analyse the captures "
-             "again with this version", made_by, version);
+    snprintf(r->why, sizeof r->why,
+             "made by ibscope %s, this is %s: analyse the captures "
+             "again with this version",
+             made_by, version);
     return false;
 }
 
@@ -836,8 +869,7 @@ static bool check_names(struct merge_report *mr)
         snprintf(r->path, sizeof r->path, "%s", r->capture_ref_at);
         r->path_len = strlen(r->path);
         return rd_fail(r, "capture %llu is not in the report's captures (%llu)",
-                       (unsigned long long)r->capture_refs - 1,
-                       (unsigned long long)mr->captures);
+                       (unsigned long long)r->capture_refs - 1, (unsigned long long)mr->captures);
     }
     if (mr->chain_refs > mr->chains) {
         snprintf(r->path, sizeof r->path, "%s", mr->chain_ref_at);
@@ -875,8 +907,8 @@ static bool add_host(struct merge *mg, const char *name)
         free(copy);
         return false;
     }
-    mg->hosts[mg->host_count++] = (struct report_host){
-        .name = copy, .first_capture = (uint32_t)mg->capture_count};
+    mg->hosts[mg->host_count++] =
+        (struct report_host){ .name = copy, .first_capture = (uint32_t)mg->capture_count };
     return true;
 }
 
@@ -889,8 +921,9 @@ bool merge_read(struct merge *mg, FILE *in, const char *host, char *why, size_t 
         return false;
     }
     jp_init(jp, in);
-    struct merge_report mr = {.mg = mg, .host = (uint32_t)mg->host_count - 1,
-                              .chain_base = (uint32_t)mg->chain_count};
+    struct merge_report mr = { .mg = mg,
+                               .host = (uint32_t)mg->host_count - 1,
+                               .chain_base = (uint32_t)mg->chain_count };
     mr.rd.jp = jp;
     mr.rd.capture_base = (uint32_t)mg->capture_count;
     bool ok = read_document(&mr);

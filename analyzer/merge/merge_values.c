@@ -28,8 +28,8 @@ bool rd_fail(struct rd *r, const char *fmt, ...)
 
 bool rd_not(struct rd *r, enum jp_type t, const char *noun)
 {
-    static const char *const names[] = {"an object", "an array", NULL, NULL,
-                                        "true", "false", "null"};
+    static const char *const names[] = { "an object", "an array", NULL,  NULL,
+                                         "true",      "false",    "null" };
     char value[PRINTABLE_MAX];
     if (t == JP_STRING || t == JP_NUMBER) {
         char cut[48];
@@ -210,8 +210,7 @@ bool rd_int(struct rd *r, const char *noun, int64_t *v, bool *null)
 }
 
 /* The number just read, as a real in [lo, hi]. */
-static bool real_of(struct rd *r, enum jp_type t, double lo, double hi, const char *noun,
-                    double *v)
+static bool real_of(struct rd *r, enum jp_type t, double lo, double hi, const char *noun, double *v)
 {
     if (t != JP_NUMBER)
         return rd_not(r, t, noun);
@@ -228,8 +227,7 @@ bool rd_real(struct rd *r, double lo, double hi, const char *noun, double *v)
     return value(r, &t) && real_of(r, t, lo, hi, noun, v);
 }
 
-bool rd_real_or_null(struct rd *r, double lo, double hi, const char *noun, double *v,
-                     bool *null)
+bool rd_real_or_null(struct rd *r, double lo, double hi, const char *noun, double *v, bool *null)
 {
     enum jp_type t;
     if (!value(r, &t))
@@ -282,8 +280,9 @@ static bool parse_time(const char *s, int64_t *ns)
 {
     int y, mo, d, h, mi, sec, n = 0;
     long frac;
-    if (strlen(s) != 30 || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%9ldZ%n", &y, &mo, &d, &h, &mi,
-                                  &sec, &frac, &n) != 7 || n != 30 || mo < 1 || mo > 12)
+    if (strlen(s) != 30 ||
+        sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%9ldZ%n", &y, &mo, &d, &h, &mi, &sec, &frac, &n) != 7 ||
+        n != 30 || mo < 1 || mo > 12)
         return false;
     int64_t secs, t;
     int64_t days = days_from_civil(y, (unsigned)mo, (unsigned)d);
@@ -337,11 +336,11 @@ bool rd_frame_number(struct rd *r, uint64_t *frame)
 
 bool rd_frame(struct rd *r, struct ib_frame_ref *f)
 {
-    static const char *const keys[] = {"capture", "frame", "time", NULL};
+    static const char *const keys[] = { "capture", "frame", "time", NULL };
     enum jp_type t;
     size_t base = r->path_len;
     uint32_t seen = 0;
-    *f = (struct ib_frame_ref){0, 0, 0};
+    *f = (struct ib_frame_ref){ 0, 0, 0 };
     if (!value(r, &t))
         return false;
     if (t == JP_NULL)
@@ -352,7 +351,7 @@ bool rd_frame(struct rd *r, struct ib_frame_ref *f)
         bool ok = k == 0   ? rd_capture(r, &f->capture)
                   : k == 1 ? rd_frame_number(r, &f->frame)
                   : k == 2 ? rd_time(r, &f->time_ns, NULL)
-                  : k == RD_OTHER && rd_skip(r);
+                           : k == RD_OTHER && rd_skip(r);
         if (!ok)
             return false;
     }
@@ -385,10 +384,10 @@ static bool gid_or_null(struct rd *r, struct ib_endpoint *ep)
 
 bool rd_endpoint(struct rd *r, struct ib_endpoint *ep)
 {
-    static const char *const keys[] = {"lid", "gid", NULL};
+    static const char *const keys[] = { "lid", "gid", NULL };
     size_t base = r->path_len;
     uint32_t seen = 0;
-    *ep = (struct ib_endpoint){0};
+    *ep = (struct ib_endpoint){ 0 };
     if (!rd_open(r, JP_OBJECT, "an endpoint ({lid, gid})"))
         return false;
     for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
@@ -438,18 +437,18 @@ bool rd_port_space(struct rd *r, uint16_t *ps)
 
 bool rd_hop(struct rd *r, struct ib_redirect_hop *hop, bool with_frame)
 {
-    static const char *const keys[] = {"lid", "gid", "qp", "qkey", "pkey", "frame", NULL};
+    static const char *const keys[] = { "lid", "gid", "qp", "qkey", "pkey", "frame", NULL };
     size_t base = r->path_len;
     uint32_t seen = 0;
     memset(hop, 0, sizeof *hop);
     if (!rd_open(r, JP_OBJECT, "a redirect target ({lid, gid, qp, qkey, pkey})"))
         return false;
     for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0   ? rd_u16(r, "a LID", &hop->lid)
-                  : k == 1 ? rd_gid(r, hop->gid)
-                  : k == 2 ? rd_u32(r, RD_QP_MAX, "a QP number", &hop->qp)
-                  : k == 3 ? rd_u32(r, UINT32_MAX, "a Q_Key", &hop->qkey)
-                  : k == 4 ? rd_u16(r, "a P_Key", &hop->pkey)
+        bool ok = k == 0                 ? rd_u16(r, "a LID", &hop->lid)
+                  : k == 1               ? rd_gid(r, hop->gid)
+                  : k == 2               ? rd_u32(r, RD_QP_MAX, "a QP number", &hop->qp)
+                  : k == 3               ? rd_u32(r, UINT32_MAX, "a Q_Key", &hop->qkey)
+                  : k == 4               ? rd_u16(r, "a P_Key", &hop->pkey)
                   : k == 5 && with_frame ? rd_frame(r, &hop->frame)
                                          : k != RD_FAIL && rd_skip(r);
         if (!ok)

@@ -23,11 +23,11 @@
 
 struct rd {
     struct json_pull *jp;
-    char path[RD_PATH_MAX];     /* where the reader is: "findings[3].details" */
+    char path[RD_PATH_MAX]; /* where the reader is: "findings[3].details" */
     size_t path_len;
-    char why[384];              /* the refusal; "" while none (or a syntax error: jp's) */
-    uint32_t capture_base;      /* the report's first capture, numbered in the merge */
-    uint64_t capture_refs;      /* 1 + the largest capture a frame names, 0 for none */
+    char why[384];         /* the refusal; "" while none (or a syntax error: jp's) */
+    uint32_t capture_base; /* the report's first capture, numbered in the merge */
+    uint64_t capture_refs; /* 1 + the largest capture a frame names, 0 for none */
     char capture_ref_at[RD_PATH_MAX];
 };
 
@@ -68,8 +68,7 @@ bool rd_int(struct rd *r, const char *noun, int64_t *v, bool *null);
 /* A number in [lo, hi]. */
 bool rd_real(struct rd *r, double lo, double hi, const char *noun, double *v);
 /* The same, or null (*null). */
-bool rd_real_or_null(struct rd *r, double lo, double hi, const char *noun, double *v,
-                     bool *null);
+bool rd_real_or_null(struct rd *r, double lo, double hi, const char *noun, double *v, bool *null);
 bool rd_bool(struct rd *r, bool *v);
 /* A string (in r->jp->text until the next read), or NULL for null when
  * null_ok. */

@@ -67,15 +67,17 @@ static double tick_step(double span)
 void plot_axes(FILE *out, const struct plot *p, const char *value_label)
 {
     double bottom = p->y + p->h;
-    fprintf(out, "<g class=\"axis\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+    fprintf(out,
+            "<g class=\"axis\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
             p->x, bottom, p->x + p->w, bottom, p->x, p->y, p->x, bottom);
     double span = (double)(p->t_max - p->t_min) / 1e9;
     double step = tick_step(span);
     for (double s = 0; s <= span * 1.0001 && span > 0; s += step) {
         double x = p->x + s / span * p->w;
-        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>",
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>",
                 x, bottom, x, bottom + 4, x, bottom + 15, s);
     }
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">s</text>", p->x + p->w,
@@ -85,8 +87,9 @@ void plot_axes(FILE *out, const struct plot *p, const char *value_label)
         vstep = 1;
     for (double v = 0; v <= p->v_max * 1.0001 && p->v_max > 0; v += vstep) {
         double y = plot_y(p, v);
-        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>",
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>",
                 p->x - 4, y, p->x, y, p->x - 6, y + 4, v);
     }
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\">", p->x + 4, p->y - 6);
@@ -109,7 +112,8 @@ static const char page_style[] =
     "table{border-collapse:collapse;margin:.5em 0}th,td{padding:.2em .7em;text-align:left;"
     "border-bottom:1px solid var(--grid);vertical-align:top}td.n,th.n{text-align:right;"
     "font-variant-numeric:tabular-nums}th{cursor:default}th[data-sort]{cursor:pointer}"
-    "td.sev{white-space:nowrap}figure{margin:1em 0;break-inside:avoid}figcaption{color:var(--muted);font-size:.92em}"
+    "td.sev{white-space:nowrap}figure{margin:1em "
+    "0;break-inside:avoid}figcaption{color:var(--muted);font-size:.92em}"
     "svg{max-width:100%;height:auto;font:11px system-ui,sans-serif}"
     "svg text{fill:var(--fg)}.axis line{stroke:var(--grid)}"
     ".sev-error{color:var(--error)}.sev-warning{color:var(--warning)}"
@@ -153,10 +157,11 @@ static const char page_script[] =
 
 void html_page_begin(FILE *out, const char *title, const char *version)
 {
-    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                 "<meta name=\"color-scheme\" content=\"light dark\">"
-                 "<meta name=\"generator\" content=\"ibscope %s\"><title>",
+    fprintf(out,
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<meta name=\"color-scheme\" content=\"light dark\">"
+            "<meta name=\"generator\" content=\"ibscope %s\"><title>",
             version);
     html_text(out, title);
     fprintf(out, "</title><style>%s</style></head><body>\n", page_style);
@@ -179,10 +184,9 @@ const char *html_severity_mark(enum ib_severity s)
 {
     /* A shape beside each colour, so severities stay apart in grayscale. */
     switch (s) {
-    case IB_SEV_ERROR: return "\xe2\x96\xa0";   /* black square */
-    case IB_SEV_WARN: return "\xe2\x96\xb2"; /* black triangle */
-    case IB_SEV_NOTE: return "\xe2\x97\x8f";    /* black circle */
-    default: return "\xe2\x97\x8b";             /* white circle */
+    case IB_SEV_ERROR: return "\xe2\x96\xa0"; /* black square */
+    case IB_SEV_WARN: return "\xe2\x96\xb2";  /* black triangle */
+    case IB_SEV_NOTE: return "\xe2\x97\x8f";  /* black circle */
+    default: return "\xe2\x97\x8b";           /* white circle */
     }
 }
-

@@ -52,8 +52,7 @@ void json_writer_init(struct json_writer *w, FILE *out, bool pretty)
     w->first[0] = true;
 }
 
-void json_writer_fragment(struct json_writer *w, FILE *out, bool pretty,
-                          unsigned depth)
+void json_writer_fragment(struct json_writer *w, FILE *out, bool pretty, unsigned depth)
 {
     json_writer_init(w, out, pretty);
     if (depth > JSON_DEPTH_MAX) {
@@ -67,7 +66,8 @@ void json_writer_fragment(struct json_writer *w, FILE *out, bool pretty,
 
 static void newline_indent(struct json_writer *w, unsigned depth)
 {
-    static const char spaces[] = "\n                                                                ";
+    static const char spaces[] =
+        "\n                                                                ";
     if (!w->pretty)
         return;
     size_t n = 1 + 2 * (size_t)depth; /* depth <= JSON_DEPTH_MAX: fits */
@@ -123,10 +123,22 @@ static void close_container(struct json_writer *w, char c)
     }
 }
 
-void jw_begin_object(struct json_writer *w) { open_container(w, '{'); }
-void jw_end_object(struct json_writer *w) { close_container(w, '}'); }
-void jw_begin_array(struct json_writer *w) { open_container(w, '['); }
-void jw_end_array(struct json_writer *w) { close_container(w, ']'); }
+void jw_begin_object(struct json_writer *w)
+{
+    open_container(w, '{');
+}
+void jw_end_object(struct json_writer *w)
+{
+    close_container(w, '}');
+}
+void jw_begin_array(struct json_writer *w)
+{
+    open_container(w, '[');
+}
+void jw_end_array(struct json_writer *w)
+{
+    close_container(w, ']');
+}
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid.
  * Rejects overlong forms, surrogates and code points past U+10FFFF. */

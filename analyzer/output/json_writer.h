@@ -19,13 +19,13 @@
 #include <stdio.h>
 
 #define JSON_DEPTH_MAX 32
-#define JSON_BUFFER 65536
+#define JSON_BUFFER    65536
 
 /* Output is gathered in buf and written in blocks: a report can be millions
  * of tiny tokens, and a stdio call per token costs more than the rest. */
 struct json_writer {
     FILE *out;
-    size_t len;                     /* bytes waiting in buf */
+    size_t len; /* bytes waiting in buf */
     char buf[JSON_BUFFER];
     bool pretty;
     unsigned depth;
@@ -38,8 +38,7 @@ struct json_writer {
 /* A whole document. */
 void json_writer_init(struct json_writer *w, FILE *out, bool pretty);
 /* Elements of an array opened at depth `depth` - 1 of another document. */
-void json_writer_fragment(struct json_writer *w, FILE *out, bool pretty,
-                          unsigned depth);
+void json_writer_fragment(struct json_writer *w, FILE *out, bool pretty, unsigned depth);
 
 void jw_begin_object(struct json_writer *w);
 void jw_end_object(struct json_writer *w);

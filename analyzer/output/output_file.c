@@ -241,7 +241,7 @@ static int may_replace(const char *target, const struct stat *st)
 
 /* ---- the temporary file ---- */
 
-#define TEMP_TAG ".ibscope-"
+#define TEMP_TAG    ".ibscope-"
 #define TEMP_RANDOM 6 /* mkstemp's XXXXXX */
 #define HASH_DIGITS 16
 
@@ -304,8 +304,8 @@ static void remove_stale(const char *dir, const char *prefix)
         if (!random_part || fstatat(dirfd(d), e->d_name, &before, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISREG(before.st_mode) || before.st_uid != geteuid())
             continue;
-        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
-                                                 O_CLOEXEC);
+        int fd =
+            openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         if (fd < 0)
             continue;
         /* The lock is held while the name goes: a run that had just made

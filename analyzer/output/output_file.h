@@ -43,13 +43,13 @@ struct output_sink;
 /* Opened by output_open, finished by output_commit or output_abort; not to
  * be copied in between. */
 struct output_file {
-    const char *path;   /* as given, for messages; "standard output" for none */
-    FILE *fp;           /* where to write; NULL after output_commit/abort */
+    const char *path; /* as given, for messages; "standard output" for none */
+    FILE *fp;         /* where to write; NULL after output_commit/abort */
     enum output_kind kind;
-    char *target;       /* the file renamed over (symlinks resolved) */
+    char *target; /* the file renamed over (symlinks resolved) */
     char *tmp_path;
-    int fd;             /* fp's descriptor; an atomic one holds the lock */
-    mode_t mode;        /* what the file gets at the rename */
+    int fd;      /* fp's descriptor; an atomic one holds the lock */
+    mode_t mode; /* what the file gets at the rename */
     struct output_sink *sink;
 };
 

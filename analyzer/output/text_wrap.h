@@ -8,7 +8,7 @@
 
 /* Glues words that must stay on one line; printed as a space. */
 #define TEXT_WRAP_NBSP '\x1f'
-#define TEXT_WRAP_NB "\x1f"
+#define TEXT_WRAP_NB   "\x1f"
 
 /* Writes text and a newline, wrapped at `width` columns: the first line
  * after `first` columns already used, continuation lines indented by

@@ -43,8 +43,8 @@ static const char csv_fabric_header[] = ",seen_at,clock_offset_ns,clock_offset_e
 
 /* Connection columns after message: 17 of them; then the CRC counts, 3;
  * then the connection's index (the plugin's ibscope.analysis.conn), 1. */
-#define CSV_CONN_COLUMNS 17
-#define CSV_CRC_COLUMNS 3
+#define CSV_CONN_COLUMNS  17
+#define CSV_CRC_COLUMNS   3
 #define CSV_INDEX_COLUMNS 1
 
 /* A merge's columns after the rest: the host of the row's capture, and
@@ -104,8 +104,8 @@ static void csv_finding(void *p, const struct report_model *m, const struct ib_f
     fmt_time_rfc3339(f->at.time_ns, t, sizeof(t));
     fprintf(st->out, "finding,%" PRIu32 ",", f->at.capture);
     capture_path(st->out, m, f->at.capture);
-    fprintf(st->out, ",%" PRIu64 ",%s,%s,%s,", f->at.frame, t,
-            ib_finding_kind_name(f->kind), ib_severity_name(f->severity));
+    fprintf(st->out, ",%" PRIu64 ",%s,%s,%s,", f->at.frame, t, ib_finding_kind_name(f->kind),
+            ib_severity_name(f->severity));
     if (f->kind == IB_FIND_ADDRESSING || f->kind == IB_FIND_MALFORMED)
         fputs(ib_diag_info((enum ib_diag_id)f->rule)->name, st->out);
     fputc(',', st->out);
@@ -159,8 +159,8 @@ static void csv_connection(void *p, const struct report_model *m,
     } else {
         fputs(",,,,", out);
     }
-    fprintf(out, ",%" PRIu32 ",%" PRIu32 ",%s,", rec->local_comm_id,
-            rec->remote_comm_id, ib_conn_state_name(rec->state));
+    fprintf(out, ",%" PRIu32 ",%" PRIu32 ",%s,", rec->local_comm_id, rec->remote_comm_id,
+            ib_conn_state_name(rec->state));
     if (rec->rej.frame != 0)
         fprintf(out, "%u", (unsigned)rec->reject_reason);
     fprintf(out, ",%u", rec->retransmissions);

@@ -47,8 +47,7 @@ void fmt_seconds(int64_t ns, char *buf, size_t size)
 {
     const char *sign = ns < 0 ? "-" : "";
     uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, size, "%s%" PRIu64 ".%06" PRIu64, sign, a / 1000000000,
-             a % 1000000000 / 1000);
+    snprintf(buf, size, "%s%" PRIu64 ".%06" PRIu64, sign, a / 1000000000, a % 1000000000 / 1000);
 }
 
 void fmt_duration(int64_t ns, char *buf, size_t size)
@@ -90,7 +89,7 @@ void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size)
 
 struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *hop)
 {
-    struct ib_endpoint ep = {.lid = hop->lid, .has_gid = false};
+    struct ib_endpoint ep = { .lid = hop->lid, .has_gid = false };
     if (hop->lid == 0) {
         ep.has_gid = true;
         memcpy(ep.gid, hop->gid, 16);
@@ -126,8 +125,7 @@ const char *rej_reason_name(unsigned reason)
     return ib_name_lookup(ib_rej_reason_names, reason);
 }
 
-void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *buf,
-                      size_t size)
+void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *buf, size_t size)
 {
     char msg[IB_FINDING_TEXT_MAX], rel[32];
     ib_finding_format(f, msg, sizeof msg);

@@ -17,14 +17,12 @@ void fmt_seconds(int64_t ns, char *buf, size_t size);
 void fmt_duration(int64_t ns, char *buf, size_t size);
 
 /* "12" when only one capture was read, else "capture:frame" ("1:12"). */
-void fmt_frame(const struct ib_frame_ref *f, size_t capture_count, char *buf,
-               size_t size);
+void fmt_frame(const struct ib_frame_ref *f, size_t capture_count, char *buf, size_t size);
 
 /* A finding's message; with several captures, or a kind whose message
  * does not name its related frame, "(see frame 1:12)" after it. */
 #define FINDING_TEXT_MAX (IB_FINDING_TEXT_MAX + 64)
-void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *buf,
-                      size_t size);
+void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *buf, size_t size);
 
 /* "LID 12" or, without a LID, "GID fe80::1"; "?" when neither is known. */
 void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size);

@@ -27,10 +27,10 @@
  * 48 of them with the highest peaks are charted, and the findings table
  * lists the first HTML_FINDINGS_LISTED findings.  Everything is in the
  * tables and counts. */
-#define HTML_SOURCES_KEPT 256
+#define HTML_SOURCES_KEPT    256
 #define HTML_SOURCES_CHARTED 48
-#define HTML_CHAIN_MARKS 4096     /* chain findings remembered to colour hops */
-#define LATENCY_BUCKETS 24        /* < 1 us, then one per power of two of us */
+#define HTML_CHAIN_MARKS     4096 /* chain findings remembered to colour hops */
+#define LATENCY_BUCKETS      24   /* < 1 us, then one per power of two of us */
 
 struct listed_finding {
     struct ib_frame_ref at;
@@ -65,9 +65,11 @@ struct html_state {
     struct source_usage *sources; /* HTML_SOURCES_KEPT of them */
     uint64_t req_rep[LATENCY_BUCKETS], req_rtu[LATENCY_BUCKETS];
     /* Captures correlated: connections by the captures that saw them. */
-    struct seen_count { uint64_t mask, count; } seen[HTML_SEEN_SETS];
+    struct seen_count {
+        uint64_t mask, count;
+    } seen[HTML_SEEN_SETS];
     size_t seen_sets;
-    uint64_t seen_other;          /* in sets past HTML_SEEN_SETS */
+    uint64_t seen_other; /* in sets past HTML_SEEN_SETS */
 };
 
 /* ---- streaming ---- */
@@ -121,8 +123,8 @@ static void html_finding(void *p, const struct report_model *m, const struct ib_
         st->not_listed++;
     }
     if (marks_chain(f->kind) && f->data.has_chain && st->mark_count < HTML_CHAIN_MARKS)
-        st->marks[st->mark_count++] = (struct chain_mark){
-            f->data.chain, f->kind, f->at.frame, f->related.frame, f->at.capture};
+        st->marks[st->mark_count++] = (struct chain_mark){ f->data.chain, f->kind, f->at.frame,
+                                                           f->related.frame, f->at.capture };
 }
 
 static unsigned latency_bucket(int64_t ns)
@@ -220,8 +222,9 @@ static void clock_cells(FILE *out, const struct report_capture *c)
         fputs("<td class=\"n\">-</td><td class=\"n\">-</td>", out);
         return;
     }
-    fprintf(out, "<td class=\"n\" data-offset-ns=\"%" PRId64 "\">%+.6f ms</td>"
-                 "<td class=\"n\" data-error-ns=\"%" PRId64 "\">%.3f us</td>",
+    fprintf(out,
+            "<td class=\"n\" data-offset-ns=\"%" PRId64 "\">%+.6f ms</td>"
+            "<td class=\"n\" data-error-ns=\"%" PRId64 "\">%.3f us</td>",
             c->clock_offset_ns, (double)c->clock_offset_ns / 1e6, c->clock_error_ns,
             (double)c->clock_error_ns / 1e3);
 }
@@ -229,15 +232,17 @@ static void clock_cells(FILE *out, const struct report_capture *c)
 /* Management packets watched per direction, and those that never came. */
 static void write_deliveries(FILE *out, const struct report_model *m)
 {
-    fprintf(out, "<p>Packets seen on two captures, counted once: %" PRIu64 ". Management "
-                 "packets not delivered within %lld ms:</p>\n<table id=\"deliveries\"><thead>"
-                 "<tr><th>from capture</th><th>to capture</th><th class=\"n\">watched</th>"
-                 "<th class=\"n\">not delivered</th></tr></thead><tbody>\n",
+    fprintf(out,
+            "<p>Packets seen on two captures, counted once: %" PRIu64 ". Management "
+            "packets not delivered within %lld ms:</p>\n<table id=\"deliveries\"><thead>"
+            "<tr><th>from capture</th><th>to capture</th><th class=\"n\">watched</th>"
+            "<th class=\"n\">not delivered</th></tr></thead><tbody>\n",
             ib_fabric_stats(m->fabric)->repeats, (long long)IB_DELIVERY_WINDOW_MS);
     for (size_t i = 0; i < ib_fabric_delivery_count(m->fabric); i++) {
         const struct ib_delivery *d = ib_fabric_delivery(m->fabric, i);
-        fprintf(out, "<tr><td class=\"n\">%u</td><td class=\"n\">%u</td><td class=\"n\">%"
-                     PRIu64 "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
+        fprintf(out,
+                "<tr><td class=\"n\">%u</td><td class=\"n\">%u</td><td class=\"n\">%" PRIu64
+                "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
                 d->from, d->to, d->sent, d->not_delivered);
     }
     fputs("</tbody></table>\n", out);
@@ -245,12 +250,12 @@ static void write_deliveries(FILE *out, const struct report_model *m)
 
 static void write_captures(FILE *out, const struct report_model *m)
 {
-    fprintf(out, "<table><thead><tr><th>#</th>%s<th>capture</th><th>link type</th>"
-                 "<th class=\"n\">frames</th><th class=\"n\">InfiniBand frames</th>"
-                 "<th class=\"n\">errors</th>%s</tr></thead><tbody>\n",
+    fprintf(out,
+            "<table><thead><tr><th>#</th>%s<th>capture</th><th>link type</th>"
+            "<th class=\"n\">frames</th><th class=\"n\">InfiniBand frames</th>"
+            "<th class=\"n\">errors</th>%s</tr></thead><tbody>\n",
             m->host_count ? "<th>host</th>" : "",
-            m->fabric ? "<th class=\"n\">clock offset</th><th class=\"n\">error (+-)</th>"
-                      : "");
+            m->fabric ? "<th class=\"n\">clock offset</th><th class=\"n\">error (+-)</th>" : "");
     for (size_t i = 0; i < m->capture_count; i++) {
         const struct report_capture *c = &m->captures[i];
         const char *lt = linktype_name(c->info.linktype);
@@ -258,8 +263,9 @@ static void write_captures(FILE *out, const struct report_model *m)
         host_cell(out, m, c->host);
         fputs("<td>", out);
         html_text(out, c->info.path);
-        fprintf(out, "</td><td>%d %s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
-                     "</td><td class=\"n\">%" PRIu64 "</td>",
+        fprintf(out,
+                "</td><td>%d %s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
+                "</td><td class=\"n\">%" PRIu64 "</td>",
                 c->info.linktype, lt ? lt : "", c->info.frames, c->ib_frames, c->info.errors);
         if (m->fabric)
             clock_cells(out, c);
@@ -288,8 +294,9 @@ static void write_kinds(FILE *out, const struct report_model *m)
         any = true;
         enum ib_severity sev = ib_finding_kind_severity((enum ib_finding_kind)k);
         const char *name = ib_finding_kind_name((enum ib_finding_kind)k);
-        fprintf(out, "<tr class=\"sev-%s\" data-kind=\"%s\" data-count=\"%" PRIu64
-                     "\"><td>%s %s</td><td>%s</td><td class=\"n\">%" PRIu64 "</td>",
+        fprintf(out,
+                "<tr class=\"sev-%s\" data-kind=\"%s\" data-count=\"%" PRIu64
+                "\"><td>%s %s</td><td>%s</td><td class=\"n\">%" PRIu64 "</td>",
                 ib_severity_name(sev), name, m->findings[k], html_severity_mark(sev), name,
                 ib_severity_name(sev), m->findings[k]);
         for (size_t h = 0; h < m->host_count; h++)
@@ -320,9 +327,10 @@ static void write_summary(FILE *out, const struct report_model *m)
         char horizon[24], window[24];
         ib_format_time_left(m->pool.forecast_horizon_s, horizon, sizeof horizon);
         ib_format_time_left(m->pool.forecast_window_s, window, sizeof window);
-        fprintf(out, "Port pool %u-%u (%" PRIu32 " ports), pool_high at %g%% (%" PRIu32
-                     " ports), pool_forecast when a source's pool would run out within %s at "
-                     "its net rate over the last %s.</p>\n",
+        fprintf(out,
+                "Port pool %u-%u (%" PRIu32 " ports), pool_high at %g%% (%" PRIu32
+                " ports), pool_forecast when a source's pool would run out within %s at "
+                "its net rate over the last %s.</p>\n",
                 m->pool.low, m->pool.high, m->pool.size, m->pool.threshold_pct,
                 m->pool.threshold_ports, horizon, window);
     } else {
@@ -408,7 +416,7 @@ struct projection {
     enum ib_pool_model model;
     const struct ib_forecast *fc;
     int64_t from_ns;
-    double to_ns;      /* where it reaches the pool, maybe past any int64 */
+    double to_ns; /* where it reaches the pool, maybe past any int64 */
 };
 
 static void projection_of(const struct ib_source_stats *s, struct projection *pr)
@@ -446,10 +454,11 @@ static void write_projection(FILE *out, const struct plot *p, const struct proje
     }
     char left[24];
     ib_format_time_left(pr->fc->eta_s, left, sizeof left);
-    fprintf(out, "<g data-projection=\"%s\" data-eta-s=\"%.3f\" data-rate=\"%.6f\" "
-                 "data-from-frame=\"%s\"><path class=\"projection\" d=\"M%.1f %.1fL%.1f "
-                 "%.1f\"/><title>at %.2f ports/s from frame %s, the pool runs out in %s (%s)"
-                 "</title></g>\n",
+    fprintf(out,
+            "<g data-projection=\"%s\" data-eta-s=\"%.3f\" data-rate=\"%.6f\" "
+            "data-from-frame=\"%s\"><path class=\"projection\" d=\"M%.1f %.1fL%.1f "
+            "%.1f\"/><title>at %.2f ports/s from frame %s, the pool runs out in %s (%s)"
+            "</title></g>\n",
             ib_pool_model_name(pr->model), pr->fc->eta_s, pr->fc->rate_per_s, frame,
             plot_x(p, pr->from_ns), plot_y(p, n), plot_x(p, (int64_t)to), plot_y(p, v),
             pr->fc->rate_per_s, frame, left,
@@ -458,8 +467,7 @@ static void write_projection(FILE *out, const struct plot *p, const struct proje
 
 /* "; runs out in 4m 05s at 2.00 ports/s (one port each, from frame 2101)",
  * or nothing. */
-static void projection_words(const struct projection *pr, const char *frame, char *buf,
-                             size_t size)
+static void projection_words(const struct projection *pr, const char *frame, char *buf, size_t size)
 {
     buf[0] = '\0';
     if (!pr->on)
@@ -484,8 +492,9 @@ static void write_above(FILE *out, const struct plot *p, const struct series *s,
             j++;
         double x0 = plot_x(p, column_start(s, i));
         double x1 = plot_x(p, stretch_end(s, j, thr, t_max));
-        fprintf(out, "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                     "height=\"%.1f\"/>",
+        fprintf(out,
+                "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                "height=\"%.1f\"/>",
                 x0, p->y, x1 - x0 > 0.5 ? x1 - x0 : 0.5, p->h);
         i = j;
     }
@@ -514,12 +523,13 @@ static void write_band(FILE *out, const struct plot *p, const struct series *s, 
 /* Line style and marker shape, not colour alone. */
 static void write_legend(FILE *out, const struct plot *p, bool projection)
 {
-    fprintf(out, "<g transform=\"translate(%.1f,%.1f)\"><line class=\"one\" x1=\"0\" x2=\"24\" "
-                 "y1=\"0\" y2=\"0\"/><circle class=\"peak-one\" cx=\"12\" cy=\"0\" r=\"3\"/>"
-                 "<text x=\"30\" y=\"4\">one port each</text><line class=\"dest\" x1=\"140\" "
-                 "x2=\"164\" y1=\"0\" y2=\"0\"/><rect class=\"peak-dest\" x=\"149\" y=\"-3\" "
-                 "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (to the "
-                 "busiest one)</text>",
+    fprintf(out,
+            "<g transform=\"translate(%.1f,%.1f)\"><line class=\"one\" x1=\"0\" x2=\"24\" "
+            "y1=\"0\" y2=\"0\"/><circle class=\"peak-one\" cx=\"12\" cy=\"0\" r=\"3\"/>"
+            "<text x=\"30\" y=\"4\">one port each</text><line class=\"dest\" x1=\"140\" "
+            "x2=\"164\" y1=\"0\" y2=\"0\"/><rect class=\"peak-dest\" x=\"149\" y=\"-3\" "
+            "width=\"6\" height=\"6\"/><text x=\"170\" y=\"4\">per destination (to the "
+            "busiest one)</text>",
             p->x, 206.0);
     if (projection)
         fputs("<line class=\"projection\" x1=\"390\" x2=\"414\" y1=\"0\" y2=\"0\"/>"
@@ -542,64 +552,72 @@ static void write_source_chart(FILE *out, const struct report_model *m,
         fmt_frame(&s->forecast_at, m->capture_count, pfr, sizeof pfr);
     projection_words(&pr, pfr, proj, sizeof proj);
     uint32_t pool = m->pool.size, thr = m->pool.threshold_ports;
-    struct plot p = {60, 24, 620, 150, m->min_ns, chart_end(m, &pr), pool * 1.05};
+    struct plot p = { 60, 24, 620, 150, m->min_ns, chart_end(m, &pr), pool * 1.05 };
     int64_t at = time_at_or_above(&u->one, thr, m->max_ns);
     fmt_duration(at, above, sizeof above);
     fprintf(out, "<figure class=\"source\" data-source=\"");
     html_text(out, name);
-    fprintf(out, "\"><svg viewBox=\"0 0 700 214\" role=\"img\" aria-labelledby=\"st%zu sd%zu\">"
-                 "<title id=\"st%zu\">Ports in use by ",
+    fprintf(out,
+            "\"><svg viewBox=\"0 0 700 214\" role=\"img\" aria-labelledby=\"st%zu sd%zu\">"
+            "<title id=\"st%zu\">Ports in use by ",
             idx, idx, idx);
     html_text(out, name);
-    fprintf(out, "</title><desc id=\"sd%zu\">Ports in use over time in two models, against the "
-                 "pool of %" PRIu32 " ports and the pool_high threshold of %" PRIu32
-                 ". One port each: peak %" PRIu32 " at frame %s. Per destination: peak %" PRIu32
-                 " at frame %s. At or above the threshold for about %s%s.</desc>\n",
+    fprintf(out,
+            "</title><desc id=\"sd%zu\">Ports in use over time in two models, against the "
+            "pool of %" PRIu32 " ports and the pool_high threshold of %" PRIu32
+            ". One port each: peak %" PRIu32 " at frame %s. Per destination: peak %" PRIu32
+            " at frame %s. At or above the threshold for about %s%s.</desc>\n",
             idx, pool, thr, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2, above,
             proj);
     write_above(out, &p, &u->one, thr, m->max_ns);
     plot_axes(out, &p, "ports in use");
-    fprintf(out, "<line class=\"pool\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                 "<text x=\"%.1f\" y=\"%.1f\">pool %" PRIu32 "</text>",
+    fprintf(out,
+            "<line class=\"pool\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+            "<text x=\"%.1f\" y=\"%.1f\">pool %" PRIu32 "</text>",
             p.x, p.x + p.w, plot_y(&p, pool), plot_y(&p, pool), p.x + 4, plot_y(&p, pool) - 3,
             pool);
-    fprintf(out, "<line class=\"threshold\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                 "<text x=\"%.1f\" y=\"%.1f\">pool_high %" PRIu32 "</text>\n",
-            p.x, p.x + p.w, plot_y(&p, thr), plot_y(&p, thr), p.x + 4, plot_y(&p, thr) + 12,
-            thr);
+    fprintf(out,
+            "<line class=\"threshold\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+            "<text x=\"%.1f\" y=\"%.1f\">pool_high %" PRIu32 "</text>\n",
+            p.x, p.x + p.w, plot_y(&p, thr), plot_y(&p, thr), p.x + 4, plot_y(&p, thr) + 12, thr);
     write_band(out, &p, &u->one, m->max_ns);
-    fprintf(out, "<g data-model=\"one_port\" data-peak=\"%" PRIu32 "\" data-peak-frame=\"%s\" "
-                 "data-drawn-peak=\"%" PRIu32 "\"><path class=\"one\" d=\"",
+    fprintf(out,
+            "<g data-model=\"one_port\" data-peak=\"%" PRIu32 "\" data-peak-frame=\"%s\" "
+            "data-drawn-peak=\"%" PRIu32 "\"><path class=\"one\" d=\"",
             s->peak_ports_in_use, f1, series_most(&u->one));
     level_path(out, &p, &u->one, m->max_ns);
-    fprintf(out, "\"/><circle class=\"peak-one\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>peak "
-                 "%" PRIu32 " ports, one each, frame %s</title></circle></g>\n",
-            plot_x(&p, s->peak_at.time_ns), plot_y(&p, s->peak_ports_in_use),
-            s->peak_ports_in_use, f1);
-    fprintf(out, "<g data-model=\"per_destination\" data-peak=\"%" PRIu32 "\" "
-                 "data-peak-frame=\"%s\" data-drawn-peak=\"%" PRIu32 "\"><path class=\"dest\" "
-                 "d=\"",
+    fprintf(out,
+            "\"/><circle class=\"peak-one\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>peak "
+            "%" PRIu32 " ports, one each, frame %s</title></circle></g>\n",
+            plot_x(&p, s->peak_at.time_ns), plot_y(&p, s->peak_ports_in_use), s->peak_ports_in_use,
+            f1);
+    fprintf(out,
+            "<g data-model=\"per_destination\" data-peak=\"%" PRIu32 "\" "
+            "data-peak-frame=\"%s\" data-drawn-peak=\"%" PRIu32 "\"><path class=\"dest\" "
+            "d=\"",
             s->peak_ports_per_destination, f2, series_most(&u->per_destination));
     level_path(out, &p, &u->per_destination, m->max_ns);
     double px = plot_x(&p, s->peak_per_destination_at.time_ns);
     double py = plot_y(&p, s->peak_ports_per_destination);
-    fprintf(out, "\"/><rect class=\"peak-dest\" x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\">"
-                 "<title>peak %" PRIu32 " ports to one destination, frame %s</title></rect></g>\n",
+    fprintf(out,
+            "\"/><rect class=\"peak-dest\" x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\">"
+            "<title>peak %" PRIu32 " ports to one destination, frame %s</title></rect></g>\n",
             px - 3.5, py - 3.5, s->peak_ports_per_destination, f2);
     double lx = plot_x(&p, s->peak_at.time_ns), ly = plot_y(&p, s->peak_ports_in_use) - 8;
     bool right_half = lx > p.x + p.w / 2;
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">peak %" PRIu32
-                 " (frame %s)</text>",
+    fprintf(out,
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">peak %" PRIu32 " (frame %s)</text>",
             right_half ? lx - 8 : lx + 8, ly < p.y + 10 ? p.y + 10 : ly,
             right_half ? "end" : "start", s->peak_ports_in_use, f1);
     write_projection(out, &p, &pr, pool, pfr);
     write_legend(out, &p, pr.on);
     fprintf(out, "</svg><figcaption><strong>");
     html_text(out, name);
-    fprintf(out, "</strong>: %" PRIu64 " connection requests; one port each: peak %" PRIu32
-                 " (%.1f%% of the pool%s) at frame %s; per destination: peak %" PRIu32
-                 " at frame %s; at or above pool_high (%" PRIu32 ") for about %s%s. Each column"
-                 " of the chart spans its interval's least to most.</figcaption></figure>\n",
+    fprintf(out,
+            "</strong>: %" PRIu64 " connection requests; one port each: peak %" PRIu32
+            " (%.1f%% of the pool%s) at frame %s; per destination: peak %" PRIu32
+            " at frame %s; at or above pool_high (%" PRIu32 ") for about %s%s. Each column"
+            " of the chart spans its interval's least to most.</figcaption></figure>\n",
             s->connections, s->peak_ports_in_use, s->pool_utilization,
             s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above,
             proj);
@@ -639,8 +657,9 @@ static void write_source_charts(FILE *out, struct html_state *st, const struct r
         charted++;
     }
     if (charted < n)
-        fprintf(out, "<p>%zu of %zu sources are charted: those with the highest peaks among "
-                     "the first %d seen. Every source is in the table below.</p>\n",
+        fprintf(out,
+                "<p>%zu of %zu sources are charted: those with the highest peaks among "
+                "the first %d seen. Every source is in the table below.</p>\n",
                 charted, n, HTML_SOURCES_KEPT);
 }
 
@@ -661,8 +680,8 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
         return;
     }
     for (size_t i = 0; i < n; i++)
-        rank[i] = (struct source_rank){m->sources[i]->peak_ports_in_use,
-                                       m->sources[i]->peak_ports_per_destination, i};
+        rank[i] = (struct source_rank){ m->sources[i]->peak_ports_in_use,
+                                        m->sources[i]->peak_ports_per_destination, i };
     qsort(rank, n, sizeof *rank, by_peak);
     for (size_t k = 0; k < n; k++)
         order[k] = rank[k].index;
@@ -673,9 +692,10 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
               out);
     else
         write_source_charts(out, st, m, order);
-    fprintf(out, "<table id=\"sources-table\"><thead><tr>%s<th>source</th><th class=\"n\">"
-                 "requests</th><th class=\"n\">peak, one each</th><th>frame</th><th class=\"n\">"
-                 "peak, per destination</th><th>frame</th></tr></thead><tbody>\n",
+    fprintf(out,
+            "<table id=\"sources-table\"><thead><tr>%s<th>source</th><th class=\"n\">"
+            "requests</th><th class=\"n\">peak, one each</th><th>frame</th><th class=\"n\">"
+            "peak, per destination</th><th>frame</th></tr></thead><tbody>\n",
             m->host_count ? "<th>host</th>" : "");
     for (size_t k = 0; k < n; k++) {
         const struct ib_source_stats *s = m->sources[order[k]];
@@ -685,8 +705,9 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
         host_cell(out, m, m->host_count ? m->source_host[order[k]] : 0);
         fputs("<td>", out);
         html_text(out, l.name);
-        fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu32
-                     "</td><td>%s</td><td class=\"n\">%" PRIu32 "</td><td>%s</td></tr>\n",
+        fprintf(out,
+                "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu32
+                "</td><td>%s</td><td class=\"n\">%" PRIu32 "</td><td>%s</td></tr>\n",
                 s->connections, s->peak_ports_in_use, l.peak, s->peak_ports_per_destination,
                 l.peak_per_destination);
     }
@@ -702,11 +723,12 @@ static void write_timeline(FILE *out, struct html_state *st, const struct report
     if (!lanes)
         return;
     double lane_h = 22, height = 30 + lanes * lane_h + 34;
-    struct plot p = {170, 24, 510, lanes * lane_h, m->min_ns, m->max_ns, 1};
-    fprintf(out, "<figure><svg viewBox=\"0 0 700 %.0f\" role=\"img\" aria-labelledby=\"tlt "
-                 "tld\"><title id=\"tlt\">Findings over time</title><desc id=\"tld\">One lane "
-                 "per finding kind; a mark in each interval that has findings of that kind, "
-                 "taller for more.</desc>\n",
+    struct plot p = { 170, 24, 510, lanes * lane_h, m->min_ns, m->max_ns, 1 };
+    fprintf(out,
+            "<figure><svg viewBox=\"0 0 700 %.0f\" role=\"img\" aria-labelledby=\"tlt "
+            "tld\"><title id=\"tlt\">Findings over time</title><desc id=\"tld\">One lane "
+            "per finding kind; a mark in each interval that has findings of that kind, "
+            "taller for more.</desc>\n",
             height);
     int lane = 0;
     for (int k = 0; k < IB_FIND_COUNT; k++) {
@@ -720,8 +742,9 @@ static void write_timeline(FILE *out, struct html_state *st, const struct report
         for (uint32_t i = 0; i <= s->last; i++)
             if (s->col[i].hi > most)
                 most = s->col[i].hi;
-        fprintf(out, "<g class=\"lane lane-%s\" data-kind=\"%s\" data-count=\"%" PRIu64 "\">"
-                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s %s</text>",
+        fprintf(out,
+                "<g class=\"lane lane-%s\" data-kind=\"%s\" data-count=\"%" PRIu64 "\">"
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s %s</text>",
                 ib_severity_name(sev), name, m->findings[k], p.x - 6, y + 15,
                 html_severity_mark(sev), name);
         for (uint32_t i = 0; i <= s->last; i++) {
@@ -730,8 +753,9 @@ static void write_timeline(FILE *out, struct html_state *st, const struct report
             double h = 4 + 14 * log1p(s->col[i].hi) / log1p(most);
             double x = plot_x(&p, column_start(s, i));
             double w = plot_x(&p, column_start(s, i + 1)) - x;
-            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%"
-                         PRIu32 "</title></rect>",
+            fprintf(out,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%" PRIu32
+                    "</title></rect>",
                     x, y + 19 - h, w < 1.5 ? 1.5 : w, h, s->col[i].hi);
         }
         fputs("</g>\n", out);
@@ -754,12 +778,13 @@ static void write_findings(FILE *out, struct html_state *st, const struct report
         return;
     }
     write_timeline(out, st, m);
-    fprintf(out, "<input id=\"filter\" type=\"search\" placeholder=\"filter the table\" hidden "
-          "aria-label=\"filter the findings\">\n<table id=\"findings-table\"><thead><tr>"
-          "%s<th class=\"n\" data-sort=\"n\">frame</th><th class=\"n\" data-sort=\"n\">time, s"
-          "</th><th data-sort=\"s\">kind</th><th data-sort=\"s\">severity</th>"
-          "<th data-sort=\"s\">message</th></tr></thead><tbody>\n",
-          m->host_count ? "<th data-sort=\"s\">host</th>" : "");
+    fprintf(out,
+            "<input id=\"filter\" type=\"search\" placeholder=\"filter the table\" hidden "
+            "aria-label=\"filter the findings\">\n<table id=\"findings-table\"><thead><tr>"
+            "%s<th class=\"n\" data-sort=\"n\">frame</th><th class=\"n\" data-sort=\"n\">time, s"
+            "</th><th data-sort=\"s\">kind</th><th data-sort=\"s\">severity</th>"
+            "<th data-sort=\"s\">message</th></tr></thead><tbody>\n",
+            m->host_count ? "<th data-sort=\"s\">host</th>" : "");
     for (size_t i = 0; i < st->listed_count; i++) {
         const struct listed_finding *l = &st->listed[i];
         char fr[32], t[32];
@@ -769,16 +794,18 @@ static void write_findings(FILE *out, struct html_state *st, const struct report
         fprintf(out, "<tr class=\"sev-%s\" data-kind=\"%s\">", sev, ib_finding_kind_name(l->kind));
         if (m->host_count)
             host_cell(out, m, m->captures[l->at.capture].host);
-        fprintf(out, "<td class=\"n\" data-v=\"%zu\">%s</td><td class=\"n\">%s</td><td>%s</td>"
-                     "<td class=\"sev\">%s %s</td><td>",
+        fprintf(out,
+                "<td class=\"n\" data-v=\"%zu\">%s</td><td class=\"n\">%s</td><td>%s</td>"
+                "<td class=\"sev\">%s %s</td><td>",
                 i, fr, t, ib_finding_kind_name(l->kind), html_severity_mark(l->severity), sev);
         html_text(out, l->message);
         fputs("</td></tr>\n", out);
     }
     fputs("</tbody></table>\n", out);
     if (st->not_listed)
-        fprintf(out, "<p>The table lists the first %zu findings; %" PRIu64 " more are in the "
-                     "counts and the timeline, and every one is in the JSON report.</p>\n",
+        fprintf(out,
+                "<p>The table lists the first %zu findings; %" PRIu64 " more are in the "
+                "counts and the timeline, and every one is in the JSON report.</p>\n",
                 st->listed_count, st->not_listed);
     fputs("</section>\n", out);
 }
@@ -809,9 +836,9 @@ static bool hop_marked(const struct html_state *st, size_t chain, const struct i
     return false;
 }
 
-#define NODE_W 180
-#define NODE_GAP 70
-#define NODE_H 40
+#define NODE_W          180
+#define NODE_GAP        70
+#define NODE_H          40
 #define CHAIN_MIN_WIDTH 1060 /* every chain drawn at one scale: the page's width */
 
 static void write_node(FILE *out, double x, double y, const struct chain_node *n, bool bad,
@@ -820,8 +847,9 @@ static void write_node(FILE *out, double x, double y, const struct chain_node *n
     char ep[80], qp[24];
     fmt_endpoint(&n->ep, ep, sizeof ep);
     fmt_qp(n->qp, qp, sizeof qp);
-    fprintf(out, "<g class=\"node%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
-                 "rx=\"6\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"%s>",
+    fprintf(out,
+            "<g class=\"node%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
+            "rx=\"6\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"%s>",
             bad ? " bad" : "", x, y, NODE_W, NODE_H, x + NODE_W / 2.0, y + 16,
             strlen(ep) > 24 ? " font-size=\"9\"" : "");
     html_text(out, ep);
@@ -848,12 +876,12 @@ struct chain_layout {
 static void chain_layout(const struct ib_redirect_chain *c, struct chain_layout *l)
 {
     l->hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
-    l->nodes[0] = (struct chain_node){c->origin, c->origin_qp};
+    l->nodes[0] = (struct chain_node){ c->origin, c->origin_qp };
     l->count = 1;
     l->back_edges = 0;
     unsigned at = 0;
     for (unsigned h = 0; h < l->hops; h++) {
-        struct chain_node n = {hop_endpoint(&c->hops[h]), c->hops[h].qp};
+        struct chain_node n = { hop_endpoint(&c->hops[h]), c->hops[h].qp };
         unsigned j = 0;
         while (j < l->count && !same_node(&l->nodes[j], &n))
             j++;
@@ -883,9 +911,10 @@ static void write_edges(FILE *out, const struct html_state *st, const struct rep
         bool bad = hop_marked(st, ci, &hop->frame, IB_FIND_REDIRECT_BAD_TARGET);
         if (l->fresh[h] && l->to[h] == l->from[h] + 1) {
             double x0 = node_x(l->from[h]) + NODE_W, x1 = node_x(l->to[h]);
-            fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fH%.1f\" "
-                         "marker-end=\"url(#arrow%s)\"/><text x=\"%.1f\" y=\"%.1f\" "
-                         "text-anchor=\"middle\">frame %s</text>",
+            fprintf(out,
+                    "<path class=\"edge%s\" d=\"M%.1f %.1fH%.1f\" "
+                    "marker-end=\"url(#arrow%s)\"/><text x=\"%.1f\" y=\"%.1f\" "
+                    "text-anchor=\"middle\">frame %s</text>",
                     bad ? " bad" : "", x0, y + NODE_H / 2.0, x1 - 2, bad ? "-bad" : "",
                     (x0 + x1) / 2, y + NODE_H / 2.0 - 5, hf);
             continue;
@@ -895,9 +924,10 @@ static void write_edges(FILE *out, const struct html_state *st, const struct rep
         double top = y + NODE_H, low = top + 30 + 36.0 * depth++;
         double bottom = 0.25 * top + 0.75 * low; /* where the curve turns */
         bool loop = !l->fresh[h];
-        fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\" "
-                     "marker-end=\"url(#arrow%s)\"/><text class=\"end%s\" x=\"%.1f\" y=\"%.1f\" "
-                     "text-anchor=\"middle\">frame %s%s</text>",
+        fprintf(out,
+                "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\" "
+                "marker-end=\"url(#arrow%s)\"/><text class=\"end%s\" x=\"%.1f\" y=\"%.1f\" "
+                "text-anchor=\"middle\">frame %s%s</text>",
                 loop || bad ? " bad" : "", a, top, a, low, b, low, b, top + 3,
                 loop || bad ? "-bad" : "", loop ? " bad" : "", (a + b) / 2, bottom + 12, hf,
                 loop ? ": back to a visited endpoint" : "");
@@ -912,8 +942,8 @@ static void write_nodes(FILE *out, const struct html_state *st, const struct rep
     for (unsigned i = 0; i < l->count; i++) {
         bool bad = false;
         for (unsigned h = 0; h < l->hops && i > 0; h++)
-            bad |= l->to[h] == i && hop_marked(st, ci, &m->chains[ci]->hops[h].frame,
-                                               IB_FIND_REDIRECT_KEY_MISMATCH);
+            bad |= l->to[h] == i &&
+                   hop_marked(st, ci, &m->chains[ci]->hops[h].frame, IB_FIND_REDIRECT_KEY_MISMATCH);
         write_node(out, node_x(i), y, &l->nodes[i], bad, i == 0 ? "agent" : "");
     }
 }
@@ -954,22 +984,24 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
     if (width < CHAIN_MIN_WIDTH)
         width = CHAIN_MIN_WIDTH;
     double y = 30, height = 90 + 36.0 * l.back_edges;
-    fprintf(out, "<figure class=\"chain\" data-chain=\"%zu\" data-hops=\"%u\" data-end=\"%s\"",
-            ci, total, end);
+    fprintf(out, "<figure class=\"chain\" data-chain=\"%zu\" data-hops=\"%u\" data-end=\"%s\"", ci,
+            total, end);
     if (host) {
         fputs(" data-host=\"", out);
         html_text(out, host);
         fputs("\"", out);
     }
-    fprintf(out, "><svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-labelledby=\"ct%zu cd%zu\">"
-                 "<title id=\"ct%zu\">Redirect chain %zu</title><desc id=\"cd%zu\">",
+    fprintf(out,
+            "><svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-labelledby=\"ct%zu cd%zu\">"
+            "<title id=\"ct%zu\">Redirect chain %zu</title><desc id=\"cd%zu\">",
             width, height, ci, ci, ci, ci, ci);
     if (host)
         html_textf(out, "On %s: ", host);
-    html_textf(out, "%s (class 0x%02x) requests from %s, first request frame %s: %u redirect%s, "
-                    "ending: %s.",
-               cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total,
-               total == 1 ? "" : "s", end);
+    html_textf(out,
+               "%s (class 0x%02x) requests from %s, first request frame %s: %u redirect%s, "
+               "ending: %s.",
+               cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total, total == 1 ? "" : "s",
+               end);
     fputs("</desc>\n", out);
     write_nodes(out, st, m, ci, &l, y);
     write_edges(out, st, m, ci, &l, y);
@@ -979,8 +1011,7 @@ static void write_chain(FILE *out, const struct html_state *st, const struct rep
     if (host)
         html_textf(out, " (%s)", host);
     html_textf(out, ": %s (class 0x%02x) from %s, first request frame %s; %u redirect%s",
-               cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total,
-               total == 1 ? "" : "s");
+               cls ? cls : "MAD", (unsigned)c->mgmt_class, req, fr, total, total == 1 ? "" : "s");
     if (c->hops_dropped)
         html_textf(out, " (%u past the first %d not drawn)", c->hops_dropped, IB_CHAIN_HOPS_MAX);
     html_textf(out, "; %s.", end);
@@ -1035,22 +1066,24 @@ static void write_bars(FILE *out, const struct ib_connection_stats *cs)
         if (bars[i].n > most)
             most = bars[i].n;
     double row = 24, height = 20 + nb * row;
-    fprintf(out, "<figure><svg viewBox=\"0 0 700 %.0f\" role=\"img\" aria-labelledby=\"obt "
-                 "obd\"><title id=\"obt\">Connection outcomes</title><desc id=\"obd\">"
-                 "%" PRIu64 " established, %" PRIu64 " rejected, by reject reason.</desc>\n",
+    fprintf(out,
+            "<figure><svg viewBox=\"0 0 700 %.0f\" role=\"img\" aria-labelledby=\"obt "
+            "obd\"><title id=\"obt\">Connection outcomes</title><desc id=\"obd\">"
+            "%" PRIu64 " established, %" PRIu64 " rejected, by reject reason.</desc>\n",
             height, cs->established, cs->rejected);
     for (unsigned i = 0; i < nb; i++) {
         double y = 10 + i * row, w = 380.0 * (double)bars[i].n / (double)most;
-        fprintf(out, "<g data-outcome=\"%s\" data-count=\"%" PRIu64 "\"", bars[i].rejected ?
-                "rejected" : "established", bars[i].n);
+        fprintf(out, "<g data-outcome=\"%s\" data-count=\"%" PRIu64 "\"",
+                bars[i].rejected ? "rejected" : "established", bars[i].n);
         if (bars[i].rejected)
             fprintf(out, " data-reason=\"%d\"", bars[i].reason);
         fprintf(out, "><text x=\"240\" y=\"%.1f\" text-anchor=\"end\">", y + 14);
         html_text(out, bars[i].label);
-        fprintf(out, "</text><rect class=\"bar%s\" x=\"250\" y=\"%.1f\" width=\"%.1f\" "
-                     "height=\"18\"/><text x=\"%.1f\" y=\"%.1f\">%" PRIu64 "%s</text></g>\n",
-                bars[i].rejected ? " rejected" : "", y, w < 1 ? 1 : w, 256 + w, y + 14,
-                bars[i].n, bars[i].rejected ? " \xe2\x9c\x97" : "");
+        fprintf(out,
+                "</text><rect class=\"bar%s\" x=\"250\" y=\"%.1f\" width=\"%.1f\" "
+                "height=\"18\"/><text x=\"%.1f\" y=\"%.1f\">%" PRIu64 "%s</text></g>\n",
+                bars[i].rejected ? " rejected" : "", y, w < 1 ? 1 : w, 256 + w, y + 14, bars[i].n,
+                bars[i].rejected ? " \xe2\x9c\x97" : "");
     }
     fputs("</svg><figcaption>Connections established (RTU seen) and rejected, by the REJ's "
           "reason; rejected bars are marked \xe2\x9c\x97.</figcaption></figure>\n",
@@ -1090,34 +1123,37 @@ static void write_histogram(FILE *out, const struct html_state *st)
                  "REP and REQ to RTU times, in buckets that double.</desc>\n");
     for (unsigned b = first; b <= last; b++) {
         double x = 60 + (b - first) * col;
-        const uint64_t *v[2] = {st->req_rep, st->req_rtu};
+        const uint64_t *v[2] = { st->req_rep, st->req_rtu };
         for (int k = 0; k < 2; k++) {
             double h = 150.0 * (double)v[k][b] / (double)most;
-            fprintf(out, "<rect class=\"hist%s\" data-bucket=\"%u\" data-series=\"%s\" "
-                         "data-count=\"%" PRIu64 "\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                         "height=\"%.1f\"%s><title>%" PRIu64 "</title></rect>",
+            fprintf(out,
+                    "<rect class=\"hist%s\" data-bucket=\"%u\" data-series=\"%s\" "
+                    "data-count=\"%" PRIu64 "\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                    "height=\"%.1f\"%s><title>%" PRIu64 "</title></rect>",
                     k ? " rtu" : "", b, k ? "req_rtu" : "req_rep", v[k][b], x + 2 + k * col / 2,
                     170 - h, col / 2 - 3, h, k ? " fill-opacity=\"0.85\"" : "", v[k][b]);
         }
         char label[32];
         bucket_label(b, label, sizeof label);
-        fprintf(out, "<text x=\"%.1f\" y=\"186\" text-anchor=\"middle\">%s</text>\n",
-                x + col / 2, label);
+        fprintf(out, "<text x=\"%.1f\" y=\"186\" text-anchor=\"middle\">%s</text>\n", x + col / 2,
+                label);
     }
-    fputs("<line class=\"axis\" x1=\"60\" x2=\"680\" y1=\"170\" y2=\"170\" stroke=\"currentColor\"/>"
-          "<g transform=\"translate(60,208)\"><rect class=\"hist\" width=\"12\" height=\"10\" "
-          "y=\"-9\"/><text x=\"16\">REQ \xe2\x86\x92 REP (left of each pair)</text><rect "
-          "class=\"hist rtu\" x=\"220\" width=\"12\" height=\"10\" y=\"-9\"/><text x=\"236\">"
-          "REQ \xe2\x86\x92 RTU (right)</text></g></svg><figcaption>Connection setup times: "
-          "each bucket runs from its label to twice it.</figcaption></figure>\n",
-          out);
+    fputs(
+        "<line class=\"axis\" x1=\"60\" x2=\"680\" y1=\"170\" y2=\"170\" stroke=\"currentColor\"/>"
+        "<g transform=\"translate(60,208)\"><rect class=\"hist\" width=\"12\" height=\"10\" "
+        "y=\"-9\"/><text x=\"16\">REQ \xe2\x86\x92 REP (left of each pair)</text><rect "
+        "class=\"hist rtu\" x=\"220\" width=\"12\" height=\"10\" y=\"-9\"/><text x=\"236\">"
+        "REQ \xe2\x86\x92 RTU (right)</text></g></svg><figcaption>Connection setup times: "
+        "each bucket runs from its label to twice it.</figcaption></figure>\n",
+        out);
 }
 
 /* Captures correlated: how many connections each set of captures saw. */
 static void write_seen_at(FILE *out, const struct html_state *st)
 {
     fputs("<table id=\"seen-at\"><thead><tr><th>seen at (captures)</th>"
-          "<th class=\"n\">connections</th></tr></thead><tbody>\n", out);
+          "<th class=\"n\">connections</th></tr></thead><tbody>\n",
+          out);
     for (size_t i = 0; i < st->seen_sets; i++) {
         fputs("<tr><td>", out);
         bool first = true;
@@ -1138,9 +1174,10 @@ static void write_cm(FILE *out, const struct html_state *st, const struct report
 {
     const struct ib_connection_stats *cs = &m->connections;
     fputs("<section id=\"cm\"><h2>CM outcomes</h2>\n", out);
-    fprintf(out, "<p data-requests=\"%" PRIu64 "\">%" PRIu64 " connection requests, %" PRIu64
-                 " established, %" PRIu64 " rejected, %" PRIu64 " closed; %" PRIu64
-                 " retransmissions; %" PRIu64 " SIDR requests.</p>\n",
+    fprintf(out,
+            "<p data-requests=\"%" PRIu64 "\">%" PRIu64 " connection requests, %" PRIu64
+            " established, %" PRIu64 " rejected, %" PRIu64 " closed; %" PRIu64
+            " retransmissions; %" PRIu64 " SIDR requests.</p>\n",
             cs->requests, cs->requests, cs->established, cs->rejected, cs->closed,
             cs->retransmissions, cs->sidr_requests);
     if (cs->requests)
@@ -1163,16 +1200,17 @@ static void write_crc(FILE *out, const struct report_model *m)
           out);
     for (size_t i = 0; i < m->capture_count; i++) {
         const struct report_crc_counts *c = &m->captures[i].crc;
-        const uint64_t *v[2] = {c->icrc, c->vcrc};
+        const uint64_t *v[2] = { c->icrc, c->vcrc };
         for (int k = 0; k < 2; k++) {
-            fprintf(out, "<tr data-crc=\"%s\" data-capture=\"%zu\" data-verified=\"%" PRIu64
-                         "\" data-mismatch=\"%" PRIu64 "\" data-not-present=\"%" PRIu64
-                         "\"><td>",
+            fprintf(out,
+                    "<tr data-crc=\"%s\" data-capture=\"%zu\" data-verified=\"%" PRIu64
+                    "\" data-mismatch=\"%" PRIu64 "\" data-not-present=\"%" PRIu64 "\"><td>",
                     k ? "vcrc" : "icrc", i, v[k][IB_CRC_VERIFIED], v[k][IB_CRC_MISMATCH],
                     v[k][IB_CRC_NOT_PRESENT]);
             html_text(out, m->captures[i].info.path);
-            fprintf(out, "</td><td>%s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n%s\">%"
-                         PRIu64 "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
+            fprintf(out,
+                    "</td><td>%s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n%s\">%" PRIu64
+                    "</td><td class=\"n\">%" PRIu64 "</td></tr>\n",
                     k ? "VCRC" : "ICRC", v[k][IB_CRC_VERIFIED],
                     v[k][IB_CRC_MISMATCH] ? " sev-warning" : "", v[k][IB_CRC_MISMATCH],
                     v[k][IB_CRC_NOT_PRESENT]);
@@ -1196,11 +1234,12 @@ static void write_hosts(FILE *out, const struct report_model *m)
         html_text(out, h->name);
         fprintf(out, "\" data-findings=\"%" PRIu64 "\"><td>", h->findings_total);
         html_text(out, h->name);
-        fprintf(out, "</td><td class=\"n\">%" PRIu32 "</td><td class=\"n\">%" PRIu64
-                     "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
-                     "</td><td>%u-%u</td></tr>\n",
-                h->capture_count, h->frames, h->source_count, h->findings_total,
-                h->pool.low, h->pool.high);
+        fprintf(out,
+                "</td><td class=\"n\">%" PRIu32 "</td><td class=\"n\">%" PRIu64
+                "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
+                "</td><td>%u-%u</td></tr>\n",
+                h->capture_count, h->frames, h->source_count, h->findings_total, h->pool.low,
+                h->pool.high);
     }
     fputs("</tbody></table><p>A merge sees each host's capture on its own: a source captured "
           "on two hosts is two sources here, and what one host's traffic did to another's is "
@@ -1221,13 +1260,15 @@ static void write_nearest_bar(FILE *out, const struct report_model *m, size_t k)
     html_text(out, host);
     fputs("\" data-source=\"", out);
     html_text(out, l.name);
-    fprintf(out, "\" data-peak=\"%" PRIu32 "\" data-pool-pct=\"%.2f\"><text x=\"290\" "
-                 "y=\"%.1f\" text-anchor=\"end\">",
+    fprintf(out,
+            "\" data-peak=\"%" PRIu32 "\" data-pool-pct=\"%.2f\"><text x=\"290\" "
+            "y=\"%.1f\" text-anchor=\"end\">",
             s->peak_ports_in_use, pct, y + 14);
     html_textf(out, "%s: %s", host, l.name);
-    fprintf(out, "</text><rect x=\"300\" y=\"%.1f\" width=\"480\" height=\"18\" "
-                 "class=\"above\"/><rect class=\"bar%s\" x=\"300\" y=\"%.1f\" width=\"%.1f\" "
-                 "height=\"18\"/><text x=\"%.1f\" y=\"%.1f\">",
+    fprintf(out,
+            "</text><rect x=\"300\" y=\"%.1f\" width=\"480\" height=\"18\" "
+            "class=\"above\"/><rect class=\"bar%s\" x=\"300\" y=\"%.1f\" width=\"%.1f\" "
+            "height=\"18\"/><text x=\"%.1f\" y=\"%.1f\">",
             y, s->exhausted ? " rejected" : "", y, w < 1 ? 1 : w, 788.0, y + 14);
     html_textf(out, "%" PRIu32 " (%.1f%%) frame %s%s", s->peak_ports_in_use, pct, l.peak,
                s->exhausted ? " \xe2\x9c\x97 exhausted" : "");
@@ -1241,10 +1282,11 @@ static void write_nearest(FILE *out, const struct report_model *m)
         fputs("<p>No IP CM connection requests.</p></section>\n", out);
         return;
     }
-    fprintf(out, "<figure><svg viewBox=\"0 0 1060 %.0f\" role=\"img\" aria-labelledby=\"nt nd\">"
-                 "<title id=\"nt\">Sources nearest exhaustion</title><desc id=\"nd\">The %zu "
-                 "sources with the largest share of their host's port pool in use at their "
-                 "peak, one port per connection.</desc>\n",
+    fprintf(out,
+            "<figure><svg viewBox=\"0 0 1060 %.0f\" role=\"img\" aria-labelledby=\"nt nd\">"
+            "<title id=\"nt\">Sources nearest exhaustion</title><desc id=\"nd\">The %zu "
+            "sources with the largest share of their host's port pool in use at their "
+            "peak, one port per connection.</desc>\n",
             30 + m->nearest_count * 24.0, m->nearest_count);
     for (size_t k = 0; k < m->nearest_count; k++)
         write_nearest_bar(out, m, k);
@@ -1260,13 +1302,17 @@ static int html_end(void *p, const struct report_model *m)
     FILE *out = st->out;
     if (m->host_count) {
         html_page_begin(out, "ibscope fabric report", m->version);
-        fprintf(out, "<header><h1>ibscope fabric report</h1><p>ibscope %s, %zu host%s merged."
-                     "</p></header>\n", m->version, m->host_count, m->host_count == 1 ? "" : "s");
+        fprintf(out,
+                "<header><h1>ibscope fabric report</h1><p>ibscope %s, %zu host%s merged."
+                "</p></header>\n",
+                m->version, m->host_count, m->host_count == 1 ? "" : "s");
         write_hosts(out, m);
     } else {
         html_page_begin(out, "ibscope report", m->version);
-        fprintf(out, "<header><h1>ibscope report</h1><p>ibscope %s, %zu capture%s.</p>"
-                     "</header>\n", m->version, m->capture_count, m->capture_count == 1 ? "" : "s");
+        fprintf(out,
+                "<header><h1>ibscope report</h1><p>ibscope %s, %zu capture%s.</p>"
+                "</header>\n",
+                m->version, m->capture_count, m->capture_count == 1 ? "" : "s");
     }
     write_summary(out, m);
     write_sources(out, st, m);

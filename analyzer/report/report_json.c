@@ -24,7 +24,7 @@ struct json_state {
     FILE *conn_tmp;
     struct json_writer findings;
     struct json_writer conns;
-    int error;                  /* errno of the first scratch-file failure */
+    int error; /* errno of the first scratch-file failure */
 };
 
 /* Depth of the findings array's elements: top object (1), array (2). */
@@ -152,9 +152,15 @@ static void write_frames(struct json_writer *w, const struct report_model *m)
     jw_key(w, "link_records");
     jw_uint(w, m->link_records);
     jw_key(w, "first_time");
-    if (m->have_time) jv_time(w, m->first_ns); else jw_null(w);
+    if (m->have_time)
+        jv_time(w, m->first_ns);
+    else
+        jw_null(w);
     jw_key(w, "last_time");
-    if (m->have_time) jv_time(w, m->last_ns); else jw_null(w);
+    if (m->have_time)
+        jv_time(w, m->last_ns);
+    else
+        jw_null(w);
     jw_end_object(w);
 }
 
@@ -174,8 +180,8 @@ static void write_pool(struct json_writer *w, const struct report_model *m)
 
 /* Packets per diagnostic: the addressing rules all (zeros too), the others
  * only when seen. */
-static void write_diagnostics(struct json_writer *w, const struct report_model *m,
-                              const char *key, bool addressing)
+static void write_diagnostics(struct json_writer *w, const struct report_model *m, const char *key,
+                              bool addressing)
 {
     const struct ib_engine_stats *es = &m->stats;
     jw_key(w, key);

@@ -180,7 +180,10 @@ static void redirect_details(struct json_writer *w, const struct ib_finding *f)
     jw_key(w, "mgmt_class");
     jw_uint(w, d->mgmt_class);
     jw_key(w, "chain");
-    if (d->has_chain) jw_uint(w, d->chain); else jw_null(w);
+    if (d->has_chain)
+        jw_uint(w, d->chain);
+    else
+        jw_null(w);
     jw_key(w, "target");
     target_value(w, &d->target);
     if (d->cm_attr) {
@@ -211,9 +214,15 @@ static void redirect_details(struct json_writer *w, const struct ib_finding *f)
         break;
     case IB_FIND_REDIRECT_KEY_MISMATCH:
         jw_key(w, "carried_qkey");
-        if (d->problems & IB_KEY_QKEY) jw_uint(w, d->qkey); else jw_null(w);
+        if (d->problems & IB_KEY_QKEY)
+            jw_uint(w, d->qkey);
+        else
+            jw_null(w);
         jw_key(w, "carried_pkey");
-        if (d->problems & IB_KEY_PKEY) jw_uint(w, d->pkey); else jw_null(w);
+        if (d->problems & IB_KEY_PKEY)
+            jw_uint(w, d->pkey);
+        else
+            jw_null(w);
         break;
     case IB_FIND_REDIRECT_NOT_FOLLOWED:
         jw_key(w, "sent_to");
@@ -221,8 +230,7 @@ static void redirect_details(struct json_writer *w, const struct ib_finding *f)
         jw_key(w, "sent_to_qp");
         jw_uint(w, d->sent_to_qp);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -253,9 +261,7 @@ static void details_value(struct json_writer *w, const struct ib_finding *f)
     case IB_FIND_PORT_REUSED:
     case IB_FIND_DUPLICATE_TUPLE:
     case IB_FIND_POOL_HIGH:
-    case IB_FIND_POOL_FORECAST:
-        cm_details(w, f);
-        break;
+    case IB_FIND_POOL_FORECAST: cm_details(w, f); break;
     case IB_FIND_ICRC_MISMATCH:
     case IB_FIND_VCRC_MISMATCH:
         jw_key(w, "carried");
@@ -263,16 +269,11 @@ static void details_value(struct json_writer *w, const struct ib_finding *f)
         jw_key(w, "computed");
         jw_uint(w, f->data.crc_computed);
         break;
-    case IB_FIND_NOT_DELIVERED:
-        not_delivered_details(w, f);
-        break;
+    case IB_FIND_NOT_DELIVERED: not_delivered_details(w, f); break;
     case IB_FIND_ADDRESSING:
     case IB_FIND_MALFORMED:
-    case IB_FIND_COUNT:
-        break;
-    default:
-        redirect_details(w, f);
-        break;
+    case IB_FIND_COUNT: break;
+    default: redirect_details(w, f); break;
     }
     jw_end_object(w);
 }
@@ -341,7 +342,7 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
     jw_key(w, "frames_from_passive");
     jw_uint(w, rec->frames_from_passive);
     static const char *const names[] = { "req", "mra", "rep", "rtu", "dreq", "drep", "rej" };
-    const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
+    const struct ib_frame_ref *refs[] = { &rec->req,  &rec->mra,  &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };
     jw_key(w, "frames");
     jw_begin_object(w);
@@ -373,11 +374,20 @@ void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median)
     jw_key(w, "count");
     jw_uint(w, l->count);
     jw_key(w, "min_ns");
-    if (l->count) jw_int(w, l->min_ns); else jw_null(w);
+    if (l->count)
+        jw_int(w, l->min_ns);
+    else
+        jw_null(w);
     jw_key(w, "median_ns");
-    if (l->count && median) jw_int(w, l->median_ns); else jw_null(w);
+    if (l->count && median)
+        jw_int(w, l->median_ns);
+    else
+        jw_null(w);
     jw_key(w, "max_ns");
-    if (l->count) jw_int(w, l->max_ns); else jw_null(w);
+    if (l->count)
+        jw_int(w, l->max_ns);
+    else
+        jw_null(w);
     jw_end_object(w);
 }
 
@@ -393,7 +403,6 @@ void jv_crc_counts(struct json_writer *w, const uint64_t n[3])
     jw_end_object(w);
 }
 
-
 /* The source's last estimate, by model: the rate (null: too little seen)
  * and the seconds left (null: none, the rate is not above 0). */
 static void forecast_members(struct json_writer *w, const struct ib_source_stats *s)
@@ -407,9 +416,15 @@ static void forecast_members(struct json_writer *w, const struct ib_source_stats
     for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
         const struct ib_forecast *fc = &s->forecast[m];
         jw_key(w, keys[m][0]);
-        if (fc->has_rate) jv_number(w, fc->rate_per_s, 6); else jw_null(w);
+        if (fc->has_rate)
+            jv_number(w, fc->rate_per_s, 6);
+        else
+            jw_null(w);
         jw_key(w, keys[m][1]);
-        if (fc->has_eta) jv_number(w, fc->eta_s, 3); else jw_null(w);
+        if (fc->has_eta)
+            jv_number(w, fc->eta_s, 3);
+        else
+            jw_null(w);
     }
 }
 

@@ -12,9 +12,9 @@
 #include "engine.h"
 #include "json_writer.h"
 
-void jv_time(struct json_writer *w, int64_t ns);          /* RFC 3339 */
+void jv_time(struct json_writer *w, int64_t ns);                    /* RFC 3339 */
 void jv_frame(struct json_writer *w, const struct ib_frame_ref *f); /* {capture, frame, time} */
-void jv_percent(struct json_writer *w, double pct);       /* 90, 87.5, 33.33 */
+void jv_percent(struct json_writer *w, double pct);                 /* 90, 87.5, 33.33 */
 /* At most `decimals` decimals, no trailing zeros: 300, 57.25; null when
  * not finite. */
 void jv_number(struct json_writer *w, double v, int decimals);

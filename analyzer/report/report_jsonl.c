@@ -91,9 +91,15 @@ static void summary_record(struct jsonl_state *st, const struct report_model *m)
     jw_key(w, "ib_frames");
     jw_uint(w, m->ib_frames);
     jw_key(w, "first_time");
-    if (m->have_time) jv_time(w, m->first_ns); else jw_null(w);
+    if (m->have_time)
+        jv_time(w, m->first_ns);
+    else
+        jw_null(w);
     jw_key(w, "last_time");
-    if (m->have_time) jv_time(w, m->last_ns); else jw_null(w);
+    if (m->have_time)
+        jv_time(w, m->last_ns);
+    else
+        jw_null(w);
     jw_key(w, "connections");
     jw_begin_object(w);
     jv_connection_stats_members(w, &m->connections, m->medians);

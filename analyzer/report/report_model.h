@@ -28,13 +28,13 @@ struct report_crc_counts {
 
 /* What a live capture adds: its filter and the kernel's counts. */
 struct report_live {
-    bool on;                  /* this capture is an interface (--live) */
-    const char *filter;       /* "" for none */
-    bool default_filter;      /* ibscope's RoCE filter, not --filter */
-    uint64_t received;        /* frames that passed the filter */
-    uint64_t dropped;         /* by the kernel, for want of buffer space */
-    uint64_t if_dropped;      /* by the interface */
-    const char *ended_by;     /* "SIGINT", "--duration", ...; NULL: still running */
+    bool on;              /* this capture is an interface (--live) */
+    const char *filter;   /* "" for none */
+    bool default_filter;  /* ibscope's RoCE filter, not --filter */
+    uint64_t received;    /* frames that passed the filter */
+    uint64_t dropped;     /* by the kernel, for want of buffer space */
+    uint64_t if_dropped;  /* by the interface */
+    const char *ended_by; /* "SIGINT", "--duration", ...; NULL: still running */
 };
 
 struct report_capture {
@@ -53,20 +53,20 @@ struct report_capture {
 /* The source port pool a report assumed. */
 struct report_pool {
     uint16_t low, high;
-    uint32_t size;                /* high - low + 1 */
-    double threshold_pct;         /* pool_high fires at this share... */
-    uint32_t threshold_ports;     /* ...that is, at this many ports in use */
-    double forecast_horizon_s;    /* pool_forecast when a pool would run out within it */
-    double forecast_window_s;     /* the rate is taken over this long (horizon / 5) */
+    uint32_t size;             /* high - low + 1 */
+    double threshold_pct;      /* pool_high fires at this share... */
+    uint32_t threshold_ports;  /* ...that is, at this many ports in use */
+    double forecast_horizon_s; /* pool_forecast when a pool would run out within it */
+    double forecast_window_s;  /* the rate is taken over this long (horizon / 5) */
 };
 
 /* A merge: one host's report.  Its captures are numbered across the
  * merge, first_capture onwards. */
 struct report_host {
-    const char *name;             /* the report's file name without .json */
+    const char *name; /* the report's file name without .json */
     uint32_t first_capture, capture_count;
     struct report_pool pool;
-    uint64_t frames;              /* of its captures */
+    uint64_t frames; /* of its captures */
     uint64_t source_count;
     uint64_t findings[IB_FIND_COUNT]; /* its findings listed, by kind */
     uint64_t findings_total;
@@ -79,18 +79,18 @@ struct report_model {
     struct report_capture *captures;
     uint64_t findings[IB_FIND_COUNT]; /* findings handed to the renderer */
     uint64_t findings_total;
-    uint64_t findings_dropped;        /* past IB_FRAME_FINDINGS_MAX in a frame */
+    uint64_t findings_dropped; /* past IB_FRAME_FINDINGS_MAX in a frame */
     uint64_t connections_listed;
     uint64_t frames, ib_frames, link_records;
     bool have_time;
-    int64_t first_ns, last_ns;        /* first and last frame read */
-    int64_t min_ns, max_ns;           /* earliest and latest (clocks can step back) */
+    int64_t first_ns, last_ns; /* first and last frame read */
+    int64_t min_ns, max_ns;    /* earliest and latest (clocks can step back) */
 
     /* The summary, for the renderers' end. */
     struct report_pool pool;
     struct ib_connection_stats connections;
-    bool medians;                     /* latencies have a median (medians do not merge) */
-    struct ib_engine_stats stats;     /* finding counts, diagnostics, limits */
+    bool medians;                 /* latencies have a median (medians do not merge) */
+    struct ib_engine_stats stats; /* finding counts, diagnostics, limits */
     size_t source_count;
     const struct ib_source_stats *const *sources;
     size_t chain_count;
@@ -100,14 +100,14 @@ struct report_model {
     size_t host_count;
     const struct report_host *hosts;
     const uint32_t *source_host, *chain_host; /* the host of each source, chain */
-    size_t nearest_count;             /* sources nearest exhaustion, nearest first */
+    size_t nearest_count;                     /* sources nearest exhaustion, nearest first */
     const size_t *nearest;
 
     /* Captures of several hosts correlated (fabric.h): repeat sightings,
      * deliveries per direction.  NULL when the run was one capture's (or
      * the captures shared no packet): the report is then as it always was. */
     const struct ib_fabric *fabric;
-    uint64_t clock_dropped;           /* its first reading's figures past the caps */
+    uint64_t clock_dropped; /* its first reading's figures past the caps */
 
     /* The output is read as it comes (a pipe, a terminal, a socket), not a
      * regular file: a renderer that writes records as they happen (CSV)

@@ -167,7 +167,7 @@ static void text_connection(void *p, const struct report_model *m,
             rec->index, rec->local_comm_id, rec->remote_comm_id, state, latency,
             rec->evicted ? "  (evicted)" : "", seen);
     static const char *const names[] = { "REQ", "MRA", "REP", "RTU", "DREQ", "DREP", "REJ" };
-    const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
+    const struct ib_frame_ref *refs[] = { &rec->req,  &rec->mra,  &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };
     size_t len = 0;
     buf[0] = '\0';
@@ -181,9 +181,8 @@ static void text_connection(void *p, const struct report_model *m,
             len += (size_t)n;
     }
     if (rec->retransmissions) {
-        int n = snprintf(buf + len, sizeof(buf) - len, "%s(%u retransmission%s)",
-                         len ? "  " : "", rec->retransmissions,
-                         rec->retransmissions == 1 ? "" : "s");
+        int n = snprintf(buf + len, sizeof(buf) - len, "%s(%u retransmission%s)", len ? "  " : "",
+                         rec->retransmissions, rec->retransmissions == 1 ? "" : "s");
         if (n > 0 && (size_t)n < sizeof(buf) - len)
             len += (size_t)n;
     }
@@ -342,15 +341,15 @@ static void write_crc(FILE *out, const struct report_model *m)
         fputs("  not checked (--no-crc)\n", out);
         return;
     }
-    fprintf(out, "  %-2s %-4s %8s %8s %11s | %-4s %8s %8s %11s\n", "#", "", "verified",
-            "mismatch", "not present", "", "verified", "mismatch", "not present");
+    fprintf(out, "  %-2s %-4s %8s %8s %11s | %-4s %8s %8s %11s\n", "#", "", "verified", "mismatch",
+            "not present", "", "verified", "mismatch", "not present");
     for (size_t i = 0; i < m->capture_count; i++) {
         const struct report_crc_counts *c = &m->captures[i].crc;
-        fprintf(out, "  %-2zu ICRC %8" PRIu64 " %8" PRIu64 " %11" PRIu64 " | VCRC %8" PRIu64
-                     " %8" PRIu64 " %11" PRIu64 "\n",
-                i, c->icrc[IB_CRC_VERIFIED], c->icrc[IB_CRC_MISMATCH],
-                c->icrc[IB_CRC_NOT_PRESENT], c->vcrc[IB_CRC_VERIFIED], c->vcrc[IB_CRC_MISMATCH],
-                c->vcrc[IB_CRC_NOT_PRESENT]);
+        fprintf(out,
+                "  %-2zu ICRC %8" PRIu64 " %8" PRIu64 " %11" PRIu64 " | VCRC %8" PRIu64 " %8" PRIu64
+                " %11" PRIu64 "\n",
+                i, c->icrc[IB_CRC_VERIFIED], c->icrc[IB_CRC_MISMATCH], c->icrc[IB_CRC_NOT_PRESENT],
+                c->vcrc[IB_CRC_VERIFIED], c->vcrc[IB_CRC_MISMATCH], c->vcrc[IB_CRC_NOT_PRESENT]);
     }
 }
 
@@ -372,8 +371,8 @@ static void write_connections(FILE *out, struct text_state *st, const struct rep
     const struct ib_connection_stats *cs = &m->connections;
     section(out, "CM connections");
     fprintf(out,
-            "  requests %" PRIu64 ", established %" PRIu64 ", rejected %" PRIu64
-            ", closed %" PRIu64 ",\n  retransmissions %" PRIu64,
+            "  requests %" PRIu64 ", established %" PRIu64 ", rejected %" PRIu64 ", closed %" PRIu64
+            ",\n  retransmissions %" PRIu64,
             cs->requests, cs->established, cs->rejected, cs->closed, cs->retransmissions);
     if (cs->sidr_requests || cs->sidr_replies)
         fprintf(out, ", SIDR requests %" PRIu64 ", replies %" PRIu64, cs->sidr_requests,
@@ -434,15 +433,15 @@ static void write_forecast(FILE *out, const struct report_model *m)
     char window[24], horizon[24], age[24], head[256], foot[192];
     ib_format_time_left(m->pool.forecast_window_s, window, sizeof window);
     ib_format_time_left(m->pool.forecast_horizon_s, horizon, sizeof horizon);
-    ib_format_time_left(m->pool.forecast_window_s / IB_FORECAST_MIN_AGE_DIVISOR, age,
-                        sizeof age);
+    ib_format_time_left(m->pool.forecast_window_s / IB_FORECAST_MIN_AGE_DIVISOR, age, sizeof age);
     glue(window);
     glue(horizon);
     glue(age);
     if (one)
         snprintf(head, sizeof head,
                  "Runs out in: at the net rate of ports taken over the last %s before each "
-                 "source's last port event (pool_forecast within %s)", window, horizon);
+                 "source's last port event (pool_forecast within %s)",
+                 window, horizon);
     else
         snprintf(head, sizeof head,
                  "Runs out in: at the net rate of ports taken over the last fifth of its "
@@ -455,7 +454,7 @@ static void write_forecast(FILE *out, const struct report_model *m)
     for (size_t i = 0; i < m->source_count; i++) {
         const struct ib_source_stats *s = m->sources[i];
         char ip[64], ps[PORT_SPACE_BUF], fr[32] = "-", rate[IB_MODEL_COUNT][24],
-            left[IB_MODEL_COUNT][24];
+                                         left[IB_MODEL_COUNT][24];
         source_host_line(out, m, i);
         ib_format_ip(s->ip_version, s->ip, ip, sizeof(ip));
         fmt_port_space(s->port_space, ps);
@@ -472,8 +471,8 @@ static void write_forecast(FILE *out, const struct report_model *m)
             fprintf(out, "  %s\n  %-16s", ip, "");
         else
             fprintf(out, "  %-16s", ip);
-        fprintf(out, " %-5s | %7s %11s | %7s %11s | %7s\n", ps, rate[0], left[0], rate[1],
-                left[1], fr);
+        fprintf(out, " %-5s | %7s %11s | %7s %11s | %7s\n", ps, rate[0], left[0], rate[1], left[1],
+                fr);
     }
     if (one)
         snprintf(foot, sizeof foot,
@@ -499,8 +498,7 @@ static void write_sources(FILE *out, const struct report_model *m)
     }
     /* Legacy: one port per connection.  4-tuple: Linux since 2016 shares a
      * port among connections to different destinations. */
-    fprintf(out, "  %-16s %-5s %6s | %-21s | %s\n", "", "", "", "one port each",
-            "per destination");
+    fprintf(out, "  %-16s %-5s %6s | %-21s | %s\n", "", "", "", "one port each", "per destination");
     fprintf(out, "  %-16s %-5s %6s | %6s %6s %7s | %6s %6s %7s\n", "source", "space", "conns",
             "peak", "pool%", "frame", "peak", "pool%", "frame");
     for (size_t i = 0; i < n; i++) {
@@ -525,8 +523,8 @@ static void write_sources(FILE *out, const struct report_model *m)
                 s->connections, s->peak_ports_in_use, p1, f1, s->peak_ports_per_destination, p2,
                 f2);
         if (s->ports_outside_pool) {
-            fprintf(out, "  %-16s %" PRIu64 " request%s used a source port outside the pool\n",
-                    "", s->ports_outside_pool, s->ports_outside_pool == 1 ? "" : "s");
+            fprintf(out, "  %-16s %" PRIu64 " request%s used a source port outside the pool\n", "",
+                    s->ports_outside_pool, s->ports_outside_pool == 1 ? "" : "s");
         }
     }
     fputs("  ! = pool exhausted in that model\n", out);
@@ -585,8 +583,8 @@ static void write_chains(FILE *out, const struct report_model *m)
                                     " --(frame" NB "%s)--> %s" NB "%s", fr, ep, qp);
         }
         if (c->hops_dropped && len < sizeof(text))
-            len += (size_t)snprintf(text + len, sizeof(text) - len, " ..." NB "(%u" NB "more" NB "hops)",
-                                    c->hops_dropped);
+            len += (size_t)snprintf(text + len, sizeof(text) - len,
+                                    " ..." NB "(%u" NB "more" NB "hops)", c->hops_dropped);
         if (len < sizeof(text)) {
             char end[32];
             snprintf(end, sizeof end, "%s", ib_chain_end_name(c->end));
@@ -631,8 +629,8 @@ static void kind_hosts(FILE *out, const struct report_model *m, int k)
             continue;
         char name[PRINTABLE_MAX];
         printable(m->hosts[h].name, name, sizeof name);
-        int n = snprintf(text + len, sizeof text - len, "%s%s" NB "%" PRIu64, len ? ", " : "",
-                         name, m->hosts[h].findings[k]);
+        int n = snprintf(text + len, sizeof text - len, "%s%s" NB "%" PRIu64, len ? ", " : "", name,
+                         m->hosts[h].findings[k]);
         len = n < 0 ? sizeof text : len + (size_t)n;
     }
     fputs("  ", out);
@@ -650,8 +648,8 @@ static void write_findings(FILE *out, struct text_state *st, const struct report
         if (count == 0)
             continue;
         any = true;
-        enum ib_severity sev = st->worst[k] ? (enum ib_severity)(st->worst[k] - 1)
-                                            : ib_finding_kind_severity(kind);
+        enum ib_severity sev =
+            st->worst[k] ? (enum ib_severity)(st->worst[k] - 1) : ib_finding_kind_severity(kind);
         fprintf(out, "  %-24s %-7s %10" PRIu64 "%s", ib_finding_kind_name(kind),
                 ib_severity_name(sev), count, m->host_count ? "" : "\n");
         if (m->host_count)

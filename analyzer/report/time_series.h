@@ -24,9 +24,9 @@ struct series_column {
 struct series {
     enum series_kind kind;
     bool started;
-    int64_t t0, width;  /* column i: [t0 + i width, t0 + (i + 1) width) */
-    uint32_t level;     /* level: the value after the last change */
-    uint32_t last;      /* the last column written; later ones hold level */
+    int64_t t0, width; /* column i: [t0 + i width, t0 + (i + 1) width) */
+    uint32_t level;    /* level: the value after the last change */
+    uint32_t last;     /* the last column written; later ones hold level */
     struct series_column col[SERIES_COLUMNS];
 };
 

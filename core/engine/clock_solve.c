@@ -9,7 +9,7 @@
 
 struct link {
     uint32_t lo, hi;
-    int64_t offset_ns;  /* hi's clock minus lo's */
+    int64_t offset_ns; /* hi's clock minus lo's */
     int64_t error_ns;
 };
 

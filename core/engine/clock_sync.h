@@ -20,10 +20,13 @@ struct ib_clock_sync {
     size_t count;
     struct ib_capture_clock *clocks;
     struct ib_sightings window;
-    struct ep_pool pool;              /* struct pair_source */
+    struct ep_pool pool; /* struct pair_source */
     struct et_table table;
     uint64_t shared, dropped;
-    struct owner { uint64_t key; uint32_t capture; } *owners;
+    struct owner {
+        uint64_t key;
+        uint32_t capture;
+    } * owners;
     size_t owner_count;
 };
 

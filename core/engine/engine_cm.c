@@ -16,13 +16,13 @@
 
 struct eng_source {
     struct ib_source_stats st;
-    uint32_t self;     /* its index in its pool (ep_alloc) */
-    uint32_t index;    /* in source_list */
-    uint32_t busiest;  /* pool ports toward its busiest destination now */
+    uint32_t self;    /* its index in its pool (ep_alloc) */
+    uint32_t index;   /* in source_list */
+    uint32_t busiest; /* pool ports toward its busiest destination now */
     uint64_t hash;
     bool pool_high_armed;
     bool forecast_armed;
-    bool forecast_stale;  /* st.forecast not yet made for the latest port event */
+    bool forecast_stale; /* st.forecast not yet made for the latest port event */
     struct eng_forecast forecast;
 };
 
@@ -30,11 +30,11 @@ struct eng_source {
 struct eng_port {
     struct eng_source *src;
     struct el_link conns;
-    uint32_t hash;     /* the low 32 bits: enough to find its slot */
+    uint32_t hash; /* the low 32 bits: enough to find its slot */
     uint32_t self;
     uint32_t holders;
     uint16_t port;
-    bool in_pool;      /* counts toward the pool; a port outside it never does */
+    bool in_pool; /* counts toward the pool; a port outside it never does */
 };
 
 /* One destination (IP, port) of one source. */
@@ -62,7 +62,7 @@ struct eng_level {
 struct eng_tuple {
     struct eng_dest *dest;
     struct el_link conns;
-    uint32_t hash;     /* the low 32 bits: enough to find its slot */
+    uint32_t hash; /* the low 32 bits: enough to find its slot */
     uint32_t self;
     uint32_t holders;
     uint16_t src_port;
@@ -88,8 +88,8 @@ struct eng_ref {
 
 static struct eng_ref ref_pack(struct ib_frame_ref r)
 {
-    struct eng_ref c = { r.time_ns,
-                         (uint64_t)r.capture << ENG_REF_FRAME_BITS | (r.frame & ENG_REF_FRAME_MASK) };
+    struct eng_ref c = { r.time_ns, (uint64_t)r.capture << ENG_REF_FRAME_BITS |
+                                        (r.frame & ENG_REF_FRAME_MASK) };
     return c;
 }
 
@@ -110,7 +110,7 @@ enum conn_end_by { END_NONE, END_REJ, END_DREP };
  * (node of `active`, local_comm_id, sidr). */
 struct eng_conn {
     struct eng_ref req, mra, rep, rtu, dreq;
-    struct ib_tuple ip_tuple;  /* valid with has_tuple */
+    struct ib_tuple ip_tuple; /* valid with has_tuple */
     struct ib_endpoint active, passive;
     uint64_t service_id;
     struct el_link age;
@@ -118,20 +118,20 @@ struct eng_conn {
     struct eng_port *port;
     struct eng_tuple *tuple;
     uint32_t port_hash, tuple_hash; /* theirs, enough to find their slots */
-    uint32_t hash;             /* its own key's, low 32 bits */
-    uint32_t self;             /* its index in the pool */
-    uint32_t index;            /* ib_connection_record.index */
+    uint32_t hash;                  /* its own key's, low 32 bits */
+    uint32_t self;                  /* its index in the pool */
+    uint32_t index;                 /* ib_connection_record.index */
     uint32_t local_comm_id, remote_comm_id;
     uint32_t retransmissions;
     uint32_t frames_from_active, frames_from_passive;
-    uint32_t req_qp;           /* DestQP of the REQ */
+    uint32_t req_qp; /* DestQP of the REQ */
     uint16_t reject_reason;
-    uint8_t state;             /* enum ib_conn_state */
-    uint8_t end_by;            /* enum conn_end_by */
+    uint8_t state;  /* enum ib_conn_state */
+    uint8_t end_by; /* enum conn_end_by */
     bool sidr;
     bool has_tuple;
-    bool answered;             /* REP, REJ or SIDR_REP seen */
-    bool has_remote;           /* remote_comm_id known */
+    bool answered;   /* REP, REJ or SIDR_REP seen */
+    bool has_remote; /* remote_comm_id known */
     bool counted_closed;
 };
 
@@ -253,11 +253,9 @@ bool eng_cm_init(struct ib_engine *e)
     ep_init(&cm->tuple_pool, sizeof(struct eng_tuple));
     ep_init(&cm->level_pool, sizeof(struct eng_level));
     el_init(&cm->age);
-    return et_init(&cm->conns, 64, &cm->conn_pool) &&
-           et_init(&cm->sources, 64, &cm->source_pool) &&
+    return et_init(&cm->conns, 64, &cm->conn_pool) && et_init(&cm->sources, 64, &cm->source_pool) &&
            et_init(&cm->ports, 64, &cm->port_pool) && et_init(&cm->dests, 64, &cm->dest_pool) &&
-           et_init(&cm->tuples, 64, &cm->tuple_pool) &&
-           et_init(&cm->levels, 64, &cm->level_pool);
+           et_init(&cm->tuples, 64, &cm->tuple_pool) && et_init(&cm->levels, 64, &cm->level_pool);
 }
 
 void eng_cm_destroy(struct ib_engine *e)
@@ -302,8 +300,7 @@ void eng_cm_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
 {
     memset(out, 0, IB_MODEL_COUNT * sizeof *out);
     if (i < e->cm.source_count)
-        ef_estimate(&e->cm.source_list[i]->forecast, &e->forecast_clock, now_ns, e->pool_size,
-                    out);
+        ef_estimate(&e->cm.source_list[i]->forecast, &e->forecast_clock, now_ns, e->pool_size, out);
 }
 
 /* ---- ports ---- */
@@ -311,9 +308,8 @@ void eng_cm_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
 /* The item with this key in table t, or a new, zeroed one from pool; NULL
  * when memory ran out (counted).  *made says whether it is new, and then
  * *index is its index in the pool. */
-static void *find_or_make(struct ib_engine *e, struct et_table *t, struct ep_pool *pool,
-                          uint64_t h, et_eq_fn eq, const void *key, bool *made,
-                          uint32_t *index)
+static void *find_or_make(struct ib_engine *e, struct et_table *t, struct ep_pool *pool, uint64_t h,
+                          et_eq_fn eq, const void *key, bool *made, uint32_t *index)
 {
     void *item = et_find(t, h, eq, key);
     *made = false;
@@ -432,8 +428,8 @@ static struct eng_tuple *tuple_get(struct ib_engine *e, const struct tuple_key *
 {
     bool made;
     uint32_t self;
-    struct eng_tuple *t = find_or_make(e, &e->cm.tuples, &e->cm.tuple_pool, h, tuple_eq, k,
-                                       &made, &self);
+    struct eng_tuple *t =
+        find_or_make(e, &e->cm.tuples, &e->cm.tuple_pool, h, tuple_eq, k, &made, &self);
     if (t && made) {
         t->self = self;
         t->dest = k->dest;
@@ -589,7 +585,7 @@ static bool level_add(struct ib_engine *e, struct eng_source *src, uint32_t port
 {
     if (ports == 0)
         return false;
-    struct level_key k = {src, ports, 0};
+    struct level_key k = { src, ports, 0 };
     uint64_t h = et_hash(&k, sizeof k);
     if (delta > 0) {
         bool made;
@@ -631,7 +627,7 @@ static void usage_changed(struct ib_engine *e, const struct eng_source *src)
 {
     if (!e->usage_sink)
         return;
-    struct ib_usage_change u = {src->index, e->at, src->st.ports_in_use, src->busiest};
+    struct ib_usage_change u = { src->index, e->at, src->st.ports_in_use, src->busiest };
     e->usage_sink(e->usage_ctx, &u);
 }
 
@@ -883,8 +879,8 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
         return;
     c->has_tuple = tuple_of(p, &c->ip_tuple);
     c->service_id = p->cm.has_service_id ? p->cm.sid.raw
-                    : sidr                ? p->cm.u.sidr_req.service_id
-                                          : p->cm.u.req.service_id;
+                    : sidr               ? p->cm.u.sidr_req.service_id
+                                         : p->cm.u.req.service_id;
     c->active = p->src;
     c->passive = p->dst;
     c->state = sidr ? IB_CONN_SIDR : IB_CONN_REQ_SENT;
@@ -1003,16 +999,13 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
         e->conn.established++;
         eng_latency_add(&e->lat_setup, e->at.time_ns - c->req.time_ns);
         return;
-    case IB_CM_REJ:
-        cm_reject(e, p, c, by_passive);
-        return;
+    case IB_CM_REJ: cm_reject(e, p, c, by_passive); return;
     case IB_CM_DREQ:
     case IB_CM_DREP:
         if (c)
             cm_disconnect(e, c, cm->attr == IB_CM_DREP);
         return;
-    default:
-        return;
+    default: return;
     }
 }
 
@@ -1055,23 +1048,16 @@ void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p)
         cm_request(e, p, true);
         eng_mad_follow(e, p, IB_CLASS_CM);
         break;
-    case IB_CM_SIDR_REP:
-        cm_sidr_reply(e, p);
-        break;
+    case IB_CM_SIDR_REP: cm_sidr_reply(e, p); break;
     case IB_CM_MRA:
     case IB_CM_REJ:
     case IB_CM_REP:
     case IB_CM_RTU:
     case IB_CM_DREQ:
-    case IB_CM_DREP:
-        cm_reply(e, p);
-        break;
+    case IB_CM_DREP: cm_reply(e, p); break;
     case IB_CM_LAP:
-    case IB_CM_APR:
-        cm_path(e, p);
-        break;
-    default:
-        break;
+    case IB_CM_APR: cm_path(e, p); break;
+    default: break;
     }
 }
 

@@ -15,8 +15,7 @@ const char *ib_pool_model_name(enum ib_pool_model model)
     return "unknown";
 }
 
-bool ib_forecast_soonest(const struct ib_forecast fc[IB_MODEL_COUNT],
-                         enum ib_pool_model *model)
+bool ib_forecast_soonest(const struct ib_forecast fc[IB_MODEL_COUNT], enum ib_pool_model *model)
 {
     bool any = false;
     for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
@@ -202,8 +201,8 @@ void ef_estimate(const struct eng_forecast *f, const struct ef_clock *c, int64_t
         out[m].ports_in_use = f->now[m];
     if (t < f->last_ns)
         t = f->last_ns;
-    if (f->events < IB_FORECAST_MIN_EVENTS || seconds(f->first_ns, t) * NS_PER_S <
-                                                  (double)c->min_age_ns)
+    if (f->events < IB_FORECAST_MIN_EVENTS ||
+        seconds(f->first_ns, t) * NS_PER_S < (double)c->min_age_ns)
         return; /* too little seen */
     /* With one destination (or one busiest all along) both models count
      * the same: one fit serves both. */
@@ -217,8 +216,8 @@ void ef_estimate(const struct eng_forecast *f, const struct ef_clock *c, int64_t
         o->has_rate = true;
         if (o->rate_per_s > 0) {
             o->has_eta = true;
-            o->eta_s = o->ports_in_use >= pool_size ? 0
-                                                    : (pool_size - o->ports_in_use) / o->rate_per_s;
+            o->eta_s =
+                o->ports_in_use >= pool_size ? 0 : (pool_size - o->ports_in_use) / o->rate_per_s;
         }
     }
 }

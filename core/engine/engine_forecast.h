@@ -23,17 +23,17 @@
 
 /* The lengths the estimator works with, from the configuration's horizon. */
 struct ef_clock {
-    int64_t step_ns;     /* one bucket: window / EF_BUCKETS, at least 1 */
-    int64_t min_age_ns;  /* the first event at least this long ago */
+    int64_t step_ns;    /* one bucket: window / EF_BUCKETS, at least 1 */
+    int64_t min_age_ns; /* the first event at least this long ago */
 };
 
 void ef_clock_init(struct ef_clock *c, double horizon_s);
 
 struct eng_forecast {
-    uint64_t events;     /* 0: none yet */
+    uint64_t events; /* 0: none yet */
     int64_t first_ns, last_ns;
     int64_t first_bucket, bucket; /* of the first and the latest event */
-    uint32_t now[IB_MODEL_COUNT];   /* counts after the latest event */
+    uint32_t now[IB_MODEL_COUNT]; /* counts after the latest event */
     /* The count integrated over time (ports x seconds) in bucket b, in slot
      * b mod EF_BUCKETS, from the bucket's start (or the first event) up to
      * its end (or the latest event): the last EF_BUCKETS buckets. */

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define ENG_LAT_EXACT 4096
+#define ENG_LAT_EXACT   4096
 #define ENG_LAT_BUCKETS 3712
 
 struct eng_latency {

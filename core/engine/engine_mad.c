@@ -51,12 +51,12 @@ struct eng_chain {
     struct chain_key key;
     uint64_t hash;
     uint32_t self;
-    bool awaiting;              /* the latest redirect is not followed yet */
-    bool not_followed_reported; /* once per redirect */
+    bool awaiting;               /* the latest redirect is not followed yet */
+    bool not_followed_reported;  /* once per redirect */
     struct ib_redirect_hop last; /* the latest target (kept past IB_CHAIN_HOPS_MAX) */
-    struct ib_endpoint agent;   /* who issued the latest redirect */
+    struct ib_endpoint agent;    /* who issued the latest redirect */
     uint32_t agent_qp;
-    uint32_t index;             /* in chain_list: the report's order */
+    uint32_t index; /* in chain_list: the report's order */
 };
 
 struct madqp_key {
@@ -360,10 +360,10 @@ static struct eng_chain *chain_for(struct ib_engine *e, const struct eng_redirec
  * what the engine saw last. */
 static void chain_set_end(struct eng_chain *c)
 {
-    c->pub.end = c->pub.loop                ? IB_CHAIN_LOOP
+    c->pub.end = c->pub.loop                 ? IB_CHAIN_LOOP
                  : c->pub.final_answer.frame ? IB_CHAIN_ANSWERED
-                 : c->awaiting              ? IB_CHAIN_NOT_FOLLOWED
-                                            : IB_CHAIN_NO_ANSWER;
+                 : c->awaiting               ? IB_CHAIN_NOT_FOLLOWED
+                                             : IB_CHAIN_NO_ANSWER;
 }
 
 static void link_chain(struct ib_engine *e, const struct eng_chain *c)
@@ -570,8 +570,8 @@ static void txn_answered(struct ib_engine *e, struct eng_txn *t)
     t->answered = true;
     el_append(&m->answered, &t->age);
     m->answered_count++;
-    size_t keep = e->cfg.max_transactions < ENG_ANSWERED_KEEP ? e->cfg.max_transactions
-                                                              : ENG_ANSWERED_KEEP;
+    size_t keep =
+        e->cfg.max_transactions < ENG_ANSWERED_KEEP ? e->cfg.max_transactions : ENG_ANSWERED_KEEP;
     while (m->answered_count > keep)
         txn_free(e, EL_ENTRY(m->answered.next, struct eng_txn, age));
 }
@@ -594,7 +594,7 @@ void eng_mad_feed(struct ib_engine *e, const struct ib_packet *p)
     k.tid = mad->tid;
     struct eng_txn *t = et_find(&e->mad.txns, et_hash(&k, sizeof k), txn_eq, &k);
     if (t && t->answered)
-        return; /* a repeated response */
+        return;                                                         /* a repeated response */
     bool smp = cls == IB_CLASS_SMP_LID || cls == IB_CLASS_SMP_DIRECTED; /* never redirected */
     if (mad->status_redirect && ib_packet_has(p, IB_HAS_CPI) && !smp) {
         struct eng_redirect_src rs;

@@ -53,7 +53,7 @@ struct eng_cm {
     struct et_table tuples;  /* (dest, source port) -> eng_tuple */
     struct et_table levels;  /* (source, ports toward one destination) -> eng_level */
     struct ep_pool conn_pool, source_pool, port_pool, dest_pool, tuple_pool, level_pool;
-    struct el_link age;      /* open connections, oldest first */
+    struct el_link age; /* open connections, oldest first */
     size_t conn_count;
     uint32_t next_conn_index;
     struct eng_source **source_list; /* first seen first */
@@ -71,9 +71,9 @@ void eng_cm_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
 /* ---- MAD transactions and redirects (engine_mad.c) ---- */
 
 struct eng_mad {
-    struct et_table txns;    /* (requester, class, TID) -> eng_txn */
-    struct et_table chains;  /* (requester, class) -> open eng_chain */
-    struct et_table madqps;  /* (node, QP) named by a redirect */
+    struct et_table txns;   /* (requester, class, TID) -> eng_txn */
+    struct et_table chains; /* (requester, class) -> open eng_chain */
+    struct et_table madqps; /* (node, QP) named by a redirect */
     struct ep_pool txn_pool, chain_pool, madqp_pool;
     struct el_link pending;  /* unanswered transactions, oldest first */
     struct el_link answered; /* answered ones kept to ignore repeats */
@@ -93,11 +93,11 @@ void eng_mad_feed(struct ib_engine *e, const struct ib_packet *p);
 struct eng_redirect_src {
     const struct ib_endpoint *requester; /* who must follow it */
     uint8_t mgmt_class;
-    const struct ib_endpoint *agent;     /* who redirected */
+    const struct ib_endpoint *agent; /* who redirected */
     uint32_t agent_qp;
-    struct ib_frame_ref request;         /* the request redirected, frame 0 unknown */
-    uint16_t cm_attr;                    /* IB_CM_REJ or IB_CM_SIDR_REP for a CM redirect */
-    uint16_t reject_reason;              /* with IB_CM_REJ */
+    struct ib_frame_ref request; /* the request redirected, frame 0 unknown */
+    uint16_t cm_attr;            /* IB_CM_REJ or IB_CM_SIDR_REP for a CM redirect */
+    uint16_t reject_reason;      /* with IB_CM_REJ */
 };
 void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
                       const struct ib_cpi *cpi);
@@ -116,7 +116,7 @@ struct ib_engine {
     uint32_t threshold_ports; /* ports in use that trigger pool_high */
     uint32_t rearm_ports;     /* at or below this, pool_high may fire again */
     struct ef_clock forecast_clock;
-    double forecast_rearm_s;  /* above this (or no estimate), pool_forecast may fire again */
+    double forecast_rearm_s; /* above this (or no estimate), pool_forecast may fire again */
     ib_connection_sink sink;
     void *sink_ctx;
     ib_usage_sink usage_sink;

@@ -25,8 +25,8 @@ uint64_t et_hash(const void *data, size_t len);
 
 struct ep_pool {
     size_t item_size;
-    void *free_list;   /* each free item: the next one's address, then its index */
-    char **blocks;     /* block b: EP_BLOCK_FIRST << b items, at most EP_BLOCK_MAX */
+    void *free_list; /* each free item: the next one's address, then its index */
+    char **blocks;   /* block b: EP_BLOCK_FIRST << b items, at most EP_BLOCK_MAX */
     size_t block_count, block_cap;
     uint32_t next_index; /* items ever made */
     size_t live;
@@ -35,9 +35,9 @@ struct ep_pool {
 /* Blocks double from 16 items up to EP_BLOCK_MAX (small engines stay small;
  * past that a doubling could leave a third of the memory unused). */
 #define EP_BLOCK_FIRST 16u
-#define EP_BLOCK_MAX 1024u
+#define EP_BLOCK_MAX   1024u
 #define EP_RAMP_BLOCKS 6u    /* 16, 32, ..., 512 */
-#define EP_RAMP_ITEMS 1008u  /* the items in them */
+#define EP_RAMP_ITEMS  1008u /* the items in them */
 
 void ep_init(struct ep_pool *p, size_t item_size);
 /* A zeroed item and its index, NULL when out of memory. */
@@ -121,6 +121,6 @@ static inline void el_unlink(struct el_link *l)
     l->prev = l->next = l;
 }
 
-#define EL_ENTRY(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#define EL_ENTRY(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 
 #endif

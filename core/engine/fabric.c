@@ -144,8 +144,7 @@ bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t
     return false;
 }
 
-static void not_delivered(struct ib_fabric *f, const struct ib_sighting *g,
-                          struct ib_finding *out)
+static void not_delivered(struct ib_fabric *f, const struct ib_sighting *g, struct ib_finding *out)
 {
     memset(out, 0, sizeof *out);
     out->kind = IB_FIND_NOT_DELIVERED;
@@ -192,7 +191,7 @@ size_t ib_fabric_due(struct ib_fabric *f, int64_t now_ns, struct ib_finding *out
 
 uint64_t ib_fabric_seen_at(struct ib_fabric *f, const struct ib_connection_record *rec)
 {
-    const struct ib_frame_ref *refs[] = { &rec->req, &rec->mra, &rec->rep, &rec->rtu,
+    const struct ib_frame_ref *refs[] = { &rec->req,  &rec->mra,  &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };
     uint64_t mask = 0;
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)

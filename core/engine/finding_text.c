@@ -16,8 +16,7 @@ static bool gid_is_zero(const uint8_t gid[16])
 }
 
 /* "ip:port", or "[ipv6]:port". */
-static void ip_port(uint8_t ip_version, const uint8_t ip[16], uint16_t port, char *buf,
-                    size_t size)
+static void ip_port(uint8_t ip_version, const uint8_t ip[16], uint16_t port, char *buf, size_t size)
 {
     char a[ADDR_MAX];
     ib_format_ip(ip_version, ip, a, sizeof a);
@@ -87,8 +86,8 @@ static void cm_text(const struct ib_finding *f, char *buf, size_t size)
     switch (f->kind) {
     case IB_FIND_RETRANSMISSION:
         snprintf(buf, size, "%s retransmitted (%s 0x%08x, first sent in frame %llu)",
-                 d->sidr ? "SIDR_REQ" : "REQ", d->sidr ? "RequestID" : "LocalCommID",
-                 d->comm_id, rel);
+                 d->sidr ? "SIDR_REQ" : "REQ", d->sidr ? "RequestID" : "LocalCommID", d->comm_id,
+                 rel);
         break;
     case IB_FIND_DUPLICATE_TUPLE:
         ip_port(t->ip_version, t->src_ip, t->src_port, a, sizeof a);
@@ -108,15 +107,15 @@ static void cm_text(const struct ib_finding *f, char *buf, size_t size)
         ib_format_ip(t->ip_version, t->src_ip, a, sizeof a);
         ib_format_time_left(d->eta_s, b, sizeof b);
         snprintf(buf, size,
-                 "port pool of %s (%s) runs out in %s at %.2f ports/s (%u of %u in use, %s)",
-                 a, ps, b, d->rate_per_s, d->ports_in_use, d->pool_size,
+                 "port pool of %s (%s) runs out in %s at %.2f ports/s (%u of %u in use, %s)", a, ps,
+                 b, d->rate_per_s, d->ports_in_use, d->pool_size,
                  d->model ? "per destination" : "one port each");
         break;
     default: /* IB_FIND_POOL_HIGH */
         ib_format_ip(t->ip_version, t->src_ip, a, sizeof a);
-        snprintf(buf, size, "ports in use by %s (%s) reached %.1f%% of the pool (%u of %u)", a,
-                 ps, d->pool_size ? 100.0 * d->ports_in_use / d->pool_size : 0.0,
-                 d->ports_in_use, d->pool_size);
+        snprintf(buf, size, "ports in use by %s (%s) reached %.1f%% of the pool (%u of %u)", a, ps,
+                 d->pool_size ? 100.0 * d->ports_in_use / d->pool_size : 0.0, d->ports_in_use,
+                 d->pool_size);
         break;
     }
 }
@@ -224,20 +223,14 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
     case IB_FIND_DUPLICATE_TUPLE:
     case IB_FIND_PORT_REUSED:
     case IB_FIND_POOL_HIGH:
-    case IB_FIND_POOL_FORECAST:
-        cm_text(f, buf, size);
-        break;
+    case IB_FIND_POOL_FORECAST: cm_text(f, buf, size); break;
     case IB_FIND_REDIRECT:
     case IB_FIND_REDIRECT_GID_ONLY:
     case IB_FIND_REDIRECT_BAD_TARGET:
-    case IB_FIND_REDIRECT_LOOP:
-        redirect_text(f, buf, size);
-        break;
+    case IB_FIND_REDIRECT_LOOP: redirect_text(f, buf, size); break;
     case IB_FIND_REDIRECT_FOLLOWED:
     case IB_FIND_REDIRECT_KEY_MISMATCH:
-    case IB_FIND_REDIRECT_NOT_FOLLOWED:
-        request_text(f, buf, size);
-        break;
+    case IB_FIND_REDIRECT_NOT_FOLLOWED: request_text(f, buf, size); break;
     case IB_FIND_ADDRESSING:
     case IB_FIND_MALFORMED: {
         const struct ib_diag_info *info = ib_diag_info((enum ib_diag_id)f->rule);
@@ -252,11 +245,8 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
         snprintf(buf, size, "VCRC 0x%04x does not verify: the packet's bytes give 0x%04x",
                  f->data.crc_carried, f->data.crc_computed);
         break;
-    case IB_FIND_NOT_DELIVERED:
-        not_delivered_text(f, buf, size);
-        break;
-    case IB_FIND_COUNT:
-        break;
+    case IB_FIND_NOT_DELIVERED: not_delivered_text(f, buf, size); break;
+    case IB_FIND_COUNT: break;
     }
     return buf;
 }

@@ -18,7 +18,7 @@
 
 struct seen_at_entry {
     uint32_t capture;
-    uint64_t frame;         /* the first sighting */
+    uint64_t frame; /* the first sighting */
     uint64_t mask;
     uint32_t index;
     struct el_link age;

@@ -20,28 +20,28 @@
 
 struct ib_sighting {
     uint64_t identity;
-    struct ib_frame_ref first;     /* the earliest sighting */
-    uint64_t src_key, dst_key;     /* ib_endpoint_key of its addresses */
+    struct ib_frame_ref first; /* the earliest sighting */
+    uint64_t src_key, dst_key; /* ib_endpoint_key of its addresses */
     uint32_t captures[IB_SIGHTING_CAPTURES];
     uint8_t capture_count;
     /* fabric.c: a management packet watched for its arrival */
     bool watched, reached;
-    uint32_t watch_capture;        /* the capture of its destination's host */
+    uint32_t watch_capture; /* the capture of its destination's host */
     struct ib_endpoint from, to;
     uint8_t mgmt_class, method;
     uint16_t attr_id;
-    bool detached;                 /* out of the table (ib_sightings_detach) */
-    uint32_t index;                /* in the pool */
+    bool detached;  /* out of the table (ib_sightings_detach) */
+    uint32_t index; /* in the pool */
     struct el_link age;
 };
 
 struct ib_sightings {
     struct ep_pool pool;
     struct et_table table;
-    struct el_link ages;           /* oldest first */
+    struct el_link ages; /* oldest first */
     size_t live, cap;
     int64_t window_ns;
-    uint64_t evicted;              /* expired early by the cap */
+    uint64_t evicted; /* expired early by the cap */
 };
 
 /* False when out of memory. */

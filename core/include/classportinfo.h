@@ -15,8 +15,8 @@ struct ib_cpi {
     uint8_t base_version;
     uint8_t class_version;
     uint16_t cap_mask;
-    uint32_t cap_mask2;  /* 27 bits */
-    uint8_t resp_time;   /* RespTimeValue, 5 bits */
+    uint32_t cap_mask2; /* 27 bits */
+    uint8_t resp_time;  /* RespTimeValue, 5 bits */
     uint8_t redirect_gid[16];
     uint8_t redirect_tc;
     uint8_t redirect_sl;

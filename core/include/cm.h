@@ -28,7 +28,7 @@ enum ib_cm_attr {
 };
 
 #define IB_CM_REJ_PORT_CM_REDIRECT 24
-#define IB_CM_REJ_PORT_REDIRECT 25
+#define IB_CM_REJ_PORT_REDIRECT    25
 #define IB_CM_SIDR_STATUS_REDIRECT 4
 
 /* A path as a REQ (primary at 76, alternate at 120) or LAP (44) carries it. */
@@ -37,8 +37,8 @@ struct ib_cm_path {
     uint16_t remote_lid;
     uint8_t local_gid[16];
     uint8_t remote_gid[16];
-    uint32_t flow_label;  /* 20 bits */
-    uint8_t packet_rate;  /* 6 bits */
+    uint32_t flow_label; /* 20 bits */
+    uint8_t packet_rate; /* 6 bits */
     uint8_t tclass;
     uint8_t hop_limit;
     uint8_t sl;
@@ -78,11 +78,11 @@ struct ib_cm_mra {
 };
 
 struct ib_cm_rej {
-    uint8_t msg_rejected;    /* 0 REQ, 1 REP, 2 other */
-    uint8_t rej_info_len;    /* 7 bits */
+    uint8_t msg_rejected; /* 0 REQ, 1 REP, 2 other */
+    uint8_t rej_info_len; /* 7 bits */
     uint16_t reason;
-    uint16_t ari_offset;     /* MAD offset of the ARI (36) */
-    bool ari_has_cpi;        /* reasons 24 and 25: ARI is ClassPortInfo */
+    uint16_t ari_offset; /* MAD offset of the ARI (36) */
+    bool ari_has_cpi;    /* reasons 24 and 25: ARI is ClassPortInfo */
 };
 
 struct ib_cm_rep {
@@ -148,11 +148,11 @@ struct ib_cm {
         struct ib_cm_sidr_rep sidr_rep;
     } u;
     bool has_service_id;
-    struct ib_service_id sid;  /* REQ, SIDR_REQ, SIDR_REP */
-    bool has_ipcm;             /* REQ and SIDR_REQ with an IP CM service ID */
+    struct ib_service_id sid; /* REQ, SIDR_REQ, SIDR_REP */
+    bool has_ipcm;            /* REQ and SIDR_REQ with an IP CM service ID */
     struct ib_ipcm ipcm;
-    bool has_cpi;              /* REJ 24/25 ARI or SIDR_REP status 4 Info */
-    uint16_t cpi_offset;       /* MAD offset of that ClassPortInfo */
+    bool has_cpi;        /* REJ 24/25 ARI or SIDR_REP status 4 Info */
+    uint16_t cpi_offset; /* MAD offset of that ClassPortInfo */
     struct ib_cpi cpi;
 };
 

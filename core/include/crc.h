@@ -33,7 +33,7 @@ enum ib_crc_status {
 
 struct ib_crc_check {
     enum ib_crc_status icrc, vcrc;
-    uint32_t icrc_carried, icrc_computed;  /* valid unless not present */
+    uint32_t icrc_carried, icrc_computed; /* valid unless not present */
     uint16_t vcrc_carried, vcrc_computed;
 };
 

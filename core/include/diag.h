@@ -30,21 +30,21 @@ enum ib_diag_group {
 
 enum ib_diag_id {
     /* Truncation and length consistency (group malformed). */
-    IB_DIAG_TRUNC_LINK,          /* link-layer header cut short */
+    IB_DIAG_TRUNC_LINK, /* link-layer header cut short */
     IB_DIAG_TRUNC_LRH,
     IB_DIAG_TRUNC_GRH,
     IB_DIAG_TRUNC_BTH,
     IB_DIAG_TRUNC_DETH,
     IB_DIAG_TRUNC_MAD,
-    IB_DIAG_TRUNC_CLASS_DATA,    /* ClassPortInfo or CM message cut short */
-    IB_DIAG_SNAPLEN,             /* frame captured shorter than on the wire */
-    IB_DIAG_PKTLEN_MISMATCH,     /* LRH PktLen disagrees with the bytes present */
-    IB_DIAG_PAYLEN_MISMATCH,     /* GRH PayLen disagrees with PktLen or bytes */
-    IB_DIAG_IP_LEN_MISMATCH,     /* IPv4 total / IPv6 payload length */
+    IB_DIAG_TRUNC_CLASS_DATA, /* ClassPortInfo or CM message cut short */
+    IB_DIAG_SNAPLEN,          /* frame captured shorter than on the wire */
+    IB_DIAG_PKTLEN_MISMATCH,  /* LRH PktLen disagrees with the bytes present */
+    IB_DIAG_PAYLEN_MISMATCH,  /* GRH PayLen disagrees with PktLen or bytes */
+    IB_DIAG_IP_LEN_MISMATCH,  /* IPv4 total / IPv6 payload length */
     IB_DIAG_UDP_LEN_MISMATCH,
     IB_DIAG_IPV4_BAD_IHL,
     IB_DIAG_ERF_BAD_RLEN,
-    IB_DIAG_BAD_PADCNT,          /* BTH PadCnt larger than the payload */
+    IB_DIAG_BAD_PADCNT, /* BTH PadCnt larger than the payload */
     /* Addressing rules, IBA Vol. 1 ch. 4 (group protocol). */
     IB_DIAG_SLID_RESERVED,
     IB_DIAG_SLID_MULTICAST,
@@ -74,17 +74,17 @@ enum ib_diag_id {
 };
 
 struct ib_diag_info {
-    const char *name;     /* stable snake_case id */
+    const char *name; /* stable snake_case id */
     enum ib_severity severity;
     enum ib_diag_group group;
-    bool addressing;      /* one of the addressing rules */
-    const char *text;     /* one sentence, for reports and expert infos */
+    bool addressing;  /* one of the addressing rules */
+    const char *text; /* one sentence, for reports and expert infos */
 };
 
 struct ib_diag {
-    uint16_t id;      /* enum ib_diag_id */
-    uint16_t length;  /* bytes concerned (0 when the field is missing) */
-    uint32_t offset;  /* from the first byte of the frame */
+    uint16_t id;     /* enum ib_diag_id */
+    uint16_t length; /* bytes concerned (0 when the field is missing) */
+    uint32_t offset; /* from the first byte of the frame */
 };
 
 #define IB_DIAG_MAX 16
@@ -101,8 +101,7 @@ const struct ib_diag_info *ib_diag_info(enum ib_diag_id id);
 enum ib_diag_id ib_diag_by_name(const char *name);
 const char *ib_severity_name(enum ib_severity sev);
 
-void ib_diag_add(struct ib_diag_list *list, enum ib_diag_id id, size_t offset,
-                 size_t length);
+void ib_diag_add(struct ib_diag_list *list, enum ib_diag_id id, size_t offset, size_t length);
 bool ib_diag_has(const struct ib_diag_list *list, enum ib_diag_id id);
 
 #endif

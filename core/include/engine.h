@@ -25,26 +25,26 @@ struct ib_frame_links {
     struct ib_frame_ref retransmission_of;
     struct ib_frame_ref port_reused_from;
     struct ib_frame_ref duplicate_tuple_of;
-    struct ib_frame_ref redirected_by;         /* the redirecting response */
+    struct ib_frame_ref redirected_by; /* the redirecting response */
     struct ib_frame_ref redirect_loop_to;
-    bool has_ports;                /* a REQ with an IP CM tuple */
-    uint32_t ports_in_use;         /* this source, legacy model, after the REQ */
-    uint32_t tuple_ports_in_use;   /* this source and destination (4-tuple model) */
-    double pool_utilization;       /* ports_in_use / pool size, percent */
+    bool has_ports;              /* a REQ with an IP CM tuple */
+    uint32_t ports_in_use;       /* this source, legacy model, after the REQ */
+    uint32_t tuple_ports_in_use; /* this source and destination (4-tuple model) */
+    double pool_utilization;     /* ports_in_use / pool size, percent */
     /* A REQ that took a pool port, when its source has an exhaustion
      * estimate: the sooner of the two models' (ib_forecast_soonest). */
     bool has_exhaustion_eta;
-    double exhaustion_eta_s;       /* seconds until the pool runs out */
-    double port_rate_per_s;        /* the net rate behind it, ports a second */
+    double exhaustion_eta_s; /* seconds until the pool runs out */
+    double port_rate_per_s;  /* the net rate behind it, ports a second */
     bool has_redirect_depth;
-    uint32_t redirect_depth;       /* hops so far in this chain */
+    uint32_t redirect_depth; /* hops so far in this chain */
     /* Like tcp.stream: every CM message of one connection (REQ and its
      * retransmissions, MRA, REP, RTU, REJ, DREQ, DREP, LAP, APR; SIDR_REQ
      * and SIDR_REP) carries the connection's index, 0-based in order of
      * first REQ, and its REQ's tuple and ServiceID. */
     bool has_conn;
     uint32_t conn;
-    bool conn_from_passive;        /* sent by the connection's passive side (REP, ...) */
+    bool conn_from_passive; /* sent by the connection's passive side (REP, ...) */
     bool has_conn_tuple;
     struct ib_tuple conn_tuple;
     uint64_t conn_service_id;
@@ -53,7 +53,7 @@ struct ib_frame_links {
      * (The chain's first request comes before the chain exists: its frame
      * is the chain's first_request.) */
     bool has_chain;
-    uint32_t chain;                /* ib_engine_chain(e, chain) */
+    uint32_t chain; /* ib_engine_chain(e, chain) */
 };
 
 /* True when the frame is linked to nothing and has no figures. */
@@ -69,27 +69,27 @@ struct ib_frame_analysis {
 
 /* The defaults, one place for every view: Linux's ip_local_port_range and
  * a threshold that leaves a tenth of the pool. */
-#define IB_POOL_LOW_DEFAULT 32768
-#define IB_POOL_HIGH_DEFAULT 60999
+#define IB_POOL_LOW_DEFAULT      32768
+#define IB_POOL_HIGH_DEFAULT     60999
 #define IB_THRESHOLD_PCT_DEFAULT 90
 /* pool_forecast when a source's pool would run out within this many
  * seconds (docs/analyzer.md, "The exhaustion forecast"). */
 #define IB_FORECAST_HORIZON_DEFAULT 300
 
 struct ib_engine_config {
-    uint16_t pool_low;            /* default 32768 */
-    uint16_t pool_high;           /* default 60999 */
-    double threshold_pct;         /* pool_high finding at this utilization (percent, to
-                                   * 0.01), default 90; it fires again only after use fell
-                                   * 5% of the pool below */
-    double forecast_horizon_s;    /* pool_forecast when a source's estimated time to
-                                   * exhaustion falls below it, default 300; the rate
-                                   * is measured over a fifth of it */
-    size_t max_connections;       /* tracked CM connections, default 1 << 17 (131072) */
-    size_t max_transactions;      /* pending MAD transactions, default 1 << 18 */
-    size_t max_chains;            /* redirect chains kept for the report, default 10000 */
-    size_t max_sources;           /* (source IP, port space) entries, default 65536 */
-    bool enabled[IB_FIND_COUNT];  /* switch each kind off (plugin preferences) */
+    uint16_t pool_low;           /* default 32768 */
+    uint16_t pool_high;          /* default 60999 */
+    double threshold_pct;        /* pool_high finding at this utilization (percent, to
+                                  * 0.01), default 90; it fires again only after use fell
+                                  * 5% of the pool below */
+    double forecast_horizon_s;   /* pool_forecast when a source's estimated time to
+                                  * exhaustion falls below it, default 300; the rate
+                                  * is measured over a fifth of it */
+    size_t max_connections;      /* tracked CM connections, default 1 << 17 (131072) */
+    size_t max_transactions;     /* pending MAD transactions, default 1 << 18 */
+    size_t max_chains;           /* redirect chains kept for the report, default 10000 */
+    size_t max_sources;          /* (source IP, port space) entries, default 65536 */
+    bool enabled[IB_FIND_COUNT]; /* switch each kind off (plugin preferences) */
 };
 
 void ib_engine_config_init(struct ib_engine_config *cfg);
@@ -118,16 +118,15 @@ void ib_engine_free(struct ib_engine *e);
 
 /* Feeds one frame in capture order.  pkt is NULL for a frame that carries no
  * InfiniBand packet.  out is filled (count 0 when nothing was found). */
-void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at,
-                    const struct ib_packet *pkt, struct ib_frame_analysis *out);
+void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
+                    struct ib_frame_analysis *out);
 
 /* A finding made beside the engine (fabric.h's not_delivered), counted with
  * its own; false when its kind is switched off (then it is not reported). */
 bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind);
 
 /* For ib_parse_opts.is_mad_qp: whether a redirect named this QP at dst. */
-bool ib_engine_is_mad_qp(void *engine, const struct ib_endpoint *dst,
-                         uint32_t qp);
+bool ib_engine_is_mad_qp(void *engine, const struct ib_endpoint *dst, uint32_t qp);
 
 /* ---- Summary, valid at any time, final after the last feed. ---- */
 
@@ -142,16 +141,16 @@ struct ib_latency {
 };
 
 struct ib_connection_stats {
-    uint64_t requests;        /* REQs that start a connection (retransmissions excluded) */
-    uint64_t established;     /* RTU seen */
+    uint64_t requests;    /* REQs that start a connection (retransmissions excluded) */
+    uint64_t established; /* RTU seen */
     uint64_t rejected;
-    uint64_t closed;          /* DREQ or DREP seen */
+    uint64_t closed; /* DREQ or DREP seen */
     uint64_t retransmissions;
     uint64_t sidr_requests;
     uint64_t sidr_replies;
     uint64_t reject_reasons[IB_REJ_REASON_MAX]; /* index = reason; >= 63 in 63 */
-    struct ib_latency setup;  /* REQ -> RTU */
-    struct ib_latency req_rep; /* REQ -> REP */
+    struct ib_latency setup;                    /* REQ -> RTU */
+    struct ib_latency req_rep;                  /* REQ -> REP */
 };
 
 /* ---- The exhaustion forecast ----
@@ -166,9 +165,9 @@ struct ib_connection_stats {
  * No rate until the source has had IB_FORECAST_MIN_EVENTS port events and
  * its first is a quarter of the window old (15 s at the default); no
  * estimate while the rate is zero or negative. */
-#define IB_FORECAST_WINDOW_DIVISOR 5   /* window = horizon / 5 */
-#define IB_FORECAST_MIN_AGE_DIVISOR 4  /* first event at least window / 4 ago */
-#define IB_FORECAST_MIN_EVENTS 16
+#define IB_FORECAST_WINDOW_DIVISOR  5 /* window = horizon / 5 */
+#define IB_FORECAST_MIN_AGE_DIVISOR 4 /* first event at least window / 4 ago */
+#define IB_FORECAST_MIN_EVENTS      16
 /* pool_forecast fires again only after the estimate rose above the horizon
  * by this factor, or went away. */
 #define IB_FORECAST_REARM_FACTOR 1.1
@@ -192,25 +191,24 @@ struct ib_forecast {
 
 /* The model whose pool runs out sooner (the first on a tie); false when
  * neither has an estimate. */
-bool ib_forecast_soonest(const struct ib_forecast fc[IB_MODEL_COUNT],
-                         enum ib_pool_model *model);
+bool ib_forecast_soonest(const struct ib_forecast fc[IB_MODEL_COUNT], enum ib_pool_model *model);
 
 struct ib_source_stats {
     uint16_t port_space;
     uint8_t ip_version;
     uint8_t ip[16];
-    uint64_t connections;         /* REQs from this source */
-    uint32_t ports_in_use;        /* now, legacy model */
+    uint64_t connections;  /* REQs from this source */
+    uint32_t ports_in_use; /* now, legacy model */
     uint32_t peak_ports_in_use;
     struct ib_frame_ref peak_at;
     uint32_t peak_ports_per_destination; /* 4-tuple model */
     struct ib_frame_ref peak_per_destination_at;
     uint8_t peak_dst_ip[16];
     uint16_t peak_dst_port;
-    double pool_utilization;      /* peak legacy / pool size, percent */
-    bool exhausted;               /* legacy model reached the pool size */
+    double pool_utilization; /* peak legacy / pool size, percent */
+    bool exhausted;          /* legacy model reached the pool size */
     bool exhausted_per_destination;
-    uint64_t ports_outside_pool;  /* REQs whose source port is not in the pool */
+    uint64_t ports_outside_pool; /* REQs whose source port is not in the pool */
     /* The last estimate, made at the source's latest port event (forecast_at,
      * frame 0 while none): by model. */
     struct ib_forecast forecast[IB_MODEL_COUNT];
@@ -242,11 +240,11 @@ struct ib_redirect_chain {
     uint32_t origin_qp;
     struct ib_frame_ref first_request;
     unsigned hop_count;
-    unsigned hops_dropped;        /* past IB_CHAIN_HOPS_MAX */
+    unsigned hops_dropped; /* past IB_CHAIN_HOPS_MAX */
     struct ib_redirect_hop hops[IB_CHAIN_HOPS_MAX];
     struct ib_frame_ref final_answer; /* frame 0 while none */
     bool loop;
-    bool followed;                /* some redirect of it was followed */
+    bool followed; /* some redirect of it was followed */
     enum ib_chain_end end;
 };
 
@@ -291,19 +289,19 @@ enum ib_conn_state {
     IB_CONN_REPLIED,     /* REP seen */
     IB_CONN_ESTABLISHED, /* RTU seen */
     IB_CONN_REJECTED,
-    IB_CONN_CLOSING,     /* DREQ seen */
-    IB_CONN_CLOSED,      /* DREP seen */
-    IB_CONN_SIDR,        /* a SIDR_REQ/SIDR_REP exchange */
+    IB_CONN_CLOSING, /* DREQ seen */
+    IB_CONN_CLOSED,  /* DREP seen */
+    IB_CONN_SIDR,    /* a SIDR_REQ/SIDR_REP exchange */
 };
 const char *ib_conn_state_name(enum ib_conn_state state);
 
 struct ib_connection_record {
-    uint32_t index;           /* 0-based, in order of first REQ (frames' links.conn) */
+    uint32_t index; /* 0-based, in order of first REQ (frames' links.conn) */
     bool has_tuple;
     struct ib_tuple tuple;
     uint64_t service_id;
-    uint32_t local_comm_id;   /* the active side's */
-    uint32_t remote_comm_id;  /* the passive side's, from REP/REJ */
+    uint32_t local_comm_id;  /* the active side's */
+    uint32_t remote_comm_id; /* the passive side's, from REP/REJ */
     struct ib_endpoint active, passive;
     enum ib_conn_state state;
     uint16_t reject_reason;
@@ -312,7 +310,7 @@ struct ib_connection_record {
      * it: the active side's REQs, RTU, ..., the passive side's MRA, REP, ... */
     uint32_t frames_from_active, frames_from_passive;
     struct ib_frame_ref req, mra, rep, rtu, dreq, drep, rej;
-    bool evicted;             /* pushed out by the cap before it ended */
+    bool evicted; /* pushed out by the cap before it ended */
     /* Left 0 by the engine: with captures of several hosts, the captures
      * that showed its messages (ib_fabric_seen_at). */
     uint64_t seen_at;
@@ -321,8 +319,7 @@ struct ib_connection_record {
 /* Called once for every connection when it ends (DREP, REJ), when it is
  * evicted, and for those still open at ib_engine_finish(). */
 typedef void (*ib_connection_sink)(void *ctx, const struct ib_connection_record *rec);
-void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink,
-                                   void *ctx);
+void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink, void *ctx);
 
 /* ---- Ports in use over time, for charts. ---- */
 
@@ -332,7 +329,7 @@ void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink,
  * busiest destination now (4-tuple model).  The source's peak in either
  * model is the largest value reported for it. */
 struct ib_usage_change {
-    uint32_t source;          /* ib_engine_source(e, source) */
+    uint32_t source; /* ib_engine_source(e, source) */
     struct ib_frame_ref at;
     uint32_t ports_in_use;
     uint32_t destination_ports_in_use;

@@ -44,16 +44,16 @@
  * its destination within it is not_delivered. */
 #define IB_DELIVERY_WINDOW_MS 100 /* (a bare number: finding.c spells it out) */
 #define IB_DELIVERY_WINDOW_NS (IB_DELIVERY_WINDOW_MS * 1000000LL)
-#define IB_SIGHTINGS_MAX (1u << 18)     /* packets kept in a window */
-#define IB_CLOCK_SOURCES_MAX (1u << 16) /* (pair, source) figures kept */
+#define IB_SIGHTINGS_MAX      (1u << 18) /* packets kept in a window */
+#define IB_CLOCK_SOURCES_MAX  (1u << 16) /* (pair, source) figures kept */
 
 struct ib_capture_clock {
-    bool has_span;          /* it had frames: */
+    bool has_span;             /* it had frames: */
     int64_t first_ns, last_ns; /* the first's and the last's time, its own clock */
-    bool linked;            /* shares packets both ways with its group */
-    uint32_t reference;     /* the capture its clock is corrected to (itself if none) */
-    int64_t offset_ns;      /* its clock minus the reference's */
-    int64_t error_ns;       /* the true offset is within offset_ns +- error_ns */
+    bool linked;               /* shares packets both ways with its group */
+    uint32_t reference;        /* the capture its clock is corrected to (itself if none) */
+    int64_t offset_ns;         /* its clock minus the reference's */
+    int64_t error_ns;          /* the true offset is within offset_ns +- error_ns */
 };
 
 struct ib_clock_sync;
@@ -83,14 +83,14 @@ uint64_t ib_clock_sync_dropped(const struct ib_clock_sync *cs);
 /* One direction between two captures' hosts: management packets sent, and
  * those that never arrived. */
 struct ib_delivery {
-    uint32_t from, to;      /* captures */
-    uint64_t sent;          /* watched: seen leaving, the other capturing then (and
-                             * not pushed out of the window early by its cap) */
+    uint32_t from, to; /* captures */
+    uint64_t sent;     /* watched: seen leaving, the other capturing then (and
+                        * not pushed out of the window early by its cap) */
     uint64_t not_delivered;
 };
 
 struct ib_fabric_stats {
-    uint64_t repeats;       /* sightings of a packet already seen on another capture */
+    uint64_t repeats;           /* sightings of a packet already seen on another capture */
     uint64_t sightings_evicted; /* left the window early, by its cap */
     uint64_t allocation_failures;
 };

@@ -14,10 +14,10 @@
 #include "packet.h"
 
 enum ib_field_type {
-    IB_FT_UINT,  /* 1, 2, 4 or 8 bytes */
+    IB_FT_UINT, /* 1, 2, 4 or 8 bytes */
     IB_FT_BOOL,
-    IB_FT_GID,   /* 16 bytes shown as IPv6 */
-    IB_FT_IPV4,  /* the last 4 bytes of a 16-byte member */
+    IB_FT_GID,  /* 16 bytes shown as IPv6 */
+    IB_FT_IPV4, /* the last 4 bytes of a 16-byte member */
     IB_FT_IPV6,
 };
 
@@ -25,21 +25,36 @@ enum ib_field_base { IB_BASE_DEC, IB_BASE_HEX };
 
 /* Which frame offset a field's wire_off counts from. */
 enum ib_field_layer {
-    IB_LAYER_LRH, IB_LAYER_GRH, IB_LAYER_BTH, IB_LAYER_DETH,
-    IB_LAYER_MAD, IB_LAYER_CPI, IB_LAYER_IPCM,
+    IB_LAYER_LRH,
+    IB_LAYER_GRH,
+    IB_LAYER_BTH,
+    IB_LAYER_DETH,
+    IB_LAYER_MAD,
+    IB_LAYER_CPI,
+    IB_LAYER_IPCM,
 };
 
 /* When a field applies, beyond its layer being present. */
 enum ib_field_cond {
     IB_COND_NONE,
-    IB_COND_CM_REQ, IB_COND_CM_MRA, IB_COND_CM_REJ, IB_COND_CM_REP, IB_COND_CM_RTU,
-    IB_COND_CM_DREQ, IB_COND_CM_DREP, IB_COND_CM_SIDR_REQ, IB_COND_CM_SIDR_REP,
-    IB_COND_CM_LAP, IB_COND_CM_APR,
+    IB_COND_CM_REQ,
+    IB_COND_CM_MRA,
+    IB_COND_CM_REJ,
+    IB_COND_CM_REP,
+    IB_COND_CM_RTU,
+    IB_COND_CM_DREQ,
+    IB_COND_CM_DREP,
+    IB_COND_CM_SIDR_REQ,
+    IB_COND_CM_SIDR_REP,
+    IB_COND_CM_LAP,
+    IB_COND_CM_APR,
     IB_COND_CM_COMM_IDS,  /* CM messages with a LocalCommID (RequestID in SIDR) */
     IB_COND_CM_REMOTE_ID, /* CM messages with a RemoteCommID (not REQ, not SIDR) */
     IB_COND_CM_SID,       /* CM messages with a Service ID */
     IB_COND_CM_IPSID,     /* ... that is an IP CM Service ID */
-    IB_COND_IPCM, IB_COND_IPCM_V4, IB_COND_IPCM_V6,
+    IB_COND_IPCM,
+    IB_COND_IPCM_V4,
+    IB_COND_IPCM_V6,
 };
 
 /* What a field is to a view beyond its value. */
@@ -51,25 +66,25 @@ enum ib_field_role {
 };
 
 struct ib_field {
-    const char *abbrev;      /* "lrh.vl" */
-    const char *name;        /* "Virtual Lane" */
-    const char *blurb;       /* one sentence */
-    uint8_t type;            /* enum ib_field_type */
-    uint8_t base;            /* enum ib_field_base */
-    uint8_t layer;           /* enum ib_field_layer */
-    uint8_t cond;            /* enum ib_field_cond */
-    uint16_t member_off;     /* in struct ib_packet */
+    const char *abbrev;  /* "lrh.vl" */
+    const char *name;    /* "Virtual Lane" */
+    const char *blurb;   /* one sentence */
+    uint8_t type;        /* enum ib_field_type */
+    uint8_t base;        /* enum ib_field_base */
+    uint8_t layer;       /* enum ib_field_layer */
+    uint8_t cond;        /* enum ib_field_cond */
+    uint16_t member_off; /* in struct ib_packet */
     uint8_t member_size;
-    uint16_t wire_off;       /* from the layer's first byte */
+    uint16_t wire_off; /* from the layer's first byte */
     uint8_t wire_len;
-    uint64_t wire_mask;      /* bits of the wire bytes, 0 for all */
-    uint8_t role;            /* enum ib_field_role */
+    uint64_t wire_mask;                /* bits of the wire bytes, 0 for all */
+    uint8_t role;                      /* enum ib_field_role */
     const struct ib_value_name *names; /* words for its values, or NULL */
 };
 
 struct ib_field_value {
-    uint64_t u;              /* IB_FT_UINT, IB_FT_BOOL */
-    uint8_t bytes[16];       /* IB_FT_GID, IB_FT_IPV4 (first 4), IB_FT_IPV6 */
+    uint64_t u;        /* IB_FT_UINT, IB_FT_BOOL */
+    uint8_t bytes[16]; /* IB_FT_GID, IB_FT_IPV4 (first 4), IB_FT_IPV6 */
 };
 
 extern const struct ib_field ib_fields[];

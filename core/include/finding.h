@@ -43,14 +43,14 @@ enum ib_finding_kind {
 
 /* Everything said about one kind.  The row of kind k is ib_finding_kinds[k]. */
 struct ib_finding_kind_info {
-    const char *name;            /* --fail-on, JSON, ibscope.expert.<name> */
-    enum ib_severity severity;   /* addressing and malformed take their rule's */
-    enum ib_diag_group group;    /* Wireshark's expert group */
-    const char *tag;             /* the plugin's Info column tag */
-    const char *summary;         /* the expert info's summary */
-    const char *redirect_stat;   /* its node under "Redirect chains", NULL for none */
-    const char *description;     /* one sentence: --help and docs/analyzer.md */
-    bool names_related;          /* its message names the related frame itself */
+    const char *name;          /* --fail-on, JSON, ibscope.expert.<name> */
+    enum ib_severity severity; /* addressing and malformed take their rule's */
+    enum ib_diag_group group;  /* Wireshark's expert group */
+    const char *tag;           /* the plugin's Info column tag */
+    const char *summary;       /* the expert info's summary */
+    const char *redirect_stat; /* its node under "Redirect chains", NULL for none */
+    const char *description;   /* one sentence: --help and docs/analyzer.md */
+    bool names_related;        /* its message names the related frame itself */
 };
 
 extern const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT];
@@ -82,8 +82,8 @@ struct ib_redirect_hop {
 
 /* redirect_bad_target: what makes the target unusable. */
 #define IB_TARGET_NO_ADDRESS 0x01 /* RedirectLID and RedirectGID both 0 */
-#define IB_TARGET_QP0 0x02        /* RedirectQP 0 */
-#define IB_TARGET_NO_PKEY 0x04    /* RedirectP_Key 0 */
+#define IB_TARGET_QP0        0x02 /* RedirectQP 0 */
+#define IB_TARGET_NO_PKEY    0x04 /* RedirectP_Key 0 */
 /* redirect_key_mismatch: which key differs from the redirect's. */
 #define IB_KEY_QKEY 0x01
 #define IB_KEY_PKEY 0x02
@@ -92,13 +92,13 @@ struct ib_redirect_hop {
  * finding_text.c names, the rest stay zero. */
 struct ib_finding_data {
     /* retransmission, duplicate_tuple, port_reused, pool_high, pool_forecast */
-    struct ib_tuple tuple;          /* the REQ's (pool_high, pool_forecast: its source and
-                                     * port space) */
-    uint32_t comm_id;               /* retransmission: the REQ's LocalCommID (RequestID
-                                     * with sidr); duplicate_tuple: the open connection's */
+    struct ib_tuple tuple; /* the REQ's (pool_high, pool_forecast: its source and
+                            * port space) */
+    uint32_t comm_id;      /* retransmission: the REQ's LocalCommID (RequestID
+                            * with sidr); duplicate_tuple: the open connection's */
     bool sidr;
-    uint32_t ports_in_use;          /* pool_high, pool_forecast: pool ports held when it
-                                     * fired (pool_forecast: in its model) */
+    uint32_t ports_in_use; /* pool_high, pool_forecast: pool ports held when it
+                            * fired (pool_forecast: in its model) */
     uint32_t pool_size;
     /* pool_forecast: the estimate that fired it, and its model (enum
      * ib_pool_model: the sooner one) */
@@ -106,18 +106,18 @@ struct ib_finding_data {
     uint8_t model;
     /* the redirect kinds */
     uint8_t mgmt_class;
-    uint16_t cm_attr;               /* a CM redirect: IB_CM_REJ or IB_CM_SIDR_REP, else 0 */
-    uint16_t reject_reason;         /* with IB_CM_REJ */
-    struct ib_redirect_hop target;  /* where the redirect sends the requester */
-    uint8_t sl;                     /* redirect: RedirectSL */
-    uint8_t problems;               /* IB_TARGET_* or IB_KEY_* bits */
-    unsigned hops;                  /* redirect_loop: redirects in the chain;
-                                     * redirect_followed: the hop followed */
-    bool has_chain;                 /* the chain is tracked (not past the cap): */
-    uint32_t chain;                 /* its index in the report's redirect chains */
-    struct ib_endpoint sent_to;     /* redirect_not_followed: where the request went */
+    uint16_t cm_attr;              /* a CM redirect: IB_CM_REJ or IB_CM_SIDR_REP, else 0 */
+    uint16_t reject_reason;        /* with IB_CM_REJ */
+    struct ib_redirect_hop target; /* where the redirect sends the requester */
+    uint8_t sl;                    /* redirect: RedirectSL */
+    uint8_t problems;              /* IB_TARGET_* or IB_KEY_* bits */
+    unsigned hops;                 /* redirect_loop: redirects in the chain;
+                                    * redirect_followed: the hop followed */
+    bool has_chain;                /* the chain is tracked (not past the cap): */
+    uint32_t chain;                /* its index in the report's redirect chains */
+    struct ib_endpoint sent_to;    /* redirect_not_followed: where the request went */
     uint32_t sent_to_qp;
-    uint32_t qkey;                  /* redirect_key_mismatch: the keys it carried */
+    uint32_t qkey; /* redirect_key_mismatch: the keys it carried */
     uint16_t pkey;
     /* icrc_mismatch, vcrc_mismatch */
     uint32_t crc_carried, crc_computed;
@@ -132,9 +132,9 @@ struct ib_finding_data {
 struct ib_finding {
     enum ib_finding_kind kind;
     enum ib_severity severity;
-    uint16_t rule;                /* enum ib_diag_id for addressing and malformed */
+    uint16_t rule; /* enum ib_diag_id for addressing and malformed */
     struct ib_frame_ref at;
-    struct ib_frame_ref related;  /* frame == 0 when none applies */
+    struct ib_frame_ref related; /* frame == 0 when none applies */
     struct ib_finding_data data;
 };
 

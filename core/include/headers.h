@@ -19,11 +19,11 @@
 #define IB_LRH_SLID_OFF 6
 #define IB_GRH_SGID_OFF 8
 #define IB_GRH_DGID_OFF 24
-#define IB_GID_SIZE 16
+#define IB_GID_SIZE     16
 
-#define IB_LRH_SIZE 8
-#define IB_GRH_SIZE 40
-#define IB_BTH_SIZE 12
+#define IB_LRH_SIZE  8
+#define IB_GRH_SIZE  40
+#define IB_BTH_SIZE  12
 #define IB_DETH_SIZE 8
 #define IB_ICRC_SIZE 4
 #define IB_VCRC_SIZE 2
@@ -39,12 +39,12 @@ enum ib_lnh {
 #define IB_GRH_NXTHDR_BTH 0x1B
 
 /* LID ranges, IBA Vol. 1 §4.1.3 */
-#define IB_LID_RESERVED 0x0000
-#define IB_LID_MCAST_LOW 0xC000
+#define IB_LID_RESERVED   0x0000
+#define IB_LID_MCAST_LOW  0xC000
 #define IB_LID_PERMISSIVE 0xFFFF
 
-#define IB_QP0 0
-#define IB_QP1 1
+#define IB_QP0      0
+#define IB_QP1      1
 #define IB_GSI_QKEY 0x80010000u
 
 struct ib_lrh {
@@ -100,7 +100,7 @@ enum ib_transport {
     IB_TRANSPORT_XRC = 5,
 };
 
-#define IB_OPCODE_UD_SEND_ONLY 0x64
+#define IB_OPCODE_UD_SEND_ONLY     0x64
 #define IB_OPCODE_UD_SEND_ONLY_IMM 0x65
 
 bool ib_parse_lrh(struct ib_span s, struct ib_lrh *out);

@@ -14,8 +14,8 @@
 #include "reader.h"
 
 #define IB_IPCM_HEADER_SIZE 36
-#define IB_IPCM_SID_MASK 0xFFFFFFFFFF000000ull
-#define IB_IPCM_SID_PREFIX 0x0000000001000000ull
+#define IB_IPCM_SID_MASK    0xFFFFFFFFFF000000ull
+#define IB_IPCM_SID_PREFIX  0x0000000001000000ull
 
 /* Linux RDMA CM port spaces (rdma_cm.h), as they appear in the Service ID. */
 enum ib_port_space {
@@ -35,12 +35,12 @@ struct ib_service_id {
 struct ib_ipcm {
     uint8_t majv;
     uint8_t minv;
-    uint8_t ipv;       /* 4 or 6 when valid */
+    uint8_t ipv; /* 4 or 6 when valid */
     uint8_t reserved;
     uint16_t src_port;
     uint8_t src_ip[16];
     uint8_t dst_ip[16];
-    bool valid;        /* MajV 0 and IPV 4 or 6 */
+    bool valid; /* MajV 0 and IPV 4 or 6 */
 };
 
 /* The identity of an RDMA CM connection attempt. */
@@ -59,7 +59,6 @@ bool ib_parse_ipcm(struct ib_span s, struct ib_ipcm *out);
 bool ib_tuple_make(const struct ib_service_id *sid, const struct ib_ipcm *ipcm,
                    struct ib_tuple *out);
 /* Formats a 16-byte address as IPv4 dotted quad (ip_version 4) or IPv6. */
-void ib_format_ip(uint8_t ip_version, const uint8_t ip[16], char *buf,
-                  size_t size);
+void ib_format_ip(uint8_t ip_version, const uint8_t ip[16], char *buf, size_t size);
 
 #endif

@@ -9,14 +9,14 @@
 #include <stddef.h>
 
 enum ib_convert_action {
-    IB_CONVERT_NO,        /* Wireshark opens it as it is: nothing to convert */
-    IB_CONVERT_TO_ERF,    /* rewritten as ERF type 21 for Wireshark */
+    IB_CONVERT_NO,     /* Wireshark opens it as it is: nothing to convert */
+    IB_CONVERT_TO_ERF, /* rewritten as ERF type 21 for Wireshark */
 };
 
 struct ib_linktype_info {
-    int dlt;                    /* the pcap LINKTYPE_ value */
-    const char *name;           /* libpcap's name: "EN10MB" */
-    const char *carries;        /* what it carries, for documents */
+    int dlt;             /* the pcap LINKTYPE_ value */
+    const char *name;    /* libpcap's name: "EN10MB" */
+    const char *carries; /* what it carries, for documents */
     enum ib_convert_action convert;
 };
 

@@ -14,7 +14,7 @@
 
 #include "reader.h"
 
-#define IB_MAD_SIZE 256
+#define IB_MAD_SIZE        256
 #define IB_MAD_HEADER_SIZE 24
 
 enum ib_mgmt_class {
@@ -48,26 +48,26 @@ enum ib_mad_method {
 #define IB_ATTR_CLASS_PORT_INFO 0x0001
 
 /* Status bits, §13.4.7 */
-#define IB_MAD_STATUS_BUSY 0x0001
+#define IB_MAD_STATUS_BUSY     0x0001
 #define IB_MAD_STATUS_REDIRECT 0x0002
 
 struct ib_mad {
     uint8_t base_version;
     uint8_t mgmt_class;
     uint8_t class_version;
-    uint8_t method;        /* the whole byte 3, R bit included, as Wireshark shows it */
-    bool response;         /* R bit (bit 7 of byte 3) */
+    uint8_t method; /* the whole byte 3, R bit included, as Wireshark shows it */
+    bool response;  /* R bit (bit 7 of byte 3) */
     uint16_t status;
     bool status_busy;
     bool status_redirect;
-    uint8_t status_invalid_field; /* bits 4:2 */
+    uint8_t status_invalid_field;  /* bits 4:2 */
     uint8_t status_class_specific; /* bits 15:8 */
     uint16_t class_specific;
     uint64_t tid;
     uint16_t attr_id;
     uint16_t reserved;
     uint32_t attr_mod;
-    uint16_t data_offset;  /* where this class's attribute data starts */
+    uint16_t data_offset; /* where this class's attribute data starts */
 };
 
 /* True when the class is subnet management (LID-routed or directed). */

@@ -18,11 +18,11 @@ extern const struct ib_value_name ib_port_space_names[];
 extern const struct ib_value_name ib_sidr_status_names[];
 extern const struct ib_value_name ib_opcode_names[];
 extern const struct ib_value_name ib_lnh_names[];
-extern const struct ib_value_name ib_crc_status_names[]; /* enum ib_crc_status */
-extern const struct ib_value_name ib_lid_type_names[];   /* enum ib_lid_type */
-extern const struct ib_value_name ib_gid_scope_names[];  /* enum ib_gid_scope */
+extern const struct ib_value_name ib_crc_status_names[];  /* enum ib_crc_status */
+extern const struct ib_value_name ib_lid_type_names[];    /* enum ib_lid_type */
+extern const struct ib_value_name ib_gid_scope_names[];   /* enum ib_gid_scope */
 extern const struct ib_value_name ib_mcast_scope_names[]; /* a multicast GID's scope nibble */
-extern const struct ib_value_name ib_chain_end_names[]; /* enum ib_chain_end */
+extern const struct ib_value_name ib_chain_end_names[];   /* enum ib_chain_end */
 
 /* The name of value in table, or NULL. */
 const char *ib_name_lookup(const struct ib_value_name *table, uint32_t value);

@@ -29,10 +29,10 @@ enum ib_linktype {
     IB_DLT_LINUX_SLL2 = 276,
 };
 
-#define IB_ERF_TYPE_INFINIBAND 21
+#define IB_ERF_TYPE_INFINIBAND      21
 #define IB_ERF_TYPE_INFINIBAND_LINK 25
-#define IB_ETHERTYPE_ROCEV1 0x8915
-#define IB_ROCEV2_UDP_PORT 4791
+#define IB_ETHERTYPE_ROCEV1         0x8915
+#define IB_ROCEV2_UDP_PORT          4791
 
 /* How the InfiniBand packet was carried, and so which header comes first. */
 enum ib_encap {
@@ -64,7 +64,7 @@ enum ib_present {
     IB_HAS_BTH = 1u << 2,
     IB_HAS_DETH = 1u << 3,
     IB_HAS_MAD = 1u << 4,
-    IB_HAS_CPI = 1u << 5,  /* ClassPortInfo attribute in a MAD's data */
+    IB_HAS_CPI = 1u << 5, /* ClassPortInfo attribute in a MAD's data */
     IB_HAS_CM = 1u << 6,
     IB_HAS_ICRC = 1u << 7,
     IB_HAS_VCRC = 1u << 8,
@@ -72,7 +72,7 @@ enum ib_present {
 
 /* Frame offsets of each layer found (valid when its IB_HAS_ bit is set). */
 struct ib_layer_offsets {
-    uint32_t ib;      /* first InfiniBand header */
+    uint32_t ib; /* first InfiniBand header */
     uint32_t lrh, grh, bth, deth, mad, cpi;
     uint32_t payload; /* first byte after the transport headers */
     uint32_t ip, udp; /* RoCEv2: the IP and UDP headers before the BTH */
@@ -83,9 +83,9 @@ struct ib_packet {
     uint32_t linktype;
     uint32_t caplen;
     uint32_t wirelen;
-    uint8_t vlan_count;   /* 802.1Q/802.1ad tags skipped */
+    uint8_t vlan_count; /* 802.1Q/802.1ad tags skipped */
     uint16_t vlan_id[2];
-    uint8_t ip_version;   /* RoCEv2: 4 or 6 */
+    uint8_t ip_version; /* RoCEv2: 4 or 6 */
     uint16_t udp_sport;
     uint16_t udp_dport;
     uint32_t ib_len;      /* bytes of the IB packet, LRH/GRH/BTH through ICRC */
@@ -110,7 +110,7 @@ struct ib_parse_opts {
      * carries MADs (beyond QP0 and QP1).  May be NULL. */
     bool (*is_mad_qp)(void *ctx, const struct ib_endpoint *dst, uint32_t qp);
     void *ctx;
-    bool verify_crc;      /* check the ICRC and VCRC into out->crc, default on */
+    bool verify_crc; /* check the ICRC and VCRC into out->crc, default on */
     /* Stop after the transport headers: no MAD or class data.  Enough for
      * the CRCs, which cover the packet whatever it carries, so a reader
      * thread can check them ahead of the analysis.  Default off. */
@@ -119,33 +119,32 @@ struct ib_parse_opts {
 
 void ib_parse_opts_init(struct ib_parse_opts *opts);
 
-enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts,
-                                    uint32_t linktype, const uint8_t *frame,
-                                    size_t caplen, size_t wirelen,
+enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t linktype,
+                                    const uint8_t *frame, size_t caplen, size_t wirelen,
                                     struct ib_packet *out);
 
 /* Decodes a frame as ib_parse_frame decodes an Ethernet one, but from an
  * Ethernet header at eth_off inside it (a tunnel's inner frame, which a
  * host such as Wireshark has already found); offsets stay the frame's. */
-enum ib_frame_result ib_parse_ethernet_at(const struct ib_parse_opts *opts,
-                                          const uint8_t *frame, size_t caplen, size_t wirelen,
-                                          size_t eth_off, struct ib_packet *out);
+enum ib_frame_result ib_parse_ethernet_at(const struct ib_parse_opts *opts, const uint8_t *frame,
+                                          size_t caplen, size_t wirelen, size_t eth_off,
+                                          struct ib_packet *out);
 
 /* What a host that already took the link layer apart (Wireshark's own
  * dissectors) knows about the carrier of an InfiniBand packet: where the
  * packet starts and what the layers around it say about its length and its
  * ends.  The members that do not apply stay zero. */
 struct ib_carrier {
-    enum ib_encap encap;       /* native, RoCEv1 or RoCEv2 */
-    size_t ib_off;             /* the packet's first byte in the frame */
-    bool has_erf_wlen;         /* native, from an ERF record whose header the */
-    uint32_t erf_wlen;         /* host removed: its wlen (bytes on the wire) */
-    bool has_udp_len;          /* RoCEv2: the UDP header's length field */
+    enum ib_encap encap; /* native, RoCEv1 or RoCEv2 */
+    size_t ib_off;       /* the packet's first byte in the frame */
+    bool has_erf_wlen;   /* native, from an ERF record whose header the */
+    uint32_t erf_wlen;   /* host removed: its wlen (bytes on the wire) */
+    bool has_udp_len;    /* RoCEv2: the UDP header's length field */
     uint16_t udp_len;
-    uint8_t ip_version;        /* RoCEv2: 4 or 6 (0: not known) */
+    uint8_t ip_version;             /* RoCEv2: 4 or 6 (0: not known) */
     uint8_t src_ip[16], dst_ip[16]; /* IPv4 in the first 4 bytes */
-    bool has_ip_off;           /* RoCEv2: where the IP header starts (for the ICRC, */
-    size_t ip_off;             /* which covers it); the UDP header ends at ib_off */
+    bool has_ip_off;                /* RoCEv2: where the IP header starts (for the ICRC, */
+    size_t ip_off;                  /* which covers it); the UDP header ends at ib_off */
     uint16_t udp_sport, udp_dport;
 };
 
@@ -153,8 +152,8 @@ struct ib_carrier {
  * wirelen original bytes, with the same length rules as ib_parse_frame:
  * the snaplen, the ERF wlen (record padding or the card's snap length), the
  * UDP length, the IP addresses as RoCE GIDs. */
-enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts,
-                                      const uint8_t *frame, size_t caplen, size_t wirelen,
+enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts, const uint8_t *frame,
+                                      size_t caplen, size_t wirelen,
                                       const struct ib_carrier *carrier, struct ib_packet *out);
 
 /* Decodes an IB packet that starts at frame + ib_off and is carried as
@@ -162,9 +161,8 @@ enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts,
  * RoCEv2, Ethernet payload for RoCEv1, the rest of the frame for native);
  * it is clipped to the frame.  src/dst in out are kept when already set
  * (RoCEv2 IP addresses). */
-void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap,
-                 const uint8_t *frame, size_t caplen, size_t ib_off,
-                 size_t ib_len, struct ib_packet *out);
+void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const uint8_t *frame,
+                 size_t caplen, size_t ib_off, size_t ib_len, struct ib_packet *out);
 
 static inline bool ib_packet_has(const struct ib_packet *p, uint32_t bits)
 {

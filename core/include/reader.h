@@ -63,8 +63,7 @@ static inline uint32_t ib_rd24(struct ib_span s, size_t off)
 {
     if (!ib_span_has(s, off, 3))
         return 0;
-    return (uint32_t)s.data[off] << 16 | (uint32_t)s.data[off + 1] << 8 |
-           s.data[off + 2];
+    return (uint32_t)s.data[off] << 16 | (uint32_t)s.data[off + 1] << 8 | s.data[off + 2];
 }
 
 static inline uint32_t ib_rd32(struct ib_span s, size_t off)
@@ -93,8 +92,8 @@ static inline uint32_t ib_rd32le(struct ib_span s, size_t off)
 {
     if (!ib_span_has(s, off, 4))
         return 0;
-    return s.data[off] | (uint32_t)s.data[off + 1] << 8 |
-           (uint32_t)s.data[off + 2] << 16 | (uint32_t)s.data[off + 3] << 24;
+    return s.data[off] | (uint32_t)s.data[off + 1] << 8 | (uint32_t)s.data[off + 2] << 16 |
+           (uint32_t)s.data[off + 3] << 24;
 }
 
 static inline uint64_t ib_rd64le(struct ib_span s, size_t off)

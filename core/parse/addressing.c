@@ -47,9 +47,7 @@ static void check_gid(struct ib_packet *p, const uint8_t gid[16], bool source, u
     case IB_GID_RESERVED:
         ib_diag_add(&p->diags, source ? IB_DIAG_SGID_RESERVED : IB_DIAG_DGID_RESERVED, at, 16);
         break;
-    case IB_GID_LOOPBACK:
-        ib_diag_add(&p->diags, IB_DIAG_GID_LOOPBACK, at, 16);
-        break;
+    case IB_GID_LOOPBACK: ib_diag_add(&p->diags, IB_DIAG_GID_LOOPBACK, at, 16); break;
     case IB_GID_MULTICAST:
         if (source)
             ib_diag_add(&p->diags, IB_DIAG_SGID_MULTICAST, at, 16);
@@ -57,8 +55,7 @@ static void check_gid(struct ib_packet *p, const uint8_t gid[16], bool source, u
         if (gid[1] & 0xE0)
             ib_diag_add(&p->diags, IB_DIAG_MGID_FLAGS, at + 1, 1);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 

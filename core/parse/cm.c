@@ -82,17 +82,47 @@ static void parse_rep(struct ib_span m, struct ib_cm_rep *r)
 static bool layout(uint16_t attr, size_t *fixed_end, size_t *private_at)
 {
     switch (attr) {
-    case IB_CM_REQ: *fixed_end = 164; *private_at = 164; return true;
-    case IB_CM_MRA: *fixed_end = 34; *private_at = 34; return true;
-    case IB_CM_REJ: *fixed_end = 108; *private_at = 108; return true;
-    case IB_CM_REP: *fixed_end = 60; *private_at = 60; return true;
+    case IB_CM_REQ:
+        *fixed_end = 164;
+        *private_at = 164;
+        return true;
+    case IB_CM_MRA:
+        *fixed_end = 34;
+        *private_at = 34;
+        return true;
+    case IB_CM_REJ:
+        *fixed_end = 108;
+        *private_at = 108;
+        return true;
+    case IB_CM_REP:
+        *fixed_end = 60;
+        *private_at = 60;
+        return true;
     case IB_CM_RTU:
-    case IB_CM_DREP: *fixed_end = 32; *private_at = 32; return true;
-    case IB_CM_DREQ: *fixed_end = 36; *private_at = 36; return true;
-    case IB_CM_SIDR_REQ: *fixed_end = 40; *private_at = 40; return true;
-    case IB_CM_SIDR_REP: *fixed_end = 120; *private_at = 120; return true;
-    case IB_CM_LAP: *fixed_end = 88; *private_at = 88; return true;
-    case IB_CM_APR: *fixed_end = 108; *private_at = 108; return true;
+    case IB_CM_DREP:
+        *fixed_end = 32;
+        *private_at = 32;
+        return true;
+    case IB_CM_DREQ:
+        *fixed_end = 36;
+        *private_at = 36;
+        return true;
+    case IB_CM_SIDR_REQ:
+        *fixed_end = 40;
+        *private_at = 40;
+        return true;
+    case IB_CM_SIDR_REP:
+        *fixed_end = 120;
+        *private_at = 120;
+        return true;
+    case IB_CM_LAP:
+        *fixed_end = 88;
+        *private_at = 88;
+        return true;
+    case IB_CM_APR:
+        *fixed_end = 108;
+        *private_at = 108;
+        return true;
     default: return false;
     }
 }
@@ -120,8 +150,8 @@ bool ib_parse_cm(struct ib_span m, uint16_t attr_id, struct ib_cm *cm)
     cm->local_comm_id = ib_rd32(m, 24);
     cm->remote_comm_id = ib_rd32(m, 28);
     cm->private_offset = (uint16_t)priv;
-    cm->private_len = (uint16_t)(m.len < IB_MAD_SIZE ? (m.len > priv ? m.len - priv : 0)
-                                                    : IB_MAD_SIZE - priv);
+    cm->private_len =
+        (uint16_t)(m.len < IB_MAD_SIZE ? (m.len > priv ? m.len - priv : 0) : IB_MAD_SIZE - priv);
 
     switch (attr_id) {
     case IB_CM_REQ:
@@ -144,12 +174,8 @@ bool ib_parse_cm(struct ib_span m, uint16_t attr_id, struct ib_cm *cm)
             cm->has_cpi = ib_parse_cpi(ib_span_from(m, 36), &cm->cpi);
         }
         break;
-    case IB_CM_REP:
-        parse_rep(m, &cm->u.rep);
-        break;
-    case IB_CM_DREQ:
-        cm->u.dreq.remote_qpn_eecn = ib_rd24(m, 32);
-        break;
+    case IB_CM_REP: parse_rep(m, &cm->u.rep); break;
+    case IB_CM_DREQ: cm->u.dreq.remote_qpn_eecn = ib_rd24(m, 32); break;
     case IB_CM_LAP:
         cm->u.lap.remote_qpn_eecn = ib_rd24(m, 36);
         cm->u.lap.remote_cm_resp_timeout = ib_rd8(m, 39) >> 3;
@@ -181,8 +207,7 @@ bool ib_parse_cm(struct ib_span m, uint16_t attr_id, struct ib_cm *cm)
             cm->has_cpi = ib_parse_cpi(ib_span_from(m, 48), &cm->cpi);
         }
         break;
-    default:
-        break;
+    default: break;
     }
 
     if (ib_cm_carries_ipcm(attr_id) && cm->sid.ip_cm)

@@ -15,12 +15,12 @@
 #include "names.h"
 #include "packet.h"
 
-#define PSEUDO_LRH 8           /* the ones that stand for an LRH */
+#define PSEUDO_LRH      8 /* the ones that stand for an LRH */
 #define IPV4_MIN_HEADER 20
-#define IPV6_HEADER 40
-#define UDP_HEADER 8
-#define ICRC_POLY 0x04C11DB7u  /* the Ethernet CRC-32 */
-#define VCRC_POLY 0x100Bu
+#define IPV6_HEADER     40
+#define UDP_HEADER      8
+#define ICRC_POLY       0x04C11DB7u /* the Ethernet CRC-32 */
+#define VCRC_POLY       0x100Bu
 
 /* The masked headers before the payload: at most ones, IPv6 and UDP, BTH. */
 #define MASKED_MAX IB_ICRC_MASKED_MAX
@@ -116,8 +116,8 @@ static bool masked_headers(const uint8_t *frame, size_t caplen, const struct ib_
         if (p->ip_version == 4) {
             ip[1] = ip[8] = ip[10] = ip[11] = 0xFF; /* TOS, TTL, checksum */
         } else {
-            ip[0] |= 0x0F;                          /* traffic class */
-            ip[1] = ip[2] = ip[3] = ip[7] = 0xFF;   /* and flow label, hop limit */
+            ip[0] |= 0x0F;                        /* traffic class */
+            ip[1] = ip[2] = ip[3] = ip[7] = 0xFF; /* and flow label, hop limit */
         }
         uint8_t *udp = buf + *len;
         if (!take(buf, len, frame, caplen, p->off.udp, UDP_HEADER))
@@ -125,8 +125,7 @@ static bool masked_headers(const uint8_t *frame, size_t caplen, const struct ib_
         udp[6] = udp[7] = 0xFF; /* checksum */
         break;
     }
-    default:
-        return false;
+    default: return false;
     }
     uint8_t *bth = buf + *len;
     if (!take(buf, len, frame, caplen, p->off.bth, IB_BTH_SIZE))
@@ -143,10 +142,8 @@ static bool located(const struct ib_packet *p)
 {
     const struct ib_diag_list *d = &p->diags;
     switch (p->encap) {
-    case IB_ENCAP_NATIVE:
-        return !ib_diag_has(d, IB_DIAG_PKTLEN_MISMATCH);
-    case IB_ENCAP_ROCEV1:
-        return !ib_diag_has(d, IB_DIAG_PAYLEN_MISMATCH);
+    case IB_ENCAP_NATIVE: return !ib_diag_has(d, IB_DIAG_PKTLEN_MISMATCH);
+    case IB_ENCAP_ROCEV1: return !ib_diag_has(d, IB_DIAG_PAYLEN_MISMATCH);
     default:
         return !ib_diag_has(d, IB_DIAG_UDP_LEN_MISMATCH) &&
                !ib_diag_has(d, IB_DIAG_IP_LEN_MISMATCH);

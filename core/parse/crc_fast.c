@@ -102,8 +102,8 @@ static uint32_t by_table(const struct crc_fast *c, uint32_t reg, const uint8_t *
         /* A 16-bit register only reaches into the first two bytes. */
         uint32_t lo = reg ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                              (uint32_t)p[3] << 24);
-        reg = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^
-              t[4][lo >> 24] ^ t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+        reg = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^ t[4][lo >> 24] ^
+              t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
     }
     for (; n > 0; p++, n--)
         reg = (reg >> 8) ^ t[0][(reg ^ *p) & 0xFF];
@@ -135,11 +135,10 @@ CLMUL_TARGET static uint32_t reduce(const struct crc_fast *c, __m128i f)
 {
     const __m128i k = _mm_cvtsi64_si128((long long)c->k63);
     /* F = H x^64 + L == H (x^64 mod P) + L, under 64 + w bits... */
-    __m128i m = _mm_xor_si128(_mm_clmulepi64_si128(f, k, 0x00),
-                              _mm_unpackhi_epi64(_mm_setzero_si128(), f));
+    __m128i m =
+        _mm_xor_si128(_mm_clmulepi64_si128(f, k, 0x00), _mm_unpackhi_epi64(_mm_setzero_si128(), f));
     /* ...and its top w bits folded the same way: 64 bits. */
-    uint64_t g = (uint64_t)_mm_extract_epi64(
-        _mm_xor_si128(_mm_clmulepi64_si128(m, k, 0x00), m), 1);
+    uint64_t g = (uint64_t)_mm_extract_epi64(_mm_xor_si128(_mm_clmulepi64_si128(m, k, 0x00), m), 1);
     /* The quotient: g mu / x^64, mu's own x^64 giving g itself. */
     uint64_t q = g ^ ((uint64_t)_mm_cvtsi128_si64(product(g, c->mu)) << 1);
     return (uint32_t)((uint64_t)_mm_extract_epi64(product(q, c->poly_r), 1) >> (63 - c->width));
@@ -155,22 +154,22 @@ CLMUL_TARGET static inline __m128i load(const uint8_t *p)
  * before a message leave a zero register zero, so the message is taken as
  * if padded at its front to whole blocks: nothing is left over at its end
  * for the tables, only the last 16 bytes of F.  n >= 64. */
-CLMUL_TARGET static uint32_t by_folding(const struct crc_fast *c, uint32_t reg,
-                                        const uint8_t *p, size_t n)
+CLMUL_TARGET static uint32_t by_folding(const struct crc_fast *c, uint32_t reg, const uint8_t *p,
+                                        size_t n)
 {
     const __m128i k1 = _mm_set_epi64x((long long)c->k_lo, (long long)c->k_hi);
     const __m128i k4 = _mm_set_epi64x((long long)c->k4_lo, (long long)c->k4_hi);
     /* The first block: pad zero bytes, then the data's first bytes with
      * the register XORed into them; byte shuffles move both up by pad, and
      * what of the register passes the block's end goes into the next. */
-    static const uint8_t up[32] = {
-        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-        0x80, 0x80, 0x80, 0x80, 0x80, 0,    1,    2,    3,    4,    5,
-        6,    7,    8,    9,    10,   11,   12,   13,   14,   15};
-    static const uint8_t down[32] = {
-        0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,
-        11,   12,   13,   14,   15,   0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+    static const uint8_t up[32] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                    0,    1,    2,    3,    4,    5,    6,    7,
+                                    8,    9,    10,   11,   12,   13,   14,   15 };
+    static const uint8_t down[32] = { 0,    1,    2,    3,    4,    5,    6,    7,
+                                      8,    9,    10,   11,   12,   13,   14,   15,
+                                      0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                      0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80 };
     size_t pad = (16 - n % 16) % 16;
     __m128i r = _mm_cvtsi32_si128((int)reg);
     __m128i f0 = _mm_shuffle_epi8(_mm_xor_si128(load(p), r), load(up + 16 - pad));

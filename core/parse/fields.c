@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The field table, rows and the macros that make them, is laid out by hand. */
+/* clang-format off */
+
 #define MEMBER(m) \
     .member_off = offsetof(struct ib_packet, m), .member_size = sizeof(((struct ib_packet *)0)->m)
 #define ROW(abbr, name_, blurb_, type_, base_, layer_, cond_, m, woff, wlen, mask)            \
@@ -447,3 +450,4 @@ void ib_field_format(const struct ib_field *f, const struct ib_field_value *v, c
         break;
     }
 }
+/* clang-format on */

@@ -66,16 +66,15 @@ bool ib_parse_deth(struct ib_span s, struct ib_deth *out)
 /* Extended header bytes after the BTH for the RC/UC/XRC operations,
  * indexed by the low 5 bits of the opcode (IBA Vol. 1 Table 38). */
 static const int8_t connected_ext_len[32] = {
-    [0x00] = 0,  [0x01] = 0,  [0x02] = 0,  [0x03] = 4,  /* SEND first/middle/last/last+imm */
-    [0x04] = 0,  [0x05] = 4,                             /* SEND only, only+imm */
-    [0x06] = 16, [0x07] = 0,  [0x08] = 0,  [0x09] = 4,  /* WRITE first/middle/last/last+imm */
-    [0x0A] = 16, [0x0B] = 20,                            /* WRITE only, only+imm */
-    [0x0C] = 16,                                         /* READ request: RETH */
-    [0x0D] = 4,  [0x0E] = 0,  [0x0F] = 4,  [0x10] = 4,  /* READ response: AETH */
-    [0x11] = 4,  [0x12] = 12,                            /* ACK, ATOMIC ACK */
-    [0x13] = 28, [0x14] = 28,                            /* CmpSwap, FetchAdd: AtomicETH */
-    [0x15] = -1,
-    [0x16] = 4,  [0x17] = 4,                             /* SEND with invalidate: IETH */
+    [0x00] = 0,  [0x01] = 0,  [0x02] = 0,  [0x03] = 4, /* SEND first/middle/last/last+imm */
+    [0x04] = 0,  [0x05] = 4,                           /* SEND only, only+imm */
+    [0x06] = 16, [0x07] = 0,  [0x08] = 0,  [0x09] = 4, /* WRITE first/middle/last/last+imm */
+    [0x0A] = 16, [0x0B] = 20,                          /* WRITE only, only+imm */
+    [0x0C] = 16,                                       /* READ request: RETH */
+    [0x0D] = 4,  [0x0E] = 0,  [0x0F] = 4,  [0x10] = 4, /* READ response: AETH */
+    [0x11] = 4,  [0x12] = 12,                          /* ACK, ATOMIC ACK */
+    [0x13] = 28, [0x14] = 28,                          /* CmpSwap, FetchAdd: AtomicETH */
+    [0x15] = -1, [0x16] = 4,  [0x17] = 4,              /* SEND with invalidate: IETH */
     [0x18] = -1, [0x19] = -1, [0x1A] = -1, [0x1B] = -1,
     [0x1C] = -1, [0x1D] = -1, [0x1E] = -1, [0x1F] = -1,
 };
@@ -84,8 +83,7 @@ int ib_opcode_ext_header_len(uint8_t opcode)
 {
     uint8_t op = opcode & 0x1F;
     switch (opcode >> 5) {
-    case IB_TRANSPORT_RC:
-        return connected_ext_len[op];
+    case IB_TRANSPORT_RC: return connected_ext_len[op];
     case IB_TRANSPORT_UC:
         /* UC has SEND and RDMA WRITE only. */
         return op <= 0x0B ? connected_ext_len[op] : -1;

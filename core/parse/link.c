@@ -8,15 +8,15 @@
 
 #include <string.h>
 
-#define ETH_HEADER 14
-#define ETHERTYPE_IPV4 0x0800
-#define ETHERTYPE_IPV6 0x86DD
-#define ETHERTYPE_VLAN 0x8100
-#define ETHERTYPE_QINQ 0x88A8
+#define ETH_HEADER         14
+#define ETHERTYPE_IPV4     0x0800
+#define ETHERTYPE_IPV6     0x86DD
+#define ETHERTYPE_VLAN     0x8100
+#define ETHERTYPE_QINQ     0x88A8
 #define ETHERTYPE_QINQ_OLD 0x9100
-#define IPPROTO_UDP_ 17
-#define UDP_HEADER 8
-#define ERF_HEADER 16
+#define IPPROTO_UDP_       17
+#define UDP_HEADER         8
+#define ERF_HEADER         16
 
 void ib_parse_opts_init(struct ib_parse_opts *opts)
 {
@@ -204,12 +204,9 @@ static enum ib_frame_result parse_ethertype(const struct ib_parse_opts *opts, st
     case IB_ETHERTYPE_ROCEV1:
         ib_parse_at(opts, IB_ENCAP_ROCEV1, f.data, f.len, off, f.len - off, p);
         return IB_FRAME_IB;
-    case ETHERTYPE_IPV4:
-        return parse_ipv4(opts, f, off, p);
-    case ETHERTYPE_IPV6:
-        return parse_ipv6(opts, f, off, p);
-    default:
-        return IB_FRAME_NOT_IB;
+    case ETHERTYPE_IPV4: return parse_ipv4(opts, f, off, p);
+    case ETHERTYPE_IPV6: return parse_ipv6(opts, f, off, p);
+    default: return IB_FRAME_NOT_IB;
     }
 }
 
@@ -244,12 +241,9 @@ static enum ib_frame_result parse_erf(const struct ib_parse_opts *opts, struct i
         more = (ib_rd8(f, off) & 0x80) != 0;
     }
     switch (type & 0x7F) {
-    case IB_ERF_TYPE_INFINIBAND:
-        break;
-    case IB_ERF_TYPE_INFINIBAND_LINK:
-        return IB_FRAME_LINK_RECORD;
-    default:
-        return IB_FRAME_NOT_IB;
+    case IB_ERF_TYPE_INFINIBAND: break;
+    case IB_ERF_TYPE_INFINIBAND_LINK: return IB_FRAME_LINK_RECORD;
+    default: return IB_FRAME_NOT_IB;
     }
     size_t len = f.len - off;
     if (rlen < off) {
@@ -326,12 +320,8 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t l
         ib_parse_at(opts, IB_ENCAP_NATIVE, f.data, f.len, 0, f.len, p);
         r = IB_FRAME_IB;
         break;
-    case IB_DLT_ERF:
-        r = parse_erf(opts, f, p);
-        break;
-    case IB_DLT_EN10MB:
-        r = parse_ethernet(opts, f, 0, p);
-        break;
+    case IB_DLT_ERF: r = parse_erf(opts, f, p); break;
+    case IB_DLT_EN10MB: r = parse_ethernet(opts, f, 0, p); break;
     case IB_DLT_LINUX_SLL:
         if (!ib_span_has(f, 0, 16))
             return IB_FRAME_NOT_IB;
@@ -342,8 +332,7 @@ enum ib_frame_result ib_parse_frame(const struct ib_parse_opts *opts, uint32_t l
             return IB_FRAME_NOT_IB;
         r = parse_ethertype(opts, f, 20, ib_rd16(f, 0), p);
         break;
-    default:
-        return IB_FRAME_BAD_LINKTYPE;
+    default: return IB_FRAME_BAD_LINKTYPE;
     }
     return frame_end(opts, frame, caplen, r, p);
 }

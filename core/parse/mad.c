@@ -14,11 +14,9 @@ bool ib_mad_class_is_redirectable(uint8_t mgmt_class)
 uint16_t ib_mad_class_data_offset(uint8_t mgmt_class)
 {
     switch (mgmt_class) {
-    case IB_CLASS_SA:
-        return 56; /* RMPP header (12) and SA header (20) first */
+    case IB_CLASS_SA: return 56; /* RMPP header (12) and SA header (20) first */
     case IB_CLASS_PERF:
-    case IB_CLASS_DEV_MGT:
-        return 64; /* 40 reserved bytes after the common header */
+    case IB_CLASS_DEV_MGT: return 64; /* 40 reserved bytes after the common header */
     default:
         if (mgmt_class >= 0x30 && mgmt_class <= 0x4F)
             return 40; /* vendor range 2: RMPP header, OUI */

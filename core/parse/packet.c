@@ -43,17 +43,17 @@ static void parse_mad(struct ib_span f, struct ib_packet *p);
 
 /* Where the headers before the transport leave the packet. */
 struct link_layers {
-    size_t at;      /* next header, frame offset */
-    size_t total;   /* packet bytes through the ICRC, as far as captured */
-    bool cut;       /* the packet is not all there */
+    size_t at;    /* next header, frame offset */
+    size_t total; /* packet bytes through the ICRC, as far as captured */
+    bool cut;     /* the packet is not all there */
     bool bth_next;
 };
 
 /* What parsing the headers before the transport came to. */
 enum layers_result {
-    LAYERS_OK,      /* go on to the transport */
-    LAYERS_CHECK,   /* stop, but check the addressing rules of what was read */
-    LAYERS_STOP,    /* nothing to check: not even the first header was there */
+    LAYERS_OK,    /* go on to the transport */
+    LAYERS_CHECK, /* stop, but check the addressing rules of what was read */
+    LAYERS_STOP,  /* nothing to check: not even the first header was there */
 };
 
 /* Native: LRH, then a GRH when LNH says so. */
@@ -137,20 +137,15 @@ void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const ui
     struct link_layers l = { ib_off, ib_len, carrier_cut, false };
     enum layers_result r;
     switch (encap) {
-    case IB_ENCAP_NATIVE:
-        r = native_layers(ib, ib_len, &l, p);
-        break;
-    case IB_ENCAP_ROCEV1:
-        r = rocev1_layers(ib, ib_len, &l, p);
-        break;
+    case IB_ENCAP_NATIVE: r = native_layers(ib, ib_len, &l, p); break;
+    case IB_ENCAP_ROCEV1: r = rocev1_layers(ib, ib_len, &l, p); break;
     case IB_ENCAP_ROCEV2: /* the BTH first; the UDP length bounds it */
         if (!l.cut)
             p->present |= IB_HAS_ICRC;
         l.bth_next = true;
         r = LAYERS_OK;
         break;
-    default:
-        return;
+    default: return;
     }
     if (r == LAYERS_STOP)
         return;
@@ -242,9 +237,9 @@ static void parse_mad(struct ib_span f, struct ib_packet *p)
         p->present |= IB_HAS_CM;
         const struct ib_cm *cm = &p->cm;
         bool ipcm_missing = cm->sid.ip_cm && !cm->has_ipcm && ib_cm_carries_ipcm(cm->attr);
-        bool cpi_missing = (cm->attr == IB_CM_REJ && cm->u.rej.ari_has_cpi && !cm->has_cpi) ||
-                           (cm->attr == IB_CM_SIDR_REP && cm->u.sidr_rep.info_has_cpi &&
-                            !cm->has_cpi);
+        bool cpi_missing =
+            (cm->attr == IB_CM_REJ && cm->u.rej.ari_has_cpi && !cm->has_cpi) ||
+            (cm->attr == IB_CM_SIDR_REP && cm->u.sidr_rep.info_has_cpi && !cm->has_cpi);
         if (ipcm_missing || cpi_missing) {
             size_t from = cm->private_offset < m.len ? cm->private_offset : m.len;
             ib_diag_add(&p->diags, IB_DIAG_TRUNC_CLASS_DATA, at + from, m.len - from);

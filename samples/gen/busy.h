@@ -9,17 +9,17 @@
 #include "gen.h"
 
 typedef struct busy_opts {
-	uint16_t pool_lo, pool_hi; /* inclusive */
-	uint32_t sources, servers;
-	uint64_t open;             /* connections held open once reached */
-	uint64_t connections;      /* connections made in all */
-	link_t link;
-	uint64_t seed;
-	uint32_t gap_us;           /* time between connections */
+    uint16_t pool_lo, pool_hi; /* inclusive */
+    uint32_t sources, servers;
+    uint64_t open;        /* connections held open once reached */
+    uint64_t connections; /* connections made in all */
+    link_t link;
+    uint64_t seed;
+    uint32_t gap_us; /* time between connections */
 } busy_opts_t;
 
 typedef struct busy_result {
-	uint64_t established, closed, max_open;
+    uint64_t established, closed, max_open;
 } busy_result_t;
 
 void busy_defaults(busy_opts_t *o);

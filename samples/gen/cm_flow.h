@@ -10,23 +10,23 @@
 #include "gen.h"
 
 typedef struct cm_conn {
-	const char *name; /* for the frame notes, e.g. "A" (may be NULL) */
-	host_t *act, *pas;
-	bool ipv6; /* IP CM addresses, and the RoCEv2 network, are IPv6 */
-	uint16_t ps, sport, dport;
-	uint32_t act_id, pas_id;
-	uint32_t act_qpn, pas_qpn, act_psn, pas_psn;
-	uint64_t req_tid, dreq_tid;
-	uint32_t req_frame, dreq_frame; /* last REQ / DREQ sent */
-	/* VLAN tags used on Ethernet links */
-	int ntags;
-	uint16_t tpid[2], tci[2];
-	/* IP CM header overrides (malformed samples) */
-	uint8_t ipcm_majv, ipcm_ipv; /* 0: use 0 / 4-or-6 */
+    const char *name; /* for the frame notes, e.g. "A" (may be NULL) */
+    host_t *act, *pas;
+    bool ipv6; /* IP CM addresses, and the RoCEv2 network, are IPv6 */
+    uint16_t ps, sport, dport;
+    uint32_t act_id, pas_id;
+    uint32_t act_qpn, pas_qpn, act_psn, pas_psn;
+    uint64_t req_tid, dreq_tid;
+    uint32_t req_frame, dreq_frame; /* last REQ / DREQ sent */
+    /* VLAN tags used on Ethernet links */
+    int ntags;
+    uint16_t tpid[2], tci[2];
+    /* IP CM header overrides (malformed samples) */
+    uint8_t ipcm_majv, ipcm_ipv; /* 0: use 0 / 4-or-6 */
 } cm_conn_t;
 
-void cm_conn_init(gen_t *g, cm_conn_t *c, host_t *act, host_t *pas, uint16_t ps,
-		  uint16_t sport, uint16_t dport, bool ipv6);
+void cm_conn_init(gen_t *g, cm_conn_t *c, host_t *act, host_t *pas, uint16_t ps, uint16_t sport,
+                  uint16_t dport, bool ipv6);
 uint64_t cm_conn_service_id(const cm_conn_t *c);
 /* "10.0.0.11:40001 -> 10.0.0.12:7471" */
 const char *cm_conn_tuple(const cm_conn_t *c, char *buf, size_t len);
@@ -42,7 +42,7 @@ uint32_t cm_rej(gen_t *g, cm_conn_t *c, uint16_t reason, const uint8_t *ari, uin
 uint32_t cm_dreq(gen_t *g, cm_conn_t *c, bool from_active);
 uint32_t cm_drep(gen_t *g, cm_conn_t *c, bool from_active);
 uint32_t cm_sidr_req(gen_t *g, cm_conn_t *c);
-uint32_t cm_sidr_rep(gen_t *g, cm_conn_t *c, uint8_t status, const uint8_t *info,
-		     uint8_t info_len, uint32_t qkey);
+uint32_t cm_sidr_rep(gen_t *g, cm_conn_t *c, uint8_t status, const uint8_t *info, uint8_t info_len,
+                     uint32_t qkey);
 
 #endif

@@ -15,10 +15,16 @@
 
 #define CRC32_INIT 0xFFFFFFFFu
 uint32_t crc32_update(uint32_t state, const uint8_t *p, size_t n);
-static inline uint32_t crc32_final(uint32_t state) { return ~state; }
+static inline uint32_t crc32_final(uint32_t state)
+{
+    return ~state;
+}
 
 #define CRC16_IB_INIT 0xFFFFu
 uint16_t crc16_ib_update(uint16_t state, const uint8_t *p, size_t n);
-static inline uint16_t crc16_ib_final(uint16_t state) { return (uint16_t)~state; }
+static inline uint16_t crc16_ib_final(uint16_t state)
+{
+    return (uint16_t)~state;
+}
 
 #endif

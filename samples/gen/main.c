@@ -16,7 +16,7 @@
 
 /* A usage error, and an output error (a file or standard output that could
  * not be written): both 2, with one line on stderr. */
-#define EXIT_USAGE 2
+#define EXIT_USAGE  2
 #define EXIT_OUTPUT 2
 
 /* The errno of the first write to standard output that failed; 0 while none.
@@ -24,553 +24,547 @@
  * buffer, so the last fflush succeeds). */
 static int stdout_error;
 
-__attribute__((format(printf, 1, 2)))
-static void out_printf(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static void out_printf(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	errno = 0;
-	int n = vprintf(fmt, ap);
-	va_end(ap);
-	if ((n < 0 || ferror(stdout)) && !stdout_error)
-		stdout_error = errno ? errno : EIO;
+    va_list ap;
+    va_start(ap, fmt);
+    errno = 0;
+    int n = vprintf(fmt, ap);
+    va_end(ap);
+    if ((n < 0 || ferror(stdout)) && !stdout_error)
+        stdout_error = errno ? errno : EIO;
 }
 
 /* Standard output flushed and closed: the status, or EXIT_OUTPUT with
  * "ibscope-gen: standard output: reason" when a write to it failed. */
 static int finish_stdout(int status)
 {
-	errno = 0;
-	if (fflush(stdout) != 0 && !stdout_error)
-		stdout_error = errno ? errno : EIO;
-	errno = 0;
-	if (fclose(stdout) != 0 && !stdout_error)
-		stdout_error = errno ? errno : EIO;
-	if (!stdout_error)
-		return status;
-	fprintf(stderr, "ibscope-gen: standard output: %s\n", strerror(stdout_error));
-	return EXIT_OUTPUT;
+    errno = 0;
+    if (fflush(stdout) != 0 && !stdout_error)
+        stdout_error = errno ? errno : EIO;
+    errno = 0;
+    if (fclose(stdout) != 0 && !stdout_error)
+        stdout_error = errno ? errno : EIO;
+    if (!stdout_error)
+        return status;
+    fprintf(stderr, "ibscope-gen: standard output: %s\n", strerror(stdout_error));
+    return EXIT_OUTPUT;
 }
 
 static void usage(void)
 {
-	out_printf(
-		"usage: ibscope-gen all OUTDIR            write every committed sample into OUTDIR\n"
-		"       ibscope-gen SCENARIO OUT.pcap     write one sample\n"
-		"       ibscope-gen ramp [options] OUT    write a port-pool ramp\n"
-		"       ibscope-gen busy [options] OUT    many connections open at once\n"
-		"       ibscope-gen trend SHAPE [options] OUT  one source's ports in use in a\n"
-		"                                         shape: ramp, flat, shrink or burst\n"
-		"       ibscope-gen fabric [--linktype 1|247] two|three OUTDIR\n"
-		"                                         one exchange captured on each of two\n"
-		"                                         or three hosts (a.pcap, b.pcap, c.pcap),\n"
-		"                                         truth.pcap and truth.tsv; RoCEv2\n"
-		"                                         (default) or native IB\n"
-		"       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
-		"                                         (Markdown, or file/frame/note TSV;\n"
-		"                                         frame 0 = a note on the whole file)\n"
-		"       ibscope-gen list                  list scenarios\n"
-		"       ibscope-gen --help\n"
-		"\n"
-		"ramp options:\n"
-		"  --pool LO-HI        source port pool (default 32768-60999)\n"
-		"  --connections N     connection attempts (default: the pool size)\n"
-		"  --linktype 197|247|1  ERF type 21, raw LRH, or Ethernet RoCEv2 (default 197)\n"
-		"  --seed S            PRNG seed (default 1)\n"
-		"  --disconnect PCT    after each connection close a random open one with\n"
-		"                      probability PCT%% (DREQ/DREP; default 0)\n"
-		"  --gap-us US         microseconds between attempts (default 1000)\n"
-		"\n"
-		"busy options (and --pool, --connections, --linktype, --seed, --gap-us; default\n"
-		"200000 connections, link type 1, 10 us apart):\n"
-		"  --sources N         connecting hosts, at most 30000 (default 50)\n"
-		"  --servers N         hosts connected to (default 4)\n"
-		"  --open N            connections held open: once N are, each new one first\n"
-		"                      closes a random open one (default 10000); source\n"
-		"                      ports are drawn at random from the pool\n"
-		"\n"
-		"trend shapes, one step every --period-ms (10.0.1.1 to 10.0.2.1:7471):\n"
-		"  ramp                a step opens a connection, none is closed (default: until\n"
-		"                      the pool is full); with --hold, every --every steps the\n"
-		"                      ramp pauses for --hold steps\n"
-		"  flat                a step closes the oldest connection and opens one\n"
-		"  shrink              a step closes the oldest connection\n"
-		"  burst               flat, and every --every steps --burst connections opened\n"
-		"                      at once, closed again --hold steps later\n"
-		"trend options (and --pool, default 40000-40999, --linktype, default 197, --seed):\n"
-		"  --start N           connections opened before the first step, 360 us apart\n"
-		"                      (default: ramp 0, shrink half the pool, else a quarter)\n"
-		"  --steps N           steps (default: ramp until the pool is full, shrink\n"
-		"                      --start, else 1000)\n"
-		"  --period-ms MS      milliseconds from one step to the next (default 200)\n"
-		"  --burst N           connections a burst opens (default a quarter of the pool)\n"
-		"  --every N           steps from one burst (or pause) to the next (default 300)\n"
-		"  --hold N            steps a burst stays open (default 50), or a ramp pauses\n"
-		"                      (default 0: none)\n"
-		"\n"
-		"Output is deterministic: same arguments, same bytes.\n"
-		"\nscenarios:\n");
-	for (size_t i = 0; i < n_scenarios; i++)
-		out_printf("  %-16s %s\n", scenarios[i].name, scenarios[i].title);
+    out_printf("usage: ibscope-gen all OUTDIR            write every committed sample into OUTDIR\n"
+               "       ibscope-gen SCENARIO OUT.pcap     write one sample\n"
+               "       ibscope-gen ramp [options] OUT    write a port-pool ramp\n"
+               "       ibscope-gen busy [options] OUT    many connections open at once\n"
+               "       ibscope-gen trend SHAPE [options] OUT  one source's ports in use in a\n"
+               "                                         shape: ramp, flat, shrink or burst\n"
+               "       ibscope-gen fabric [--linktype 1|247] two|three OUTDIR\n"
+               "                                         one exchange captured on each of two\n"
+               "                                         or three hosts (a.pcap, b.pcap, c.pcap),\n"
+               "                                         truth.pcap and truth.tsv; RoCEv2\n"
+               "                                         (default) or native IB\n"
+               "       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
+               "                                         (Markdown, or file/frame/note TSV;\n"
+               "                                         frame 0 = a note on the whole file)\n"
+               "       ibscope-gen list                  list scenarios\n"
+               "       ibscope-gen --help\n"
+               "\n"
+               "ramp options:\n"
+               "  --pool LO-HI        source port pool (default 32768-60999)\n"
+               "  --connections N     connection attempts (default: the pool size)\n"
+               "  --linktype 197|247|1  ERF type 21, raw LRH, or Ethernet RoCEv2 (default 197)\n"
+               "  --seed S            PRNG seed (default 1)\n"
+               "  --disconnect PCT    after each connection close a random open one with\n"
+               "                      probability PCT%% (DREQ/DREP; default 0)\n"
+               "  --gap-us US         microseconds between attempts (default 1000)\n"
+               "\n"
+               "busy options (and --pool, --connections, --linktype, --seed, --gap-us; default\n"
+               "200000 connections, link type 1, 10 us apart):\n"
+               "  --sources N         connecting hosts, at most 30000 (default 50)\n"
+               "  --servers N         hosts connected to (default 4)\n"
+               "  --open N            connections held open: once N are, each new one first\n"
+               "                      closes a random open one (default 10000); source\n"
+               "                      ports are drawn at random from the pool\n"
+               "\n"
+               "trend shapes, one step every --period-ms (10.0.1.1 to 10.0.2.1:7471):\n"
+               "  ramp                a step opens a connection, none is closed (default: until\n"
+               "                      the pool is full); with --hold, every --every steps the\n"
+               "                      ramp pauses for --hold steps\n"
+               "  flat                a step closes the oldest connection and opens one\n"
+               "  shrink              a step closes the oldest connection\n"
+               "  burst               flat, and every --every steps --burst connections opened\n"
+               "                      at once, closed again --hold steps later\n"
+               "trend options (and --pool, default 40000-40999, --linktype, default 197, --seed):\n"
+               "  --start N           connections opened before the first step, 360 us apart\n"
+               "                      (default: ramp 0, shrink half the pool, else a quarter)\n"
+               "  --steps N           steps (default: ramp until the pool is full, shrink\n"
+               "                      --start, else 1000)\n"
+               "  --period-ms MS      milliseconds from one step to the next (default 200)\n"
+               "  --burst N           connections a burst opens (default a quarter of the pool)\n"
+               "  --every N           steps from one burst (or pause) to the next (default 300)\n"
+               "  --hold N            steps a burst stays open (default 50), or a ramp pauses\n"
+               "                      (default 0: none)\n"
+               "\n"
+               "Output is deterministic: same arguments, same bytes.\n"
+               "\nscenarios:\n");
+    for (size_t i = 0; i < n_scenarios; i++)
+        out_printf("  %-16s %s\n", scenarios[i].name, scenarios[i].title);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int bad_usage(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static int bad_usage(const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "ibscope-gen: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, " (try ibscope-gen --help)\n");
-	va_end(ap);
-	return EXIT_USAGE;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ibscope-gen: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (try ibscope-gen --help)\n");
+    va_end(ap);
+    return EXIT_USAGE;
 }
 
 static int run_scenario(const scenario_t *s, const char *path, gen_t *keep)
 {
-	gen_t g;
-	if (gen_open(&g, path, s->link, s->roce, 0x1B5C09Eull) != 0)
-		return EXIT_OUTPUT;
-	s->run(&g);
-	if (keep) {
-		*keep = g;
-		return sink_close(&g.sink) ? EXIT_OUTPUT : 0;
-	}
-	return gen_close(&g) ? EXIT_OUTPUT : 0;
+    gen_t g;
+    if (gen_open(&g, path, s->link, s->roce, 0x1B5C09Eull) != 0)
+        return EXIT_OUTPUT;
+    s->run(&g);
+    if (keep) {
+        *keep = g;
+        return sink_close(&g.sink) ? EXIT_OUTPUT : 0;
+    }
+    return gen_close(&g) ? EXIT_OUTPUT : 0;
 }
 
 static int print_notes(const scenario_t *s, bool tsv)
 {
-	gen_t g;
-	memset(&g, 0, sizeof(g));
-	int status = run_scenario(s, NULL, &g);
-	if (status != 0)
-		return status;
-	/* order by frame, keeping recording order within a frame (stable) */
-	for (size_t i = 1; i < g.nnotes; i++) {
-		note_t t = g.notes[i];
-		size_t k = i;
-		while (k > 0 && g.notes[k - 1].frame > t.frame) {
-			g.notes[k] = g.notes[k - 1];
-			k--;
-		}
-		g.notes[k] = t;
-	}
-	/* a frame's own notes replace its fallback note */
-	if (tsv) {
-		for (size_t i = 0; i < g.nnotes;) {
-			uint32_t fr = g.notes[i].frame;
-			size_t j = i;
-			bool own = false;
-			while (j < g.nnotes && g.notes[j].frame == fr)
-				own |= !g.notes[j++].fallback;
-			for (size_t k = i; k < j; k++)
-				if (g.notes[k].fallback != own)
-					out_printf("%s\t%u\t%s\n", s->file, fr, g.notes[k].text);
-			i = j;
-		}
-		free(g.notes);
-		return 0;
-	}
-	out_printf("### %s\n\nLink type %d%s, %u frames. %s.\n\n", s->file, (int)s->link,
-	       s->link == LINK_ERF	? " (ERF; records of type 21 unless noted)"
-	       : s->link == LINK_LRH   ? " (DLT_INFINIBAND, LRH first)"
-	       : s->link == LINK_USER0 ? " (DLT_USER0, LRH first)"
-	       : s->link == LINK_SLL   ? " (Linux cooked)"
-	       : s->roce == 1	       ? " (Ethernet, RoCEv1)"
-				       : " (Ethernet, RoCEv2)",
-	       g.sink.frames, s->title);
-	out_printf("| frame | what it is / what an analyzer should conclude |\n|---:|---|\n");
-	for (size_t i = 0; i < g.nnotes;) {
-		uint32_t fr = g.notes[i].frame;
-		size_t j = i;
-		bool own = false;
-		while (j < g.nnotes && g.notes[j].frame == fr)
-			own |= !g.notes[j++].fallback;
-		if (fr) {
-			out_printf("| %u | ", fr);
-			const char *sep = "";
-			for (size_t k = i; k < j; k++)
-				if (g.notes[k].fallback != own) {
-					out_printf("%s%s", sep, g.notes[k].text);
-					sep = "; ";
-				}
-			out_printf(" |\n");
-		}
-		i = j;
-	}
-	for (size_t i = 0; i < g.nnotes; i++)
-		if (!g.notes[i].frame)
-			out_printf("\n%s\n", g.notes[i].text);
-	out_printf("\n");
-	free(g.notes);
-	return 0;
+    gen_t g;
+    memset(&g, 0, sizeof(g));
+    int status = run_scenario(s, NULL, &g);
+    if (status != 0)
+        return status;
+    /* order by frame, keeping recording order within a frame (stable) */
+    for (size_t i = 1; i < g.nnotes; i++) {
+        note_t t = g.notes[i];
+        size_t k = i;
+        while (k > 0 && g.notes[k - 1].frame > t.frame) {
+            g.notes[k] = g.notes[k - 1];
+            k--;
+        }
+        g.notes[k] = t;
+    }
+    /* a frame's own notes replace its fallback note */
+    if (tsv) {
+        for (size_t i = 0; i < g.nnotes;) {
+            uint32_t fr = g.notes[i].frame;
+            size_t j = i;
+            bool own = false;
+            while (j < g.nnotes && g.notes[j].frame == fr)
+                own |= !g.notes[j++].fallback;
+            for (size_t k = i; k < j; k++)
+                if (g.notes[k].fallback != own)
+                    out_printf("%s\t%u\t%s\n", s->file, fr, g.notes[k].text);
+            i = j;
+        }
+        free(g.notes);
+        return 0;
+    }
+    out_printf("### %s\n\nLink type %d%s, %u frames. %s.\n\n", s->file, (int)s->link,
+               s->link == LINK_ERF     ? " (ERF; records of type 21 unless noted)"
+               : s->link == LINK_LRH   ? " (DLT_INFINIBAND, LRH first)"
+               : s->link == LINK_USER0 ? " (DLT_USER0, LRH first)"
+               : s->link == LINK_SLL   ? " (Linux cooked)"
+               : s->roce == 1          ? " (Ethernet, RoCEv1)"
+                                       : " (Ethernet, RoCEv2)",
+               g.sink.frames, s->title);
+    out_printf("| frame | what it is / what an analyzer should conclude |\n|---:|---|\n");
+    for (size_t i = 0; i < g.nnotes;) {
+        uint32_t fr = g.notes[i].frame;
+        size_t j = i;
+        bool own = false;
+        while (j < g.nnotes && g.notes[j].frame == fr)
+            own |= !g.notes[j++].fallback;
+        if (fr) {
+            out_printf("| %u | ", fr);
+            const char *sep = "";
+            for (size_t k = i; k < j; k++)
+                if (g.notes[k].fallback != own) {
+                    out_printf("%s%s", sep, g.notes[k].text);
+                    sep = "; ";
+                }
+            out_printf(" |\n");
+        }
+        i = j;
+    }
+    for (size_t i = 0; i < g.nnotes; i++)
+        if (!g.notes[i].frame)
+            out_printf("\n%s\n", g.notes[i].text);
+    out_printf("\n");
+    free(g.notes);
+    return 0;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || !*s || *s == '-')
-		return -1;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
+    if (!s || !*s || *s == '-')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
 }
 
 /* The ramp's one-line summary on standard error. */
 static void say_ramp(const ramp_opts_t *o, const ramp_result_t *r, uint32_t frames)
 {
-	fprintf(stderr,
-		"ibscope-gen: ramp: %u frames, %" PRIu64 " connections established, %" PRIu64
-		" closed, %" PRIu64 " attempts failed (pool exhausted: EADDRNOTAVAIL, nothing "
-		"sent), at most %" PRIu64 " of %u ports in use",
-		frames, r->established, r->closed, r->failed, r->max_in_use,
-		(unsigned)(o->pool_hi - o->pool_lo + 1));
-	if (r->first_full_frame)
-		fprintf(stderr, ", pool first full at frame %u", r->first_full_frame);
-	fprintf(stderr, "\n");
+    fprintf(stderr,
+            "ibscope-gen: ramp: %u frames, %" PRIu64 " connections established, %" PRIu64
+            " closed, %" PRIu64 " attempts failed (pool exhausted: EADDRNOTAVAIL, nothing "
+            "sent), at most %" PRIu64 " of %u ports in use",
+            frames, r->established, r->closed, r->failed, r->max_in_use,
+            (unsigned)(o->pool_hi - o->pool_lo + 1));
+    if (r->first_full_frame)
+        fprintf(stderr, ", pool first full at frame %u", r->first_full_frame);
+    fprintf(stderr, "\n");
 }
 
 static int cmd_ramp(int argc, char **argv)
 {
-	ramp_opts_t o;
-	ramp_defaults(&o);
-	bool conn_given = false;
-	const char *out = NULL;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t n;
-		if (strcmp(a, "--pool") == 0) {
-			unsigned lo, hi;
-			char extra;
-			if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 ||
-			    lo > hi)
-				return bad_usage("ramp: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
-						 "got '%s'",
-						 v ? v : "");
-			o.pool_lo = (uint16_t)lo;
-			o.pool_hi = (uint16_t)hi;
-			i++;
-		} else if (strcmp(a, "--connections") == 0) {
-			if (parse_u64(v, &n) || n == 0 || n > 100000000ull)
-				return bad_usage("ramp: --connections wants 1..100000000, got '%s'",
-						 v ? v : "");
-			o.connections = n;
-			conn_given = true;
-			i++;
-		} else if (strcmp(a, "--linktype") == 0) {
-			if (parse_u64(v, &n) || (n != 197 && n != 247 && n != 1))
-				return bad_usage("ramp: --linktype wants 197, 247 or 1, got '%s'",
-						 v ? v : "");
-			o.link = (link_t)n;
-			i++;
-		} else if (strcmp(a, "--seed") == 0) {
-			if (parse_u64(v, &n))
-				return bad_usage("ramp: --seed wants a non-negative integer, got '%s'",
-						 v ? v : "");
-			o.seed = n;
-			i++;
-		} else if (strcmp(a, "--disconnect") == 0) {
-			if (parse_u64(v, &n) || n > 100)
-				return bad_usage("ramp: --disconnect wants 0..100, got '%s'", v ? v : "");
-			o.disconnect_pct = (unsigned)n;
-			i++;
-		} else if (strcmp(a, "--gap-us") == 0) {
-			if (parse_u64(v, &n) || n == 0 || n > 60000000ull)
-				return bad_usage("ramp: --gap-us wants 1..60000000, got '%s'",
-						 v ? v : "");
-			o.gap_us = (uint32_t)n;
-			i++;
-		} else if (a[0] == '-' && a[1]) {
-			return bad_usage("ramp: unknown option '%s'", a);
-		} else if (!out) {
-			out = a;
-		} else {
-			return bad_usage("ramp: unexpected argument '%s'", a);
-		}
-	}
-	if (!out)
-		return bad_usage("ramp: missing output file%s", "");
-	if (!conn_given)
-		o.connections = (uint64_t)o.pool_hi - o.pool_lo + 1;
+    ramp_opts_t o;
+    ramp_defaults(&o);
+    bool conn_given = false;
+    const char *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t n;
+        if (strcmp(a, "--pool") == 0) {
+            unsigned lo, hi;
+            char extra;
+            if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 ||
+                lo > hi)
+                return bad_usage("ramp: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
+                                 "got '%s'",
+                                 v ? v : "");
+            o.pool_lo = (uint16_t)lo;
+            o.pool_hi = (uint16_t)hi;
+            i++;
+        } else if (strcmp(a, "--connections") == 0) {
+            if (parse_u64(v, &n) || n == 0 || n > 100000000ull)
+                return bad_usage("ramp: --connections wants 1..100000000, got '%s'", v ? v : "");
+            o.connections = n;
+            conn_given = true;
+            i++;
+        } else if (strcmp(a, "--linktype") == 0) {
+            if (parse_u64(v, &n) || (n != 197 && n != 247 && n != 1))
+                return bad_usage("ramp: --linktype wants 197, 247 or 1, got '%s'", v ? v : "");
+            o.link = (link_t)n;
+            i++;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (parse_u64(v, &n))
+                return bad_usage("ramp: --seed wants a non-negative integer, got '%s'", v ? v : "");
+            o.seed = n;
+            i++;
+        } else if (strcmp(a, "--disconnect") == 0) {
+            if (parse_u64(v, &n) || n > 100)
+                return bad_usage("ramp: --disconnect wants 0..100, got '%s'", v ? v : "");
+            o.disconnect_pct = (unsigned)n;
+            i++;
+        } else if (strcmp(a, "--gap-us") == 0) {
+            if (parse_u64(v, &n) || n == 0 || n > 60000000ull)
+                return bad_usage("ramp: --gap-us wants 1..60000000, got '%s'", v ? v : "");
+            o.gap_us = (uint32_t)n;
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            return bad_usage("ramp: unknown option '%s'", a);
+        } else if (!out) {
+            out = a;
+        } else {
+            return bad_usage("ramp: unexpected argument '%s'", a);
+        }
+    }
+    if (!out)
+        return bad_usage("ramp: missing output file%s", "");
+    if (!conn_given)
+        o.connections = (uint64_t)o.pool_hi - o.pool_lo + 1;
 
-	gen_t g;
-	if (gen_open(&g, out, o.link, 2, o.seed) != 0)
-		return EXIT_OUTPUT;
-	g.keep_notes = false;
-	ramp_result_t r;
-	ramp_run(&g, &o, &r);
-	uint32_t frames = g.sink.frames;
-	if (gen_close(&g) != 0)
-		return EXIT_OUTPUT;
-	say_ramp(&o, &r, frames);
-	return 0;
+    gen_t g;
+    if (gen_open(&g, out, o.link, 2, o.seed) != 0)
+        return EXIT_OUTPUT;
+    g.keep_notes = false;
+    ramp_result_t r;
+    ramp_run(&g, &o, &r);
+    uint32_t frames = g.sink.frames;
+    if (gen_close(&g) != 0)
+        return EXIT_OUTPUT;
+    say_ramp(&o, &r, frames);
+    return 0;
 }
 
 static int cmd_busy(int argc, char **argv)
 {
-	busy_opts_t o;
-	busy_defaults(&o);
-	const char *out = NULL;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		uint64_t n = 0;
-		bool numeric = strcmp(a, "--pool") != 0 && a[0] == '-' && a[1];
-		if (numeric && parse_u64(v, &n))
-			return bad_usage("busy: %s wants a number", a);
-		if (strcmp(a, "--pool") == 0) {
-			unsigned lo, hi;
-			char extra;
-			if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 ||
-			    lo > hi)
-				return bad_usage("busy: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
-						 "got '%s'", v ? v : "");
-			o.pool_lo = (uint16_t)lo;
-			o.pool_hi = (uint16_t)hi;
-		} else if (strcmp(a, "--sources") == 0 && n >= 1 && n <= 30000) {
-			/* LIDs 0x100 up, below the servers' 0x8000 */
-			o.sources = (uint32_t)n;
-		} else if (strcmp(a, "--servers") == 0 && n >= 1 && n <= 1000) {
-			o.servers = (uint32_t)n;
-		} else if (strcmp(a, "--open") == 0) {
-			o.open = n;
-		} else if (strcmp(a, "--connections") == 0 && n >= 1 && n <= 100000000ull) {
-			o.connections = n;
-		} else if (strcmp(a, "--linktype") == 0 && (n == 197 || n == 247 || n == 1)) {
-			o.link = (link_t)n;
-		} else if (strcmp(a, "--seed") == 0) {
-			o.seed = n;
-		} else if (strcmp(a, "--gap-us") == 0 && n >= 1 && n <= 60000000ull) {
-			o.gap_us = (uint32_t)n;
-		} else if (a[0] == '-' && a[1]) {
-			return bad_usage("busy: unknown option or value out of range: '%s'", a);
-		} else if (!out) {
-			out = a;
-			continue;
-		} else {
-			return bad_usage("busy: unexpected argument '%s'", a);
-		}
-		i++;
-	}
-	if (!out)
-		return bad_usage("busy: missing output file%s", "");
-	const char *why = busy_check(&o);
-	if (why)
-		return bad_usage("busy: %s", why);
-	gen_t g;
-	if (gen_open(&g, out, o.link, 2, o.seed) != 0)
-		return EXIT_OUTPUT;
-	g.keep_notes = false;
-	busy_result_t r;
-	busy_run(&g, &o, &r);
-	uint32_t frames = g.sink.frames;
-	if (gen_close(&g) != 0)
-		return EXIT_OUTPUT;
-	fprintf(stderr,
-		"ibscope-gen: busy: %u frames, %" PRIu64 " connections established, %" PRIu64
-		" closed, at most %" PRIu64 " open at once, %u sources, %u servers\n",
-		frames, r.established, r.closed, r.max_open, o.sources, o.servers);
-	return 0;
+    busy_opts_t o;
+    busy_defaults(&o);
+    const char *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t n = 0;
+        bool numeric = strcmp(a, "--pool") != 0 && a[0] == '-' && a[1];
+        if (numeric && parse_u64(v, &n))
+            return bad_usage("busy: %s wants a number", a);
+        if (strcmp(a, "--pool") == 0) {
+            unsigned lo, hi;
+            char extra;
+            if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 ||
+                lo > hi)
+                return bad_usage("busy: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
+                                 "got '%s'",
+                                 v ? v : "");
+            o.pool_lo = (uint16_t)lo;
+            o.pool_hi = (uint16_t)hi;
+        } else if (strcmp(a, "--sources") == 0 && n >= 1 && n <= 30000) {
+            /* LIDs 0x100 up, below the servers' 0x8000 */
+            o.sources = (uint32_t)n;
+        } else if (strcmp(a, "--servers") == 0 && n >= 1 && n <= 1000) {
+            o.servers = (uint32_t)n;
+        } else if (strcmp(a, "--open") == 0) {
+            o.open = n;
+        } else if (strcmp(a, "--connections") == 0 && n >= 1 && n <= 100000000ull) {
+            o.connections = n;
+        } else if (strcmp(a, "--linktype") == 0 && (n == 197 || n == 247 || n == 1)) {
+            o.link = (link_t)n;
+        } else if (strcmp(a, "--seed") == 0) {
+            o.seed = n;
+        } else if (strcmp(a, "--gap-us") == 0 && n >= 1 && n <= 60000000ull) {
+            o.gap_us = (uint32_t)n;
+        } else if (a[0] == '-' && a[1]) {
+            return bad_usage("busy: unknown option or value out of range: '%s'", a);
+        } else if (!out) {
+            out = a;
+            continue;
+        } else {
+            return bad_usage("busy: unexpected argument '%s'", a);
+        }
+        i++;
+    }
+    if (!out)
+        return bad_usage("busy: missing output file%s", "");
+    const char *why = busy_check(&o);
+    if (why)
+        return bad_usage("busy: %s", why);
+    gen_t g;
+    if (gen_open(&g, out, o.link, 2, o.seed) != 0)
+        return EXIT_OUTPUT;
+    g.keep_notes = false;
+    busy_result_t r;
+    busy_run(&g, &o, &r);
+    uint32_t frames = g.sink.frames;
+    if (gen_close(&g) != 0)
+        return EXIT_OUTPUT;
+    fprintf(stderr,
+            "ibscope-gen: busy: %u frames, %" PRIu64 " connections established, %" PRIu64
+            " closed, at most %" PRIu64 " open at once, %u sources, %u servers\n",
+            frames, r.established, r.closed, r.max_open, o.sources, o.servers);
+    return 0;
 }
 
 /* ibscope-gen fabric [--linktype 1|247] two|three OUTDIR */
 static int cmd_fabric(int argc, char **argv)
 {
-	link_t link = LINK_ETH;
-	if (argc >= 2 && strcmp(argv[0], "--linktype") == 0) {
-		if (strcmp(argv[1], "1") != 0 && strcmp(argv[1], "247") != 0)
-			return bad_usage("fabric: --linktype wants 1 or 247, got '%s'", argv[1]);
-		link = strcmp(argv[1], "1") == 0 ? LINK_ETH : LINK_LRH;
-		argc -= 2;
-		argv += 2;
-	}
-	if (argc != 2 || (strcmp(argv[0], "two") != 0 && strcmp(argv[0], "three") != 0))
-		return bad_usage("fabric: wants 'two' or 'three' and an output directory%s", "");
-	char truth[4096];
-	int n = snprintf(truth, sizeof truth, "%s/truth.pcap", argv[1]);
-	if (n < 0 || (size_t)n >= sizeof truth - 16)
-		return bad_usage("fabric: output directory name too long: '%s'", argv[1]);
-	if (mkdir(argv[1], 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "ibscope-gen: %s: %s\n", argv[1], strerror(errno));
-		return EXIT_OUTPUT;
-	}
-	gen_t g;
-	if (gen_open(&g, truth, link, 2, 1) != 0)
-		return EXIT_OUTPUT;
-	g.keep_notes = false;
-	int rc = strcmp(argv[0], "two") == 0 ? story_fabric_two(&g, argv[1])
-					      : story_fabric_three(&g, argv[1]);
-	if (gen_close(&g) != 0 || rc != 0)
-		return EXIT_OUTPUT;
-	return 0;
+    link_t link = LINK_ETH;
+    if (argc >= 2 && strcmp(argv[0], "--linktype") == 0) {
+        if (strcmp(argv[1], "1") != 0 && strcmp(argv[1], "247") != 0)
+            return bad_usage("fabric: --linktype wants 1 or 247, got '%s'", argv[1]);
+        link = strcmp(argv[1], "1") == 0 ? LINK_ETH : LINK_LRH;
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc != 2 || (strcmp(argv[0], "two") != 0 && strcmp(argv[0], "three") != 0))
+        return bad_usage("fabric: wants 'two' or 'three' and an output directory%s", "");
+    char truth[4096];
+    int n = snprintf(truth, sizeof truth, "%s/truth.pcap", argv[1]);
+    if (n < 0 || (size_t)n >= sizeof truth - 16)
+        return bad_usage("fabric: output directory name too long: '%s'", argv[1]);
+    if (mkdir(argv[1], 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "ibscope-gen: %s: %s\n", argv[1], strerror(errno));
+        return EXIT_OUTPUT;
+    }
+    gen_t g;
+    if (gen_open(&g, truth, link, 2, 1) != 0)
+        return EXIT_OUTPUT;
+    g.keep_notes = false;
+    int rc = strcmp(argv[0], "two") == 0 ? story_fabric_two(&g, argv[1])
+                                         : story_fabric_three(&g, argv[1]);
+    if (gen_close(&g) != 0 || rc != 0)
+        return EXIT_OUTPUT;
+    return 0;
 }
 
 static bool trend_shape_of(const char *name, trend_shape_t *shape)
 {
-	static const char *const names[] = {"ramp", "flat", "shrink", "burst"};
-	static const trend_shape_t shapes[] = {TREND_RAMP, TREND_FLAT, TREND_SHRINK, TREND_BURST};
-	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i]) == 0) {
-			*shape = shapes[i];
-			return true;
-		}
-	return false;
+    static const char *const names[] = { "ramp", "flat", "shrink", "burst" };
+    static const trend_shape_t shapes[] = { TREND_RAMP, TREND_FLAT, TREND_SHRINK, TREND_BURST };
+    for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(name, names[i]) == 0) {
+            *shape = shapes[i];
+            return true;
+        }
+    return false;
 }
 
 /* One option of trend (its value v); 0, or the exit status of a bad one. */
 static int trend_option(trend_opts_t *o, const char *a, const char *v)
 {
-	uint64_t n = 0;
-	if (strcmp(a, "--pool") == 0) {
-		unsigned lo, hi;
-		char extra;
-		if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 ||
-		    lo > hi)
-			return bad_usage("trend: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
-					 "got '%s'", v ? v : "");
-		o->pool_lo = (uint16_t)lo;
-		o->pool_hi = (uint16_t)hi;
-		return 0;
-	}
-	if (parse_u64(v, &n))
-		return bad_usage("trend: %s wants a non-negative integer, got '%s'", a, v ? v : "");
-	if (strcmp(a, "--start") == 0 && n <= 65535)
-		o->start = (uint32_t)n;
-	else if (strcmp(a, "--steps") == 0 && n >= 1 && n <= 100000000ull)
-		o->steps = n;
-	else if (strcmp(a, "--period-ms") == 0 && n >= 1 && n <= 3600000)
-		o->period_us = (uint32_t)n * 1000;
-	else if (strcmp(a, "--burst") == 0 && n >= 1 && n <= 65535)
-		o->burst = (uint32_t)n;
-	else if (strcmp(a, "--every") == 0 && n >= 2 && n <= 100000000ull)
-		o->every = (uint32_t)n;
-	else if (strcmp(a, "--hold") == 0 && n <= 100000000ull)
-		o->hold = (uint32_t)n;
-	else if (strcmp(a, "--linktype") == 0 && (n == 197 || n == 247 || n == 1))
-		o->link = (link_t)n;
-	else if (strcmp(a, "--seed") == 0)
-		o->seed = n;
-	else
-		return bad_usage("trend: unknown option or value out of range: '%s %s'", a, v);
-	return 0;
+    uint64_t n = 0;
+    if (strcmp(a, "--pool") == 0) {
+        unsigned lo, hi;
+        char extra;
+        if (!v || sscanf(v, "%u-%u%c", &lo, &hi, &extra) != 2 || lo < 1 || hi > 65535 || lo > hi)
+            return bad_usage("trend: --pool wants LO-HI with 1 <= LO <= HI <= 65535, "
+                             "got '%s'",
+                             v ? v : "");
+        o->pool_lo = (uint16_t)lo;
+        o->pool_hi = (uint16_t)hi;
+        return 0;
+    }
+    if (parse_u64(v, &n))
+        return bad_usage("trend: %s wants a non-negative integer, got '%s'", a, v ? v : "");
+    if (strcmp(a, "--start") == 0 && n <= 65535)
+        o->start = (uint32_t)n;
+    else if (strcmp(a, "--steps") == 0 && n >= 1 && n <= 100000000ull)
+        o->steps = n;
+    else if (strcmp(a, "--period-ms") == 0 && n >= 1 && n <= 3600000)
+        o->period_us = (uint32_t)n * 1000;
+    else if (strcmp(a, "--burst") == 0 && n >= 1 && n <= 65535)
+        o->burst = (uint32_t)n;
+    else if (strcmp(a, "--every") == 0 && n >= 2 && n <= 100000000ull)
+        o->every = (uint32_t)n;
+    else if (strcmp(a, "--hold") == 0 && n <= 100000000ull)
+        o->hold = (uint32_t)n;
+    else if (strcmp(a, "--linktype") == 0 && (n == 197 || n == 247 || n == 1))
+        o->link = (link_t)n;
+    else if (strcmp(a, "--seed") == 0)
+        o->seed = n;
+    else
+        return bad_usage("trend: unknown option or value out of range: '%s %s'", a, v);
+    return 0;
 }
 
 static int cmd_trend(int argc, char **argv)
 {
-	trend_opts_t o;
-	if (argc < 1 || !trend_shape_of(argv[0], &o.shape))
-		return bad_usage("trend: wants a shape first: ramp, flat, shrink or burst, got '%s'",
-				 argc ? argv[0] : "");
-	trend_defaults(&o, o.shape);
-	const char *out = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (a[0] == '-' && a[1]) {
-			int rc = trend_option(&o, a, v);
-			if (rc)
-				return rc;
-			i++;
-		} else if (!out) {
-			out = a;
-		} else {
-			return bad_usage("trend: unexpected argument '%s'", a);
-		}
-	}
-	if (!out)
-		return bad_usage("trend: missing output file%s", "");
-	trend_resolve(&o);
-	const char *why = trend_check(&o);
-	if (why)
-		return bad_usage("trend: %s", why);
-	gen_t g;
-	if (gen_open(&g, out, o.link, 2, o.seed) != 0)
-		return EXIT_OUTPUT;
-	g.keep_notes = false;
-	trend_result_t r;
-	trend_run(&g, &o, &r);
-	uint32_t frames = g.sink.frames;
-	if (gen_close(&g) != 0)
-		return EXIT_OUTPUT;
-	fprintf(stderr,
-		"ibscope-gen: trend: %u frames, %" PRIu64 " connections opened, %" PRIu64
-		" closed, %" PRIu64 " attempts failed (pool full), at most %" PRIu64
-		" of %u ports in use\n",
-		frames, r.opened, r.closed, r.failed, r.max_in_use,
-		(unsigned)(o.pool_hi - o.pool_lo + 1));
-	return 0;
+    trend_opts_t o;
+    if (argc < 1 || !trend_shape_of(argv[0], &o.shape))
+        return bad_usage("trend: wants a shape first: ramp, flat, shrink or burst, got '%s'",
+                         argc ? argv[0] : "");
+    trend_defaults(&o, o.shape);
+    const char *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (a[0] == '-' && a[1]) {
+            int rc = trend_option(&o, a, v);
+            if (rc)
+                return rc;
+            i++;
+        } else if (!out) {
+            out = a;
+        } else {
+            return bad_usage("trend: unexpected argument '%s'", a);
+        }
+    }
+    if (!out)
+        return bad_usage("trend: missing output file%s", "");
+    trend_resolve(&o);
+    const char *why = trend_check(&o);
+    if (why)
+        return bad_usage("trend: %s", why);
+    gen_t g;
+    if (gen_open(&g, out, o.link, 2, o.seed) != 0)
+        return EXIT_OUTPUT;
+    g.keep_notes = false;
+    trend_result_t r;
+    trend_run(&g, &o, &r);
+    uint32_t frames = g.sink.frames;
+    if (gen_close(&g) != 0)
+        return EXIT_OUTPUT;
+    fprintf(stderr,
+            "ibscope-gen: trend: %u frames, %" PRIu64 " connections opened, %" PRIu64
+            " closed, %" PRIu64 " attempts failed (pool full), at most %" PRIu64
+            " of %u ports in use\n",
+            frames, r.opened, r.closed, r.failed, r.max_in_use,
+            (unsigned)(o.pool_hi - o.pool_lo + 1));
+    return 0;
 }
 
 static int dispatch(int argc, char **argv)
 {
-	if (argc < 2)
-		return bad_usage("missing command%s", "");
-	const char *cmd = argv[1];
-	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-		usage();
-		return 0;
-	}
-	if (strcmp(cmd, "list") == 0) {
-		for (size_t i = 0; i < n_scenarios; i++)
-			out_printf("%s\t%s\n", scenarios[i].name, scenarios[i].file);
-		return 0;
-	}
-	if (strcmp(cmd, "notes") == 0) {
-		bool tsv = false;
-		int first = 2, nsel = 0;
-		if (argc > 2 && strcmp(argv[2], "--tsv") == 0) {
-			tsv = true;
-			first = 3;
-		}
-		for (int i = first; i < argc; i++, nsel++)
-			if (!scenario_find(argv[i]))
-				return bad_usage("unknown scenario '%s'", argv[i]);
-		if (tsv)
-			out_printf("file\tframe\tnote\n");
-		for (size_t i = 0; i < n_scenarios; i++) {
-			bool want = nsel == 0;
-			for (int j = first; j < argc; j++)
-				want |= scenario_find(argv[j]) == &scenarios[i];
-			int status = want ? print_notes(&scenarios[i], tsv) : 0;
-			if (status != 0)
-				return status;
-		}
-		return 0;
-	}
-	if (strcmp(cmd, "busy") == 0)
-		return cmd_busy(argc - 2, argv + 2);
-	if (strcmp(cmd, "ramp") == 0)
-		return cmd_ramp(argc - 2, argv + 2);
-	if (strcmp(cmd, "trend") == 0)
-		return cmd_trend(argc - 2, argv + 2);
-	if (strcmp(cmd, "fabric") == 0)
-		return cmd_fabric(argc - 2, argv + 2);
-	if (strcmp(cmd, "all") == 0) {
-		if (argc != 3)
-			return bad_usage("all: wants exactly one argument, the output directory%s", "");
-		for (size_t i = 0; i < n_scenarios; i++) {
-			char path[4096];
-			int n = snprintf(path, sizeof(path), "%s/%s", argv[2], scenarios[i].file);
-			if (n < 0 || (size_t)n >= sizeof(path))
-				return bad_usage("all: output directory name too long: '%s'", argv[2]);
-			int status = run_scenario(&scenarios[i], path, NULL);
-			if (status != 0)
-				return status;
-		}
-		return 0;
-	}
-	const scenario_t *s = scenario_find(cmd);
-	if (!s)
-		return bad_usage("unknown command or scenario '%s'", cmd);
-	if (argc != 3)
-		return bad_usage("%s: wants exactly one argument, the output file", cmd);
-	return run_scenario(s, argv[2], NULL);
+    if (argc < 2)
+        return bad_usage("missing command%s", "");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage();
+        return 0;
+    }
+    if (strcmp(cmd, "list") == 0) {
+        for (size_t i = 0; i < n_scenarios; i++)
+            out_printf("%s\t%s\n", scenarios[i].name, scenarios[i].file);
+        return 0;
+    }
+    if (strcmp(cmd, "notes") == 0) {
+        bool tsv = false;
+        int first = 2, nsel = 0;
+        if (argc > 2 && strcmp(argv[2], "--tsv") == 0) {
+            tsv = true;
+            first = 3;
+        }
+        for (int i = first; i < argc; i++, nsel++)
+            if (!scenario_find(argv[i]))
+                return bad_usage("unknown scenario '%s'", argv[i]);
+        if (tsv)
+            out_printf("file\tframe\tnote\n");
+        for (size_t i = 0; i < n_scenarios; i++) {
+            bool want = nsel == 0;
+            for (int j = first; j < argc; j++)
+                want |= scenario_find(argv[j]) == &scenarios[i];
+            int status = want ? print_notes(&scenarios[i], tsv) : 0;
+            if (status != 0)
+                return status;
+        }
+        return 0;
+    }
+    if (strcmp(cmd, "busy") == 0)
+        return cmd_busy(argc - 2, argv + 2);
+    if (strcmp(cmd, "ramp") == 0)
+        return cmd_ramp(argc - 2, argv + 2);
+    if (strcmp(cmd, "trend") == 0)
+        return cmd_trend(argc - 2, argv + 2);
+    if (strcmp(cmd, "fabric") == 0)
+        return cmd_fabric(argc - 2, argv + 2);
+    if (strcmp(cmd, "all") == 0) {
+        if (argc != 3)
+            return bad_usage("all: wants exactly one argument, the output directory%s", "");
+        for (size_t i = 0; i < n_scenarios; i++) {
+            char path[4096];
+            int n = snprintf(path, sizeof(path), "%s/%s", argv[2], scenarios[i].file);
+            if (n < 0 || (size_t)n >= sizeof(path))
+                return bad_usage("all: output directory name too long: '%s'", argv[2]);
+            int status = run_scenario(&scenarios[i], path, NULL);
+            if (status != 0)
+                return status;
+        }
+        return 0;
+    }
+    const scenario_t *s = scenario_find(cmd);
+    if (!s)
+        return bad_usage("unknown command or scenario '%s'", cmd);
+    if (argc != 3)
+        return bad_usage("%s: wants exactly one argument, the output file", cmd);
+    return run_scenario(s, argv[2], NULL);
 }
 
 int main(int argc, char **argv)
 {
-	return finish_stdout(dispatch(argc, argv));
+    return finish_stdout(dispatch(argc, argv));
 }

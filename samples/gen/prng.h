@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 typedef struct prng {
-	uint64_t s;
+    uint64_t s;
 } prng_t;
 
 void prng_seed(prng_t *r, uint64_t seed);

@@ -5,12 +5,12 @@
 #include "gen.h"
 
 typedef struct scenario {
-	const char *name;  /* CLI name */
-	const char *file;  /* committed file name */
-	link_t link;
-	int roce;          /* LINK_ETH: 1 or 2 */
-	const char *title; /* one line for --help and the README */
-	void (*run)(gen_t *g);
+    const char *name; /* CLI name */
+    const char *file; /* committed file name */
+    link_t link;
+    int roce;          /* LINK_ETH: 1 or 2 */
+    const char *title; /* one line for --help and the README */
+    void (*run)(gen_t *g);
 } scenario_t;
 
 extern const scenario_t scenarios[];

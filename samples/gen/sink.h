@@ -16,11 +16,11 @@
 #include <stdio.h>
 
 typedef struct sink {
-	FILE *f;
-	const char *path;
-	int error; /* errno of the first write that failed, 0 while none */
-	uint32_t frames;
-	uint64_t bytes;
+    FILE *f;
+    const char *path;
+    int error; /* errno of the first write that failed, 0 while none */
+    uint32_t frames;
+    uint64_t bytes;
 } sink_t;
 
 /* Returns 0, or -1 with "ibscope-gen: PATH: reason" on stderr. */

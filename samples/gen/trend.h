@@ -11,30 +11,30 @@
 #include "gen.h"
 
 typedef enum trend_shape {
-	TREND_RAMP,   /* a step opens one connection, none is closed; with hold,
-		       * every `every` steps `hold` steps open none */
-	TREND_FLAT,   /* a step closes the oldest connection and opens one */
-	TREND_SHRINK, /* a step closes the oldest connection */
-	TREND_BURST,  /* flat, and bursts opened at once and closed again later */
+    TREND_RAMP,   /* a step opens one connection, none is closed; with hold,
+                   * every `every` steps `hold` steps open none */
+    TREND_FLAT,   /* a step closes the oldest connection and opens one */
+    TREND_SHRINK, /* a step closes the oldest connection */
+    TREND_BURST,  /* flat, and bursts opened at once and closed again later */
 } trend_shape_t;
 
 typedef struct trend_opts {
-	trend_shape_t shape;
-	uint16_t pool_lo, pool_hi; /* inclusive */
-	uint32_t start;            /* connections opened before the first step */
-	uint64_t steps;
-	uint32_t period_us;        /* from one step to the next */
-	uint32_t burst;            /* burst: connections opened at once */
-	uint32_t every;            /* burst: steps from one burst to the next; ramp:
-				    * steps from one pause to the next */
-	uint32_t hold;             /* burst: steps a burst stays open; ramp: steps a
-				    * pause lasts (0: none) */
-	link_t link;
-	uint64_t seed;
+    trend_shape_t shape;
+    uint16_t pool_lo, pool_hi; /* inclusive */
+    uint32_t start;            /* connections opened before the first step */
+    uint64_t steps;
+    uint32_t period_us; /* from one step to the next */
+    uint32_t burst;     /* burst: connections opened at once */
+    uint32_t every;     /* burst: steps from one burst to the next; ramp:
+                         * steps from one pause to the next */
+    uint32_t hold;      /* burst: steps a burst stays open; ramp: steps a
+                         * pause lasts (0: none) */
+    link_t link;
+    uint64_t seed;
 } trend_opts_t;
 
 typedef struct trend_result {
-	uint64_t opened, closed, failed, max_in_use;
+    uint64_t opened, closed, failed, max_in_use;
 } trend_result_t;
 
 #define TREND_UNSET UINT32_MAX

@@ -69,10 +69,10 @@ static tap_packet_status probe_packet(void *tapdata, packet_info *pinfo, epan_di
 
 /* A -z option's init callback says whether it worked from 4.6 on. */
 #if IBS_WS_AT_LEAST(4, 6)
-#define PROBE_INIT_TYPE bool
+#define PROBE_INIT_TYPE       bool
 #define PROBE_INIT_RETURN(ok) return (ok)
 #else
-#define PROBE_INIT_TYPE void
+#define PROBE_INIT_TYPE       void
 #define PROBE_INIT_RETURN(ok) (void)(ok)
 #endif
 
@@ -92,8 +92,9 @@ static PROBE_INIT_TYPE probe_init(const char *opt_arg, void *userdata)
 
 static void probe_register(void)
 {
-    static stat_tap_ui ui = { REGISTER_STAT_GROUP_GENERIC, NULL, "ibscope_probe,convfilter",
-                              probe_init, 0, NULL };
+    static stat_tap_ui ui = {
+        REGISTER_STAT_GROUP_GENERIC, NULL, "ibscope_probe,convfilter", probe_init, 0, NULL
+    };
     register_stat_tap_ui(&ui, NULL);
 }
 

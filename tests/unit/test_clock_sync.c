@@ -32,9 +32,8 @@ static struct ib_packet from_lid(uint16_t src, uint16_t dst)
 /* Capture a's host (LID la) and capture b's (LID lb) exchange n packets
  * each way; b's clock is off_ns ahead.  Delays: d_ab + (k % 3) us one way,
  * d_ba + (k % 5) us the other.  Identities from seed. */
-static void exchange(struct ib_clock_sync *cs, uint32_t a, uint16_t la, uint32_t b,
-                     uint16_t lb, int64_t off_ns, int64_t d_ab, int64_t d_ba, int n,
-                     uint64_t seed)
+static void exchange(struct ib_clock_sync *cs, uint32_t a, uint16_t la, uint32_t b, uint16_t lb,
+                     int64_t off_ns, int64_t d_ab, int64_t d_ba, int n, uint64_t seed)
 {
     struct ib_packet ab = from_lid(la, lb), ba = from_lid(lb, la);
     for (int k = 0; k < n; k++) {
@@ -175,8 +174,8 @@ static void test_window_cap(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_symmetric),  cmocka_unit_test(test_asymmetric),
-        cmocka_unit_test(test_one_way),    cmocka_unit_test(test_chained),
+        cmocka_unit_test(test_symmetric),    cmocka_unit_test(test_asymmetric),
+        cmocka_unit_test(test_one_way),      cmocka_unit_test(test_chained),
         cmocka_unit_test(test_same_capture), cmocka_unit_test(test_window_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,7 +20,7 @@
 
 #define CRC32_POLY 0x04C11DB7u
 #define CRC16_POLY 0x100Bu
-#define LONGEST 700
+#define LONGEST    700
 
 /* Reflected, one bit at a time: the definition. */
 static uint32_t bitwise(unsigned width, uint32_t poly, uint32_t reg, const uint8_t *p, size_t n)
@@ -58,7 +58,7 @@ static void check_width(unsigned width, uint32_t poly, bool clmul)
         assert_non_null(data);
         for (size_t i = 0; i < n; i++)
             data[i] = (uint8_t)next_random(&seed);
-        uint32_t regs[3] = {0, mask, next_random(&seed) & mask};
+        uint32_t regs[3] = { 0, mask, next_random(&seed) & mask };
         for (unsigned r = 0; r < 3; r++) {
             uint32_t want = bitwise(width, poly, regs[r], data, n);
             uint32_t got = crc_fast_update(&c, regs[r], data, n);
@@ -69,8 +69,8 @@ static void check_width(unsigned width, uint32_t poly, bool clmul)
                 uint32_t split = crc_fast_update(&c, regs[r], data, cut);
                 split = crc_fast_update(&c, split, data + cut, n - cut);
                 if (split != want)
-                    fail_msg("CRC-%u, %zu bytes cut at %zu: 0x%X, should be 0x%X", width, n,
-                             cut, split, want);
+                    fail_msg("CRC-%u, %zu bytes cut at %zu: 0x%X, should be 0x%X", width, n, cut,
+                             split, want);
             }
         }
         free(data);

@@ -160,7 +160,7 @@ static struct ib_packet mad_resp(struct ib_endpoint src, struct ib_endpoint dst,
 /* ---- fixture ---- */
 
 #define SINK_MAX 64
-#define TEN(x) (0x0a000000u | (x)) /* 10.0.0.x */
+#define TEN(x)   (0x0a000000u | (x)) /* 10.0.0.x */
 
 static struct ib_engine *E;
 
@@ -237,8 +237,7 @@ static const struct ib_finding *get(enum ib_finding_kind k)
     for (unsigned i = 0; i < A.count; i++)
         if (A.findings[i].kind == k)
             return &A.findings[i];
-    fail_msg("no %s finding in frame %llu", ib_finding_kind_name(k),
-             (unsigned long long)frame_no);
+    fail_msg("no %s finding in frame %llu", ib_finding_kind_name(k), (unsigned long long)frame_no);
     return NULL;
 }
 
@@ -260,7 +259,6 @@ static const struct ib_source_stats *source0(void)
     assert_true(ib_engine_source_count(E) >= 1);
     return ib_engine_source(E, 0);
 }
-
 
 /* ---- ports in use over time (the usage sink) ---- */
 
@@ -366,20 +364,20 @@ static void test_config_problems(void **state)
         double pct;
         const char *problem; /* NULL: accepted */
     } cases[] = {
-        {1, 65535, 100, NULL},
-        {40000, 40000, 0.01, NULL},
-        {0, 100, 90, "the pool's first port is 0"},
-        {200, 100, 90, "the pool's first port is above its last"},
-        {1000, 2000, 0, "the threshold is not above 0 and at most 100 percent"},
-        {1000, 2000, 100.5, "the threshold is not above 0 and at most 100 percent"},
-        {1000, 2000, -1, "the threshold is not above 0 and at most 100 percent"},
-        {1000, 2000, NAN, "the threshold is not above 0 and at most 100 percent"},
+        { 1, 65535, 100, NULL },
+        { 40000, 40000, 0.01, NULL },
+        { 0, 100, 90, "the pool's first port is 0" },
+        { 200, 100, 90, "the pool's first port is above its last" },
+        { 1000, 2000, 0, "the threshold is not above 0 and at most 100 percent" },
+        { 1000, 2000, 100.5, "the threshold is not above 0 and at most 100 percent" },
+        { 1000, 2000, -1, "the threshold is not above 0 and at most 100 percent" },
+        { 1000, 2000, NAN, "the threshold is not above 0 and at most 100 percent" },
     };
     static const struct {
         double horizon;
         bool ok;
-    } horizons[] = { {300, true}, {0.001, true}, {1e9, true}, {0, false}, {-5, false},
-                     {1e9 + 1, false}, {NAN, false}, {INFINITY, false} };
+    } horizons[] = { { 300, true }, { 0.001, true },    { 1e9, true },  { 0, false },
+                     { -5, false }, { 1e9 + 1, false }, { NAN, false }, { INFINITY, false } };
     for (size_t i = 0; i < sizeof horizons / sizeof horizons[0]; i++) {
         struct ib_engine_config cfg;
         ib_engine_config_init(&cfg);
@@ -511,7 +509,7 @@ static void test_port_reused_links_latest(void **state)
     assert_int_equal(f->related.frame, 1);
     assert_int_equal(f->severity, IB_SEV_NOTE);
     assert_string_equal(text(f), "source port 40000 of 10.0.0.1 (TCP port space) reused for "
-                                    "10.0.0.3:7174 while held by the connection of frame 1");
+                                 "10.0.0.3:7174 while held by the connection of frame 1");
     assert_int_equal(A.links.port_reused_from.frame, 1);
     assert_int_equal(A.links.ports_in_use, 1);
     assert_int_equal(A.links.tuple_ports_in_use, 1);
@@ -689,10 +687,8 @@ static void test_latency(void **state)
         int64_t t0 = 1000000 * (int64_t)(i + 1);
         struct tup t = { TEN(1), (uint16_t)(40000 + i), TEN(2), 7174 };
         feed_at(PK(req(1, 2, 100 + i, t)), t0);
-        feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 200 + i, 100 + i)),
-                t0 + rep[2 - i]);
-        feed_at(PK(cm(lid(1), lid(2), IB_CM_RTU, 100 + i, 200 + i)),
-                t0 + rtu[(i + 1) % 3]);
+        feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 200 + i, 100 + i)), t0 + rep[2 - i]);
+        feed_at(PK(cm(lid(1), lid(2), IB_CM_RTU, 100 + i, 200 + i)), t0 + rtu[(i + 1) % 3]);
     }
     const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->req_rep.count, 3);
@@ -714,8 +710,7 @@ static void test_latency_many_samples(void **state)
         int64_t t0 = 100000000 * (int64_t)(i + 1);
         struct tup t = { TEN(1), (uint16_t)(1000 + i), TEN(2), 7174 };
         feed_at(PK(req(1, 2, 100 + i, t)), t0);
-        feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 50000 + i, 100 + i)),
-                t0 + (int64_t)i * 1000);
+        feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 50000 + i, 100 + i)), t0 + (int64_t)i * 1000);
         struct ib_packet rej = cm(lid(1), lid(2), IB_CM_REJ, 100 + i, 50000 + i);
         rej.cm.u.rej.msg_rejected = 1;
         feed(&rej);
@@ -739,7 +734,7 @@ static void test_pool_high_once_per_crossing(void **state)
     struct ib_engine_config cfg;
     ib_engine_config_init(&cfg);
     cfg.pool_low = 1000;
-    cfg.pool_high = 1009; /* 10 ports */
+    cfg.pool_high = 1009;   /* 10 ports */
     cfg.threshold_pct = 50; /* 5 ports */
     start(&cfg);
     for (uint32_t i = 0; i < 4; i++) {
@@ -751,7 +746,7 @@ static void test_pool_high_once_per_crossing(void **state)
     assert_int_equal(A.count, 1);
     const struct ib_finding *f = get(IB_FIND_POOL_HIGH);
     assert_string_equal(text(f), "ports in use by 10.0.0.1 (TCP) reached 50.0% of the pool "
-                                    "(5 of 10)");
+                                 "(5 of 10)");
     assert_int_equal(f->related.frame, 0);
     assert_int_equal(A.links.ports_in_use, 5);
     assert_true(A.links.pool_utilization > 49.9 && A.links.pool_utilization < 50.1);
@@ -843,7 +838,7 @@ static void test_exhaustion_spread_over_destinations(void **state)
     assert_int_equal(s->peak_ports_in_use, 28232);
     assert_false(s->exhausted_per_destination);
     assert_int_equal(s->peak_ports_per_destination, 283); /* ceil(28232 / 100) */
-    assert_int_equal(A.links.tuple_ports_in_use, 283); /* i = 28231 went to 10.0.0.33 */
+    assert_int_equal(A.links.tuple_ports_in_use, 283);    /* i = 28231 went to 10.0.0.33 */
     assert_int_equal(s->peak_dst_port, 7174);
     assert_int_equal(s->peak_dst_ip[15], 2); /* the first to reach 283: i = 28200 */
 }
@@ -1227,8 +1222,7 @@ static void test_redirect_key_mismatch(void **state)
     f.bth.pkey = 0xffff;
     feed(&f);
     assert_int_equal(count_of(IB_FIND_REDIRECT_KEY_MISMATCH), 1);
-    assert_non_null(strstr(text(get(IB_FIND_REDIRECT_KEY_MISMATCH)),
-                           "P_Key 0xffff (not 0x8005)"));
+    assert_non_null(strstr(text(get(IB_FIND_REDIRECT_KEY_MISMATCH)), "P_Key 0xffff (not 0x8005)"));
 
     /* both right, membership bit differs: no mismatch */
     feed_quiet(PK(mad_get(lid(1), lid(5), 1, IB_CLASS_BM, 5)));
@@ -1401,8 +1395,8 @@ static void test_cm_rej_redirect(void **state)
     assert_int_equal(A.count, 1);
     const struct ib_finding *f = get(IB_FIND_REDIRECT);
     assert_int_equal(f->related.frame, 1);
-    assert_string_equal(text(f),
-                        "CM REJ 24 redirect to LID 8 QP 0x000030 Q_Key 0x80010000 P_Key 0xffff SL 0");
+    assert_string_equal(
+        text(f), "CM REJ 24 redirect to LID 8 QP 0x000030 Q_Key 0x80010000 P_Key 0xffff SL 0");
     const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->rejected, 1);
     assert_int_equal(cs->reject_reasons[24], 1);
@@ -1544,7 +1538,7 @@ static void test_frame_findings_overflow(void **state)
 
 /* ---- the exhaustion forecast ---- */
 
-#define SEC INT64_C(1000000000)
+#define SEC   INT64_C(1000000000)
 #define FC_T0 (1000 * SEC) /* a capture that does not start at 0 */
 
 /* An engine with pool 40000-40999 (1000 ports) and this horizon. */
@@ -1616,7 +1610,8 @@ static void test_forecast_steady_ramp(void **state)
             assert_true(fabs(f->data.rate_per_s - 10) < 0.2);
             assert_int_equal(f->related.frame, 0);
             char want[IB_FINDING_TEXT_MAX];
-            snprintf(want, sizeof want, "port pool of 10.0.0.1 (TCP) runs out in %u s at "
+            snprintf(want, sizeof want,
+                     "port pool of 10.0.0.1 (TCP) runs out in %u s at "
                      "%.2f ports/s (%u of 1000 in use, one port each)",
                      (unsigned)f->data.eta_s, f->data.rate_per_s, n);
             assert_string_equal(text(f), want);
@@ -1798,9 +1793,16 @@ static void test_format_time_left(void **state)
         double s;
         const char *text;
     } cases[] = {
-        {0, "0.0 s"}, {4.24, "4.2 s"}, {57.9, "57 s"}, {245, "4m 05s"}, {3599.9, "59m 59s"},
-        {3 * 3600 + 7 * 60 + 59, "3h 07m"}, {2 * 86400 + 5 * 3600, "2d 05h"},
-        {412 * 86400.0, "412 d"}, {-1, "0.0 s"}, {NAN, "0.0 s"},
+        { 0, "0.0 s" },
+        { 4.24, "4.2 s" },
+        { 57.9, "57 s" },
+        { 245, "4m 05s" },
+        { 3599.9, "59m 59s" },
+        { 3 * 3600 + 7 * 60 + 59, "3h 07m" },
+        { 2 * 86400 + 5 * 3600, "2d 05h" },
+        { 412 * 86400.0, "412 d" },
+        { -1, "0.0 s" },
+        { NAN, "0.0 s" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[24];

@@ -42,8 +42,8 @@ static void test_in_order_and_between(void **state)
     }
     /* Backwards, as a user scrolling up clicks. */
     for (uint32_t f = 50; f >= 1; f--)
-        assert_true((ibs_frame_table_find(&t, f) != NULL) == (f == 3 || f == 4 || f == 9 ||
-                                                               f == 10 || f == 11 || f == 40));
+        assert_true((ibs_frame_table_find(&t, f) != NULL) ==
+                    (f == 3 || f == 4 || f == 9 || f == 10 || f == 11 || f == 40));
     ibs_frame_table_clear(&t);
     assert_null(ibs_frame_table_find(&t, 3));
 }

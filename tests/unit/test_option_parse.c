@@ -31,8 +31,7 @@ static const char *step_text(struct opt_parser *p, char *buf, size_t size)
     char err[OPT_ERR_MAX];
     switch (opt_next(p, &f, err)) {
     case OPT_STEP_OPTION:
-        snprintf(buf, size, "option %s%s%s", f.said, f.value ? "=" : "",
-                 f.value ? f.value : "");
+        snprintf(buf, size, "option %s%s%s", f.said, f.value ? "=" : "", f.value ? f.value : "");
         break;
     case OPT_STEP_OPERAND: snprintf(buf, size, "operand %s", f.value); break;
     case OPT_STEP_END: snprintf(buf, size, "end"); break;
@@ -143,8 +142,7 @@ static void check_table(const struct opt_command *cmd)
         for (size_t j = 0; j < i; j++) {
             if (strcmp(o->name, cmd->opts[j].name) == 0 || o->id == cmd->opts[j].id ||
                 (o->letter && o->letter == cmd->opts[j].letter))
-                fail_msg("--%s and --%s share a name, letter or id", o->name,
-                         cmd->opts[j].name);
+                fail_msg("--%s and --%s share a name, letter or id", o->name, cmd->opts[j].name);
         }
     }
     assert_true(has_help);
@@ -200,9 +198,9 @@ static void test_ibscope_line(void **state)
     (void)state;
     struct options o;
     char err[OPT_ERR_MAX];
-    char *a[] = { (char *)"ibscope", (char *)"--pool=100-200", (char *)"-oout",
-                  (char *)"--format=csv", (char *)"x.pcap", (char *)"--fail-on=malformed",
-                  (char *)"--fail-on", (char *)"redirect_loop" };
+    char *a[] = { (char *)"ibscope",      (char *)"--pool=100-200", (char *)"-oout",
+                  (char *)"--format=csv", (char *)"x.pcap",         (char *)"--fail-on=malformed",
+                  (char *)"--fail-on",    (char *)"redirect_loop" };
     assert_int_equal(options_parse(&o, 8, a, err), OPT_OK);
     assert_int_equal(o.pool_low, 100);
     assert_int_equal(o.pool_high, 200);
@@ -229,12 +227,9 @@ static void test_ibscope_line(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_values),
-        cmocka_unit_test(test_operands),
-        cmocka_unit_test(test_mistakes),
-        cmocka_unit_test(test_choices),
-        cmocka_unit_test(test_real_tables),
-        cmocka_unit_test(test_ibscope_line),
+        cmocka_unit_test(test_values),      cmocka_unit_test(test_operands),
+        cmocka_unit_test(test_mistakes),    cmocka_unit_test(test_choices),
+        cmocka_unit_test(test_real_tables), cmocka_unit_test(test_ibscope_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,7 +29,7 @@ struct desc {
     struct ts_bth bth;
     uint32_t qkey, srcqp;
     struct ts_mad_hdr mad;
-    bool req_ipcm;      /* MAD is a CM REQ with an IP CM header */
+    bool req_ipcm; /* MAD is a CM REQ with an IP CM header */
     uint64_t sid;
     uint8_t ipcm0, ipcm1; /* MajV|MinV, IPV|rsv */
 };
@@ -40,9 +40,14 @@ static struct desc smp(void)
     struct desc d = {
         .lrh = { .vl = 15, .lver = 0, .sl = 0, .lnh = 2, .dlid = 0xFFFF, .slid = 0x0001 },
         .bth = { .opcode = 0x64, .pkey = 0xFFFF, .destqp = 0, .psn = 7 },
-        .qkey = 0, .srcqp = 0,
-        .mad = { .base_version = 1, .mgmt_class = 0x81, .class_version = 1, .method = 0x01,
-                 .tid = 0x1111, .attr_id = 0x0015 },
+        .qkey = 0,
+        .srcqp = 0,
+        .mad = { .base_version = 1,
+                 .mgmt_class = 0x81,
+                 .class_version = 1,
+                 .method = 0x01,
+                 .tid = 0x1111,
+                 .attr_id = 0x0015 },
     };
     return d;
 }
@@ -53,9 +58,14 @@ static struct desc gmp(void)
     struct desc d = {
         .lrh = { .vl = 0, .lver = 0, .sl = 5, .lnh = 2, .dlid = 0x1234, .slid = 0x0BCD },
         .bth = { .opcode = 0x64, .pkey = 0xFFFF, .destqp = 1, .psn = 8 },
-        .qkey = 0x80010000u, .srcqp = 1,
-        .mad = { .base_version = 1, .mgmt_class = 0x03, .class_version = 2, .method = 0x01,
-                 .tid = 0x2222, .attr_id = 0x0035 },
+        .qkey = 0x80010000u,
+        .srcqp = 1,
+        .mad = { .base_version = 1,
+                 .mgmt_class = 0x03,
+                 .class_version = 2,
+                 .method = 0x01,
+                 .tid = 0x2222,
+                 .attr_id = 0x0035 },
     };
     return d;
 }
@@ -65,8 +75,9 @@ static struct desc gmp_grh(void)
     struct desc d = gmp();
     d.lrh.lnh = 3;
     d.grh = true;
-    d.g = (struct ts_grh){ .ipver = 6, .tclass = 0, .flowlabel = 0x12345, .nxthdr = 0x1B,
-                           .hoplmt = 64 };
+    d.g = (struct ts_grh){
+        .ipver = 6, .tclass = 0, .flowlabel = 0x12345, .nxthdr = 0x1B, .hoplmt = 64
+    };
     ts_gid(d.g.sgid, "fe80000000000000 0002c90300000001");
     ts_gid(d.g.dgid, "fe80000000000000 0002c90300000002");
     return d;
@@ -114,8 +125,8 @@ static size_t build(uint8_t *f, const struct desc *d)
         f[at + 164] = d->ipcm0;
         f[at + 165] = d->ipcm1;
         ts_put16(f, at + 166, 50000);
-        ts_hex("000000000000000000000000 c0a8010a 000000000000000000000000 0a000014",
-               f + at + 168, 32);
+        ts_hex("000000000000000000000000 c0a8010a 000000000000000000000000 0a000014", f + at + 168,
+               32);
     }
     at += 256;
     ts_put32(f, at, 0xC1C2C3C4u);
@@ -145,8 +156,8 @@ static void assert_clean(const struct desc *d)
 /* The rule fires, at the offending field's frame offset and length, named
  * as diag.h says, flagged as an addressing rule when it is one; and it is
  * the only diagnostic. */
-static void assert_only(const struct desc *d, enum ib_diag_id id, const char *name,
-                        bool addressing, uint32_t off, uint16_t len)
+static void assert_only(const struct desc *d, enum ib_diag_id id, const char *name, bool addressing,
+                        uint32_t off, uint16_t len)
 {
     struct ib_packet p;
     run(d, &p);
@@ -509,8 +520,8 @@ static void test_gid_scope(void **state)
         ts_gid(gid, table[i].hex);
         enum ib_gid_scope got = ib_gid_scope(gid);
         if (got != table[i].scope)
-            fail_msg("%s: expected %s, got %s", table[i].hex,
-                     ib_gid_scope_name(table[i].scope), ib_gid_scope_name(got));
+            fail_msg("%s: expected %s, got %s", table[i].hex, ib_gid_scope_name(table[i].scope),
+                     ib_gid_scope_name(got));
     }
     assert_string_equal(ib_gid_scope_name(IB_GID_LINK_LOCAL), "link-local");
     assert_string_equal(ib_gid_scope_name(IB_GID_MULTICAST), "multicast");

@@ -35,7 +35,6 @@ static struct ib_cm parse_copy(const uint8_t *m, size_t len, uint16_t attr, bool
 
 /* ---- REQ ---- */
 
-
 static void test_req_every_field(void **state)
 {
     (void)state;
@@ -245,7 +244,7 @@ static void test_rej_other_reasons(void **state)
     assert_true(cm.has_cpi);
     assert_int_equal(cm.cpi.redirect_lid, 0x4321);
     ts_build_cm_rej(m, 28); /* consumer reject: no ClassPortInfo */
-    m[32] = 0x40;     /* MsgRejected 1 (REP) */
+    m[32] = 0x40;           /* MsgRejected 1 (REP) */
     m[33] = 0x00;
     cm = parse_copy(m, MAD, IB_CM_REJ, &ok);
     assert_true(ok);
@@ -514,10 +513,10 @@ static void test_service_id_decode(void **state)
         { 0x0000000001114E20ull, true, 0x0111, 20000 }, /* UDP */
         { 0x00000000013F0001ull, true, 0x013F, 1 },     /* IB */
         { 0x000000000106FFFFull, true, 0x0106, 65535 },
-        { 0x1000000000000404ull, false, 0, 0 },         /* not IP CM */
-        { 0x0000000000021234ull, false, 0, 0 },         /* IPoIB port space: no prefix */
-        { 0x0000000002063039ull, false, 0, 0 },         /* wrong prefix byte */
-        { 0x0000000101063039ull, false, 0, 0 },         /* bit 32 set */
+        { 0x1000000000000404ull, false, 0, 0 }, /* not IP CM */
+        { 0x0000000000021234ull, false, 0, 0 }, /* IPoIB port space: no prefix */
+        { 0x0000000002063039ull, false, 0, 0 }, /* wrong prefix byte */
+        { 0x0000000101063039ull, false, 0, 0 }, /* bit 32 set */
         { 0x8000000001063039ull, false, 0, 0 },
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
@@ -537,8 +536,8 @@ static void test_ipcm_header(void **state)
 {
     (void)state;
     uint8_t raw[36];
-    ts_hex("00 40 c350 000000000000000000000000 c0a8010a 000000000000000000000000 0a000014",
-           raw, 36);
+    ts_hex("00 40 c350 000000000000000000000000 c0a8010a 000000000000000000000000 0a000014", raw,
+           36);
     uint8_t *b = ts_exact_copy(raw, 36);
     struct ib_ipcm h;
     assert_true(ib_parse_ipcm(ib_span_make(b, 36), &h));
@@ -593,8 +592,8 @@ static void test_tuple_make(void **state)
     struct ib_ipcm h;
     struct ib_tuple t;
     uint8_t raw[36];
-    ts_hex("00 40 c350 000000000000000000000000 c0a8010a 000000000000000000000000 0a000014",
-           raw, 36);
+    ts_hex("00 40 c350 000000000000000000000000 c0a8010a 000000000000000000000000 0a000014", raw,
+           36);
     uint8_t *b = ts_exact_copy(raw, 36);
     assert_true(ib_parse_ipcm(ib_span_make(b, 36), &h));
     free(b);
@@ -649,8 +648,7 @@ static void test_format_ip(void **state)
     check_fmt(6, "00000000000000000000ffff0a000001", "::ffff:10.0.0.1");
     check_fmt(6, "00000000000000000000ffffc0a8010a", "::ffff:192.168.1.10");
     check_fmt(6, "fec00000000000000005000600070008", "fec0::5:6:7:8");
-    check_fmt(6, "abcdef0123456789abcdef0123456789",
-              "abcd:ef01:2345:6789:abcd:ef01:2345:6789");
+    check_fmt(6, "abcdef0123456789abcdef0123456789", "abcd:ef01:2345:6789:abcd:ef01:2345:6789");
     /* a short buffer is cut, never overrun */
     uint8_t ip[16];
     char small[8];

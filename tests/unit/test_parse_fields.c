@@ -28,10 +28,10 @@
 static size_t native(uint8_t *f, void (*fill)(uint8_t *mad))
 {
     memset(f, 0, 290);
-    struct ts_lrh l = { .vl = 0xA, .lver = 0, .sl = 5, .lnh = 2, .dlid = 0x1234, .pktlen = 72,
-                        .slid = 0x0BCD };
-    struct ts_bth t = { .opcode = 0x64, .se = true, .pkey = 0xFFFF, .destqp = 1,
-                        .psn = 0x00BEEF };
+    struct ts_lrh l = {
+        .vl = 0xA, .lver = 0, .sl = 5, .lnh = 2, .dlid = 0x1234, .pktlen = 72, .slid = 0x0BCD
+    };
+    struct ts_bth t = { .opcode = 0x64, .se = true, .pkey = 0xFFFF, .destqp = 1, .psn = 0x00BEEF };
     size_t at = ts_put_lrh(f, 0, &l);
     at = ts_put_bth(f, at, &t);
     at = ts_put_deth(f, at, 0x80010000u, 1);
@@ -51,9 +51,14 @@ static void fill_rej(uint8_t *m)
 /* SA GetResp, redirect status, ClassPortInfo at 56. */
 static void fill_sa_cpi(uint8_t *m)
 {
-    struct ts_mad_hdr h = { .base_version = 1, .mgmt_class = 0x03, .class_version = 2,
-                            .method = 0x81, .status = 0xA51E, .class_specific = 0xBEEF,
-                            .tid = 0x0102030405060708ull, .attr_id = 0x0001,
+    struct ts_mad_hdr h = { .base_version = 1,
+                            .mgmt_class = 0x03,
+                            .class_version = 2,
+                            .method = 0x81,
+                            .status = 0xA51E,
+                            .class_specific = 0xBEEF,
+                            .tid = 0x0102030405060708ull,
+                            .attr_id = 0x0001,
                             .attr_mod = 0x89ABCDEFu };
     ts_put_mad_hdr(m, 0, &h);
     ts_hex(ts_cpi_hex, m + 56, 72);
@@ -342,14 +347,24 @@ static void test_fields_match_wire_grh(void **state)
     (void)state;
     uint8_t f[330];
     memset(f, 0, sizeof f);
-    struct ts_lrh l = { .vl = 0x3, .sl = 0xC, .lnh = 3, .dlid = 0x00AB, .pktlen = 82,
-                        .slid = 0x00CD };
-    struct ts_grh g = { .ipver = 6, .tclass = 0xB7, .flowlabel = 0xACE15, .paylen = 280,
-                        .nxthdr = 0x1B, .hoplmt = 0x40 };
+    struct ts_lrh l = {
+        .vl = 0x3, .sl = 0xC, .lnh = 3, .dlid = 0x00AB, .pktlen = 82, .slid = 0x00CD
+    };
+    struct ts_grh g = { .ipver = 6,
+                        .tclass = 0xB7,
+                        .flowlabel = 0xACE15,
+                        .paylen = 280,
+                        .nxthdr = 0x1B,
+                        .hoplmt = 0x40 };
     ts_gid(g.sgid, "fe80000000000000 0002c90300012345");
     ts_gid(g.dgid, "fe80000000000000 0002c90300054321");
-    struct ts_bth t = { .opcode = 0x64, .m = true, .padcnt = 0, .pkey = 0x8001, .destqp = 1,
-                        .ackreq = true, .psn = 0xFEDCBA };
+    struct ts_bth t = { .opcode = 0x64,
+                        .m = true,
+                        .padcnt = 0,
+                        .pkey = 0x8001,
+                        .destqp = 1,
+                        .ackreq = true,
+                        .psn = 0xFEDCBA };
     size_t at = ts_put_lrh(f, 0, &l);
     at = ts_put_grh(f, at, &g);
     at = ts_put_bth(f, at, &t);
@@ -382,10 +397,14 @@ static void test_may_apply_to_cm(void **state)
         void (*fill)(uint8_t *);
         uint16_t attr;
     } msgs[] = {
-        { ts_build_cm_req, 0x0010 },      { ts_build_cm_mra, 0x0011 },
-        { fill_rej, 0x0012 },             { ts_build_cm_rep, 0x0013 },
-        { ts_build_cm_dreq, 0x0015 },     { ts_build_cm_sidr_req, 0x0017 },
-        { ts_build_cm_sidr_rep, 0x0018 }, { ts_build_cm_lap, 0x0019 },
+        { ts_build_cm_req, 0x0010 },
+        { ts_build_cm_mra, 0x0011 },
+        { fill_rej, 0x0012 },
+        { ts_build_cm_rep, 0x0013 },
+        { ts_build_cm_dreq, 0x0015 },
+        { ts_build_cm_sidr_req, 0x0017 },
+        { ts_build_cm_sidr_rep, 0x0018 },
+        { ts_build_cm_lap, 0x0019 },
         { ts_build_cm_apr, 0x001A },
     };
     for (size_t m = 0; m < sizeof msgs / sizeof msgs[0]; m++) {
@@ -401,8 +420,8 @@ static void test_may_apply_to_cm(void **state)
                 continue;
             present++;
             if (!ib_field_may_apply_to_cm(&ib_fields[i], msgs[m].attr))
-                fail_msg("%s is present in CM 0x%04x but said not to apply",
-                         ib_fields[i].abbrev, msgs[m].attr);
+                fail_msg("%s is present in CM 0x%04x but said not to apply", ib_fields[i].abbrev,
+                         msgs[m].attr);
         }
         assert_true(present > 20);
     }
@@ -431,8 +450,8 @@ static void test_fields_inside_every_prefix(void **state)
             struct ib_field_value v;
             if (!ib_field_get(&ib_fields[i], &p, &v))
                 continue;
-            uint64_t end = (uint64_t)ib_field_frame_offset(&ib_fields[i], &p) +
-                           ib_fields[i].wire_len;
+            uint64_t end =
+                (uint64_t)ib_field_frame_offset(&ib_fields[i], &p) + ib_fields[i].wire_len;
             if (end > len)
                 fail_msg("prefix %zu: %s ends at %llu", len, ib_fields[i].abbrev,
                          (unsigned long long)end);
@@ -444,14 +463,10 @@ static void test_fields_inside_every_prefix(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_req_field_values),
-        cmocka_unit_test(test_cpi_field_values),
-        cmocka_unit_test(test_field_table_shape),
-        cmocka_unit_test(test_fields_match_wire),
-        cmocka_unit_test(test_fields_match_wire_sidr),
-        cmocka_unit_test(test_lap_path_fields),
-        cmocka_unit_test(test_fields_match_wire_grh),
-        cmocka_unit_test(test_may_apply_to_cm),
+        cmocka_unit_test(test_req_field_values),           cmocka_unit_test(test_cpi_field_values),
+        cmocka_unit_test(test_field_table_shape),          cmocka_unit_test(test_fields_match_wire),
+        cmocka_unit_test(test_fields_match_wire_sidr),     cmocka_unit_test(test_lap_path_fields),
+        cmocka_unit_test(test_fields_match_wire_grh),      cmocka_unit_test(test_may_apply_to_cm),
         cmocka_unit_test(test_fields_inside_every_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,11 +21,11 @@
 #include "packet.h"
 #include "test_support.h"
 
-#define TID 0x0102030405060708ull
-#define COMM_ID 0xCAFEBABEu
+#define TID           0x0102030405060708ull
+#define COMM_ID       0xCAFEBABEu
 #define TRANSPORT_LEN (12 + 8 + 256) /* BTH + DETH + MAD */
-#define NATIVE_LEN (8 + TRANSPORT_LEN + 4 + 2)
-#define PKTLEN_WORDS ((8 + TRANSPORT_LEN + 4) / 4) /* 72 */
+#define NATIVE_LEN    (8 + TRANSPORT_LEN + 4 + 2)
+#define PKTLEN_WORDS  ((8 + TRANSPORT_LEN + 4) / 4) /* 72 */
 
 static const uint8_t ip4_src[4] = { 192, 168, 1, 10 };
 static const uint8_t ip4_dst[4] = { 10, 0, 0, 20 };
@@ -35,8 +35,12 @@ static void put_req_mad(uint8_t *b, size_t off)
 {
     uint8_t *m = b + off;
     memset(m, 0, 256);
-    struct ts_mad_hdr h = { .base_version = 1, .mgmt_class = 0x07, .class_version = 2,
-                            .method = 0x03, .tid = TID, .attr_id = 0x0010 };
+    struct ts_mad_hdr h = { .base_version = 1,
+                            .mgmt_class = 0x07,
+                            .class_version = 2,
+                            .method = 0x03,
+                            .tid = TID,
+                            .attr_id = 0x0010 };
     ts_put_mad_hdr(m, 0, &h);
     ts_put32(m, 24, COMM_ID);
     ts_put64(m, 32, 0x0000000001063039ull);
@@ -49,8 +53,7 @@ static void put_req_mad(uint8_t *b, size_t off)
 }
 
 /* BTH (UD SEND_ONLY) + DETH + MAD at off; returns the offset past the MAD. */
-static size_t put_transport(uint8_t *b, size_t off, uint32_t destqp, uint32_t qkey,
-                            uint32_t srcqp)
+static size_t put_transport(uint8_t *b, size_t off, uint32_t destqp, uint32_t qkey, uint32_t srcqp)
 {
     struct ts_bth t = { .opcode = 0x64, .pkey = 0xFFFF, .destqp = destqp, .psn = 0x00BEEF };
     off = ts_put_bth(b, off, &t);
@@ -73,8 +76,13 @@ static size_t put_crcs(uint8_t *b, size_t off, bool vcrc)
 /* Native: LRH (VL 0xA, SL 5, LNH 2, DLID 0x1234, PktLen 72, SLID 0x0BCD) + GMP + ICRC + VCRC. */
 static size_t put_native(uint8_t *b, size_t off)
 {
-    struct ts_lrh l = { .vl = 0xA, .lver = 0, .sl = 5, .lnh = 2, .dlid = 0x1234,
-                        .pktlen = PKTLEN_WORDS, .slid = 0x0BCD };
+    struct ts_lrh l = { .vl = 0xA,
+                        .lver = 0,
+                        .sl = 5,
+                        .lnh = 2,
+                        .dlid = 0x1234,
+                        .pktlen = PKTLEN_WORDS,
+                        .slid = 0x0BCD };
     off = ts_put_lrh(b, off, &l);
     off = put_transport(b, off, 1, 0x80010000u, 1);
     return put_crcs(b, off, true);
@@ -156,8 +164,8 @@ static void assert_diag(const struct ib_packet *p, enum ib_diag_id id, uint32_t 
         fail_msg("diagnostic %s not raised", ib_diag_info(id)->name);
     }
     if (d->offset != off || d->length != len)
-        fail_msg("%s at offset %u length %u, expected offset %u length %u",
-                 ib_diag_info(id)->name, d->offset, d->length, off, len);
+        fail_msg("%s at offset %u length %u, expected offset %u length %u", ib_diag_info(id)->name,
+                 d->offset, d->length, off, len);
 }
 
 /* The GMP decoded with its BTH at frame offset bth. */
@@ -316,8 +324,12 @@ static void test_native_snaplen(void **state)
 static size_t put_native_grh(uint8_t *f, uint16_t paylen)
 {
     struct ts_lrh l = { .vl = 0, .sl = 0, .lnh = 3, .dlid = 0x1234, .pktlen = 82, .slid = 0x0BCD };
-    struct ts_grh g = { .ipver = 6, .tclass = 0x20, .flowlabel = 0x54321, .paylen = paylen,
-                        .nxthdr = 0x1B, .hoplmt = 0xFF };
+    struct ts_grh g = { .ipver = 6,
+                        .tclass = 0x20,
+                        .flowlabel = 0x54321,
+                        .paylen = paylen,
+                        .nxthdr = 0x1B,
+                        .hoplmt = 0xFF };
     ts_gid(g.sgid, "fe80000000000000 0002c90300000001");
     ts_gid(g.dgid, "fe80000000000000 0002c90300000002");
     size_t at = ts_put_lrh(f, 0, &l);
@@ -451,8 +463,12 @@ static void test_rocev1(void **state)
     (void)state;
     uint8_t f[14 + 40 + TRANSPORT_LEN + 4];
     size_t at = put_eth(f, 0x8915);
-    struct ts_grh g = { .ipver = 6, .tclass = 0x00, .flowlabel = 0x00ABC,
-                        .paylen = TRANSPORT_LEN + 4, .nxthdr = 0x1B, .hoplmt = 1 };
+    struct ts_grh g = { .ipver = 6,
+                        .tclass = 0x00,
+                        .flowlabel = 0x00ABC,
+                        .paylen = TRANSPORT_LEN + 4,
+                        .nxthdr = 0x1B,
+                        .hoplmt = 1 };
     ts_gid(g.sgid, "fe80000000000000 020000fffe000001");
     ts_gid(g.dgid, "fe80000000000000 020000fffe000002");
     at = ts_put_grh(f, at, &g);
@@ -479,8 +495,9 @@ static void test_rocev1_paylen_too_long(void **state)
     (void)state;
     uint8_t f[14 + 40 + TRANSPORT_LEN + 4];
     size_t at = put_eth(f, 0x8915);
-    struct ts_grh g = { .ipver = 6, .paylen = TRANSPORT_LEN + 4 + 100, .nxthdr = 0x1B,
-                        .hoplmt = 1 };
+    struct ts_grh g = {
+        .ipver = 6, .paylen = TRANSPORT_LEN + 4 + 100, .nxthdr = 0x1B, .hoplmt = 1
+    };
     ts_gid(g.sgid, "fe80000000000000 020000fffe000001");
     ts_gid(g.dgid, "fe80000000000000 020000fffe000002");
     at = ts_put_grh(f, at, &g);
@@ -493,10 +510,12 @@ static void test_rocev1_paylen_too_long(void **state)
 
 static void check_rocev2_v4(const struct ib_packet *p, uint32_t ip)
 {
-    static const uint8_t src[16] = { [10] = 0xFF, [11] = 0xFF, [12] = 192, [13] = 168,
-                                     [14] = 1, [15] = 10 };
-    static const uint8_t dst[16] = { [10] = 0xFF, [11] = 0xFF, [12] = 10, [13] = 0, [14] = 0,
-                                     [15] = 20 };
+    static const uint8_t src[16] = {
+        [10] = 0xFF, [11] = 0xFF, [12] = 192, [13] = 168, [14] = 1, [15] = 10
+    };
+    static const uint8_t dst[16] = {
+        [10] = 0xFF, [11] = 0xFF, [12] = 10, [13] = 0, [14] = 0, [15] = 20
+    };
     assert_int_equal(p->encap, IB_ENCAP_ROCEV2);
     assert_int_equal(p->ip_version, 4);
     assert_int_equal(p->udp_sport, 0xC0DE);
@@ -750,8 +769,9 @@ static void test_ethernet_at(void **state)
     assert_int_equal(put_rocev2_v4(f, OUTER + 14, 4791), sizeof f);
 
     struct ib_packet inner, p;
-    assert_int_equal(parse(NULL, IB_DLT_EN10MB, f + OUTER, sizeof f - OUTER, sizeof f - OUTER,
-                           &inner), IB_FRAME_IB);
+    assert_int_equal(
+        parse(NULL, IB_DLT_EN10MB, f + OUTER, sizeof f - OUTER, sizeof f - OUTER, &inner),
+        IB_FRAME_IB);
     uint8_t *b = ts_exact_copy(f, sizeof f);
     assert_int_equal(ib_parse_ethernet_at(NULL, b, sizeof f, sizeof f, OUTER, &p), IB_FRAME_IB);
     check_rocev2_v4(&p, OUTER + 14);
@@ -838,8 +858,12 @@ static void test_trunc_mad(void **state)
     at = ts_put_bth(f, at, &t);
     at = ts_put_deth(f, at, 0x80010000u, 1);
     memset(f + at, 0, 100);
-    struct ts_mad_hdr m = { .base_version = 1, .mgmt_class = 0x04, .class_version = 1,
-                            .method = 0x01, .tid = TID, .attr_id = 0x0012 };
+    struct ts_mad_hdr m = { .base_version = 1,
+                            .mgmt_class = 0x04,
+                            .class_version = 1,
+                            .method = 0x01,
+                            .tid = TID,
+                            .attr_id = 0x0012 };
     ts_put_mad_hdr(f, at, &m);
     put_crcs(f, at + 100, true);
     struct ib_packet p;
@@ -857,8 +881,9 @@ static void test_trunc_class_data_ipcm(void **state)
 {
     (void)state;
     uint8_t f[8 + 20 + 256 + 6];
-    struct ts_lrh l = { .vl = 0, .lnh = 2, .dlid = 0x1234, .pktlen = (8 + 20 + 180 + 4) / 4,
-                        .slid = 0x0BCD };
+    struct ts_lrh l = {
+        .vl = 0, .lnh = 2, .dlid = 0x1234, .pktlen = (8 + 20 + 180 + 4) / 4, .slid = 0x0BCD
+    };
     size_t at = ts_put_lrh(f, 0, &l);
     at = put_transport(f, at, 1, 0x80010000u, 1);
     size_t len = 8 + 20 + 180;
@@ -896,8 +921,7 @@ static void test_mad_on_redirected_qp(void **state)
 {
     (void)state;
     uint8_t f[NATIVE_LEN];
-    struct ts_lrh l = { .vl = 0, .lnh = 2, .dlid = 0x1234, .pktlen = PKTLEN_WORDS,
-                        .slid = 0x0BCD };
+    struct ts_lrh l = { .vl = 0, .lnh = 2, .dlid = 0x1234, .pktlen = PKTLEN_WORDS, .slid = 0x0BCD };
     size_t at = ts_put_lrh(f, 0, &l);
     at = put_transport(f, at, 0x000123, 0x12345678u, 0x000456);
     put_crcs(f, at, true);
@@ -935,8 +959,7 @@ static void test_vendor_dc_no_mad(void **state)
 {
     (void)state;
     uint8_t f[NATIVE_LEN];
-    struct ts_lrh l = { .vl = 0, .lnh = 2, .dlid = 0x1234, .pktlen = PKTLEN_WORDS,
-                        .slid = 0x0BCD };
+    struct ts_lrh l = { .vl = 0, .lnh = 2, .dlid = 0x1234, .pktlen = PKTLEN_WORDS, .slid = 0x0BCD };
     size_t at = ts_put_lrh(f, 0, &l);
     at = put_transport(f, at, 1, 0x80010000u, 1);
     put_crcs(f, at, true);
@@ -962,10 +985,8 @@ static void test_headers_only_crcs(void **state)
     o.headers_only = true;
     struct ib_packet full, heads;
     for (int round = 0; round < 2; round++) {
-        assert_int_equal(parse(NULL, IB_DLT_INFINIBAND, f, sizeof f, sizeof f, &full),
-                         IB_FRAME_IB);
-        assert_int_equal(parse(&o, IB_DLT_INFINIBAND, f, sizeof f, sizeof f, &heads),
-                         IB_FRAME_IB);
+        assert_int_equal(parse(NULL, IB_DLT_INFINIBAND, f, sizeof f, sizeof f, &full), IB_FRAME_IB);
+        assert_int_equal(parse(&o, IB_DLT_INFINIBAND, f, sizeof f, sizeof f, &heads), IB_FRAME_IB);
         assert_true(ib_packet_has(&full, IB_HAS_MAD | IB_HAS_CM));
         assert_true(ib_packet_has(&heads, IB_HAS_LRH | IB_HAS_BTH | IB_HAS_DETH));
         assert_false(ib_packet_has(&heads, IB_HAS_MAD));

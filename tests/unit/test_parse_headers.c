@@ -229,13 +229,9 @@ static void test_opcode_ext_header_len(void **state)
         { 0xB3, 32 }, /* XRC CmpSwap: XRCETH + AtomicETH */
         { 0x40, -1 }, /* RD: not decoded */
         { 0x46, -1 }, /* RD range / vendor DC (Wireshark) */
-        { 0x4A, -1 },
-        { 0x5F, -1 },
-        { 0x80, -1 }, /* CNP */
-        { 0x81, -1 },
-        { 0xC0, -1 }, /* manufacturer specific */
-        { 0xFF, -1 },
-        { 0x18, -1 }, /* RC reserved */
+        { 0x4A, -1 }, { 0x5F, -1 }, { 0x80, -1 }, /* CNP */
+        { 0x81, -1 }, { 0xC0, -1 },               /* manufacturer specific */
+        { 0xFF, -1 }, { 0x18, -1 },               /* RC reserved */
         { 0x1F, -1 },
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {

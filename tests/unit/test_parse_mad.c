@@ -82,14 +82,14 @@ static void test_mad_status_split(void **state)
         uint8_t invalid, cs;
     } table[] = {
         { 0x0000, false, false, 0, 0 },
-        { 0x0001, true, false, 0, 0 },    /* busy */
-        { 0x0002, false, true, 0, 0 },    /* redirect required */
-        { 0x0004, false, false, 1, 0 },   /* bad version */
-        { 0x0008, false, false, 2, 0 },   /* method unsupported */
-        { 0x000C, false, false, 3, 0 },   /* method/attribute unsupported */
-        { 0x001C, false, false, 7, 0 },   /* invalid value */
+        { 0x0001, true, false, 0, 0 },  /* busy */
+        { 0x0002, false, true, 0, 0 },  /* redirect required */
+        { 0x0004, false, false, 1, 0 }, /* bad version */
+        { 0x0008, false, false, 2, 0 }, /* method unsupported */
+        { 0x000C, false, false, 3, 0 }, /* method/attribute unsupported */
+        { 0x001C, false, false, 7, 0 }, /* invalid value */
         { 0x0005, true, false, 1, 0 },
-        { 0x00E0, false, false, 0, 0 },   /* bits 7:5 reserved: no code */
+        { 0x00E0, false, false, 0, 0 }, /* bits 7:5 reserved: no code */
         { 0x0100, false, false, 0, 0x01 },
         { 0xFF03, true, true, 0, 0xFF },
         { 0x7F1F, true, true, 7, 0x7F },
@@ -238,8 +238,12 @@ static void check_cpi_in_frame(uint8_t mgmt_class, uint16_t data_off)
     memset(f, 0, sizeof f);
     struct ts_lrh l = { .vl = 0, .sl = 0, .lnh = 2, .dlid = 0x0011, .pktlen = 72, .slid = 0x0022 };
     struct ts_bth t = { .opcode = 0x64, .pkey = 0xFFFF, .destqp = 1, .psn = 0x10 };
-    struct ts_mad_hdr m = { .base_version = 1, .mgmt_class = mgmt_class, .class_version = 1,
-                            .method = 0x81, .status = 0x0002, .tid = 0x1122334455667788ull,
+    struct ts_mad_hdr m = { .base_version = 1,
+                            .mgmt_class = mgmt_class,
+                            .class_version = 1,
+                            .method = 0x81,
+                            .status = 0x0002,
+                            .tid = 0x1122334455667788ull,
                             .attr_id = 0x0001 };
     size_t at = ts_put_lrh(f, 0, &l);
     at = ts_put_bth(f, at, &t);

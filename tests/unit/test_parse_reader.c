@@ -122,7 +122,7 @@ static void test_span_has_edges(void **state)
     assert_false(ib_span_has(s, 0, 11));
     assert_true(ib_span_has(s, 9, 1));
     assert_false(ib_span_has(s, 9, 2));
-    assert_true(ib_span_has(s, 10, 0));  /* empty read at the very end */
+    assert_true(ib_span_has(s, 10, 0)); /* empty read at the very end */
     assert_false(ib_span_has(s, 10, 1));
     assert_false(ib_span_has(s, 11, 0)); /* off > len, even for nothing */
     assert_false(ib_span_has(s, SIZE_MAX, 0));
@@ -206,13 +206,13 @@ static void test_rdbytes(void **state)
     memset(out, 0xAA, sizeof out);
     assert_false(ib_rdbytes(s, 17, out, 1)); /* off > len */
     assert_int_equal(out[0], 0);
-    assert_int_equal(out[1], 0xAA);          /* only n bytes touched */
+    assert_int_equal(out[1], 0xAA); /* only n bytes touched */
 
     memset(out, 0xAA, sizeof out);
     assert_false(ib_rdbytes(s, SIZE_MAX - 2, out, 4)); /* off + n wraps */
     assert_memory_equal(out, zero, 4);
 
-    assert_true(ib_rdbytes(s, 16, out, 0));  /* nothing at the end is fine */
+    assert_true(ib_rdbytes(s, 16, out, 0)); /* nothing at the end is fine */
     free(buf);
 }
 

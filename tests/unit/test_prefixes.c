@@ -46,8 +46,7 @@ static void check_frame(int linktype, const uint8_t *data, size_t caplen, size_t
     for (size_t len = 0; len <= caplen; len++) {
         uint8_t *copy = ts_exact_copy(data, len);
         /* Every prefix keeps the frame's wire length, as a snap length would. */
-        enum ib_frame_result r =
-            ib_parse_frame(NULL, (uint32_t)linktype, copy, len, wirelen, &p);
+        enum ib_frame_result r = ib_parse_frame(NULL, (uint32_t)linktype, copy, len, wirelen, &p);
         if (r == IB_FRAME_IB) {
             check_bounds(&p, len);
             /* A frame cut below its wire length says so, and only such a frame. */
@@ -84,8 +83,8 @@ static int check_dir(const char *dir)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *dot = strrchr(e->d_name, '.');
-        if (!dot || (strcmp(dot, ".pcap") != 0 && strcmp(dot, ".dump") != 0 &&
-                     strcmp(dot, ".pcapng") != 0))
+        if (!dot ||
+            (strcmp(dot, ".pcap") != 0 && strcmp(dot, ".dump") != 0 && strcmp(dot, ".pcapng") != 0))
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -112,8 +111,8 @@ static void test_real_capture_prefixes(void **state)
     int files = check_dir(IBSCOPE_SHARED_CAPTURES_DIR);
     if (files == 0)
         skip();
-    print_message("real captures: %d files, %llu frames, %llu prefixes\n", files,
-                  frames_checked, prefixes_checked);
+    print_message("real captures: %d files, %llu frames, %llu prefixes\n", files, frames_checked,
+                  prefixes_checked);
 }
 
 int main(void)

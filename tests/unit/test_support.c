@@ -98,8 +98,9 @@ size_t ts_put_lrh(uint8_t *b, size_t off, const struct ts_lrh *l)
  * 7 HopLmt; 8-23 SGID; 24-39 DGID. */
 size_t ts_put_grh(uint8_t *b, size_t off, const struct ts_grh *g)
 {
-    ts_put32(b, off, (uint32_t)(g->ipver & 0x0F) << 28 | (uint32_t)g->tclass << 20 |
-                         (g->flowlabel & 0xFFFFF));
+    ts_put32(b, off,
+             (uint32_t)(g->ipver & 0x0F) << 28 | (uint32_t)g->tclass << 20 |
+                 (g->flowlabel & 0xFFFFF));
     ts_put16(b, off + 4, g->paylen);
     b[off + 6] = g->nxthdr;
     b[off + 7] = g->hoplmt;
@@ -113,8 +114,8 @@ size_t ts_put_grh(uint8_t *b, size_t off, const struct ts_grh *g)
 size_t ts_put_bth(uint8_t *b, size_t off, const struct ts_bth *t)
 {
     b[off] = t->opcode;
-    b[off + 1] = (uint8_t)((t->se ? 0x80 : 0) | (t->m ? 0x40 : 0) | (t->padcnt & 3) << 4 |
-                           (t->tver & 0x0F));
+    b[off + 1] =
+        (uint8_t)((t->se ? 0x80 : 0) | (t->m ? 0x40 : 0) | (t->padcnt & 3) << 4 | (t->tver & 0x0F));
     ts_put16(b, off + 2, t->pkey);
     b[off + 4] = 0;
     ts_put24(b, off + 5, t->destqp);
@@ -173,7 +174,11 @@ void ts_diag_dump(const struct ib_diag_list *list)
 void ts_cm_header(uint8_t m[256], uint16_t attr)
 {
     memset(m, 0, 256);
-    struct ts_mad_hdr h = { .base_version = 1, .mgmt_class = 0x07, .class_version = 2,
-                            .method = 0x03, .tid = 0x0102030405060708ull, .attr_id = attr };
+    struct ts_mad_hdr h = { .base_version = 1,
+                            .mgmt_class = 0x07,
+                            .class_version = 2,
+                            .method = 0x03,
+                            .tid = 0x0102030405060708ull,
+                            .attr_id = attr };
     ts_put_mad_hdr(m, 0, &h);
 }

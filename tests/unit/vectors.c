@@ -196,8 +196,8 @@ void ts_build_cm_sidr_req(uint8_t m[256])
     ts_put16(m, 28, 0x8123);
     ts_put16(m, 30, 0xFFFF);
     ts_put64(m, 32, 0x0000000001110FA0ull);
-    ts_hex("00 60 1389 20010db8000000000000000000000010 20010db8000000000000000000000020",
-           m + 40, 36);
+    ts_hex("00 60 1389 20010db8000000000000000000000010 20010db8000000000000000000000020", m + 40,
+           36);
 }
 
 /* SIDR_REP status 4 (redirect): 24 RequestID 0x99887766; 28 Status 4; 29 InfoLen 72;
