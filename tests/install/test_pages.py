@@ -62,10 +62,16 @@ def scd_items(text, heading):
 
 def subcommand_item(text, name):
     """The text of a subcommand's item in the SUBCOMMANDS section, after the
-    section's first paragraph (what every subcommand takes)."""
-    part = text.split("\n# SUBCOMMANDS\n")[1].split("\n# ")[0]
-    return part.strip().split("\n\n")[0] + "\n" + \
-        part.split("\n*" + name + "*")[1].split("\n\n*")[0]
+    section's first paragraph (what every subcommand takes); None when the
+    section or the item (a line starting *NAME*) is not there."""
+    sections = text.split("\n# SUBCOMMANDS\n")
+    if len(sections) < 2:
+        return None
+    part = sections[1].split("\n# ")[0]
+    items = part.split("\n*" + name + "*")
+    if len(items) < 2:
+        return None
+    return part.strip().split("\n\n")[0] + "\n" + items[1].split("\n\n*")[0]
 
 
 def check_ibscope_page(a, ibscope):
@@ -88,6 +94,9 @@ def check_ibscope_page(a, ibscope):
                       f"ibscope.1.scd's item for {name} names its value {opt['value']}")
     for sub in testlib.subcommands(ibscope):
         item = subcommand_item(scd, sub)
+        if not check(item is not None,
+                     f"ibscope.1.scd's SUBCOMMANDS has an item *{sub}* for the subcommand {sub}"):
+            continue
         named = set(re.findall(r"\*(--?[A-Za-z][-a-z0-9]*)\*", item))
         own = testlib.option_names(testlib.options(ibscope, sub))
         for name in sorted(own - named):
