@@ -6,11 +6,11 @@ tools, so that they say what the build does:
   manual page items) and @KINDS@ (words);
   from `ibscope --list-options` (every command's option table): @SUBCOMMANDS@,
   and the completion's tables @OPTION_WORDS@, @OPTION_VALUES@, @OPTION_CHOICES@;
-  from `ibscope-gen --help`: @SCENARIOS@;
+  from `ibscope-gen --list-scenarios` (the generator's scenario table):
+  @SCENARIOS@;
   @DOCDIR@ is --docdir, where the docs and samples are installed.
-No text meant for people is read back, except ibscope-gen's scenarios."""
+No text meant for people is read back."""
 import argparse
-import re
 import subprocess
 
 
@@ -60,14 +60,10 @@ def completion_tables(ibscope):
 
 
 def scenarios(gen):
-    """ibscope-gen's scenarios, from its --help (it has no listing for tools)."""
-    out = subprocess.run([gen, "--help"], capture_output=True, text=True).stdout
-    items = []
-    for line in out.split("scenarios:\n")[1].strip("\n").split("\n"):
-        m = re.match(r"  (\w+) +(.*)", line)
-        if m:
-            items.append("*%s*\n\t%s" % (m.group(1), m.group(2)))
-    return "\n\n".join(items)
+    """ibscope-gen's scenarios, from `ibscope-gen --list-scenarios`
+    (name and description), as scdoc items."""
+    return "\n\n".join("*%s*\n\t%s" % (name, text)
+                         for name, text in lines_of(gen, "--list-scenarios"))
 
 
 def main():

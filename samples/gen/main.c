@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "busy.h"
+#include "cli_options.h"
 #include "ramp.h"
 #include "scen_fabric.h"
 #include "scenarios.h"
@@ -51,6 +52,30 @@ static int finish_stdout(int status)
     return EXIT_OUTPUT;
 }
 
+/* The items --help gives the options of command, from the table: the label
+ * ("  --pool LO-HI") and the help's first line from column 22 (two spaces
+ * after a wider label), its further lines from column 22. */
+static void usage_items(const char *command)
+{
+    for (size_t i = 0; i < n_gen_options; i++) {
+        const gen_option_t *o = &gen_options[i];
+        if (!o->help || strcmp(o->command, command) != 0)
+            continue;
+        char label[64];
+        snprintf(label, sizeof label, "  %s%s%s", o->name, *o->value ? " " : "", o->value);
+        out_printf("%-20s  ", label);
+        for (const char *p = o->help;;) {
+            const char *nl = strchr(p, '\n');
+            if (!nl) {
+                out_printf("%s\n", p);
+                break;
+            }
+            out_printf("%.*s\n%22s", (int)(nl - p), p, "");
+            p = nl + 1;
+        }
+    }
+}
+
 static void usage(void)
 {
     out_printf("usage: ibscope-gen all OUTDIR            write every committed sample into OUTDIR\n"
@@ -70,42 +95,25 @@ static void usage(void)
                "       ibscope-gen list                  list scenarios\n"
                "       ibscope-gen --help\n"
                "\n"
-               "ramp options:\n"
-               "  --pool LO-HI        source port pool (default 32768-60999)\n"
-               "  --connections N     connection attempts (default: the pool size)\n"
-               "  --linktype 197|247|1  ERF type 21, raw LRH, or Ethernet RoCEv2 (default 197)\n"
-               "  --seed S            PRNG seed (default 1)\n"
-               "  --disconnect PCT    after each connection close a random open one with\n"
-               "                      probability PCT%% (DREQ/DREP; default 0)\n"
-               "  --gap-us US         microseconds between attempts (default 1000)\n"
-               "\n"
+               "ramp options:\n");
+    usage_items("ramp");
+    out_printf("\n"
                "busy options (and --pool, --connections, --linktype, --seed, --gap-us; default\n"
-               "200000 connections, link type 1, 10 us apart):\n"
-               "  --sources N         connecting hosts, at most 30000 (default 50)\n"
-               "  --servers N         hosts connected to (default 4)\n"
-               "  --open N            connections held open: once N are, each new one first\n"
-               "                      closes a random open one (default 10000); source\n"
-               "                      ports are drawn at random from the pool\n"
-               "\n"
-               "trend shapes, one step every --period-ms (10.0.1.1 to 10.0.2.1:7471):\n"
-               "  ramp                a step opens a connection, none is closed (default: until\n"
-               "                      the pool is full); with --hold, every --every steps the\n"
-               "                      ramp pauses for --hold steps\n"
-               "  flat                a step closes the oldest connection and opens one\n"
-               "  shrink              a step closes the oldest connection\n"
-               "  burst               flat, and every --every steps --burst connections opened\n"
-               "                      at once, closed again --hold steps later\n"
-               "trend options (and --pool, default 40000-40999, --linktype, default 197, --seed):\n"
-               "  --start N           connections opened before the first step, 360 us apart\n"
-               "                      (default: ramp 0, shrink half the pool, else a quarter)\n"
-               "  --steps N           steps (default: ramp until the pool is full, shrink\n"
-               "                      --start, else 1000)\n"
-               "  --period-ms MS      milliseconds from one step to the next (default 200)\n"
-               "  --burst N           connections a burst opens (default a quarter of the pool)\n"
-               "  --every N           steps from one burst (or pause) to the next (default 300)\n"
-               "  --hold N            steps a burst stays open (default 50), or a ramp pauses\n"
-               "                      (default 0: none)\n"
-               "\n"
+               "200000 connections, link type 1, 10 us apart):\n");
+    usage_items("busy");
+    out_printf(
+        "\n"
+        "trend shapes, one step every --period-ms (10.0.1.1 to 10.0.2.1:7471):\n"
+        "  ramp                a step opens a connection, none is closed (default: until\n"
+        "                      the pool is full); with --hold, every --every steps the\n"
+        "                      ramp pauses for --hold steps\n"
+        "  flat                a step closes the oldest connection and opens one\n"
+        "  shrink              a step closes the oldest connection\n"
+        "  burst               flat, and every --every steps --burst connections opened\n"
+        "                      at once, closed again --hold steps later\n"
+        "trend options (and --pool, default 40000-40999, --linktype, default 197, --seed):\n");
+    usage_items("trend");
+    out_printf("\n"
                "Output is deterministic: same arguments, same bytes.\n"
                "\nscenarios:\n");
     for (size_t i = 0; i < n_scenarios; i++)
@@ -498,6 +506,24 @@ static int cmd_trend(int argc, char **argv)
     return 0;
 }
 
+/* --list-scenarios, for tools: "name<TAB>description", one scenario a line. */
+static void list_scenarios(void)
+{
+    for (size_t i = 0; i < n_scenarios; i++)
+        out_printf("%s\t%s\n", scenarios[i].name, scenarios[i].title);
+}
+
+/* --list-options, for tools: one option a line, the six fields of
+ * `ibscope --list-options` (command, long, short, value, choices, group). */
+static void list_options(void)
+{
+    for (size_t i = 0; i < n_gen_options; i++) {
+        const gen_option_t *o = &gen_options[i];
+        out_printf("%s\t%s\t%s\t%s\t%s\t%s\n", o->command, o->name, o->letter, o->value, o->choices,
+                   o->group);
+    }
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2)
@@ -505,6 +531,15 @@ static int dispatch(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage();
+        return 0;
+    }
+    if (strcmp(cmd, "--list-scenarios") == 0 || strcmp(cmd, "--list-options") == 0) {
+        if (argc != 2)
+            return bad_usage("%s: takes no argument", cmd);
+        if (strcmp(cmd, "--list-scenarios") == 0)
+            list_scenarios();
+        else
+            list_options();
         return 0;
     }
     if (strcmp(cmd, "list") == 0) {

@@ -32,21 +32,6 @@ import testlib  # noqa: E402
 from testlib import check  # noqa: E402
 
 
-def help_of(binary):
-    return subprocess.run([binary, "--help"], capture_output=True, text=True, check=True).stdout
-
-
-def listed_options(help_text):
-    """Every -x and --long word at the start of an option line of --help
-    (for ibscope-gen, which has no listing for tools)."""
-    words = set()
-    for line in help_text.split("\n"):
-        m = re.match(r"^ {2}(-[-\w]+(?:, -[-\w]+)*)", line)
-        if m:
-            words.update(w.strip() for w in m.group(1).split(","))
-    return words
-
-
 def scd_items(text, heading):
     """The options of the items of a section of an scdoc page: {option: the
     item's first line}, from lines such as "*-o*, *--output* _FILE_"."""
@@ -122,18 +107,24 @@ def group_pages(a):
     for opt in sorted(testlib.option_names(testlib.options(ibscope))):
         check(re.search(r"(?<![-\w])" + re.escape(opt) + r"(?![-\w])", pages["ibscope.1"]),
               f"ibscope.1 names {opt}, which ibscope --list-options lists")
-    options = listed_options(help_of(gen))
-    check(len(options) >= 6, f"{gen} --help lists options ({sorted(options)})")
+    gen_listing = testlib.tool_listing(gen, "--list-options")
+    check(all(len(f) == 6 for f in gen_listing),
+          f"{gen} --list-options gives six fields a line ({gen_listing})")
+    options = {f[i] for f in gen_listing for i in (1, 2) if len(f) > 2 and f[i]}
+    check(len(options) >= 6, f"{gen} --list-options lists options ({sorted(options)})")
     for opt in sorted(options):
         check(re.search(r"(?<![-\w])" + re.escape(opt) + r"(?![-\w])", pages["ibscope-gen.1"]),
-              f"ibscope-gen.1 names {opt}, which --help lists")
+              f"ibscope-gen.1 names {opt}, which ibscope-gen --list-options lists")
     kinds = [k[0] for k in testlib.finding_kinds(ibscope)]
     check(len(kinds) >= 15, f"--list-kinds lists the finding kinds ({len(kinds)})")
     for page in ("ibscope.1", "ibscope-wireshark.7"):
         for kind in kinds:
             check(kind in pages[page], f"{page} describes finding kind {kind}")
-    for m in re.finditer(r"^  (\w+) ", help_of(gen).split("scenarios:\n")[1], re.M):
-        check(m.group(1) in pages["ibscope-gen.1"], f"ibscope-gen.1 names scenario {m.group(1)}")
+    scenarios = [f[0] for f in testlib.tool_listing(gen, "--list-scenarios")]
+    check(len(scenarios) >= 6, f"{gen} --list-scenarios lists scenarios ({scenarios})")
+    for name in scenarios:
+        check(re.search(r"(?<![-\w])" + re.escape(name) + r"(?![-\w])", pages["ibscope-gen.1"]),
+              f"ibscope-gen.1 names scenario {name}, which ibscope-gen --list-scenarios lists")
     for name in pages:
         p = subprocess.run(["man", "--warnings", "-E", "UTF-8", "-l", os.path.join(man, name)],
                            capture_output=True, text=True,
