@@ -2,9 +2,10 @@
 """test_outputs.py - ibscope-gen says every output error and exits 2.
 
 Each way ibscope-gen writes (a scenario, `all`, `ramp`, `busy` into a file;
-`notes`, `list`, `--help` on standard output) is tried on /dev/full, and the
-standard output ones on a closed standard output too; a file that cannot be
-made (a missing folder, a folder, a read-only folder when not root) as well.
+`notes`, `list`, `--help`, `--list-scenarios`, `--list-options` on standard
+output) is tried on /dev/full, and the standard output ones on a closed
+standard output too; a file that cannot be made (a missing folder, a folder,
+a read-only folder when not root) as well.
 Each must exit 2 with exactly one line, "ibscope-gen: NAME: <the errno's
 words>", and what works must still exit 0 and say nothing.
 
@@ -58,7 +59,8 @@ def main():
         else:
             print("SKIP (part): a read-only folder, as root")
         # Standard output: full, and closed.
-        for args in (["notes"], ["notes", "--tsv"], ["list"], ["--help"]):
+        for args in (["notes"], ["notes", "--tsv"], ["list"], ["--help"], ["--list-scenarios"],
+                     ["--list-options"]):
             with open("/dev/full", "wb") as full:
                 expect(gen, args, f"ibscope-gen: standard output: {ENOSPC}", stdout=full)
             expect(gen, args, f"ibscope-gen: standard output: {os.strerror(9)}",
