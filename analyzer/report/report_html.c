@@ -538,6 +538,16 @@ static void write_legend(FILE *out, const struct plot *p, bool projection)
     fputs("</g>", out);
 }
 
+/* " at or above pool_high (N) for about T": "for about 0 ns" would say it
+ * was there, and a source below it all along never was. */
+static void above_words(int64_t at, uint32_t thr, char *buf, size_t size)
+{
+    char dur[32];
+    fmt_duration(at, dur, sizeof dur);
+    snprintf(buf, size, "%s at or above pool_high (%" PRIu32 ")%s%s", at ? "" : " never", thr,
+             at ? " for about " : "", at ? dur : "");
+}
+
 static void write_source_chart(FILE *out, const struct report_model *m,
                                const struct source_usage *u, const struct ib_source_stats *s,
                                size_t idx)
@@ -545,7 +555,7 @@ static void write_source_chart(FILE *out, const struct report_model *m,
     struct source_labels l;
     source_labels(m, s, &l);
     const char *name = l.name, *f1 = l.peak, *f2 = l.peak_per_destination;
-    char above[32], pfr[32] = "-", proj[160];
+    char above[80], pfr[32] = "-", proj[160];
     struct projection pr;
     projection_of(s, &pr);
     if (pr.on)
@@ -553,8 +563,7 @@ static void write_source_chart(FILE *out, const struct report_model *m,
     projection_words(&pr, pfr, proj, sizeof proj);
     uint32_t pool = m->pool.size, thr = m->pool.threshold_ports;
     struct plot p = { 60, 24, 620, 150, m->min_ns, chart_end(m, &pr), pool * 1.05 };
-    int64_t at = time_at_or_above(&u->one, thr, m->max_ns);
-    fmt_duration(at, above, sizeof above);
+    above_words(time_at_or_above(&u->one, thr, m->max_ns), thr, above, sizeof above);
     fprintf(out, "<figure class=\"source\" data-source=\"");
     html_text(out, name);
     fprintf(out,
@@ -566,7 +575,7 @@ static void write_source_chart(FILE *out, const struct report_model *m,
             "</title><desc id=\"sd%zu\">Ports in use over time in two models, against the "
             "pool of %" PRIu32 " ports and the pool_high threshold of %" PRIu32
             ". One port each: peak %" PRIu32 " at frame %s. Per destination: peak %" PRIu32
-            " at frame %s. At or above the threshold for about %s%s.</desc>\n",
+            " at frame %s;%s%s.</desc>\n",
             idx, pool, thr, s->peak_ports_in_use, f1, s->peak_ports_per_destination, f2, above,
             proj);
     write_above(out, &p, &u->one, thr, m->max_ns);
@@ -616,11 +625,10 @@ static void write_source_chart(FILE *out, const struct report_model *m,
     fprintf(out,
             "</strong>: %" PRIu64 " connection requests; one port each: peak %" PRIu32
             " (%.1f%% of the pool%s) at frame %s; per destination: peak %" PRIu32
-            " at frame %s; at or above pool_high (%" PRIu32 ") for about %s%s. Each column"
+            " at frame %s;%s%s. Each column"
             " of the chart spans its interval's least to most.</figcaption></figure>\n",
             s->connections, s->peak_ports_in_use, s->pool_utilization,
-            s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, thr, above,
-            proj);
+            s->exhausted ? ": exhausted" : "", f1, s->peak_ports_per_destination, f2, above, proj);
 }
 
 /* A source's place in the order: its peaks copied beside its index, so the
