@@ -150,28 +150,9 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
  * status (after --help or a one-line error). */
 static int parse_args(int argc, char **argv, char *paths[2])
 {
-    struct opt_parser p;
-    struct opt_found f;
-    enum opt_step step;
-    char err[OPT_ERR_MAX];
-    bool help = false;
-    int n = 0;
-    opt_parser_init(&p, &convert_command, argc, argv);
-    while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
-        if (step == OPT_STEP_ERROR)
-            return opt_usage_error(err);
-        if (step == OPT_STEP_OPTION)
-            help = true; /* OPT_HELP, convert's only option */
-        else if (n++ < 2)
-            paths[n - 1] = f.value;
-    }
-    if (help) {
-        int status = opt_show_help(&convert_command);
-        return status ? status : -1;
-    }
-    if (n != 2)
-        return opt_usage_error("convert: needs IN and OUT (ibscope convert IN OUT)");
-    return 0;
+    unsigned flags; /* -h only: opt_parse_in_out shows the help */
+    return opt_parse_in_out(&convert_command, argc, argv, paths, &flags,
+                            "convert: needs IN and OUT (ibscope convert IN OUT)");
 }
 
 int convert_main(int argc, char **argv)

@@ -36,31 +36,13 @@ static int fail(const char *file, const char *msg)
  * or the exit status of a mistake. */
 static int parse_args(int argc, char **argv, char *paths[2])
 {
-    struct opt_parser p;
-    struct opt_found f;
-    enum opt_step step;
-    char err[OPT_ERR_MAX];
-    bool help = false, mgmt = false;
-    int n = 0;
-    opt_parser_init(&p, &extract_command, argc, argv);
-    while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
-        if (step == OPT_STEP_ERROR)
-            return opt_usage_error(err);
-        if (step == OPT_STEP_OPTION && f.opt->id == OPT_HELP)
-            help = true;
-        else if (step == OPT_STEP_OPTION)
-            mgmt = true; /* EO_MGMT, what to keep: the one choice there is today */
-        else if (n++ < 2)
-            paths[n - 1] = f.value;
-    }
-    if (help) {
-        int status = opt_show_help(&extract_command);
-        return status ? status : -1;
-    }
-    if (!mgmt || n != 2)
-        return opt_usage_error("extract: needs --mgmt, IN and OUT (ibscope extract --mgmt "
-                               "IN OUT)");
-    return 0;
+    static const char needs[] = "extract: needs --mgmt, IN and OUT (ibscope extract --mgmt IN OUT)";
+    unsigned flags;
+    int status = opt_parse_in_out(&extract_command, argc, argv, paths, &flags, needs);
+    /* --mgmt, what to keep: the one choice there is today, and required. */
+    if (status == 0 && !(flags & 1u << EO_MGMT))
+        return opt_usage_error(needs);
+    return status;
 }
 
 /* Whether the frame carries a MAD; the engine learns redirected QPs. */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "option_table.h"
 #include "output_file.h"
 #include "printable.h"
 
@@ -75,6 +76,31 @@ int opt_usage_error(const char *err)
     printable(err, shown, sizeof shown);
     fprintf(stderr, "ibscope: %s\n", shown);
     return 2;
+}
+
+int opt_parse_in_out(const struct opt_command *cmd, int argc, char **argv, char *paths[2],
+                     unsigned *flags, const char *needs)
+{
+    struct opt_parser p;
+    struct opt_found f;
+    enum opt_step step;
+    char err[OPT_ERR_MAX];
+    int n = 0;
+    *flags = 0;
+    opt_parser_init(&p, cmd, argc, argv);
+    while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
+        if (step == OPT_STEP_ERROR)
+            return opt_usage_error(err);
+        if (step == OPT_STEP_OPTION)
+            *flags |= 1u << f.opt->id;
+        else if (n++ < 2)
+            paths[n - 1] = f.value;
+    }
+    if (*flags & 1u << OPT_HELP) {
+        int status = opt_show_help(cmd);
+        return status ? status : -1;
+    }
+    return n == 2 ? 0 : opt_usage_error(needs);
 }
 
 void opt_list(FILE *out, const struct opt_command *cmd)

@@ -30,4 +30,11 @@ int opt_show_help(const struct opt_command *cmd);
  * exit status. */
 int opt_usage_error(const char *err);
 
+/* A command of flags and two operands (IN OUT: convert, extract): the
+ * operands into paths, each flag met as bit (1 << its id) in *flags.  0 to
+ * go on; -1 after --help (exit 0); else the exit status, after `needs` (the
+ * line for a wrong number of operands) or the parser's error. */
+int opt_parse_in_out(const struct opt_command *cmd, int argc, char **argv, char *paths[2],
+                     unsigned *flags, const char *needs);
+
 #endif
