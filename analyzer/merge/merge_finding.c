@@ -8,6 +8,7 @@
 
 #include "cm.h"
 #include "merge_fabric.h"
+#include "names.h"
 
 enum detail {
     D_TUPLE,
@@ -40,7 +41,11 @@ enum detail {
     D_ATTR_ID,
     D_FROM,
     D_TO,
-    D_TO_CAPTURE
+    D_TO_CAPTURE,
+    D_REPEATED,
+    D_UNANSWERED,
+    D_SENT,
+    D_TRIED_NS
 };
 
 static const char *const detail_keys[] = { "tuple",         "local_comm_id",
@@ -58,13 +63,15 @@ static const char *const detail_keys[] = { "tuple",         "local_comm_id",
                                            "eta_s",         "rate_per_s",
                                            "method",        "attr_id",
                                            "from",          "to",
+                                           "repeated",      "unanswered",
+                                           "sent",          "tried_ns",
                                            "to_capture",    NULL };
 
-#define BIT(d) (1u << (d))
+#define BIT(d) (UINT64_C(1) << (d))
 
 /* What details said, before the kind decides what it means. */
 struct details {
-    uint32_t seen;
+    uint64_t seen;
     uint32_t comm_id;
     uint8_t problems; /* IB_TARGET_* from "problems" */
     uint8_t keys;     /* IB_KEY_* : the carried keys that are not null */
@@ -76,7 +83,7 @@ static bool read_tuple(struct rd *r, struct ib_tuple *t)
     static const char *const keys[] = { "port_space", "src_ip",   "src_port",
                                         "dst_ip",     "dst_port", NULL };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     uint8_t dst_version = 0;
     enum jp_type type;
     memset(t, 0, sizeof *t);
@@ -131,6 +138,21 @@ static bool read_cm_message(struct rd *r, uint16_t *attr)
         return false;
     *attr = strcmp(s, "REJ") == 0 ? IB_CM_REJ : strcmp(s, "SIDR_REP") == 0 ? IB_CM_SIDR_REP : 0;
     return *attr || rd_not(r, JP_STRING, "a CM message (REJ, SIDR_REP)");
+}
+
+/* Any CM message by name: what a retransmission repeated, what went
+ * unanswered. */
+static bool read_any_cm_message(struct rd *r, uint16_t *attr)
+{
+    const char *s;
+    if (!rd_string(r, false, &s))
+        return false;
+    for (unsigned m = 0; m < IB_CM_MSG_COUNT; m++) {
+        const char *n = ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + m);
+        if (n && strcmp(n, s) == 0)
+            return *attr = (uint16_t)(IB_CM_MSG_FIRST + m), true;
+    }
+    return rd_not(r, JP_STRING, "a CM message (REQ, MRA, REJ, REP, ...)");
 }
 
 /* A chain number, renumbered in the merge; null: past the chain cap. */
@@ -231,6 +253,17 @@ static bool read_detail(struct merge_report *mr, int k, struct ib_finding_data *
     case D_FROM: return rd_endpoint(r, &d->from);
     case D_TO: return rd_endpoint(r, &d->to);
     case D_TO_CAPTURE: return rd_capture(r, &d->to_capture); /* numbered across the merge */
+    case D_REPEATED:
+    case D_UNANSWERED: return read_any_cm_message(r, &d->cm_attr);
+    case D_SENT: return rd_u32(r, UINT32_MAX, "a number of copies", &d->sent);
+    case D_TRIED_NS: {
+        int64_t t;
+        bool null;
+        if (!rd_int(r, "a time in ns", &t, &null))
+            return false;
+        d->tried_ns = null ? 0 : t;
+        return !null || rd_not(r, JP_NULL, "a time in ns");
+    }
     default: return k == RD_OTHER && rd_skip(r);
     }
 }
@@ -249,12 +282,15 @@ static bool read_details(struct merge_report *mr, struct ib_finding_data *d, str
 }
 
 /* The details a kind always has (docs/report-schema.md). */
-static uint32_t details_required(enum ib_finding_kind kind)
+static uint64_t details_required(enum ib_finding_kind kind)
 {
-    const uint32_t redirect = BIT(D_MGMT_CLASS) | BIT(D_CHAIN) | BIT(D_TARGET);
+    const uint64_t redirect = BIT(D_MGMT_CLASS) | BIT(D_CHAIN) | BIT(D_TARGET);
     switch (kind) {
     case IB_FIND_RETRANSMISSION:
+    case IB_FIND_EXPLICIT_PORT_SHARED:
     case IB_FIND_PORT_REUSED: return BIT(D_TUPLE);
+    case IB_FIND_UNREACHABLE:
+        return BIT(D_TUPLE) | BIT(D_UNANSWERED) | BIT(D_SENT) | BIT(D_TRIED_NS);
     case IB_FIND_DUPLICATE_TUPLE: return BIT(D_TUPLE) | BIT(D_OPEN_LOCAL_COMM_ID);
     case IB_FIND_POOL_HIGH:
         return BIT(D_SOURCE) | BIT(D_PORT_SPACE) | BIT(D_PORTS_IN_USE) | BIT(D_POOL_SIZE);
@@ -281,17 +317,22 @@ static uint32_t details_required(enum ib_finding_kind kind)
 static bool apply_details(struct rd *r, size_t base, struct ib_finding *f, const struct details *dd)
 {
     struct ib_finding_data *d = &f->data;
-    uint32_t need = details_required(f->kind);
-    if (d->cm_attr == IB_CM_REJ)
-        need |= BIT(D_REJECT_REASON);
+    uint64_t need = details_required(f->kind);
+    if (d->cm_attr == IB_CM_REJ && f->kind != IB_FIND_RETRANSMISSION)
+        need |= BIT(D_REJECT_REASON); /* a REJ's redirect */
     rd_path_key(r, "details");
-    if (f->kind == IB_FIND_RETRANSMISSION &&
+    if ((f->kind == IB_FIND_RETRANSMISSION || f->kind == IB_FIND_UNREACHABLE) &&
         !(dd->seen & BIT(D_LOCAL_COMM_ID)) == !(dd->seen & BIT(D_REQUEST_ID)))
-        return rd_fail(r, "a retransmission has one of local_comm_id and request_id");
+        return rd_fail(r, "a %s has one of local_comm_id and request_id",
+                       ib_finding_kind_name(f->kind));
     if (!rd_required(r, r->path_len, detail_keys, dd->seen, need))
         return false;
     rd_path_back(r, base);
     d->sidr = dd->seen & BIT(D_REQUEST_ID);
+    /* A retransmission of a report from before other messages were
+     * followed: its REQ. */
+    if (f->kind == IB_FIND_RETRANSMISSION && !(dd->seen & BIT(D_REPEATED)))
+        d->cm_attr = d->sidr ? IB_CM_SIDR_REQ : IB_CM_REQ;
     d->comm_id = dd->comm_id;
     d->hops = dd->hops;
     d->problems = f->kind == IB_FIND_REDIRECT_BAD_TARGET     ? dd->problems
@@ -392,7 +433,7 @@ bool merge_read_finding(struct merge_report *mr, struct ib_finding *f)
 {
     struct rd *r = &mr->rd;
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     struct details dd = { 0 };
     memset(f, 0, sizeof *f);
     if (!rd_open(r, JP_OBJECT, "a finding"))

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "merge_fabric.h"
+#include "names.h"
 #include "printable.h"
 #include "temp_file.h"
 
@@ -80,7 +81,7 @@ static bool read_live(struct rd *r, struct report_live *l)
         NULL
     };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     if (!rd_open(r, JP_OBJECT, "an object (live)"))
         return false;
     l->on = true;
@@ -137,7 +138,7 @@ static bool read_captures(struct merge_report *mr)
         return false;
     for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++) {
         size_t base = r->path_len;
-        uint32_t seen = 0;
+        uint64_t seen = 0;
         if (!rd_open(r, JP_OBJECT, "a capture"))
             return false;
         struct report_capture *c = capture_slot(mr, i);
@@ -160,7 +161,7 @@ static bool read_frames(struct merge_report *mr)
     struct rd *r = &mr->rd;
     struct merge *mg = mr->mg;
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     uint64_t n[3] = { 0 };
     int64_t t[2];
     bool null[2];
@@ -199,7 +200,7 @@ static bool read_pool(struct merge_report *mr)
     };
     struct rd *r = &mr->rd;
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     struct ib_engine_config cfg;
     uint64_t size = 0;
     double window = 0;
@@ -277,7 +278,7 @@ static bool read_latency(struct rd *r, struct ib_latency *into)
 {
     static const char *const keys[] = { "count", "min_ns", "median_ns", "max_ns", NULL };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     uint64_t count = 0;
     int64_t v[3] = { 0 };
     bool null[3] = { true, true, true };
@@ -305,19 +306,46 @@ static bool read_latency(struct rd *r, struct ib_latency *into)
     return true;
 }
 
+static bool read_count_map(struct rd *r, uint64_t *counts, int size, int (*index)(const char *),
+                           const char *noun);
+
+/* "REQ" ... "APR": the index of a per-message count. */
+static int cm_message_index(const char *name)
+{
+    for (int m = 0; m < IB_CM_MSG_COUNT; m++) {
+        const char *n = ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + (unsigned)m);
+        if (n && strcmp(n, name) == 0)
+            return m;
+    }
+    return -1;
+}
+
 static bool read_connections(struct merge_report *mr)
 {
-    static const char *const keys[] = {
-        "requests",        "established",     "rejected",     "closed",
-        "retransmissions", "sidr_requests",   "sidr_replies", "reject_reasons",
-        "setup_latency",   "req_rep_latency", "list",         NULL
-    };
+    /* The first ten are required; the counts after "list" came with the
+     * kernel's connection model and are summed when present. */
+    static const char *const keys[] = { "requests",
+                                        "established",
+                                        "rejected",
+                                        "closed",
+                                        "retransmissions",
+                                        "sidr_requests",
+                                        "sidr_replies",
+                                        "reject_reasons",
+                                        "setup_latency",
+                                        "req_rep_latency",
+                                        "list",
+                                        "unreachable",
+                                        "disconnect_timeouts",
+                                        "waiting_at_end",
+                                        "retransmissions_by_message",
+                                        NULL };
     struct rd *r = &mr->rd;
     struct ib_connection_stats *cs = &mr->mg->connections;
     uint64_t *counts[] = { &cs->requests,        &cs->established,   &cs->rejected,    &cs->closed,
                            &cs->retransmissions, &cs->sidr_requests, &cs->sidr_replies };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     uint64_t n;
     if (!rd_open(r, JP_OBJECT, "an object (connections)"))
         return false;
@@ -332,6 +360,15 @@ static bool read_connections(struct merge_report *mr)
             ok = read_latency(r, k == 8 ? &cs->setup : &cs->req_rep);
         } else if (k == 10) { /* the --connections list: not merged */
             ok = rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
+        } else if (k >= 11 && k <= 13) {
+            ok = rd_count(r, &n);
+            merge_add(k == 11 ? &cs->unreachable
+                      : k == 12 ? &cs->disconnect_timeouts
+                                : &cs->waiting_at_end,
+                      ok ? n : 0);
+        } else if (k == 14) {
+            ok = read_count_map(r, cs->retransmissions_by_message, IB_CM_MSG_COUNT,
+                                cm_message_index, "a CM message");
         } else {
             ok = k == RD_OTHER && rd_skip(r);
         }
@@ -346,7 +383,7 @@ static bool read_destination(struct rd *r, struct ib_source_stats *s, uint8_t *v
 {
     static const char *const keys[] = { "ip", "port", NULL };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     enum jp_type t;
     if (!jp_value(r->jp, &t))
         return false;
@@ -453,7 +490,7 @@ static bool read_source(struct merge_report *mr)
     struct rd *r = &mr->rd;
     struct merge *mg = mr->mg;
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     uint64_t version = 0;
     uint8_t dst_version = 0;
     if (!rd_open(r, JP_OBJECT, "a source"))
@@ -575,7 +612,7 @@ static bool read_chain(struct merge_report *mr, uint64_t i)
     struct rd *r = &mr->rd;
     struct merge *mg = mr->mg;
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     if (!rd_open(r, JP_OBJECT, "a redirect chain"))
         return false;
     if (mr->chains == MERGE_REPORT_CHAINS)
@@ -616,7 +653,7 @@ static bool read_crc_counts(struct rd *r, uint64_t n[3])
     static const char *const keys[] = { "verified", "mismatch", "not_present", NULL };
     static const int status[] = { IB_CRC_VERIFIED, IB_CRC_MISMATCH, IB_CRC_NOT_PRESENT };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     if (!rd_open(r, JP_OBJECT, "an object of CRC counts"))
         return false;
     for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;)
@@ -630,7 +667,7 @@ static bool read_crc_capture(struct merge_report *mr, uint64_t i)
     static const char *const keys[] = { "capture", "icrc", "vcrc", NULL };
     struct rd *r = &mr->rd;
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     uint64_t c;
     if (!rd_open(r, JP_OBJECT, "an object (a capture's CRCs)"))
         return false;
@@ -658,7 +695,7 @@ static bool read_crc(struct merge_report *mr)
     static const char *const keys[] = { "checked", "captures", NULL };
     struct rd *r = &mr->rd;
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     bool checked = true, more;
     if (!rd_open(r, JP_OBJECT, "an object (crc)"))
         return false;
@@ -740,7 +777,7 @@ static bool read_limits(struct merge_report *mr)
                          &es->transactions_evicted, &es->chains_dropped,
                          &es->sources_dropped,      &es->allocation_failures };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     uint64_t n;
     if (!rd_open(r, JP_OBJECT, "an object (limits)"))
         return false;
@@ -889,7 +926,7 @@ static bool check_names(struct merge_report *mr)
 static bool read_document(struct merge_report *mr)
 {
     struct rd *r = &mr->rd;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     if (!read_version(mr))
         return false;
     for (int k; (k = rd_member(r, 0, top_keys, &seen)) != RD_END;)

@@ -76,7 +76,7 @@ bool rd_open(struct rd *r, enum jp_type want, const char *noun)
     return value(r, &t) && (t == want || rd_not(r, t, noun));
 }
 
-int rd_member(struct rd *r, size_t base, const char *const keys[], uint32_t *seen)
+int rd_member(struct rd *r, size_t base, const char *const keys[], uint64_t *seen)
 {
     bool more;
     rd_path_back(r, base);
@@ -88,19 +88,19 @@ int rd_member(struct rd *r, size_t base, const char *const keys[], uint32_t *see
     for (int i = 0; keys[i]; i++) {
         if (strcmp(keys[i], r->jp->text) != 0)
             continue;
-        if (*seen & 1u << i)
+        if (*seen & UINT64_C(1) << i)
             return rd_fail(r, "given twice"), RD_FAIL;
-        *seen |= 1u << i;
+        *seen |= UINT64_C(1) << i;
         return i;
     }
     return RD_OTHER;
 }
 
-bool rd_required(struct rd *r, size_t base, const char *const keys[], uint32_t seen,
-                 uint32_t required)
+bool rd_required(struct rd *r, size_t base, const char *const keys[], uint64_t seen,
+                 uint64_t required)
 {
     for (int i = 0; keys[i]; i++) {
-        if ((required & 1u << i) && !(seen & 1u << i)) {
+        if ((required & UINT64_C(1) << i) && !(seen & UINT64_C(1) << i)) {
             rd_path_back(r, base);
             rd_path_key(r, keys[i]);
             return rd_fail(r, "missing");
@@ -339,7 +339,7 @@ bool rd_frame(struct rd *r, struct ib_frame_ref *f)
     static const char *const keys[] = { "capture", "frame", "time", NULL };
     enum jp_type t;
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     *f = (struct ib_frame_ref){ 0, 0, 0 };
     if (!value(r, &t))
         return false;
@@ -386,7 +386,7 @@ bool rd_endpoint(struct rd *r, struct ib_endpoint *ep)
 {
     static const char *const keys[] = { "lid", "gid", NULL };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     *ep = (struct ib_endpoint){ 0 };
     if (!rd_open(r, JP_OBJECT, "an endpoint ({lid, gid})"))
         return false;
@@ -439,7 +439,7 @@ bool rd_hop(struct rd *r, struct ib_redirect_hop *hop, bool with_frame)
 {
     static const char *const keys[] = { "lid", "gid", "qp", "qkey", "pkey", "frame", NULL };
     size_t base = r->path_len;
-    uint32_t seen = 0;
+    uint64_t seen = 0;
     memset(hop, 0, sizeof *hop);
     if (!rd_open(r, JP_OBJECT, "a redirect target ({lid, gid, qp, qkey, pkey})"))
         return false;

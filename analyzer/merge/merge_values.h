@@ -47,10 +47,10 @@ bool rd_open(struct rd *r, enum jp_type want, const char *noun);
  * in keys (NULL-ended, at most 32), RD_OTHER for another key (skip it:
  * rd_skip), RD_END, or RD_FAIL.  The path names the member. */
 enum { RD_FAIL = -3, RD_END = -2, RD_OTHER = -1 };
-int rd_member(struct rd *r, size_t base, const char *const keys[], uint32_t *seen);
+int rd_member(struct rd *r, size_t base, const char *const keys[], uint64_t *seen);
 /* The object's end: each key of the required bits must have been seen. */
-bool rd_required(struct rd *r, size_t base, const char *const keys[], uint32_t seen,
-                 uint32_t required);
+bool rd_required(struct rd *r, size_t base, const char *const keys[], uint64_t seen,
+                 uint64_t required);
 /* The next element of the array at path length base, as element i. */
 bool rd_item(struct rd *r, size_t base, size_t i, bool *more);
 /* A value not wanted, whatever it is (checked as JSON, nothing kept). */

@@ -1188,6 +1188,25 @@ static void write_cm(FILE *out, const struct html_state *st, const struct report
             " retransmissions; %" PRIu64 " SIDR requests.</p>\n",
             cs->requests, cs->requests, cs->established, cs->rejected, cs->closed,
             cs->retransmissions, cs->sidr_requests);
+    if (cs->unreachable || cs->disconnect_timeouts || cs->waiting_at_end)
+        fprintf(out,
+                "<p data-unreachable=\"%" PRIu64 "\">Given up: %" PRIu64
+                " unreachable (no answer, or no RTU, within the timeout), %" PRIu64
+                " DREQs unanswered; %" PRIu64 " waiting at the end of the capture.</p>\n",
+                cs->unreachable, cs->unreachable, cs->disconnect_timeouts, cs->waiting_at_end);
+    if (cs->retransmissions) {
+        fputs("<p data-retransmitted>Retransmitted:", out);
+        const char *sep = " ";
+        for (unsigned i = 0; i < IB_CM_MSG_COUNT; i++) {
+            if (!cs->retransmissions_by_message[i])
+                continue;
+            fprintf(out, "%s%s %" PRIu64, sep,
+                    ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + i),
+                    cs->retransmissions_by_message[i]);
+            sep = ", ";
+        }
+        fputs(".</p>\n", out);
+    }
     if (cs->requests)
         write_bars(out, cs);
     write_histogram(out, st);

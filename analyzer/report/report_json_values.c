@@ -134,6 +134,16 @@ static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
     jw_end_object(w);
 }
 
+/* A CM message by name ("REQ"), or its attribute number when it has none. */
+static void jv_cm_message(struct json_writer *w, uint16_t attr)
+{
+    const char *name = ib_name_lookup(ib_cm_attr_names, attr);
+    if (name)
+        jw_string(w, name);
+    else
+        jw_uint(w, attr);
+}
+
 static void cm_details(struct json_writer *w, const struct ib_finding *f)
 {
     const struct ib_finding_data *d = &f->data;
@@ -164,9 +174,17 @@ static void cm_details(struct json_writer *w, const struct ib_finding *f)
         tuple_value(w, &d->tuple);
     else
         jw_null(w);
-    if (f->kind == IB_FIND_RETRANSMISSION) {
+    if (f->kind == IB_FIND_RETRANSMISSION || f->kind == IB_FIND_UNREACHABLE) {
         jw_key(w, d->sidr ? "request_id" : "local_comm_id");
         jw_uint(w, d->comm_id);
+        jw_key(w, f->kind == IB_FIND_RETRANSMISSION ? "repeated" : "unanswered");
+        jv_cm_message(w, d->cm_attr);
+    }
+    if (f->kind == IB_FIND_UNREACHABLE) {
+        jw_key(w, "sent");
+        jw_uint(w, d->sent);
+        jw_key(w, "tried_ns");
+        jw_int(w, d->tried_ns);
     } else if (f->kind == IB_FIND_DUPLICATE_TUPLE) {
         jw_key(w, "open_local_comm_id");
         jw_uint(w, d->comm_id);
@@ -258,8 +276,10 @@ static void details_value(struct json_writer *w, const struct ib_finding *f)
     jw_begin_object(w);
     switch (f->kind) {
     case IB_FIND_RETRANSMISSION:
+    case IB_FIND_UNREACHABLE:
     case IB_FIND_PORT_REUSED:
     case IB_FIND_DUPLICATE_TUPLE:
+    case IB_FIND_EXPLICIT_PORT_SHARED:
     case IB_FIND_POOL_HIGH:
     case IB_FIND_POOL_FORECAST: cm_details(w, f); break;
     case IB_FIND_ICRC_MISMATCH:
@@ -358,6 +378,10 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
         jw_null(w);
     jw_key(w, "evicted");
     jw_bool(w, rec->evicted);
+    jw_key(w, "timed_out");
+    jw_bool(w, rec->timed_out);
+    jw_key(w, "waiting_at_end");
+    jw_bool(w, rec->waiting);
     if (rec->seen_at) { /* only with captures correlated */
         jw_key(w, "seen_at");
         jw_begin_array(w);
@@ -697,8 +721,21 @@ void jv_connection_stats_members(struct json_writer *w, const struct ib_connecti
     jw_uint(w, cs->rejected);
     jw_key(w, "closed");
     jw_uint(w, cs->closed);
+    jw_key(w, "unreachable");
+    jw_uint(w, cs->unreachable);
+    jw_key(w, "disconnect_timeouts");
+    jw_uint(w, cs->disconnect_timeouts);
+    jw_key(w, "waiting_at_end");
+    jw_uint(w, cs->waiting_at_end);
     jw_key(w, "retransmissions");
     jw_uint(w, cs->retransmissions);
+    jw_key(w, "retransmissions_by_message");
+    jw_begin_object(w);
+    for (unsigned m = 0; m < IB_CM_MSG_COUNT; m++) {
+        jw_key(w, ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + m));
+        jw_uint(w, cs->retransmissions_by_message[m]);
+    }
+    jw_end_object(w);
     jw_key(w, "sidr_requests");
     jw_uint(w, cs->sidr_requests);
     jw_key(w, "sidr_replies");

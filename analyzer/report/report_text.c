@@ -163,9 +163,12 @@ static void text_connection(void *p, const struct report_model *m,
     }
     char seen[96] = "";
     seen_at_words(rec->seen_at, seen, sizeof seen);
+    const char *note = rec->evicted     ? "  (evicted)"
+                       : rec->timed_out ? "  (DREQ unanswered)"
+                       : rec->waiting   ? "  (waiting at the end)"
+                                        : "";
     fprintf(out, "    conn %" PRIu32 "  comm 0x%08" PRIx32 "/0x%08" PRIx32 "  %s%s%s%s\n",
-            rec->index, rec->local_comm_id, rec->remote_comm_id, state, latency,
-            rec->evicted ? "  (evicted)" : "", seen);
+            rec->index, rec->local_comm_id, rec->remote_comm_id, state, latency, note, seen);
     static const char *const names[] = { "REQ", "MRA", "REP", "RTU", "DREQ", "DREP", "REJ" };
     const struct ib_frame_ref *refs[] = { &rec->req,  &rec->mra,  &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };
@@ -366,6 +369,24 @@ static void latency_line(FILE *out, const char *what, const struct ib_latency *l
     fprintf(out, "  %-14s min %s, median %s, max %s (%" PRIu64 ")\n", what, a, b, c, l->count);
 }
 
+/* "  by message: REQ 15, REP 15": the messages sent again, when any was. */
+static void retransmission_line(FILE *out, const struct ib_connection_stats *cs)
+{
+    char buf[256];
+    size_t len = 0;
+    for (unsigned i = 0; i < IB_CM_MSG_COUNT; i++) {
+        if (!cs->retransmissions_by_message[i])
+            continue;
+        int n = snprintf(buf + len, sizeof buf - len, "%s%s %" PRIu64, len ? ", " : "",
+                         ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + i),
+                         cs->retransmissions_by_message[i]);
+        if (n > 0 && (size_t)n < sizeof buf - len)
+            len += (size_t)n;
+    }
+    if (len)
+        fprintf(out, "  retransmitted: %s\n", buf);
+}
+
 static void write_connections(FILE *out, struct text_state *st, const struct report_model *m)
 {
     const struct ib_connection_stats *cs = &m->connections;
@@ -378,6 +399,13 @@ static void write_connections(FILE *out, struct text_state *st, const struct rep
         fprintf(out, ", SIDR requests %" PRIu64 ", replies %" PRIu64, cs->sidr_requests,
                 cs->sidr_replies);
     fputc('\n', out);
+    retransmission_line(out, cs);
+    if (cs->unreachable || cs->disconnect_timeouts || cs->waiting_at_end)
+        fprintf(out,
+                "  given up: %" PRIu64 " unreachable, %" PRIu64 " DREQ%s unanswered; %" PRIu64
+                " waiting at the end\n",
+                cs->unreachable, cs->disconnect_timeouts, cs->disconnect_timeouts == 1 ? "" : "s",
+                cs->waiting_at_end);
     for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
         if (cs->reject_reasons[r] == 0)
             continue;

@@ -3,8 +3,9 @@
  * Findings of one frame come in this fixed order:
  *   1. addressing and malformed, in the order of the packet's diagnostics,
  *      then icrc_mismatch and vcrc_mismatch;
- *   2. CM: retransmission, or else duplicate_tuple, port_reused, pool_high,
- *      pool_forecast;
+ *   2. CM: unreachable for connections given up before this frame (each on
+ *      its own last frame), then retransmission, or else duplicate_tuple or
+ *      explicit_port_shared, port_reused, pool_high, pool_forecast;
  *      then redirect findings of the CM (REJ 24/25, SIDR_REP 4, a REQ that
  *      follows one);
  *   3. other MADs: on a request redirect_followed, redirect_key_mismatch or
@@ -26,6 +27,7 @@ const char *ib_conn_state_name(enum ib_conn_state state)
     case IB_CONN_CLOSING: return "closing";
     case IB_CONN_CLOSED: return "closed";
     case IB_CONN_SIDR: return "sidr";
+    case IB_CONN_UNREACHABLE: return "unreachable";
     }
     return "unknown";
 }
@@ -88,6 +90,7 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     ef_clock_init(&e->forecast_clock, e->cfg.forecast_horizon_s);
     e->forecast_rearm_s = e->cfg.forecast_horizon_s * IB_FORECAST_REARM_FACTOR;
     bool ok = eng_cm_init(e);
+    ok = eng_ports_init(e) && ok;
     ok = eng_mad_init(e) && ok;
     if (!ok) {
         ib_engine_free(e);
@@ -101,6 +104,7 @@ void ib_engine_free(struct ib_engine *e)
     if (!e)
         return;
     eng_cm_destroy(e);
+    eng_ports_destroy(e);
     eng_mad_destroy(e);
     free(e);
 }
@@ -220,6 +224,9 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     e->stats.ib_frames++;
     e->at = at;
     e->out = out;
+    /* Connections whose wait ran out before this frame gave up first: their
+     * ports are free for it. */
+    eng_cm_expire(e, at.time_ns);
     diag_findings(e, pkt);
     crc_findings(e, pkt);
     if (ib_packet_has(pkt, IB_HAS_MAD)) {
@@ -264,18 +271,18 @@ void ib_engine_connections(const struct ib_engine *e, struct ib_connection_stats
 
 size_t ib_engine_source_count(const struct ib_engine *e)
 {
-    return e->cm.source_count;
+    return e->ports.source_count;
 }
 
 const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i)
 {
-    return eng_cm_source(e, i);
+    return eng_ports_source(e, i);
 }
 
 void ib_engine_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
                                struct ib_forecast out[IB_MODEL_COUNT])
 {
-    eng_cm_source_forecast(e, i, now_ns, out);
+    eng_ports_source_forecast(e, i, now_ns, out);
 }
 
 uint32_t ib_engine_pool_size(const struct ib_engine *e)

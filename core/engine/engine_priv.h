@@ -1,5 +1,5 @@
-/* engine_priv.h - the engine's state, shared by engine.c, engine_cm.c and
- * engine_mad.c; not part of the API. */
+/* engine_priv.h - the engine's state, shared by engine.c, engine_cm.c,
+ * engine_ports.c and engine_mad.c; not part of the API. */
 #ifndef IBSCOPE_ENGINE_PRIV_H
 #define IBSCOPE_ENGINE_PRIV_H
 
@@ -40,33 +40,102 @@ static inline bool eng_node_eq(const struct eng_node *a, const struct eng_node *
     return memcmp(a, b, sizeof *a) == 0;
 }
 
-/* ---- connections and ports (engine_cm.c) ---- */
+/* A frame reference in 16 bytes rather than 24: the capture's index in the
+ * top 24 bits of `where`, the frame number in the low 40 (2^40 frames of at
+ * least 16 bytes each would be a 17 TB capture; 2^24 captures open at once
+ * would need as many descriptors and reader buffers).  where 0: none. */
+struct eng_ref {
+    int64_t time_ns;
+    uint64_t where;
+};
+#define ENG_REF_FRAME_BITS 40
+#define ENG_REF_FRAME_MASK ((UINT64_C(1) << ENG_REF_FRAME_BITS) - 1)
+
+static inline struct eng_ref ref_pack(struct ib_frame_ref r)
+{
+    struct eng_ref c = { r.time_ns, (uint64_t)r.capture << ENG_REF_FRAME_BITS |
+                                        (r.frame & ENG_REF_FRAME_MASK) };
+    return c;
+}
+
+static inline struct ib_frame_ref ref_unpack(struct eng_ref c)
+{
+    struct ib_frame_ref r = { (uint32_t)(c.where >> ENG_REF_FRAME_BITS),
+                              c.where & ENG_REF_FRAME_MASK, c.time_ns };
+    return r;
+}
+
+/* ---- the port pool (engine_ports.c) ---- */
 
 struct eng_source;
-struct eng_conn;
+struct eng_port;
+struct eng_tuple;
 
-struct eng_cm {
-    struct et_table conns;   /* (active node, LocalCommID, SIDR?) -> eng_conn */
+/* A connection's hold on its source port and tuple, from its REQ until the
+ * connection ends. */
+struct eng_hold {
+    struct eng_ref req; /* the REQ that took it */
+    uint32_t comm_id;   /* that REQ's LocalCommID */
+    uint32_t port_hash, tuple_hash; /* their slots, to prefetch */
+    struct eng_port *port;          /* NULL: no port held */
+    struct eng_tuple *tuple;
+    struct el_link port_link, tuple_link; /* the holds of one port, of one tuple */
+};
+
+struct eng_ports {
     struct et_table sources; /* (port space, IP) -> eng_source */
     struct et_table ports;   /* (source, source port) -> eng_port */
     struct et_table dests;   /* (source, dst IP, dst port) -> eng_dest */
     struct et_table tuples;  /* (dest, source port) -> eng_tuple */
     struct et_table levels;  /* (source, ports toward one destination) -> eng_level */
-    struct ep_pool conn_pool, source_pool, port_pool, dest_pool, tuple_pool, level_pool;
-    struct el_link age; /* open connections, oldest first */
-    size_t conn_count;
-    uint32_t next_conn_index;
+    struct ep_pool source_pool, port_pool, dest_pool, tuple_pool, level_pool;
     struct eng_source **source_list; /* first seen first */
     size_t source_count, source_cap;
 };
 
+bool eng_ports_init(struct ib_engine *e);
+void eng_ports_destroy(struct ib_engine *e);
+/* The REQ of the frame being fed, whose tuple is t, takes its source port
+ * into h (h->req and h->comm_id set, h's links initialized): reuse findings,
+ * pool_high, pool_forecast, the frame's port figures. */
+void eng_ports_take(struct ib_engine *e, struct eng_hold *h, const struct ib_tuple *t);
+/* The connection of h ended: its port given back (nothing when none held). */
+void eng_ports_release(struct ib_engine *e, struct eng_hold *h);
+/* The frame's port figures (links.ports_in_use ...) from h. */
+void eng_ports_fill(struct ib_engine *e, const struct eng_hold *h);
+/* Starts loading what a release of h touches. */
+void eng_ports_prefetch(const struct ib_engine *e, const struct eng_hold *h);
+const struct ib_source_stats *eng_ports_source(const struct ib_engine *e, size_t i);
+void eng_ports_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
+                               struct ib_forecast out[IB_MODEL_COUNT]);
+
+/* ---- connections (engine_cm.c) ---- */
+
+/* A due time of the connection timers' heap: the connection of pool index
+ * self and record index `index` (stale once that connection is gone). */
+struct eng_due {
+    int64_t at_ns;
+    uint32_t self, index;
+};
+
+struct eng_cm {
+    struct et_table conns; /* (active node, LocalCommID, SIDR?) -> eng_conn */
+    struct et_table pairs; /* (active's comm ID, passive's) -> eng_conn, once both are known */
+    struct ep_pool conn_pool;
+    struct el_link age;   /* open connections, oldest REQ first */
+    struct el_link ended; /* ended ones still findable for late copies, oldest end first */
+    size_t conn_count;    /* open and ended ones */
+    uint32_t next_conn_index;
+    struct eng_due *heap; /* the connections' timers, a binary min-heap */
+    size_t heap_count, heap_cap;
+};
+
 bool eng_cm_init(struct ib_engine *e);
 void eng_cm_destroy(struct ib_engine *e);
+/* The timers of connections due before now: gave up, or forgotten. */
+void eng_cm_expire(struct ib_engine *e, int64_t now_ns);
 void eng_cm_feed(struct ib_engine *e, const struct ib_packet *p);
 void eng_cm_finish(struct ib_engine *e);
-const struct ib_source_stats *eng_cm_source(const struct ib_engine *e, size_t i);
-void eng_cm_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
-                            struct ib_forecast out[IB_MODEL_COUNT]);
 
 /* ---- MAD transactions and redirects (engine_mad.c) ---- */
 
@@ -124,6 +193,7 @@ struct ib_engine {
     bool finished;
     struct eng_latency lat_setup, lat_req_rep;
     struct eng_cm cm;
+    struct eng_ports ports;
     struct eng_mad mad;
     /* The frame being fed. */
     struct ib_frame_ref at;

@@ -14,9 +14,10 @@
 
 const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
     [IB_FIND_RETRANSMISSION] = {
-        "retransmission", IB_SEV_NOTE, SEQ, "CM REQ retransmission",
-        "CM REQ retransmission (same LocalCommID)", NULL,
-        "A CM REQ (or SIDR_REQ) sent again with the same LocalCommID before any answer.",
+        "retransmission", IB_SEV_NOTE, SEQ, "CM retransmission",
+        "CM message sent again (same comm IDs)", NULL,
+        "A CM message (REQ, MRA, REJ, REP, RTU, DREQ, DREP, LAP, APR, SIDR_REQ, SIDR_REP) "
+        "sent again for the same connection: a MAD-layer retry, or an answer to one.",
         true },
     [IB_FIND_PORT_REUSED] = {
         "port_reused", IB_SEV_NOTE, SEQ, "RDMA CM port reused",
@@ -30,6 +31,12 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "A REQ opens a tuple (port space, source and destination address and port) that "
         "an open connection already uses.",
         true },
+    [IB_FIND_EXPLICIT_PORT_SHARED] = {
+        "explicit_port_shared", IB_SEV_NOTE, SEQ, "RDMA CM explicit port shared",
+        "RDMA CM port outside the pool shared (rdma_set_reuseaddr)", NULL,
+        "A REQ shares a tuple or source port outside the port pool with an open connection: "
+        "an explicit bind that rdma_set_reuseaddr allows (Lustre's port 1023).",
+        true },
     [IB_FIND_POOL_HIGH] = {
         "pool_high", IB_SEV_WARN, SEQ, "RDMA CM port pool high",
         "RDMA CM port pool utilization above the threshold", NULL,
@@ -42,6 +49,13 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "At the net rate a source has taken ports lately, its pool runs out within "
         "--forecast-horizon (fires again after the estimate rose 10% above it).",
         false },
+    [IB_FIND_UNREACHABLE] = {
+        "unreachable", IB_SEV_WARN, SEQ, "CM unreachable",
+        "CM connection given up: no answer within its timeout", NULL,
+        "A connection's REQ (or DREQ) went unanswered, or its handshake never completed, "
+        "past its last copy's timeout: the kernel gives up (RDMA_CM_EVENT_UNREACHABLE) and "
+        "frees its port.",
+        true },
     [IB_FIND_REDIRECT] = {
         "redirect", IB_SEV_NOTE, SEQ, "MAD redirect",
         "MAD or CM redirect", "redirects",

@@ -76,6 +76,16 @@ static void endpoint(const struct ib_endpoint *ep, uint32_t qp, char *buf, size_
     }
 }
 
+/* "REQ", "DREP", ...: a CM message's name. */
+static const char *cm_message(uint16_t attr, char buf[ADDR_MAX + 8])
+{
+    const char *name = ib_name_lookup(ib_cm_attr_names, attr);
+    if (name)
+        return name;
+    snprintf(buf, ADDR_MAX + 8, "CM attribute 0x%04x", attr);
+    return buf;
+}
+
 static void cm_text(const struct ib_finding *f, char *buf, size_t size)
 {
     const struct ib_finding_data *d = &f->data;
@@ -86,8 +96,25 @@ static void cm_text(const struct ib_finding *f, char *buf, size_t size)
     switch (f->kind) {
     case IB_FIND_RETRANSMISSION:
         snprintf(buf, size, "%s retransmitted (%s 0x%08x, first sent in frame %llu)",
-                 d->sidr ? "SIDR_REQ" : "REQ", d->sidr ? "RequestID" : "LocalCommID", d->comm_id,
-                 rel);
+                 cm_message(d->cm_attr, a), d->sidr ? "RequestID" : "LocalCommID", d->comm_id, rel);
+        break;
+    case IB_FIND_UNREACHABLE: {
+        char secs[24];
+        snprintf(secs, sizeof secs, "%.1f s", (double)d->tried_ns / 1e9);
+        snprintf(buf, size,
+                 "connection given up: %s sent %u time%s over %s (first in frame %llu), no "
+                 "answer within its timeout (%s 0x%08x)",
+                 cm_message(d->cm_attr, a), d->sent, d->sent == 1 ? "" : "s", secs, rel,
+                 d->sidr ? "RequestID" : "LocalCommID", d->comm_id);
+        break;
+    }
+    case IB_FIND_EXPLICIT_PORT_SHARED:
+        ip_port(t->ip_version, t->src_ip, t->src_port, a, sizeof a);
+        ip_port(t->ip_version, t->dst_ip, t->dst_port, b, sizeof b);
+        snprintf(buf, size,
+                 "%s %s -> %s: source port outside the pool, shared with the connection of "
+                 "frame %llu (explicit bind with rdma_set_reuseaddr)",
+                 ps, a, b, rel);
         break;
     case IB_FIND_DUPLICATE_TUPLE:
         ip_port(t->ip_version, t->src_ip, t->src_port, a, sizeof a);
@@ -220,7 +247,9 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
     buf[0] = '\0';
     switch (f->kind) {
     case IB_FIND_RETRANSMISSION:
+    case IB_FIND_UNREACHABLE:
     case IB_FIND_DUPLICATE_TUPLE:
+    case IB_FIND_EXPLICIT_PORT_SHARED:
     case IB_FIND_PORT_REUSED:
     case IB_FIND_POOL_HIGH:
     case IB_FIND_POOL_FORECAST: cm_text(f, buf, size); break;

@@ -140,12 +140,31 @@ struct ib_latency {
     int64_t min_ns, median_ns, max_ns;
 };
 
+/* A CM message's sender waits this long for the answer, the kernel's
+ * timeout (cm.c: the REQ's 2 x PacketLifeTime + RemoteCMResponseTimeout, the
+ * passive side's LocalCMResponseTimeout, cm_convert_to_ms), before it sends
+ * the message again or, its MaxCMRetries spent, gives up.  The engine gives
+ * the wire this much more, in percent, for the path delay and the timers'
+ * slack, before it calls a connection given up. */
+#define IB_CM_WAIT_MARGIN_PCT 25
+
+/* The CM messages, in attribute order (REQ 0x0010 ... APR 0x001A): the
+ * index of a per-message count is attr - IB_CM_MSG_FIRST. */
+#define IB_CM_MSG_FIRST 0x0010
+#define IB_CM_MSG_COUNT 11
+
 struct ib_connection_stats {
-    uint64_t requests;    /* REQs that start a connection (retransmissions excluded) */
+    uint64_t requests;    /* connection attempts: REQs with a new (LocalCommID,
+                           * LocalCAGUID), copies of a live one excluded */
     uint64_t established; /* RTU seen */
     uint64_t rejected;
-    uint64_t closed; /* DREQ or DREP seen */
-    uint64_t retransmissions;
+    uint64_t closed;              /* DREQ or DREP seen */
+    uint64_t unreachable;         /* given up: no REP/REJ, or no RTU, within the timeout */
+    uint64_t disconnect_timeouts; /* a DREQ never answered within its timeout */
+    uint64_t waiting_at_end;      /* still within a REQ's or DREQ's timeout when the
+                                   * capture ended (ib_engine_finish) */
+    uint64_t retransmissions;     /* copies of any CM message, by message: */
+    uint64_t retransmissions_by_message[IB_CM_MSG_COUNT];
     uint64_t sidr_requests;
     uint64_t sidr_replies;
     uint64_t reject_reasons[IB_REJ_REASON_MAX]; /* index = reason; >= 63 in 63 */
@@ -290,8 +309,9 @@ enum ib_conn_state {
     IB_CONN_ESTABLISHED, /* RTU seen */
     IB_CONN_REJECTED,
     IB_CONN_CLOSING, /* DREQ seen */
-    IB_CONN_CLOSED,  /* DREP seen */
+    IB_CONN_CLOSED,  /* DREP seen, or the DREQ given up (timed_out) */
     IB_CONN_SIDR,    /* a SIDR_REQ/SIDR_REP exchange */
+    IB_CONN_UNREACHABLE, /* given up before it was established */
 };
 const char *ib_conn_state_name(enum ib_conn_state state);
 
@@ -310,14 +330,18 @@ struct ib_connection_record {
      * it: the active side's REQs, RTU, ..., the passive side's MRA, REP, ... */
     uint32_t frames_from_active, frames_from_passive;
     struct ib_frame_ref req, mra, rep, rtu, dreq, drep, rej;
-    bool evicted; /* pushed out by the cap before it ended */
+    bool evicted;   /* pushed out by the cap before it ended */
+    bool timed_out; /* closed: its DREQ was never answered */
+    bool waiting;   /* the capture ended within its REQ's or DREQ's timeout */
     /* Left 0 by the engine: with captures of several hosts, the captures
      * that showed its messages (ib_fabric_seen_at). */
     uint64_t seen_at;
 };
 
-/* Called once for every connection when it ends (DREP, REJ), when it is
- * evicted, and for those still open at ib_engine_finish(). */
+/* Called once for every connection: when the copies of its last messages
+ * can no longer come (it ended by REJ, DREP or giving up and the senders'
+ * retries are over), when it is evicted, and for those left at
+ * ib_engine_finish(). */
 typedef void (*ib_connection_sink)(void *ctx, const struct ib_connection_record *rec);
 void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink, void *ctx);
 

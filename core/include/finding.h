@@ -24,8 +24,10 @@ enum ib_finding_kind {
     IB_FIND_RETRANSMISSION,
     IB_FIND_PORT_REUSED,
     IB_FIND_DUPLICATE_TUPLE,
+    IB_FIND_EXPLICIT_PORT_SHARED,
     IB_FIND_POOL_HIGH,
     IB_FIND_POOL_FORECAST,
+    IB_FIND_UNREACHABLE,
     IB_FIND_REDIRECT,
     IB_FIND_REDIRECT_FOLLOWED,
     IB_FIND_REDIRECT_LOOP,
@@ -91,12 +93,19 @@ struct ib_redirect_hop {
 /* The values a finding is about; each kind fills the members its row in
  * finding_text.c names, the rest stay zero. */
 struct ib_finding_data {
-    /* retransmission, duplicate_tuple, port_reused, pool_high, pool_forecast */
+    /* retransmission, duplicate_tuple, explicit_port_shared, port_reused,
+     * pool_high, pool_forecast, unreachable */
     struct ib_tuple tuple; /* the REQ's (pool_high, pool_forecast: its source and
                             * port space) */
-    uint32_t comm_id;      /* retransmission: the REQ's LocalCommID (RequestID
-                            * with sidr); duplicate_tuple: the open connection's */
+    uint32_t comm_id;      /* retransmission, unreachable: the connection's
+                            * LocalCommID (RequestID with sidr); duplicate_tuple:
+                            * the open connection's */
     bool sidr;
+    /* retransmission: the message sent again (cm_attr below); unreachable:
+     * the message never answered (REQ, REP or DREQ), how many times it was
+     * sent and how long from its first copy to its last */
+    unsigned sent;
+    int64_t tried_ns;
     uint32_t ports_in_use; /* pool_high, pool_forecast: pool ports held when it
                             * fired (pool_forecast: in its model) */
     uint32_t pool_size;
@@ -106,7 +115,8 @@ struct ib_finding_data {
     uint8_t model;
     /* the redirect kinds */
     uint8_t mgmt_class;
-    uint16_t cm_attr;              /* a CM redirect: IB_CM_REJ or IB_CM_SIDR_REP, else 0 */
+    uint16_t cm_attr;              /* a CM redirect: IB_CM_REJ or IB_CM_SIDR_REP, else 0;
+                                    * retransmission, unreachable: the message */
     uint16_t reject_reason;        /* with IB_CM_REJ */
     struct ib_redirect_hop target; /* where the redirect sends the requester */
     uint8_t sl;                    /* redirect: RedirectSL */
