@@ -44,6 +44,7 @@ static const char *key_name(cmk_key_t key, char *buf, size_t len)
 static const char *default_why(cmk_key_t key)
 {
     switch (key) {
+    case K_ESTABLISHED: return "cm_rtu_handler: no RTU in this capture";
     case K_REJECTED: return "cm_rej_handler: no REJ in this capture";
     case K_CLOSED: return "cm_dreq_handler / cm_drep_handler: no DREQ or DREP in this capture";
     case K_UNREACHABLE: return "cm_process_send_error (IB_CM_REQ_SENT): every REQ was answered";
@@ -56,6 +57,7 @@ static const char *default_why(cmk_key_t key)
     case K_PORT_REUSED:
         return "cma_alloc_any_port: no port held by an open connection is handed out again";
     case K_POOL_HIGH: return "cma_alloc_any_port: the host never holds 90 % of ip_local_port_range";
+    case K_F_UNREACHABLE: return "cm_process_send_error: no REQ or DREQ given up";
     case K_EXPLICIT_PORT_SHARED:
         return "cma_use_port -> cma_check_port: no explicitly bound port is shared";
     default: break;
@@ -174,15 +176,15 @@ int cm_kernel_write(const char *outdir)
         return -1;
     }
     fprintf(t, "capture\tkey\tvalue\twhy\n");
-    int rc = 0;
+    int rc = 0, trc = 0;
     for (size_t i = 0; i < n_cmk_rows && rc == 0; i++) {
         const cmk_row_t *row = &cmk_rows[i];
         char pcap[4200];
         snprintf(pcap, sizeof pcap, "%s/%s.pcap", outdir, row->name);
         gen_t g;
         if (gen_open(&g, pcap, row->link, 2, 0xC3A4E1ull + i) != 0) {
-            rc = -1;
-            break;
+            fclose(t);
+            return -1;
         }
         g.keep_notes = false;
         static cmk_t k;
@@ -190,12 +192,15 @@ int cm_kernel_write(const char *outdir)
         k.g = &g;
         row->run(&k);
         finish(&k);
-        rc |= gen_close(&g);
-        rc |= write_row(t, row, &k);
+        rc = gen_close(&g); /* says its own error */
+        trc |= write_row(t, row, &k);
     }
-    if (fclose(t) != 0 || rc) {
+    errno = 0;
+    if (fclose(t) != 0 || trc) {
         fprintf(stderr, "ibscope-gen: %s: %s\n", path, strerror(errno ? errno : EIO));
         return -1;
     }
+    if (rc)
+        return -1;
     return 0;
 }
