@@ -291,7 +291,8 @@ uint32_t cm_lap(gen_t *g, cm_conn_t *c)
     /* cm_form_tid: the agent's hi_tid and the LocalCommID, as the REQ's */
     uint64_t tid = ((uint64_t)c->act->hi_tid << 32) | c->act_id;
     mad_init(&m, MAD_CLASS_CM, CM_CLASS_VERSION, MAD_METHOD_SEND, 0, tid, CM_ATTR_LAP, 0);
-    cm_put_lap(&m, c->act_id, c->pas_id, c->pas_qpn, 20, &alt);
+    /* RemoteCMResponseTimeout 0x1F: what cm_format_lap wrote ("todo") */
+    cm_put_lap(&m, c->act_id, c->pas_id, c->pas_qpn, 0x1F, &alt);
     char n[128];
     uint32_t f = cm_send(g, c, true, &m);
     gen_note_fallback(g, f, "LAP from the active side, %s", cname(c, n, sizeof(n)));

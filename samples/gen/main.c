@@ -90,7 +90,7 @@ static void usage(void)
                "                                         or three hosts (a.pcap, b.pcap, c.pcap),\n"
                "                                         truth.pcap and truth.tsv; RoCEv2\n"
                "                                         (default) or native IB\n"
-               "       ibscope-gen cm-kernel OUTDIR        one capture per row of the RDMA CM\n"
+               "       ibscope-gen cm-kernel OUTDIR      one capture per row of the RDMA CM\n"
                "                                         table (issue 34) on the Linux kernel's\n"
                "                                         timing, and truth.tsv: what ibscope\n"
                "                                         must report of each, and why\n"

@@ -6,9 +6,12 @@
  * PrimaryLocalACKTimeout = packet lifetime + 1 (cm_ack_timeout).  The MAD
  * layer sends a message at most 1 + 15 times, one wait apart, and gives up
  * one wait after the last.  Passive sides here accept inside their
- * CONNECT_REQUEST handler (kernel ULPs: nvmet-rdma, ko2iblnd), so no MRA is
- * sent (cma_ib_req_handler sends or prepares one only for a later accept),
- * except where a row says its server accepts late.
+ * CONNECT_REQUEST handler (kernel ULPs: nvmet-rdma, ko2iblnd) unless a row
+ * says its server accepts late; either way no MRA goes out: for a later
+ * accept cma_ib_req_handler only marks the id MRA_REQ_SENT (ib_send_cm_mra
+ * with IB_CM_MRA_FLAG_DELAY, ib_prepare_cm_mra in 2025 trees) and
+ * cm_dup_req_handler sends the MRA if a duplicate REQ comes before the
+ * accept, which no row lets happen.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +91,9 @@ static void row_lost_rep(cmk_t *k)
     cmk_conn_t a;
     conn(k, &a, &cl, &sv, portspace_alloc(&ps, &k->g->rng), 7471, IB_PACKET_LIFETIME);
     const uint64_t wa = cm_active_wait_us(IB_PACKET_LIFETIME), wp = cm_passive_wait_us();
-    /* a user-space server accepting 2.5 s after the REQ: with
-     * ib_prepare_cm_mra no MRA goes out unless a duplicate REQ comes first */
+    /* a user-space server accepting 2.5 s after the REQ (no MRA: the
+     * duplicate REQ comes after the REP); a REP sooner than 2 x 1024 ms
+     * would be retried before the REQ is */
     const uint64_t accept = 2500 * MS;
     require(accept < wa && wa < accept + wp, "REQ retry between the REP and its retry");
     cmk_at(k, 0);
@@ -137,8 +141,8 @@ static void row_broken_return(cmk_t *k)
     cmk_conn_t a;
     conn(k, &a, &cl, &sv, portspace_alloc(&ps, &k->g->rng), 7471, CMA_IBOE_PACKET_LIFETIME);
     const uint64_t wa = cm_active_wait_us(CMA_IBOE_PACKET_LIFETIME), wp = cm_passive_wait_us();
-    /* A user-space server accepting 4 s after the REQ (no MRA: only a
-     * duplicate REQ would draw one).  Any sooner and the passive side gives
+    /* A user-space server accepting 4 s after the REQ (no MRA: the first
+     * duplicate REQ comes after the REP).  Any sooner and the passive side gives
      * up (accept + 16 x 4.096 s) before the 16th REQ (15 x 4.608 s) and takes
      * that one for a new request. */
     const uint64_t accept = 4000 * MS;
@@ -528,6 +532,7 @@ static void row_lap_roce(cmk_t *k)
     for (int s = 0; s < CM_SENDS; s++) {
         cmk_at(k, t + s * wa);
         cmk_send(k, &a, CMK_LAP, true, 0); /* cm_lap_handler: -EINVAL on RoCE */
+        /* the sender's LAP times out (IB_CM_LAP_ERROR), the connection stays */
     }
     const uint64_t end = t + CM_SENDS * wa + 1 * S;
     cmk_at(k, end);
@@ -542,8 +547,9 @@ static void row_lap_roce(cmk_t *k)
     cmk_set(k, K_ESTABLISHED, 1, "cm_rtu_handler; the LAP changes nothing on RoCE");
     cmk_set(k, K_CLOSED, 1, "cm_dreq_handler in IB_CM_ESTABLISHED; cm_drep_handler");
     cmk_why(k, K_RETX_FIRST + CMK_LAP,
-            "cm_lap_handler returns -EINVAL on RoCE (no APR, no MRA): the LAP's 15 MAD retries "
-            "(max_cm_retries), the REQ's timeout_ms 4.608 s apart");
+            "cm_lap_handler returns -EINVAL on RoCE (no APR, no MRA); ib_send_cm_lap (removed "
+            "from later kernels): cm_alloc_msg retries = max_cm_retries, timeout_ms the REQ's "
+            "4.608 s: 15 repeats");
     cmk_why(k, K_RETX_FIRST + CMK_APR, "cm_lap_handler: RoCE, no APR is ever sent");
     cmk_why(k, K_UNREACHABLE, "a LAP given up (IB_CM_LAP_ERROR) leaves the connection as it was");
     cmk_ports(k, &ps, "_destroy_id -> cma_release_port after the DREP",
