@@ -48,7 +48,8 @@ FIELDS = ["frame.time_epoch", "infiniband.mad.attributeid", "infiniband.mad.tran
           "infiniband.cm.req.localcaguid", "infiniband.cm.req.prim_localacktout",
           "infiniband.cm.req.remoteresptout", "infiniband.cm.req.localresptout",
           "infiniband.cm.req.maxcmretr", "infiniband.cm.req.ip_cm.sip4",
-          "infiniband.cm.req.ip_cm.sport", "eth.type"]
+          "infiniband.cm.req.ip_cm.sport", "eth.type", "infiniband.cm.dreq.localcommid",
+          "infiniband.cm.drsp.remotecommid", "infiniband.cm.rej.remotecommid"]
 
 
 def cm_ms(t):
@@ -121,8 +122,9 @@ def check_wire(name, t, cm, end):
     roce = any(v["eth.type"] for v in cm)
     for v in reqs:
         ack = int(v["infiniband.cm.req.prim_localacktout"], 0)
-        if roce:
-            check(ack == 17, f"{name}: RoCE REQ with PrimaryLocalACKTimeout {ack}, not 17")
+        # cm_ack_timeout: packet lifetime + 1; 16 on RoCE, 18 on this native IB
+        check(ack == (17 if roce else 19),
+              f"{name}: {'RoCE' if roce else 'native IB'} REQ with PrimaryLocalACKTimeout {ack}")
         check(int(v["infiniband.cm.req.maxcmretr"], 0) == 15
               and int(v["infiniband.cm.req.remoteresptout"], 0) == 20
               and int(v["infiniband.cm.req.localresptout"], 0) == 20,
@@ -174,6 +176,94 @@ def check_timing(name, t, cm, end, reqs):
                      ("finding_counts.unreachable",
                       outcome[("REQ", "given up")] + outcome[("DREQ", "given up")])):
         check(got == int(t[key]), f"{name}: the wire gives {key} {got}, truth says {t[key]}")
+
+
+def low32(text):
+    return int(text, 16) & 0xFFFFFFFF
+
+
+def attempts(cm, end):
+    """Each attempt (REQ TID, whose low half is the LocalCommID on Linux):
+    its source, LocalCAGUID, port, and when its port was free again: the REJ
+    (RDMA_CM_EVENT_REJECTED), the DREP, one wait after the last of 16 DREQs or
+    of 16 unanswered REQs, or None: held at the capture's end."""
+    found = {}
+    for tid, sends in by_tid(cm, "REQ").items():
+        req = sends[0]
+        active, _, retries = req_timing(req)
+        found[low32(tid)] = {
+            "src": req["infiniband.cm.req.ip_cm.sip4"],
+            "guid": req["infiniband.cm.req.localcaguid"],
+            "port": int(req["infiniband.cm.req.ip_cm.sport"], 0), "start": req["t"],
+            "reqs": [v["t"] for v in sends], "wait": active, "retries": retries,
+            "rtu": False, "rej": None, "drep": None, "dreqs": []}
+    for v in cm:
+        field = {"RTU": "infiniband.mad.transactionid", "REJ": "infiniband.cm.rej.remotecommid",
+                 "DREQ": "infiniband.cm.dreq.localcommid",
+                 "DREP": "infiniband.cm.drsp.remotecommid"}.get(v["msg"])
+        a = found.get(low32(v[field])) if field and v.get(field) else None
+        if a is None:
+            continue
+        if v["msg"] == "RTU":
+            a["rtu"] = True
+        elif v["msg"] == "DREQ":
+            a["dreqs"].append(v["t"])
+        else:
+            a[v["msg"].lower()] = v["t"]
+    for a in found.values():
+        done = 1 + a["retries"]
+        if a["rej"] is not None or a["drep"] is not None:
+            free = a["rej"] if a["rej"] is not None else a["drep"]
+        elif a["dreqs"]:
+            free = a["dreqs"][-1] + a["wait"] / 1000 if len(a["dreqs"]) >= done else None
+        elif not a["rtu"] and len(a["reqs"]) >= done:
+            free = a["reqs"][-1] + a["wait"] / 1000
+        else:
+            free = None
+        a["free"] = free if free is not None and free <= end + 1e-9 else None
+    return found
+
+
+def pool_of(options):
+    words = options.split()
+    if "--pool" in words:
+        lo, hi = words[words.index("--pool") + 1].split("-")
+        return int(lo), int(hi)
+    return 32768, 60999
+
+
+def held(found, key, lo, hi):
+    """Per key (source, or LocalCAGUID): the pool ports held at most at once,
+    and at the capture's end."""
+    events = []
+    for a in found.values():
+        if lo <= a["port"] <= hi:
+            events.append((a["start"], 1, a[key]))
+            if a["free"] is not None:
+                events.append((a["free"], -1, a[key]))
+    now, peak = Counter(), Counter()
+    for _, step, k in sorted(events, key=lambda e: (e[0], e[1])):
+        now[k] += step
+        peak[k] = max(peak[k], now[k])
+    return peak, now
+
+
+def check_held(name, t, cm, end):
+    found = attempts(cm, end)
+    lo, hi = pool_of(t["options"])
+    peak, now = held(found, "src", lo, hi)
+    check(sum(now.values()) == int(t["ports_in_use_at_end"]),
+          f"{name}: the wire leaves {sum(now.values())} pool ports held, truth says "
+          f"ports_in_use_at_end {t['ports_in_use_at_end']}")
+    if "peak_ports_in_use" in t:
+        got = max(peak.values(), default=0)
+        check(got == int(t["peak_ports_in_use"]),
+              f"{name}: the wire peaks at {got} ports a source, truth says {t['peak_ports_in_use']}")
+    if "host_peak_ports_in_use" in t:
+        got = max(held(found, "guid", lo, hi)[0].values(), default=0)
+        check(got == int(t["host_peak_ports_in_use"]),
+              f"{name}: the wire peaks at {got} ports a LocalCAGUID, truth says "
+              f"{t['host_peak_ports_in_use']}")
 
 
 def check_ports(name, t, cm):
@@ -234,6 +324,7 @@ def main():
             for r in rows:
                 cm, end = frames(a.tshark, os.path.join(one, r + ".pcap"))
                 check_wire(r, truth[r], cm, end)
+                check_held(r, truth[r], cm, end)
                 check_ports(r, truth[r], cm)
     if failures:
         print(f"{len(failures)} check(s) failed")
