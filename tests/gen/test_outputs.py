@@ -3,9 +3,10 @@
 
 Each way ibscope-gen writes (a scenario, `all`, `ramp`, `busy` into a file;
 `notes`, `list`, `--help`, `--list-scenarios`, `--list-options`,
-`cm-kernel --list` on standard output; `cm-kernel` into a missing folder) is tried on /dev/full, and the standard output ones on a closed
-standard output too; a file that cannot be made (a missing folder, a folder,
-a read-only folder when not root) as well.
+`cm-kernel --list` on standard output) is tried on /dev/full, and the
+standard output ones on a closed standard output too; a file that cannot be
+made (a missing folder, a folder, a read-only folder when not root) as well,
+and `cm-kernel` into a folder that cannot be made.
 Each must exit 2 with exactly one line, "ibscope-gen: NAME: <the errno's
 words>", and what works must still exit 0 and say nothing.
 
