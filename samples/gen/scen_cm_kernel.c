@@ -223,7 +223,7 @@ static void row_dead_target(cmk_t *k)
     k->vantage = "active host";
     k->vantage_why = "the client's own capture: every REQ it sends";
     cmk_set(k, K_REQUESTS, attempts,
-            "cm_form_tid / cm_alloc_id: each new id has a new LocalCommID; its 16 REQs one "
+            "cm_alloc_id (xa_alloc_cyclic): each new id a new LocalCommID; its 16 REQs one "
             "attempt (cm_match_req key)");
     cmk_set(k, K_UNREACHABLE, given_up,
             "cm_process_send_error (IB_CM_REQ_SENT) -> IB_CM_REQ_ERROR: attempts 1-59 given up "
