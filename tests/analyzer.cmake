@@ -74,3 +74,12 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
     set_tests_properties(fabric.${group} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
 endif()
+
+# RDMA CM as the Linux kernel runs it (issue 34; tests/analyzer/test_cm_kernel.py):
+# each capture of ibscope-gen cm-kernel against its truth.tsv, key by key.
+if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
+  add_test(NAME analyzer.cm_kernel
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_cm_kernel.py
+                   --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
+  set_tests_properties(analyzer.cm_kernel PROPERTIES TIMEOUT 600)
+endif()

@@ -49,6 +49,7 @@ const gen_option_t gen_options[] = {
     { "trend", "--linktype", "", "197|247|1", "197,247,1", TREND, NULL },
     { "trend", "--seed", "", "S", "", TREND, NULL },
     { "fabric", "--linktype", "", "1|247", "1,247", "usage", NULL },
+    { "cm-kernel", "--list", "", "", "", "usage", NULL },
     { "notes", "--tsv", "", "", "", "usage", NULL },
 };
 const size_t n_gen_options = sizeof(gen_options) / sizeof(gen_options[0]);

@@ -92,6 +92,29 @@ static void cm_ipcm(const cm_conn_t *c, uint8_t *dst)
     ipcm_put(dst, &h);
 }
 
+/* The path between the hosts' second ports (alt_act, alt_pas): LIDs and
+ * GIDs on native IB, GIDs alone on RoCE. */
+static void cm_alt_path(const gen_t *g, const cm_conn_t *c, uint8_t ack_timeout, cm_path_t *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->ack_timeout = ack_timeout;
+    p->rate = 16;
+    p->subnet_local = true;
+    if (g->link != LINK_ETH && g->link != LINK_SLL) {
+        p->local_lid = c->alt_act->lid;
+        p->remote_lid = c->alt_pas->lid;
+        memcpy(p->local_gid, c->alt_act->gid, 16);
+        memcpy(p->remote_gid, c->alt_pas->gid, 16);
+    } else {
+        p->local_lid = 0xFFFF;
+        p->remote_lid = 0xFFFF;
+        host_roce_gid(c->alt_act, c->ipv6, p->local_gid);
+        host_roce_gid(c->alt_pas, c->ipv6, p->remote_gid);
+        p->hop_limit = 64;
+        p->subnet_local = false;
+    }
+}
+
 void cm_build_req(gen_t *g, const cm_conn_t *c, mad_t *m)
 {
     uint8_t priv[CM_REQ_PRIV_LEN];
@@ -119,7 +142,7 @@ void cm_build_req(gen_t *g, const cm_conn_t *c, mad_t *m)
 
     cm_path_t *p = &r.primary;
     p->sl = 0;
-    p->ack_timeout = 19;
+    p->ack_timeout = c->pkt_life ? (uint8_t)(c->pkt_life + 1) : 19;
     if (g->link == LINK_ETH || g->link == LINK_SLL) {
         /* RoCE: no LIDs; the permissive LID is what Linux puts there */
         p->local_lid = 0xFFFF;
@@ -146,6 +169,10 @@ void cm_build_req(gen_t *g, const cm_conn_t *c, mad_t *m)
         p->rate = 16; /* 100 Gb/s */
         p->hop_limit = 0;
         p->subnet_local = true;
+    }
+    if (c->alt_act && c->alt_pas) {
+        r.has_alternate = true;
+        cm_alt_path(g, c, p->ack_timeout, &r.alternate);
     }
     mad_init(m, MAD_CLASS_CM, CM_CLASS_VERSION, MAD_METHOD_SEND, 0, c->req_tid, CM_ATTR_REQ, 0);
     cm_put_req(m, &r);
@@ -253,6 +280,22 @@ uint32_t cm_drep(gen_t *g, cm_conn_t *c, bool from_active)
     char n[128];
     uint32_t f = cm_send(g, c, from_active, &m);
     gen_note_fallback(g, f, "DREP for frame %u: %s closed", c->dreq_frame, cname(c, n, sizeof(n)));
+    return f;
+}
+
+uint32_t cm_lap(gen_t *g, cm_conn_t *c)
+{
+    mad_t m;
+    cm_path_t alt;
+    cm_alt_path(g, c, c->pkt_life ? (uint8_t)(c->pkt_life + 1) : 19, &alt);
+    /* cm_form_tid: the agent's hi_tid and the LocalCommID, as the REQ's */
+    uint64_t tid = ((uint64_t)c->act->hi_tid << 32) | c->act_id;
+    mad_init(&m, MAD_CLASS_CM, CM_CLASS_VERSION, MAD_METHOD_SEND, 0, tid, CM_ATTR_LAP, 0);
+    /* RemoteCMResponseTimeout 0x1F: what cm_format_lap wrote ("todo") */
+    cm_put_lap(&m, c->act_id, c->pas_id, c->pas_qpn, 0x1F, &alt);
+    char n[128];
+    uint32_t f = cm_send(g, c, true, &m);
+    gen_note_fallback(g, f, "LAP from the active side, %s", cname(c, n, sizeof(n)));
     return f;
 }
 

@@ -21,6 +21,12 @@ typedef struct cm_conn {
     /* VLAN tags used on Ethernet links */
     int ntags;
     uint16_t tpid[2], tci[2];
+    /* Path timing: the REQ's PrimaryLocalACKTimeout is packet_life + 1, as the
+     * kernel's cm_ack_timeout() gives it with a CA ACK delay of 0; 0 keeps 19. */
+    uint8_t pkt_life;
+    /* Native IB: the alternate path of the REQ (automatic path migration),
+     * the two hosts' second ports; NULL for none. */
+    host_t *alt_act, *alt_pas;
     /* IP CM header overrides (malformed samples) */
     uint8_t ipcm_majv, ipcm_ipv; /* 0: use 0 / 4-or-6 */
 } cm_conn_t;
@@ -41,6 +47,8 @@ uint32_t cm_mra(gen_t *g, cm_conn_t *c, uint8_t msg_mraed, uint8_t timeout);
 uint32_t cm_rej(gen_t *g, cm_conn_t *c, uint16_t reason, const uint8_t *ari, uint8_t ari_len);
 uint32_t cm_dreq(gen_t *g, cm_conn_t *c, bool from_active);
 uint32_t cm_drep(gen_t *g, cm_conn_t *c, bool from_active);
+/* LAP from the active side proposing the path from alt_act to alt_pas. */
+uint32_t cm_lap(gen_t *g, cm_conn_t *c);
 uint32_t cm_sidr_req(gen_t *g, cm_conn_t *c);
 uint32_t cm_sidr_rep(gen_t *g, cm_conn_t *c, uint8_t status, const uint8_t *info, uint8_t info_len,
                      uint32_t qkey);

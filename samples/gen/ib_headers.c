@@ -214,6 +214,8 @@ void cm_put_req(mad_t *m, const cm_req_t *r)
     b[74] = (uint8_t)(((r->mtu & 0xF) << 4) | (r->rnr_retry & 7));
     b[75] = (uint8_t)(((r->max_cm_retries & 0xF) << 4) | (r->srq ? 0x08 : 0));
     cm_put_path(b + 76, &r->primary);
+    if (r->has_alternate)
+        cm_put_path(b + 120, &r->alternate);
     size_t n = r->priv_len > CM_REQ_PRIV_LEN ? CM_REQ_PRIV_LEN : r->priv_len;
     if (n)
         memcpy(b + CM_REQ_PRIV_OFF, r->priv, n);
@@ -254,6 +256,24 @@ void cm_put_dreq(mad_t *m, uint32_t local, uint32_t remote, uint32_t remote_qpn)
 {
     cm_put_ids(m, local, remote);
     put_be24(m->b + 32, remote_qpn);
+}
+
+void cm_put_lap(mad_t *m, uint32_t local, uint32_t remote, uint32_t remote_qpn,
+                uint8_t remote_cm_timeout, const cm_path_t *alt)
+{
+    uint8_t *b = m->b;
+    cm_put_ids(m, local, remote);
+    put_be24(b + 36, remote_qpn);
+    b[39] = (uint8_t)((remote_cm_timeout & 0x1F) << 3);
+    put_be16(b + 44, alt->local_lid);
+    put_be16(b + 46, alt->remote_lid);
+    memcpy(b + 48, alt->local_gid, 16);
+    memcpy(b + 64, alt->remote_gid, 16);
+    put_be32(b + 80, ((alt->flow & 0xFFFFF) << 12) | alt->tclass);
+    b[84] = alt->hop_limit;
+    b[85] = (uint8_t)(alt->rate & 0x3F);
+    b[86] = (uint8_t)(((alt->sl & 0xF) << 4) | (alt->subnet_local ? 0x08 : 0));
+    b[87] = (uint8_t)((alt->ack_timeout & 0x1F) << 3);
 }
 
 void cm_put_mra(mad_t *m, uint32_t local, uint32_t remote, uint8_t msg_mraed,

@@ -164,6 +164,8 @@ void smp_put_node_info(uint8_t *dst, uint8_t node_type, uint8_t nports, uint64_t
 #define CM_ATTR_DREP          0x0016
 #define CM_ATTR_SIDR_REQ      0x0017
 #define CM_ATTR_SIDR_REP      0x0018
+#define CM_ATTR_LAP           0x0019
+#define CM_ATTR_APR           0x001A
 
 #define CM_REQ_PRIV_OFF      164
 #define CM_REQ_PRIV_LEN      92
@@ -187,6 +189,8 @@ typedef struct cm_req {
     uint8_t mtu, rnr_retry, max_cm_retries;
     bool srq;
     cm_path_t primary;
+    bool has_alternate; /* bytes 120-163: the alternate path (APM) */
+    cm_path_t alternate;
     const uint8_t *priv; /* up to 92 bytes */
     size_t priv_len;
 } cm_req_t;
@@ -209,6 +213,10 @@ void cm_put_mra(mad_t *m, uint32_t local, uint32_t remote, uint8_t msg_mraed,
 /* msg_rejected: 0 REQ, 1 REP, 2 other.  ari may be NULL. */
 void cm_put_rej(mad_t *m, uint32_t local, uint32_t remote, uint8_t msg_rejected, uint16_t reason,
                 const uint8_t *ari, uint8_t ari_len);
+/* LAP: the alternate path proposed for a connection (its own field order,
+ * IBA 12.6.13: flow label and traffic class together, then hop limit, rate). */
+void cm_put_lap(mad_t *m, uint32_t local, uint32_t remote, uint32_t remote_qpn,
+                uint8_t remote_cm_timeout, const cm_path_t *alt);
 void cm_put_sidr_req(mad_t *m, uint32_t request_id, uint16_t pkey, uint64_t service_id);
 void cm_put_sidr_rep(mad_t *m, uint32_t request_id, uint8_t status, const uint8_t *info,
                      uint8_t info_len, uint32_t qpn, uint64_t service_id, uint32_t qkey);

@@ -10,6 +10,7 @@
 
 #include "busy.h"
 #include "cli_options.h"
+#include "cm_kernel.h"
 #include "ramp.h"
 #include "scen_fabric.h"
 #include "scenarios.h"
@@ -89,6 +90,11 @@ static void usage(void)
                "                                         or three hosts (a.pcap, b.pcap, c.pcap),\n"
                "                                         truth.pcap and truth.tsv; RoCEv2\n"
                "                                         (default) or native IB\n"
+               "       ibscope-gen cm-kernel OUTDIR      one capture per row of the RDMA CM\n"
+               "                                         table (issue 34) on the Linux kernel's\n"
+               "                                         timing, and truth.tsv: what ibscope\n"
+               "                                         must report of each, and why\n"
+               "       ibscope-gen cm-kernel --list      the rows and their titles\n"
                "       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
                "                                         (Markdown, or file/frame/note TSV;\n"
                "                                         frame 0 = a note on the whole file)\n"
@@ -411,6 +417,21 @@ static int cmd_fabric(int argc, char **argv)
     return 0;
 }
 
+/* ibscope-gen cm-kernel OUTDIR | --list */
+static int cmd_cm_kernel(int argc, char **argv)
+{
+    if (argc == 1 && strcmp(argv[0], "--list") == 0) {
+        for (size_t i = 0; i < n_cmk_rows; i++)
+            out_printf("%s\t%s\n", cmk_rows[i].name, cmk_rows[i].title);
+        return 0;
+    }
+    if (argc != 1 || (argv[0][0] == '-' && argv[0][1]))
+        return bad_usage("cm-kernel: wants an output directory, or --list%s", "");
+    if (strlen(argv[0]) > 4000)
+        return bad_usage("cm-kernel: output directory name too long: '%s'", argv[0]);
+    return cm_kernel_write(argv[0]) ? EXIT_OUTPUT : 0;
+}
+
 static bool trend_shape_of(const char *name, trend_shape_t *shape)
 {
     static const char *const names[] = { "ramp", "flat", "shrink", "burst" };
@@ -577,6 +598,8 @@ static int dispatch(int argc, char **argv)
         return cmd_trend(argc - 2, argv + 2);
     if (strcmp(cmd, "fabric") == 0)
         return cmd_fabric(argc - 2, argv + 2);
+    if (strcmp(cmd, "cm-kernel") == 0)
+        return cmd_cm_kernel(argc - 2, argv + 2);
     if (strcmp(cmd, "all") == 0) {
         if (argc != 3)
             return bad_usage("all: wants exactly one argument, the output directory%s", "");

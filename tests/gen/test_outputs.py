@@ -2,10 +2,11 @@
 """test_outputs.py - ibscope-gen says every output error and exits 2.
 
 Each way ibscope-gen writes (a scenario, `all`, `ramp`, `busy` into a file;
-`notes`, `list`, `--help`, `--list-scenarios`, `--list-options` on standard
-output) is tried on /dev/full, and the standard output ones on a closed
-standard output too; a file that cannot be made (a missing folder, a folder,
-a read-only folder when not root) as well.
+`notes`, `list`, `--help`, `--list-scenarios`, `--list-options`,
+`cm-kernel --list` on standard output) is tried on /dev/full, and the
+standard output ones on a closed standard output too; a file that cannot be
+made (a missing folder, a folder, a read-only folder when not root) as well,
+and `cm-kernel` into a folder that cannot be made.
 Each must exit 2 with exactly one line, "ibscope-gen: NAME: <the errno's
 words>", and what works must still exit 0 and say nothing.
 
@@ -51,6 +52,8 @@ def main():
             expect(gen, args + [d], f"ibscope-gen: {d}: {os.strerror(21)}")
         missing = os.path.join(d, "no")
         expect(gen, ["all", missing], f"ibscope-gen: {missing}/cm_ib_erf.pcap: {os.strerror(2)}")
+        deeper = os.path.join(missing, "out")
+        expect(gen, ["cm-kernel", deeper], f"ibscope-gen: {deeper}: {os.strerror(2)}")
         if os.geteuid() != 0:
             ro = os.path.join(d, "ro")
             os.mkdir(ro, 0o555)
@@ -60,7 +63,7 @@ def main():
             print("SKIP (part): a read-only folder, as root")
         # Standard output: full, and closed.
         for args in (["notes"], ["notes", "--tsv"], ["list"], ["--help"], ["--list-scenarios"],
-                     ["--list-options"]):
+                     ["--list-options"], ["cm-kernel", "--list"]):
             with open("/dev/full", "wb") as full:
                 expect(gen, args, f"ibscope-gen: standard output: {ENOSPC}", stdout=full)
             expect(gen, args, f"ibscope-gen: standard output: {os.strerror(9)}",

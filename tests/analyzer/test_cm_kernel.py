@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""test_cm_kernel.py - RDMA CM as the Linux kernel runs it (issue 34).
+
+ibscope-gen cm-kernel writes one capture per row of the issue's table, on the
+kernel's timing, and truth.tsv: for each capture the options it is analysed
+with, where it was taken, and the numbers the kernel's rules give (each with
+the function it follows).  Each capture is analysed with
+`ibscope --format json --connections OPTIONS CAPTURE`, and every truth key is
+compared: a JSON path into the report, except
+
+  ports_in_use_at_end     the sum of sources[].ports_in_use
+  peak_ports_in_use       the largest sources[].peak_ports_in_use
+  host_peak_ports_in_use  the largest hosts[].peak_ports_in_use when the
+                          report lists hosts, else the path itself
+
+A key the report lacks is a failure that names it.  One line per mismatch,
+with the kernel function the value follows.
+
+Usage: test_cm_kernel.py --ibscope BIN --gen BIN [CAPTURE...]
+Exit 0 pass, 1 fail.
+"""
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import check, failures  # noqa: E402
+
+INFO = ("options", "vantage")
+
+
+def read_truth(d):
+    """{capture: [(key, value, why)]} in the file's order."""
+    truth = defaultdict(list)
+    with open(os.path.join(d, "truth.tsv")) as f:
+        f.readline()
+        for line in f:
+            cap, key, value, why = line.rstrip("\n").split("\t")
+            truth[cap].append((key, value, why))
+    return truth
+
+
+class Missing(Exception):
+    pass
+
+
+def path(report, dotted):
+    node = report
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise Missing(dotted)
+        node = node[part]
+    return node
+
+
+def sources(report, key):
+    src = path(report, "sources")
+    if any(key not in s for s in src):
+        raise Missing(f"sources[].{key}")
+    return [s[key] for s in src]
+
+
+def value(report, key):
+    """What the report says of a truth key (see the module's doc)."""
+    if key == "ports_in_use_at_end":
+        return sum(sources(report, "ports_in_use"))
+    if key == "peak_ports_in_use":
+        return max(sources(report, "peak_ports_in_use"), default=0)
+    if key == "host_peak_ports_in_use" and isinstance(report.get("hosts"), list):
+        hosts = report["hosts"]
+        if any("peak_ports_in_use" not in h for h in hosts):
+            raise Missing("hosts[].peak_ports_in_use")
+        return max((h["peak_ports_in_use"] for h in hosts), default=0)
+    return path(report, key)
+
+
+def analyse(ibscope, capture, options):
+    p = subprocess.run([ibscope, "--format", "json", "--connections", *shlex.split(options),
+                        capture], capture_output=True, timeout=600)
+    if not check(p.returncode == 0, f"{os.path.basename(capture)}: ibscope {options} exit "
+                 f"{p.returncode}: {p.stderr.decode('utf-8', 'replace').strip()}"):
+        return None
+    return json.loads(p.stdout)
+
+
+def compare(ibscope, d, cap, rows):
+    info = {k: v for k, v, _ in rows if k in INFO}
+    report = analyse(ibscope, os.path.join(d, cap + ".pcap"), info.get("options", ""))
+    if report is None:
+        return
+    bad = 0
+    for key, want, why in rows:
+        if key in INFO:
+            continue
+        try:
+            got = value(report, key)
+        except Missing as m:
+            check(False, f"{cap}: {key}: not in ibscope's report (no {m}); the kernel: "
+                  f"{want} ({why})")
+            bad += 1
+            continue
+        if not check(got == int(want), f"{cap}: {key}: ibscope says {got}, the kernel "
+                     f"{want} ({why})"):
+            bad += 1
+    print(f"{cap} ({info.get('vantage', '?')}): {len(rows) - len(INFO) - bad} of "
+          f"{len(rows) - len(INFO)} keys as the kernel")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ibscope", required=True)
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("captures", nargs="*", help="rows to check (default: all)")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ibscope-cm-kernel-") as d:
+        subprocess.run([a.gen, "cm-kernel", d], check=True)
+        truth = read_truth(d)
+        for cap in a.captures:
+            check(cap in truth, f"no row {cap!r} in truth.tsv")
+        for cap, rows in truth.items():
+            if not a.captures or cap in a.captures:
+                compare(a.ibscope, d, cap, rows)
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
