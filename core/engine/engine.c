@@ -219,14 +219,16 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
      * entry: clearing its kilobytes on every frame would dominate the cost. */
     memset(out, 0, offsetof(struct ib_frame_analysis, findings));
     e->stats.frames++;
-    if (!pkt)
-        return;
-    e->stats.ib_frames++;
     e->at = at;
     e->out = out;
-    /* Connections whose wait ran out before this frame gave up first: their
-     * ports are free for it. */
+    /* Connections whose wait ran out before this frame, of any kind, gave
+     * up first: their ports are free for it. */
     eng_cm_expire(e, at.time_ns);
+    if (!pkt) {
+        e->out = NULL;
+        return;
+    }
+    e->stats.ib_frames++;
     diag_findings(e, pkt);
     crc_findings(e, pkt);
     if (ib_packet_has(pkt, IB_HAS_MAD)) {

@@ -95,9 +95,13 @@ static uint32_t cm_ms(unsigned t)
 #define LINGER_MIN_MS  1000u /* an answer's copy can trail its request's */
 #define RETRIES_MAX    15u   /* MaxCMRetries is 4 bits */
 
+/* A sender waits this long for the answer before it sends again or, its
+ * retries spent, gives up: exactly, as the kernel's timer does.  Seen from
+ * elsewhere than the sender, the path delay only makes the wait look
+ * longer, never shorter. */
 static int64_t wait_ns(uint32_t ms)
 {
-    return (int64_t)ms * 1000000 * (100 + IB_CM_WAIT_MARGIN_PCT) / 100;
+    return (int64_t)ms * 1000000;
 }
 
 /* The REQ's timing: the active side's wait (ib_send_cm_req: 2 x

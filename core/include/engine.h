@@ -140,13 +140,6 @@ struct ib_latency {
     int64_t min_ns, median_ns, max_ns;
 };
 
-/* A CM message's sender waits this long for the answer, the kernel's
- * timeout (cm.c: the REQ's 2 x PacketLifeTime + RemoteCMResponseTimeout, the
- * passive side's LocalCMResponseTimeout, cm_convert_to_ms), before it sends
- * the message again or, its MaxCMRetries spent, gives up.  The engine gives
- * the wire this much more, in percent, for the path delay and the timers'
- * slack, before it calls a connection given up. */
-#define IB_CM_WAIT_MARGIN_PCT 25
 
 /* The CM messages, in attribute order (REQ 0x0010 ... APR 0x001A): the
  * index of a per-message count is attr - IB_CM_MSG_FIRST. */

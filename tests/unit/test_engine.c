@@ -99,6 +99,13 @@ static struct ib_packet req_to(struct ib_endpoint src, struct ib_endpoint dst, u
     p.cm.sid.port_space = IB_PS_TCP;
     p.cm.sid.dport = t.dport;
     p.cm.u.req.service_id = p.cm.sid.raw;
+    /* rdma_cm's timing on RoCE (cma.c: CMA_CM_RESPONSE_TIMEOUT 20,
+     * CMA_MAX_CM_RETRIES 15, packet life 16): the active side waits
+     * 2 x 256 + 4096 ms a try. */
+    p.cm.u.req.remote_cm_resp_timeout = 20;
+    p.cm.u.req.local_cm_resp_timeout = 20;
+    p.cm.u.req.max_cm_retries = 15;
+    p.cm.u.req.primary.local_ack_timeout = 17;
     p.cm.has_ipcm = true;
     p.cm.ipcm.ipv = 4;
     p.cm.ipcm.valid = true;
@@ -163,6 +170,11 @@ static struct ib_packet mad_resp(struct ib_endpoint src, struct ib_endpoint dst,
 #define TEN(x)   (0x0a000000u | (x)) /* 10.0.0.x */
 
 static struct ib_engine *E;
+static int64_t time_base; /* later() moves the clock on */
+/* A live LocalCommID is never used again (cm.c allocates them
+ * cyclically): each connection its own, and the one holding each port. */
+static uint32_t next_comm = 1;
+static uint32_t comm_of_port[65536];
 
 static struct ib_connection_stats conn_stats(void)
 {
@@ -190,6 +202,8 @@ static void start(const struct ib_engine_config *cfg)
     ib_engine_set_connection_sink(E, sink, NULL);
     frame_no = 0;
     sink_n = 0;
+    time_base = 0;
+    next_comm = 1;
 }
 
 static int setup(void **state)
@@ -211,9 +225,23 @@ static int teardown(void **state)
 static const struct ib_frame_analysis *feed(const struct ib_packet *p)
 {
     frame_no++;
-    struct ib_frame_ref at = { 0, frame_no, (int64_t)frame_no * 1000 };
+    struct ib_frame_ref at = { 0, frame_no, time_base + (int64_t)frame_no * 1000 };
     ib_engine_feed(E, at, p, &A);
     return &A;
+}
+
+/* An InfiniBand frame with nothing for the CM, this long after the last:
+ * the timers of every connection ran out before it (ended ones reported). */
+#define LATER_NS (1000LL * 1000000000)
+
+static void later(void)
+{
+    frame_no++;
+    time_base += LATER_NS;
+    struct ib_frame_ref at = { 0, frame_no, time_base + (int64_t)frame_no * 1000 };
+    struct ib_packet q = base(lid(9), lid(8), 5);
+    q.present &= ~(uint32_t)IB_HAS_MAD;
+    ib_engine_feed(E, at, &q, &A);
 }
 
 static const struct ib_frame_analysis *feed_at(const struct ib_packet *p, int64_t t_ns)
@@ -467,16 +495,57 @@ static void test_same_id_other_node_not_retransmission(void **state)
     assert_int_equal(conn_stats().requests, 2);
 }
 
-static void test_same_id_after_reply_is_new_attempt(void **state)
+/* A REQ again after the REP is a copy (the REP was lost: cm_match_req finds
+ * the same LocalCommID and LocalCAGUID, cm_dup_req_handler drops it), not a
+ * new connection; once the connection gave up and its copies can no longer
+ * come, the same ID is a new attempt. */
+static void test_req_again_after_reply_is_a_copy(void **state)
 {
     (void)state;
     feed_quiet(PK(req(1, 2, 7, T1)));
     feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, 99, 7)));
+    feed(PK(req(1, 2, 7, T1)));
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_RETRANSMISSION);
+    assert_int_equal(f->related.frame, 1);
+    assert_int_equal(f->data.cm_attr, IB_CM_REQ);
+    assert_int_equal(A.links.retransmission_of.frame, 1);
+    assert_int_equal(conn_stats().requests, 1);
+    assert_int_equal(conn_stats().retransmissions_by_message[IB_CM_REQ - IB_CM_MSG_FIRST], 1);
+    assert_int_equal(sink_n, 0);
+    /* no RTU: given up (the REQ was sent twice: the active side never heard) */
+    later();
+    assert_int_equal(A.count, 1);
+    f = get(IB_FIND_UNREACHABLE);
+    assert_int_equal(f->at.frame, 3);      /* on the last REQ */
+    assert_int_equal(f->related.frame, 1); /* since the first */
+    assert_int_equal(f->data.sent, 2);
+    assert_int_equal(f->data.tried_ns, 2000);
+    assert_int_equal(conn_stats().unreachable, 1);
+    assert_int_equal(source0()->ports_in_use, 0);
+    later();
+    assert_int_equal(sink_n, 1);
+    assert_int_equal(sink_recs[0].state, IB_CONN_UNREACHABLE);
+    assert_int_equal(sink_recs[0].rep.frame, 2);
+    assert_int_equal(sink_recs[0].retransmissions, 1);
     feed_quiet(PK(req(1, 2, 7, T1)));
     assert_int_equal(conn_stats().requests, 2);
-    assert_int_equal(sink_n, 1); /* the superseded one */
-    assert_int_equal(sink_recs[0].state, IB_CONN_REPLIED);
-    assert_int_equal(sink_recs[0].rep.frame, 2);
+}
+
+/* The same LocalCommID from another CA (its LocalCAGUID) is another
+ * connection. */
+static void test_req_key_has_ca_guid(void **state)
+{
+    (void)state;
+    struct ib_packet a = req(1, 2, 7, T1), b = a;
+    a.cm.u.req.local_ca_guid = 0x1111;
+    b.cm.u.req.local_ca_guid = 0x2222;
+    b.cm.ipcm.src_port = 40001;
+    feed_quiet(&a);
+    feed_quiet(&b);
+    assert_int_equal(conn_stats().requests, 2);
+    feed(&a);
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 1);
 }
 
 static void test_duplicate_tuple(void **state)
@@ -567,6 +636,8 @@ static void test_connection_record_lifecycle(void **state)
     assert_int_equal(sink_n, 0);
     feed_at(PK(cm(lid(1), lid(2), IB_CM_DREP, 100, 200)), 6000);
     assert_false(A.links.conn_from_passive);
+    assert_int_equal(sink_n, 0); /* findable while a DREQ copy may come */
+    later();
     assert_int_equal(sink_n, 1);
     const struct ib_connection_record *r = &sink_recs[0];
     assert_int_equal(r->state, IB_CONN_CLOSED);
@@ -608,6 +679,7 @@ static void test_reject_record_and_reasons(void **state)
     struct ib_packet rej = cm(lid(2), lid(1), IB_CM_REJ, 0, 100);
     rej.cm.u.rej.reason = 28;
     feed_quiet(&rej);
+    later();
     assert_int_equal(sink_n, 1);
     assert_int_equal(sink_recs[0].state, IB_CONN_REJECTED);
     assert_int_equal(sink_recs[0].reject_reason, 28);
@@ -635,6 +707,7 @@ static void test_dreq_from_either_side(void **state)
     feed_quiet(PK(cm(lid(1), lid(2), IB_CM_RTU, 100, 200)));
     feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREQ, 200, 100)));
     feed_quiet(PK(cm(lid(1), lid(2), IB_CM_DREP, 100, 200)));
+    later();
     assert_int_equal(sink_n, 1);
     assert_int_equal(sink_recs[0].dreq.frame, 4);
     assert_int_equal(sink_recs[0].drep.frame, 5);
@@ -647,9 +720,10 @@ static void test_dreq_from_either_side(void **state)
     feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREQ, 201, 101)));
     assert_int_equal(sink_n, 1);
     feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREP, 201, 101)));
+    later();
     assert_int_equal(sink_n, 2);
-    assert_int_equal(sink_recs[1].dreq.frame, 9);
-    assert_int_equal(sink_recs[1].drep.frame, 11);
+    assert_int_equal(sink_recs[1].dreq.frame, 10);
+    assert_int_equal(sink_recs[1].drep.frame, 12);
     assert_int_equal(sink_recs[1].state, IB_CONN_CLOSED);
     assert_int_equal(conn_stats().closed, 2);
     assert_int_equal(source0()->ports_in_use, 0);
@@ -673,6 +747,7 @@ static void test_roce_without_lids(void **state)
     feed_quiet(PK(cm(a, b, IB_CM_RTU, 100, 200)));
     feed_quiet(PK(cm(b, a, IB_CM_DREQ, 200, 100)));
     feed_quiet(PK(cm(a, b, IB_CM_DREP, 100, 200)));
+    later();
     assert_int_equal(sink_n, 1);
     assert_int_equal(sink_recs[0].state, IB_CONN_CLOSED);
     assert_int_equal(conn_stats().established, 1);
@@ -1400,8 +1475,6 @@ static void test_cm_rej_redirect(void **state)
     const struct ib_connection_stats cs_now = conn_stats(), *cs = &cs_now;
     assert_int_equal(cs->rejected, 1);
     assert_int_equal(cs->reject_reasons[24], 1);
-    assert_int_equal(sink_n, 1);
-    assert_int_equal(sink_recs[0].state, IB_CONN_REJECTED);
     assert_true(ib_engine_is_mad_qp(E, &(struct ib_endpoint){ .lid = 8 }, 0x30));
     /* the REQ again to the target */
     feed(PK(req_to(lid(1), lid(8), 0x30, 101, T1)));
@@ -1419,6 +1492,11 @@ static void test_cm_rej_redirect(void **state)
     rej = cm(lid(5), lid(1), IB_CM_REJ, 0, 102);
     rej.cm.u.rej.reason = IB_CM_REJ_PORT_REDIRECT;
     feed_quiet(&rej);
+    ib_engine_finish(E); /* the ended ones first, then the open one */
+    assert_int_equal(sink_n, 3);
+    assert_int_equal(sink_recs[0].state, IB_CONN_REJECTED);
+    assert_int_equal(sink_recs[0].req.frame, 1);
+    assert_int_equal(sink_recs[2].state, IB_CONN_REPLIED);
 }
 
 static void test_sidr_redirect(void **state)
@@ -1442,10 +1520,7 @@ static void test_sidr_redirect(void **state)
     assert_int_equal(cs->sidr_replies, 1);
     assert_int_equal(cs->requests, 0);
     assert_int_equal(cs->retransmissions, 1);
-    assert_int_equal(sink_n, 1);
-    assert_int_equal(sink_recs[0].state, IB_CONN_SIDR);
-    assert_int_equal(sink_recs[0].req.frame, 1);
-    assert_int_equal(sink_recs[0].rep.frame, 3);
+    assert_int_equal(cs->retransmissions_by_message[IB_CM_SIDR_REQ - IB_CM_MSG_FIRST], 1);
     /* asking the redirecting CM again */
     sreq.cm.local_comm_id = 0x56;
     feed(&sreq);
@@ -1456,6 +1531,11 @@ static void test_sidr_redirect(void **state)
     srep.cm.u.sidr_rep.status = 0;
     srep.cm.has_cpi = false;
     feed_quiet(&srep);
+    later();
+    assert_int_equal(sink_n, 2);
+    assert_int_equal(sink_recs[0].state, IB_CONN_SIDR);
+    assert_int_equal(sink_recs[0].req.frame, 1);
+    assert_int_equal(sink_recs[0].rep.frame, 3);
 }
 
 /* ---- addressing, malformed, switches ---- */
@@ -1555,23 +1635,41 @@ static void start_forecast(double horizon_s)
 
 /* A REQ from 10.0.0.1 on pool port `port` to 10.0.0.<dst>:7471 at t;
  * its LocalCommID is the port. */
-static void req_at(uint16_t port, unsigned dst, int64_t t)
+/* The passive side's comm ID for the connection of LocalCommID comm. */
+#define PASSIVE_ID(comm) ((comm) ^ 0x5a5a0000u)
+
+/* A connection that holds its port until it ends: REQ, REP and RTU at
+ * once; A is the REQ's analysis. */
+static void established_at(uint16_t port, unsigned dst, uint32_t comm, int64_t t)
 {
     struct tup tp = { TEN(1), port, TEN(dst), 7471 };
-    feed_at(PK(req(1, 2, port, tp)), t);
+    feed_at(PK(req(1, 2, comm, tp)), t);
+    static struct ib_frame_analysis req_analysis;
+    req_analysis = A;
+    feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, PASSIVE_ID(comm), comm)), t);
+    feed_at(PK(cm(lid(1), lid(2), IB_CM_RTU, comm, PASSIVE_ID(comm))), t);
+    A = req_analysis;
 }
+
 
 /* The same with its own LocalCommID. */
 static void req_comm_at(uint16_t port, unsigned dst, uint32_t comm, int64_t t)
 {
-    struct tup tp = { TEN(1), port, TEN(dst), 7471 };
-    feed_at(PK(req(1, 2, comm, tp)), t);
+    comm_of_port[port] = comm;
+    established_at(port, dst, comm, t);
 }
 
-/* The REJ that ends the connection of req_at(port, ...). */
+static void req_at(uint16_t port, unsigned dst, int64_t t)
+{
+    req_comm_at(port, dst, next_comm++, t);
+}
+
+/* The DREQ and DREP that end the connection of req_at(port, ...). */
 static void end_at(uint16_t port, int64_t t)
 {
-    feed_at(PK(cm(lid(2), lid(1), IB_CM_REJ, 0, port)), t);
+    uint32_t comm = comm_of_port[port];
+    feed_at(PK(cm(lid(1), lid(2), IB_CM_DREQ, comm, PASSIVE_ID(comm))), t);
+    feed_at(PK(cm(lid(2), lid(1), IB_CM_DREP, PASSIVE_ID(comm), comm)), t);
 }
 
 static uint64_t forecasts(void)
@@ -1620,7 +1718,7 @@ static void test_forecast_steady_ramp(void **state)
     assert_true(fired_at > 0);
     assert_int_equal(forecasts(), 1);
     const struct ib_source_stats *s = source0();
-    assert_int_equal(s->forecast_at.frame, frame_no);
+    assert_int_equal(s->forecast_at.frame, frame_no - 2); /* the last REQ */
     assert_true(s->forecast[IB_MODEL_ONE_PORT].has_eta);
     assert_true(s->forecast[IB_MODEL_ONE_PORT].eta_s == 0); /* full */
     assert_int_equal(s->forecast[IB_MODEL_PER_DESTINATION].ports_in_use, 1000);
@@ -1819,7 +1917,8 @@ int main(void)
         T(test_non_ib_frame),
         T(test_retransmission),
         T(test_same_id_other_node_not_retransmission),
-        T(test_same_id_after_reply_is_new_attempt),
+        T(test_req_again_after_reply_is_a_copy),
+        T(test_req_key_has_ca_guid),
         T(test_duplicate_tuple),
         T(test_port_reused_links_latest),
         T(test_reuse_after_close_no_finding),
