@@ -57,3 +57,10 @@ void ibs_frame_table_clear(struct ibs_frame_table *t)
     free(t->items);
     *t = (struct ibs_frame_table){ 0 };
 }
+
+struct ibs_stored *ibs_frame_table_find_mut(struct ibs_frame_table *t, uint32_t frame)
+{
+    /* The entry is the table's own: found through the one search. */
+    const struct ibs_stored *st = ibs_frame_table_find(t, frame);
+    return st ? &t->items[st - t->items] : NULL;
+}

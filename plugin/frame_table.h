@@ -38,6 +38,8 @@ bool ibs_frame_table_add(struct ibs_frame_table *t, const struct ibs_stored *st)
 
 /* The entry of frame, or NULL when it left nothing. */
 const struct ibs_stored *ibs_frame_table_find(struct ibs_frame_table *t, uint32_t frame);
+/* The same, to change what an earlier frame left (a finding made later). */
+struct ibs_stored *ibs_frame_table_find_mut(struct ibs_frame_table *t, uint32_t frame);
 
 void ibs_frame_table_clear(struct ibs_frame_table *t);
 

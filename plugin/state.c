@@ -315,6 +315,41 @@ static struct ibs_result *keep(const struct ib_frame_analysis *a)
     return r;
 }
 
+/* A finding the engine made for an earlier frame (unreachable, on the last
+ * copy of a message never answered: known only once its wait ran out) joins
+ * that frame's result, which later passes show (tshark -2, the GUI).  Every
+ * CM frame of a connection is stored, so its frame is there. */
+static void add_to_earlier(const struct ib_finding *f)
+{
+    struct ibs_stored *st = ibs_frame_table_find_mut(&stored, (uint32_t)f->at.frame);
+    if (!st)
+        return;
+    struct ibs_result *r = (struct ibs_result *)st->result;
+    if (!r) {
+        r = wmem_new0(wmem_file_scope(), struct ibs_result);
+        st->result = r;
+    }
+    struct ib_finding *all = wmem_alloc(wmem_file_scope(), (r->count + 1) * sizeof *all);
+    if (r->count)
+        memcpy(all, r->findings, r->count * sizeof *all);
+    all[r->count++] = *f;
+    r->findings = all;
+}
+
+/* The frame's analysis keeps its own findings; those for earlier frames go
+ * to them. */
+static void route_findings(struct ib_frame_analysis *a, guint32 num)
+{
+    unsigned kept = 0;
+    for (unsigned i = 0; i < a->count; i++) {
+        if (a->findings[i].at.frame != num)
+            add_to_earlier(&a->findings[i]);
+        else
+            a->findings[kept++] = a->findings[i];
+    }
+    a->count = kept;
+}
+
 /* A frame whose redirect started chain n: its first request joins it. */
 static void note_chain_start(const struct ib_frame_links *l)
 {
@@ -429,6 +464,7 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
     /* A frame's analysis is kilobytes, most of it unused: one for all. */
     static struct ib_frame_analysis a;
     ib_engine_feed(engine, at, &out->pkt, &a);
+    route_findings(&a, pinfo->num);
     struct ibs_stored st = { pinfo->num, qc.answer, false, 0, 0, NULL };
     take_conn_and_chain(&st, &a.links, &out->pkt);
     struct ibs_result *r = keep(&a);

@@ -77,6 +77,7 @@ struct eng_conn {
     bool in_pairs;
     bool counted_closed;
     bool dreq_by_passive;
+    bool drep_by_passive;
     bool timed_out;
 };
 
@@ -102,6 +103,18 @@ static uint32_t cm_ms(unsigned t)
 static int64_t wait_ns(uint32_t ms)
 {
     return (int64_t)ms * 1000000;
+}
+
+/* When the sender of a message gives up, `copies` of it seen, the latest
+ * at last_ns: one wait after its last send, 1 + MaxCMRetries sends in all.
+ * Copies the capture missed (lost before it, or filtered) still count:
+ * the sender gives up only when its retries are spent. */
+static int64_t give_up_at(const struct eng_conn *c, int64_t last_ns, unsigned copies,
+                          uint32_t wait_ms)
+{
+    unsigned sends = c->max_retries + 1u;
+    unsigned left = copies < sends ? sends - copies : 0;
+    return last_ns + (int64_t)(left + 1) * wait_ns(wait_ms);
 }
 
 /* The REQ's timing: the active side's wait (ib_send_cm_req: 2 x
@@ -512,7 +525,7 @@ static void request_again(struct ib_engine *e, struct eng_conn *c, uint16_t attr
         c->req_copies++;
     c->last_req = ref_pack(e->at);
     if (c->wait == W_ANSWER || c->wait == W_RTU)
-        extend_deadline(e, c, e->at.time_ns + wait_ns(c->act_wait_ms));
+        extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->req_copies, c->act_wait_ms));
     else if (c->wait == W_ENDED)
         extend_deadline(e, c, linger_until(e, c));
     eng_ports_fill(e, &c->hold);
@@ -549,7 +562,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     c->req_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
     timing_of(c, &p->cm);
     c->wait = W_ANSWER;
-    set_deadline(e, c, e->at.time_ns + wait_ns(c->act_wait_ms));
+    set_deadline(e, c, give_up_at(c, e->at.time_ns, 1, c->act_wait_ms));
     link_conn(e, c, false);
     if (!sidr && c->has_tuple)
         eng_ports_take(e, &c->hold, &c->ip_tuple);
@@ -622,7 +635,7 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
         c->last = ref_pack(e->at);
         uint32_t ms = by_passive ? c->pas_wait_ms : c->act_wait_ms;
         if (c->wait == W_DREP)
-            extend_deadline(e, c, e->at.time_ns + wait_ns(ms));
+            extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, ms));
         else if (c->wait == W_ENDED)
             extend_deadline(e, c, linger_until(e, c));
         return;
@@ -635,19 +648,23 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
     c->state = IB_CONN_CLOSING;
     count_closed(e, c);
     c->wait = W_DREP;
-    set_deadline(e, c, e->at.time_ns + wait_ns(by_passive ? c->pas_wait_ms : c->act_wait_ms));
+    set_deadline(e, c,
+                 give_up_at(c, e->at.time_ns, 1, by_passive ? c->pas_wait_ms : c->act_wait_ms));
 }
 
-/* DREP: the connection is over; a DREP again answers a copy of the DREQ
- * (cm_dreq_handler in TIMEWAIT, or cm_issue_drep once the id is gone). */
-static void cm_drep(struct ib_engine *e, struct eng_conn *c)
+/* DREP: the connection is over; a DREP again from the same side answers a
+ * copy of the DREQ (cm_dreq_handler in TIMEWAIT, or cm_issue_drep once the
+ * id is gone); from the other side, a DREQ that crossed the first. */
+static void cm_drep(struct ib_engine *e, struct eng_conn *c, bool by_passive)
 {
     if (c->end_by == END_DREP) {
-        retransmitted(e, c, IB_CM_DREP, c->end);
+        if (by_passive == c->drep_by_passive)
+            retransmitted(e, c, IB_CM_DREP, c->end);
         return;
     }
     if (c->wait == W_ENDED)
         return;
+    c->drep_by_passive = by_passive;
     c->state = IB_CONN_CLOSED;
     count_closed(e, c);
     conn_end(e, c, END_DREP);
@@ -661,7 +678,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
             c->copies++;
         c->last = ref_pack(e->at);
         if (c->wait == W_RTU)
-            extend_deadline(e, c, e->at.time_ns + wait_ns(c->pas_wait_ms));
+            extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, c->pas_wait_ms));
         return;
     }
     set_remote(e, c, p->cm.local_comm_id);
@@ -674,7 +691,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
         /* The active side may still be sending its REQ (it missed the REP):
          * whichever side waits longer decides. */
         c->wait = W_RTU;
-        extend_deadline(e, c, e->at.time_ns + wait_ns(c->pas_wait_ms));
+        extend_deadline(e, c, give_up_at(c, e->at.time_ns, 1, c->pas_wait_ms));
     }
 }
 
@@ -747,7 +764,7 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
         return;
     case IB_CM_DREP:
         if (c)
-            cm_drep(e, c);
+            cm_drep(e, c, by_passive);
         return;
     case IB_CM_LAP:
     case IB_CM_APR:

@@ -33,6 +33,13 @@ from testlib import check, failures  # noqa: E402
 
 INFO = ("options", "vantage")
 
+# Rows whose keys ibscope cannot give yet, each with what is missing: their
+# mismatches are listed but do not fail; a pending row that passes fails, so
+# that this list cannot go stale.
+PENDING = {
+    "two_addresses": "pools per host (issue 34 item 6): ibscope keeps one pool per address",
+}
+
 
 def read_truth(d):
     """{capture: [(key, value, why)]} in the file's order."""
@@ -93,6 +100,9 @@ def compare(ibscope, d, cap, rows):
     report = analyse(ibscope, os.path.join(d, cap + ".pcap"), info.get("options", ""))
     if report is None:
         return
+    if cap in PENDING:
+        pending(report, cap, rows)
+        return
     bad = 0
     for key, want, why in rows:
         if key in INFO:
@@ -109,6 +119,23 @@ def compare(ibscope, d, cap, rows):
             bad += 1
     print(f"{cap} ({info.get('vantage', '?')}): {len(rows) - len(INFO) - bad} of "
           f"{len(rows) - len(INFO)} keys as the kernel")
+
+
+def pending(report, cap, rows):
+    """A row ibscope cannot give yet: its mismatches said, not failed."""
+    wrong = []
+    for key, want, why in rows:
+        if key in INFO:
+            continue
+        try:
+            got = value(report, key)
+        except Missing as m:
+            got = f"nothing (no {m})"
+        if got != int(want):
+            wrong.append(f"{key}: {got}, the kernel {want}")
+    check(wrong, f"{cap}: pending ({PENDING[cap]}) but every key holds: take it off PENDING")
+    for w in wrong:
+        print(f"pending: {cap}: {w}")
 
 
 def main():

@@ -698,6 +698,156 @@ static void test_reject_record_and_reasons(void **state)
     assert_int_equal(conn_stats().rejected, 2);
 }
 
+/* ---- the kernel's CM rules (cm.c, cma.c) ---- */
+
+/* REQ 100 from LID 1 to LID 2, REP 200, RTU: established. */
+static void establish(uint32_t comm, uint32_t pas, struct tup t)
+{
+    feed_quiet(PK(req(1, 2, comm, t)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, pas, comm)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_RTU, comm, pas)));
+}
+
+static uint64_t retransmitted_of(uint16_t attr)
+{
+    return conn_stats().retransmissions_by_message[attr - IB_CM_MSG_FIRST];
+}
+
+/* A DREQ never answered: cm_process_send_error (IB_CM_DREQ_SENT) ->
+ * cm_enter_timewait, DREQ_ERROR; the port is free (cma_release_port at
+ * destroy), the unreachable finding on its last copy. */
+static void test_dreq_unanswered_gives_up(void **state)
+{
+    (void)state;
+    establish(100, 200, T1);
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_DREQ, 100, 200)));
+    feed(PK(cm(lid(1), lid(2), IB_CM_DREQ, 100, 200)));
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->data.cm_attr, IB_CM_DREQ);
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 4);
+    assert_int_equal(source0()->ports_in_use, 1);
+    later();
+    const struct ib_finding *f = get(IB_FIND_UNREACHABLE);
+    assert_int_equal(f->at.frame, 5);
+    assert_int_equal(f->data.cm_attr, IB_CM_DREQ);
+    assert_int_equal(f->data.sent, 2);
+    assert_non_null(strstr(text(f), "DREQ sent 2 times"));
+    assert_int_equal(conn_stats().disconnect_timeouts, 1);
+    assert_int_equal(conn_stats().unreachable, 0);
+    assert_int_equal(retransmitted_of(IB_CM_DREQ), 1);
+    assert_int_equal(source0()->ports_in_use, 0);
+    later();
+    assert_int_equal(sink_n, 1);
+    assert_int_equal(sink_recs[0].state, IB_CONN_CLOSED);
+    assert_true(sink_recs[0].timed_out);
+}
+
+/* A DREP lost: the DREQ again, answered again (cm_dreq_handler in
+ * TIMEWAIT, or cm_issue_drep): one connection, a copy of each.  DREQs that
+ * cross and their two DREPs are no copies. */
+static void test_drep_lost_and_crossing_dreqs(void **state)
+{
+    (void)state;
+    establish(100, 200, T1);
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_DREQ, 100, 200)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREP, 200, 100)));
+    feed(PK(cm(lid(1), lid(2), IB_CM_DREQ, 100, 200)));
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->data.cm_attr, IB_CM_DREQ);
+    assert_true(A.links.has_conn);
+    feed(PK(cm(lid(2), lid(1), IB_CM_DREP, 200, 100)));
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 5);
+    assert_int_equal(conn_stats().closed, 1);
+    struct tup t2 = { TEN(1), 40001, TEN(2), 7174 };
+    establish(101, 201, t2);
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREQ, 201, 101)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_DREQ, 101, 201)));
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_DREP, 201, 101)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_DREP, 101, 201)));
+    assert_true(A.links.has_conn);
+    assert_int_equal(conn_stats().retransmissions, 2);
+    assert_int_equal(conn_stats().closed, 2);
+}
+
+/* A REJ lost: with no listener cm_match_req rejects each copy of the REQ
+ * and keeps no state; one attempt, rejected once. */
+static void test_rej_lost_one_attempt(void **state)
+{
+    (void)state;
+    struct ib_packet rej = cm(lid(2), lid(1), IB_CM_REJ, 0, 100);
+    rej.cm.u.rej.reason = 8;
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    feed_quiet(&rej);
+    feed(PK(req(1, 2, 100, T1)));
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 1);
+    feed(&rej);
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->related.frame, 2);
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->data.cm_attr, IB_CM_REJ);
+    assert_int_equal(conn_stats().requests, 1);
+    assert_int_equal(conn_stats().rejected, 1);
+    assert_int_equal(retransmitted_of(IB_CM_REQ), 1);
+    assert_int_equal(retransmitted_of(IB_CM_REJ), 1);
+}
+
+/* Path migration: the DREQ and DREP leave from the alternate LIDs, and
+ * cm_acquire_id finds the connection by its comm IDs alone. */
+static void test_messages_found_by_comm_ids(void **state)
+{
+    (void)state;
+    establish(100, 200, T1);
+    feed_quiet(PK(cm(lid(11), lid(12), IB_CM_DREQ, 100, 200)));
+    assert_true(A.links.has_conn);
+    feed_quiet(PK(cm(lid(12), lid(11), IB_CM_DREP, 200, 100)));
+    assert_true(A.links.has_conn);
+    assert_true(A.links.conn_from_passive);
+    assert_int_equal(conn_stats().closed, 1);
+    assert_int_equal(source0()->ports_in_use, 0);
+}
+
+/* A port outside the pool, shared: an explicit bind that
+ * rdma_set_reuseaddr allows (cma_check_port), Lustre's 1023. */
+static void test_explicit_port_shared(void **state)
+{
+    (void)state;
+    struct tup lnet = { TEN(1), 1023, TEN(2), 987 };
+    feed_quiet(PK(req(1, 2, 100, lnet)));
+    feed(PK(req(1, 2, 101, lnet)));
+    assert_int_equal(A.count, 1);
+    const struct ib_finding *f = get(IB_FIND_EXPLICIT_PORT_SHARED);
+    assert_int_equal(f->related.frame, 1);
+    assert_int_equal(f->severity, IB_SEV_NOTE);
+    assert_non_null(strstr(text(f), "rdma_set_reuseaddr"));
+    struct tup other = { TEN(1), 1023, TEN(3), 987 };
+    feed(PK(req(1, 2, 102, other)));
+    assert_int_equal(count_of(IB_FIND_EXPLICIT_PORT_SHARED), 1);
+    assert_int_equal(count_of(IB_FIND_PORT_REUSED), 0);
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_DUPLICATE_TUPLE], 0);
+}
+
+/* A wait runs out whatever the next frame carries: a frame with no
+ * InfiniBand in it too. */
+static void test_timer_on_any_frame(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    frame_no++;
+    struct ib_frame_ref at = { 0, frame_no, LATER_NS };
+    ib_engine_feed(E, at, NULL, &A);
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_UNREACHABLE)->at.frame, 1);
+    assert_int_equal(conn_stats().unreachable, 1);
+}
+
+/* The capture ends within a REQ's timeout: waiting, not given up. */
+static void test_waiting_at_end(void **state)
+{
+    (void)state;
+    feed_quiet(PK(req(1, 2, 100, T1)));
+    ib_engine_finish(E);
+    assert_int_equal(conn_stats().waiting_at_end, 1);
+    assert_int_equal(conn_stats().unreachable, 0);
+    assert_int_equal(sink_n, 1);
+    assert_true(sink_recs[0].waiting);
+}
+
 static void test_dreq_from_either_side(void **state)
 {
     (void)state;
@@ -1925,6 +2075,13 @@ int main(void)
         T(test_connection_record_lifecycle),
         T(test_reject_record_and_reasons),
         T(test_dreq_from_either_side),
+        T(test_dreq_unanswered_gives_up),
+        T(test_drep_lost_and_crossing_dreqs),
+        T(test_rej_lost_one_attempt),
+        T(test_messages_found_by_comm_ids),
+        T(test_explicit_port_shared),
+        T(test_timer_on_any_frame),
+        T(test_waiting_at_end),
         T(test_roce_without_lids),
         T(test_latency),
         T(test_latency_many_samples),
