@@ -344,6 +344,7 @@ static void link_conn(struct ib_engine *e, struct eng_conn *c, bool by_passive)
 static void conn_free(struct ib_engine *e, struct eng_conn *c)
 {
     struct eng_cm *cm = &e->cm;
+    cm->ended_count -= c->wait == W_ENDED;
     et_prefetch(&cm->conns, c->hash);
     eng_ports_release(e, &c->hold);
     et_remove(&cm->conns, c->hash, c->self);
@@ -374,6 +375,25 @@ static int64_t linger_until(const struct ib_engine *e, const struct eng_conn *c)
     return t;
 }
 
+/* Ended connections kept for their copies, at most as many as are open
+ * (and a floor): a capture that opens and closes thousands a second keeps
+ * its memory and its tables' size to what is open.  The oldest go first,
+ * reported whole; a copy of theirs that still came would start a new one. */
+#define ENDED_KEPT_MIN 4096
+
+static void forget_ended(struct ib_engine *e)
+{
+    struct eng_cm *cm = &e->cm;
+    size_t open = cm->conn_count - cm->ended_count;
+    size_t keep = open > ENDED_KEPT_MIN ? open : ENDED_KEPT_MIN;
+    while (cm->ended_count > keep) {
+        struct eng_conn *c = EL_ENTRY(cm->ended.next, struct eng_conn, age);
+        e->stats.ended_forgotten++;
+        report(e, c, false, false);
+        conn_free(e, c);
+    }
+}
+
 /* c is over (REJ, DREP, SIDR_REP, given up): its port is free; it stays
  * findable for the copies that may still come. */
 static void conn_end(struct ib_engine *e, struct eng_conn *c, enum conn_end_by by)
@@ -386,7 +406,9 @@ static void conn_end(struct ib_engine *e, struct eng_conn *c, enum conn_end_by b
     eng_ports_release(e, &c->hold);
     el_unlink(&c->age);
     el_append(&e->cm.ended, &c->age);
+    e->cm.ended_count++;
     set_deadline(e, c, linger_until(e, c));
+    forget_ended(e);
 }
 
 /* One out for a new one: the ended ones first (their records are whole),

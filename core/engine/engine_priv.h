@@ -125,6 +125,7 @@ struct eng_cm {
     struct el_link age;   /* open connections, oldest REQ first */
     struct el_link ended; /* ended ones still findable for late copies, oldest end first */
     size_t conn_count;    /* open and ended ones */
+    size_t ended_count;   /* of them ended */
     uint32_t next_conn_index;
     struct eng_due *heap; /* the connections' timers, a binary min-heap */
     size_t heap_count, heap_cap;

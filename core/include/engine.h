@@ -267,6 +267,9 @@ struct ib_engine_stats {
     uint64_t diagnostics[IB_DIAG_COUNT]; /* packets with each diagnostic, addressing
                                           * rules included */
     uint64_t connections_evicted;
+    uint64_t ended_forgotten; /* ended connections let go before their copies
+                               * could no longer come (the cap on those kept,
+                               * docs/cm-model.md) */
     uint64_t transactions_evicted;
     uint64_t chains_dropped;
     uint64_t sources_dropped;

@@ -330,7 +330,7 @@ def check_agreement(env, update):
     return errs
 
 
-TAG = re.compile(r"\[(CM REQ retransmission|RDMA CM [a-z ]+|Redirect [a-zA-Z ]+|MAD redirect|"
+TAG = re.compile(r"\[(CM retransmission|CM unreachable|RDMA CM [a-z ]+|Redirect [a-zA-Z ]+|MAD redirect|"
                  r"IB addressing: \w+|IB malformed: \w+|[IV]CRC mismatch)\]")
 
 
