@@ -18,6 +18,7 @@ Groups:
            refused
   times    times at +-(2^62 - 1) ns rendered exactly by the text and HTML
            views; one nanosecond past, or 300 years apart, refused
+  strings  a live capture's ended_by with ESC and BEL escaped in the text view
 Every run: exit 0 or 2, no hang, no sanitizer report, every standard error
 line "ibscope: FILE: ...".  Peak RSS is checked against --max-rss-mib (0:
 not checked, as under the sanitizers).  Exit 0 when every check holds.
@@ -349,8 +350,29 @@ def g_times(ctx):
                 f'{key}: "{value}" is not a time ibscope holds (1823-11-12 to 2116-02-20)')
 
 
+def g_strings(ctx):
+    """Every string a merge keeps reaches the terminal escaped: a live
+    capture's ended_by too (it was written raw: a window title set, a
+    screen cleared)."""
+    rep = ctx.report("cm_rocev2")
+    rep["captures"][0]["live"] = {"filter": "udp", "default_filter": False, "received": 35,
+                                  "kernel_dropped": 0, "interface_dropped": 0,
+                                  "ended_by": "\x1b]0;owned\x07\x1b[2J\x9b"}
+    out = ctx.path("live.txt")
+    r = ctx.merge("live.ended_by with ESC and BEL",
+                  ["-o", out, write(ctx.path("live.json"), json.dumps(rep))])
+    check(r.rc == 0, f"live.ended_by: exit {r.rc} {r.stderr[:300]}")
+    with open(out, encoding="utf-8") as f:
+        text = f.read()
+    raw = sorted({c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) < 0xA0})
+    check(not raw, f"live.ended_by: controls in the text view: {raw}")
+    said = re.sub(r"\s+", " ", text)
+    check("ended by \\x1B]0;owned\\x07\\x1B[2J\\x9B;" in said,
+          "live.ended_by: escaped in the text view")
+
+
 GROUPS = {"memory": g_memory, "keys": g_keys, "twice": g_twice, "numbers": g_numbers,
-          "times": g_times}
+          "times": g_times, "strings": g_strings}
 
 
 def main():
