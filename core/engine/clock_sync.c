@@ -8,11 +8,12 @@
 #include "clock_sync.h"
 #include "identity.h"
 
-struct ib_clock_sync *ib_clock_sync_new(size_t captures)
+struct ib_clock_sync *ib_clock_sync_new(size_t captures, const struct ib_hash_key *key)
 {
     struct ib_clock_sync *cs = calloc(1, sizeof *cs);
     if (!cs)
         return NULL;
+    cs->key = *key;
     cs->count = captures;
     cs->clocks = calloc(captures ? captures : 1, sizeof *cs->clocks);
     ep_init(&cs->pool, sizeof(struct pair_source));
@@ -37,6 +38,11 @@ void ib_clock_sync_free(struct ib_clock_sync *cs)
     free(cs->clocks);
     free(cs->owners);
     free(cs);
+}
+
+const struct ib_hash_key *ib_clock_sync_key(const struct ib_clock_sync *cs)
+{
+    return &cs->key;
 }
 
 void ib_clock_sync_frame(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns)
@@ -90,7 +96,7 @@ static void add_pair(struct ib_clock_sync *cs, uint32_t a, int64_t ta, uint32_t 
 }
 
 void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns,
-                          uint64_t identity, const struct ib_packet *p)
+                          struct ib_identity identity, const struct ib_packet *p)
 {
     bool early;
     struct ib_sighting *old;
@@ -109,7 +115,7 @@ void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t ti
     struct ib_frame_ref at = { capture, 0, time_ns };
     g = ib_sightings_insert(&cs->window, identity, at);
     if (g)
-        g->src_key = ib_endpoint_key(&p->src);
+        g->src_key = ib_endpoint_key(&cs->key, &p->src);
     else
         cs->dropped++;
 }

@@ -17,6 +17,7 @@ struct pair_source {
 };
 
 struct ib_clock_sync {
+    struct ib_hash_key key;
     size_t count;
     struct ib_capture_clock *clocks;
     struct ib_sightings window;

@@ -113,8 +113,9 @@ static void watch(struct ib_fabric *f, struct ib_sighting *g, const struct ib_pa
 bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t *frame,
                       size_t caplen, const struct ib_packet *p, struct ib_frame_ref *first)
 {
-    uint64_t id;
-    if (!ib_packet_identity(frame, caplen, p, &id))
+    const struct ib_hash_key *key = ib_clock_sync_key(f->cs);
+    struct ib_identity id;
+    if (!ib_packet_identity(key, frame, caplen, p, &id))
         return false;
     struct ib_sighting *g = ib_sightings_find(&f->window, id);
     if (g && ib_sighting_seen_by(g, at.capture)) {
@@ -138,8 +139,8 @@ bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t
         f->stats.allocation_failures++;
         return false;
     }
-    g->src_key = ib_endpoint_key(&p->src);
-    g->dst_key = ib_endpoint_key(&p->dst);
+    g->src_key = ib_endpoint_key(key, &p->src);
+    g->dst_key = ib_endpoint_key(key, &p->dst);
     watch(f, g, p);
     return false;
 }

@@ -15,11 +15,12 @@
 
 #include "engine_table.h"
 #include "finding.h"
+#include "identity.h"
 
 #define IB_SIGHTING_CAPTURES 4 /* captures remembered per packet; more count as seen */
 
 struct ib_sighting {
-    uint64_t identity;
+    struct ib_identity identity;
     struct ib_frame_ref first; /* the earliest sighting */
     uint64_t src_key, dst_key; /* ib_endpoint_key of its addresses */
     uint32_t captures[IB_SIGHTING_CAPTURES];
@@ -48,11 +49,11 @@ struct ib_sightings {
 bool ib_sightings_init(struct ib_sightings *s, size_t cap, int64_t window_ns);
 void ib_sightings_destroy(struct ib_sightings *s);
 
-/* The live entry of this identity, NULL when none. */
-struct ib_sighting *ib_sightings_find(const struct ib_sightings *s, uint64_t identity);
+/* The live entry of this identity (all 128 bits), NULL when none. */
+struct ib_sighting *ib_sightings_find(const struct ib_sightings *s, struct ib_identity identity);
 /* A new entry first seen at `at`, with that capture in its list; NULL when
  * out of memory.  An entry of the same identity must not be live. */
-struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, uint64_t identity,
+struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, struct ib_identity identity,
                                         struct ib_frame_ref at);
 bool ib_sighting_seen_by(const struct ib_sighting *g, uint32_t capture);
 void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture);

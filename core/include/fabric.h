@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "identity.h"
 
 /* Clocks further apart than this are not linked (step 1 pairs sightings
  * this close on the captures' own clocks). */
@@ -58,21 +59,26 @@ struct ib_capture_clock {
 
 struct ib_clock_sync;
 
-struct ib_clock_sync *ib_clock_sync_new(size_t captures);
+/* key: the identities' (identity.h), drawn for the run and kept secret
+ * from the captures; the fabric of step 2 uses the same.  NULL when out of
+ * memory. */
+struct ib_clock_sync *ib_clock_sync_new(size_t captures, const struct ib_hash_key *key);
+const struct ib_hash_key *ib_clock_sync_key(const struct ib_clock_sync *cs);
 void ib_clock_sync_free(struct ib_clock_sync *cs);
 /* Every frame of a capture, its own clock's time (for its span). */
 void ib_clock_sync_frame(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns);
-/* A management packet with an identity, in time order of the captures'
- * own clocks. */
+/* A management packet with an identity (ib_packet_identity with the clock
+ * sync's key), in time order of the captures' own clocks. */
 void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns,
-                          uint64_t identity, const struct ib_packet *p);
+                          struct ib_identity identity, const struct ib_packet *p);
 /* After the last frame: the offsets and the owners. */
 void ib_clock_sync_solve(struct ib_clock_sync *cs);
 /* Management packets seen on two captures or more. */
 uint64_t ib_clock_sync_shared(const struct ib_clock_sync *cs);
 const struct ib_capture_clock *ib_clock_sync_capture(const struct ib_clock_sync *cs,
                                                      uint32_t capture);
-/* The capture of the host that owns an address (ib_endpoint_key), -1 when
+/* The capture of the host that owns an address (ib_endpoint_key with the
+ * clock sync's key), -1 when
  * no pair of captures told. */
 int64_t ib_clock_sync_owner(const struct ib_clock_sync *cs, uint64_t endpoint_key);
 /* Figures not kept for want of room (the caps), or of memory. */
