@@ -16,10 +16,11 @@ struct ib_clock_sync *ib_clock_sync_new(size_t captures, const struct ib_hash_ke
     cs->key = *key;
     cs->count = captures;
     cs->clocks = calloc(captures ? captures : 1, sizeof *cs->clocks);
+    cs->watch = calloc(captures ? captures : 1, sizeof *cs->watch);
     ep_init(&cs->pool, sizeof(struct pair_source));
     bool ok = et_init(&cs->table, 64, &cs->pool);
     if (!ib_sightings_init(&cs->window, IB_SIGHTINGS_MAX, IB_CLOCK_MAX_OFFSET_NS) || !ok ||
-        !cs->clocks) {
+        !cs->clocks || !cs->watch) {
         ib_clock_sync_free(cs);
         return NULL;
     }
@@ -35,6 +36,9 @@ void ib_clock_sync_free(struct ib_clock_sync *cs)
     ib_sightings_destroy(&cs->window);
     et_destroy(&cs->table);
     ep_destroy(&cs->pool);
+    for (size_t i = 0; cs->watch && i < cs->count; i++)
+        ws_free(&cs->watch[i]);
+    free(cs->watch);
     free(cs->clocks);
     free(cs->owners);
     free(cs);
@@ -58,6 +62,17 @@ void ib_clock_sync_frame(struct ib_clock_sync *cs, uint32_t capture, int64_t tim
         c->first_ns = time_ns;
     if (time_ns > c->last_ns)
         c->last_ns = time_ns;
+    struct watch_spans *w = &cs->watch[capture];
+    size_t before = w->count;
+    if (!ws_add(w, time_ns, cs->watch_runs < IB_WATCH_RUNS_MAX))
+        cs->dropped++;
+    cs->watch_runs += w->count - before;
+}
+
+bool ib_clock_sync_watching(const struct ib_clock_sync *cs, uint32_t capture, int64_t from_ns,
+                            int64_t to_ns)
+{
+    return capture < cs->count && ws_covers(&cs->watch[capture], from_ns, to_ns);
 }
 
 static bool same_pair_source(const void *item, const void *key)

@@ -69,14 +69,15 @@ static struct ib_delivery *direction(struct ib_fabric *f, uint32_t from, uint32_
     return d;
 }
 
-/* Whether capture c, on the corrected clock, ran from t to the window's end. */
+/* Whether capture c, on the corrected clock, showed frames from t to the
+ * window's end (fabric.h: IB_WATCH_GAP_NS). */
 static bool capturing(const struct ib_fabric *f, uint32_t c, int64_t t)
 {
     const struct ib_capture_clock *k = ib_clock_sync_capture(f->cs, c);
     if (!k || !k->has_span)
         return false;
-    return ib_fabric_corrected(f, c, k->first_ns) <= t &&
-           ib_fabric_corrected(f, c, k->last_ns) >= t + IB_DELIVERY_WINDOW_NS;
+    int64_t own = k->linked ? t + k->offset_ns : t; /* on c's own clock */
+    return ib_clock_sync_watching(f->cs, c, own, own + IB_DELIVERY_WINDOW_NS);
 }
 
 /* A management packet first seen on its sender's capture, to a host that

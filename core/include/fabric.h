@@ -46,7 +46,13 @@
 #define IB_DELIVERY_WINDOW_MS 100 /* (a bare number: finding.c spells it out) */
 #define IB_DELIVERY_WINDOW_NS (IB_DELIVERY_WINDOW_MS * 1000000LL)
 #define IB_SIGHTINGS_MAX      (1u << 18) /* packets kept in a window */
-#define IB_CLOCK_SOURCES_MAX  (1u << 16) /* (pair, source) figures kept */
+/* A capture watches where it shows frames: runs of its frames no more than
+ * this far apart.  A longer gap (the capture stopped, its host's clock
+ * stepped, one stray frame long after the rest) is not watched, and what
+ * was sent to its host then is not judged. */
+#define IB_WATCH_GAP_NS      1000000000LL
+#define IB_WATCH_RUNS_MAX    (1u << 20) /* runs kept, all captures together */
+#define IB_CLOCK_SOURCES_MAX (1u << 16) /* (pair, source) figures kept */
 
 struct ib_capture_clock {
     bool has_span;             /* it had frames: */
@@ -77,11 +83,17 @@ void ib_clock_sync_solve(struct ib_clock_sync *cs);
 uint64_t ib_clock_sync_shared(const struct ib_clock_sync *cs);
 const struct ib_capture_clock *ib_clock_sync_capture(const struct ib_clock_sync *cs,
                                                      uint32_t capture);
+/* Whether capture c showed frames throughout [from_ns, to_ns] of its own
+ * clock: one run of its frames, none more than IB_WATCH_GAP_NS apart,
+ * holds it (after the solve). */
+bool ib_clock_sync_watching(const struct ib_clock_sync *cs, uint32_t capture, int64_t from_ns,
+                            int64_t to_ns);
 /* The capture of the host that owns an address (ib_endpoint_key with the
  * clock sync's key), -1 when
  * no pair of captures told. */
 int64_t ib_clock_sync_owner(const struct ib_clock_sync *cs, uint64_t endpoint_key);
-/* Figures not kept for want of room (the caps), or of memory. */
+/* Figures not kept for want of room (the caps), or of memory: (pair,
+ * source) figures, sightings and watch runs. */
 uint64_t ib_clock_sync_dropped(const struct ib_clock_sync *cs);
 
 /* ---- step 2 ---- */
