@@ -121,8 +121,12 @@ void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t ti
     if (g && !ib_sighting_seen_by(g, capture)) {
         if (g->capture_count == 1)
             cs->shared++;
-        add_pair(cs, g->first.capture, g->first.time_ns, capture, time_ns, g->src_key);
-        ib_sighting_add_capture(g, capture);
+        /* with every capture that saw it before, not the first only: a
+         * capture that saw both directions (a mirror) must not stand
+         * between two hosts that share the packet */
+        for (unsigned i = 0; i < g->capture_count; i++)
+            add_pair(cs, g->captures[i], g->times[i], capture, time_ns, g->src_key);
+        ib_sighting_add_capture(g, capture, time_ns);
         return;
     }
     if (g) /* the same bytes sent again by its host: a packet of its own */

@@ -42,6 +42,7 @@ struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, struct ib_identi
     g->first = at;
     g->index = index;
     g->captures[0] = at.capture;
+    g->times[0] = at.time_ns;
     g->capture_count = 1;
     if (!et_insert(&s->table, identity.hash, index)) {
         ep_release(&s->pool, g, index);
@@ -60,10 +61,12 @@ bool ib_sighting_seen_by(const struct ib_sighting *g, uint32_t capture)
     return false;
 }
 
-void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture)
+void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture, int64_t time_ns)
 {
-    if (g->capture_count < IB_SIGHTING_CAPTURES)
-        g->captures[g->capture_count++] = capture;
+    if (g->capture_count < IB_SIGHTING_CAPTURES) {
+        g->captures[g->capture_count] = capture;
+        g->times[g->capture_count++] = time_ns;
+    }
 }
 
 void ib_sightings_detach(struct ib_sightings *s, struct ib_sighting *g)
