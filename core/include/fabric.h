@@ -14,18 +14,23 @@
  *    one source address all go one way, so the sources of a pair split in
  *    two groups whose differences do not overlap (the widest gap between
  *    them); the group above the gap was sent by A, whose host so owns
- *    those addresses.  Each capture is then corrected to the first capture
- *    of its group (capture 0 for all that share packets with it) along the
- *    links whose errors add up least.
+ *    those addresses (where pairs disagree, the capture most pairs name).
+ *    A packet seen on several captures counts for every pair of them.
+ *    Each capture is then corrected to the first capture of its group
+ *    (capture 0 for all that share packets with it) along the links whose
+ *    errors add up least.  Each capture's frames are kept as runs (where
+ *    it was capturing: IB_WATCH_GAP_NS).
  * 2. The analysis (ib_fabric): every frame in corrected time order.  A
  *    packet already seen on another capture within the window is a repeat
- *    sighting, not fed to the engine; a management packet first seen on
- *    the capture of its sender, to an address another capture's host owns,
- *    that this capture does not show within the window although it was
- *    capturing then, is not_delivered.
+ *    sighting, not fed to the engine; a management packet seen on the
+ *    capture of its sender (whichever saw it first), to an address another
+ *    capture's host owns, that this capture does not show within the
+ *    window although one run of its frames holds the window, is
+ *    not_delivered.
  *
  * Memory is bounded: both steps keep a window of recent sightings (capped,
- * evictions counted) and a table of (pair, source) figures (capped).
+ * evictions counted), a table of (pair, source) figures (capped) and the
+ * runs of frames (capped).
  */
 #ifndef IBSCOPE_FABRIC_H
 #define IBSCOPE_FABRIC_H
