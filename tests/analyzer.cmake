@@ -65,7 +65,7 @@ endif()
 # the generator's truth (one vantage point, offsets, losses), and captures
 # that share no packet as before.
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group two three rotated views extract)
+  foreach(group two three rotated views extract gaps mirror)
     add_test(NAME fabric.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_fabric.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --gen ${CMAKE_BINARY_DIR}/bin/ibscope-gen

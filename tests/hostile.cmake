@@ -28,9 +28,19 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
                    --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --max-rss-mib ${IBSCOPE_HOSTILE_RSS}
                    --redirects 20000 redirect)
   set_tests_properties(hostile.flood_short hostile.redirect_short PROPERTIES TIMEOUT 600)
+  # A capture crafted against the packet identity changes nothing of another
+  # capture's analysis (tests/hostile/test_identity.py, identity_attack.py).
+  if(TARGET ibscope-gen)
+    add_test(NAME hostile.identity
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_identity.py
+                     --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope
+                     --gen ${CMAKE_BINARY_DIR}/bin/ibscope-gen)
+    set_tests_properties(hostile.identity PROPERTIES TIMEOUT 120)
+  endif()
   # ibscope merge on hostile reports: memory bounded, every member's type
-  # checked, a report given twice refused (tests/hostile/test_reports.py).
-  foreach(group memory keys twice)
+  # checked, a report given twice refused, numbers and times at their limits
+  # written back, strings escaped (tests/hostile/test_reports.py).
+  foreach(group memory keys twice numbers times strings)
     add_test(NAME hostile.reports.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_reports.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}

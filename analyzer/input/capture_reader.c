@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "erf_file.h"
+#include "finding.h"
 #include "input_stream.h"
 #include "linktype.h"
 #include "packet.h"
@@ -205,11 +206,11 @@ static void finish_input(struct input *in)
 
 /* Nanoseconds since the epoch (opened with nanosecond precision: tv_usec
  * holds nanoseconds).  pcapng's 64-bit ticks can name any second at all, so
- * times are clamped to +-(2^62 - 1) ns (years 1824 to 2116): the product
- * cannot overflow, and neither can the difference of any two times. */
+ * times are clamped to +-IB_TIME_NS_LIMIT: the product cannot overflow, and
+ * neither can the difference of any two times. */
 static int64_t frame_time_ns(const struct timeval *ts)
 {
-    const int64_t limit = INT64_MAX / 2, limit_s = limit / 1000000000;
+    const int64_t limit = IB_TIME_NS_LIMIT, limit_s = limit / 1000000000;
     int64_t s = ts->tv_sec;
     s = s > limit_s ? limit_s : s < -limit_s ? -limit_s : s;
     int64_t t = s * 1000000000 + (int64_t)ts->tv_usec;

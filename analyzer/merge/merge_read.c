@@ -298,6 +298,12 @@ static bool read_latency(struct rd *r, struct ib_latency *into)
                rd_fail(r, "null with a count of %llu", (unsigned long long)count);
     if (!count)
         return true;
+    for (int i = 0; i < 3; i++)
+        if (v[i] < 0) /* a step back counts as instant: never below 0 */
+            return rd_path_key(r, keys[i + 1]),
+                   rd_fail(r, "%lld is not a latency (0 ns up)", (long long)v[i]);
+    if (v[0] > v[2] || (!null[1] && (v[1] < v[0] || v[1] > v[2])))
+        return rd_fail(r, "min_ns, median_ns and max_ns are not in order");
     if (!into->count || v[0] < into->min_ns)
         into->min_ns = v[0];
     if (!into->count || v[2] > into->max_ns)

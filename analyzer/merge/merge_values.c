@@ -307,6 +307,8 @@ bool rd_time(struct rd *r, int64_t *ns, bool *null)
     }
     if (t != JP_STRING || !parse_time(r->jp->text, ns))
         return rd_not(r, t, "a time (RFC 3339, UTC, nanoseconds)");
+    if (*ns > IB_TIME_NS_LIMIT || *ns < -IB_TIME_NS_LIMIT)
+        return rd_not(r, t, "a time ibscope holds (1823-11-12 to 2116-02-20)");
     if (null)
         *null = false;
     return true;

@@ -35,12 +35,14 @@ void html_textf(FILE *out, const char *fmt, ...)
     html_text(out, buf);
 }
 
+/* Differences in double: a chart's edge may lie past the times a report
+ * holds (a projection), and t_max - t_min would overflow an int64_t. */
 double plot_x(const struct plot *p, int64_t t)
 {
-    double span = (double)(p->t_max - p->t_min);
+    double span = (double)p->t_max - (double)p->t_min;
     if (span <= 0)
         return p->x;
-    double f = (double)(t - p->t_min) / span;
+    double f = ((double)t - (double)p->t_min) / span;
     f = f < 0 ? 0 : f > 1 ? 1 : f;
     return p->x + f * p->w;
 }
@@ -71,7 +73,7 @@ void plot_axes(FILE *out, const struct plot *p, const char *value_label)
             "<g class=\"axis\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
             p->x, bottom, p->x + p->w, bottom, p->x, p->y, p->x, bottom);
-    double span = (double)(p->t_max - p->t_min) / 1e9;
+    double span = ((double)p->t_max - (double)p->t_min) / 1e9;
     double step = tick_step(span);
     for (double s = 0; s <= span * 1.0001 && span > 0; s += step) {
         double x = p->x + s / span * p->w;

@@ -271,8 +271,21 @@ void jw_double(struct json_writer *w, double v, int decimals)
     }
     char b[64];
     before_value(w);
-    int n = snprintf(b, sizeof(b), "%.*f", decimals < 0 ? 0 : decimals > 17 ? 17 : decimals, v);
-    put(w, b, n > 0 && (size_t)n < sizeof(b) ? (size_t)n : 0);
+    /* Past 1e15 a double has no digits after the point to show, and "%f"
+     * of one near DBL_MAX is 309 digits: exponent form there ("%.17g"
+     * reads back as the same double, in at most 24 characters). */
+    int n = fabs(v) < 1e15 ? snprintf(b, sizeof(b), "%.*f",
+                                      decimals < 0    ? 0
+                                      : decimals > 17 ? 17
+                                                      : decimals,
+                                      v)
+                           : snprintf(b, sizeof(b), "%.17g", v);
+    if (n <= 0 || (size_t)n >= sizeof(b)) {
+        w->error = true; /* never a member without its value */
+        put_str(w, "null");
+        return;
+    }
+    put(w, b, (size_t)n);
 }
 
 void jw_bool(struct json_writer *w, bool v)

@@ -50,7 +50,9 @@ void jw_string(struct json_writer *w, const char *s);
 void jw_string_n(struct json_writer *w, const char *s, size_t len);
 void jw_uint(struct json_writer *w, uint64_t v);
 void jw_int(struct json_writer *w, int64_t v);
-/* A finite double with `decimals` digits after the point; null otherwise. */
+/* A finite double with `decimals` digits after the point (from 1e15 up, in
+ * exponent form: 1.7976931348623157e+308); null otherwise.  A number that
+ * cannot be written sets the error rather than leave its key without one. */
 void jw_double(struct json_writer *w, double v, int decimals);
 void jw_bool(struct json_writer *w, bool v);
 void jw_null(struct json_writer *w);

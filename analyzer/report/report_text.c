@@ -215,16 +215,17 @@ static bool copy_file(FILE *src, FILE *out)
 /* A live capture's filter, how it ended and what the kernel dropped. */
 static void write_live(FILE *out, const struct report_live *l)
 {
-    char filter[PRINTABLE_MAX], line[PRINTABLE_MAX + 256];
+    char filter[PRINTABLE_MAX], ended[PRINTABLE_MAX], line[2 * PRINTABLE_MAX + 256];
     if (l->default_filter) /* glued after printable(), which escapes NB */
         snprintf(filter, sizeof filter, "RoCE" NB "(the" NB "default)");
     else
         printable(l->filter[0] ? l->filter : "none", filter, sizeof filter);
+    printable(l->ended_by ? l->ended_by : "-", ended, sizeof ended); /* a merge read it */
     snprintf(line, sizeof line,
              "live capture, filter:" NB "%s; ended by %s; kernel: %" PRIu64
              " frames passed the filter, %" PRIu64 " dropped," NB "%" PRIu64
              " dropped by the interface",
-             filter, l->ended_by ? l->ended_by : "-", l->received, l->dropped, l->if_dropped);
+             filter, ended, l->received, l->dropped, l->if_dropped);
     fputs("     ", out);
     wrap(out, line, 5, 7);
 }

@@ -81,6 +81,30 @@ static size_t pair_links(struct ib_clock_sync *cs, struct pair_source **ps, size
     return count;
 }
 
+/* One owner per address: the capture most pairs name (sorted by key, then
+ * capture), the first of those on a tie.  A host's capture is named by
+ * every pair it is in; a capture that saw both directions (a mirror) is
+ * named for another's addresses only by the pair it makes with that one. */
+static void vote_owners(struct ib_clock_sync *cs)
+{
+    size_t n = 0;
+    for (size_t a = 0, b; a < cs->owner_count; a = b) {
+        size_t best = a, best_votes = 0;
+        for (b = a; b < cs->owner_count && cs->owners[b].key == cs->owners[a].key;) {
+            size_t c = b;
+            while (b < cs->owner_count && cs->owners[b].key == cs->owners[c].key &&
+                   cs->owners[b].capture == cs->owners[c].capture)
+                b++;
+            if (b - c > best_votes) {
+                best = c;
+                best_votes = b - c;
+            }
+        }
+        cs->owners[n++] = cs->owners[best];
+    }
+    cs->owner_count = n;
+}
+
 /* Dijkstra from each capture not reached yet, by summed error. */
 static void correct(struct ib_clock_sync *cs, const struct link *links, size_t nl, bool *done)
 {
@@ -144,10 +168,14 @@ void ib_clock_sync_solve(struct ib_clock_sync *cs)
         n = 0;
     }
     size_t nl = cs->owners ? pair_links(cs, ps, n, links) : 0;
-    if (cs->owners)
+    if (cs->owners) {
         qsort(cs->owners, cs->owner_count, sizeof *cs->owners, by_key);
+        vote_owners(cs);
+    }
     if (done)
         correct(cs, links, nl, done);
+    for (size_t i = 0; i < cs->count; i++)
+        ws_finish(&cs->watch[i]);
     for (size_t i = 0; i < cs->count; i++)
         if (!cs->clocks[i].linked)
             cs->clocks[i].offset_ns = cs->clocks[i].error_ns = 0;

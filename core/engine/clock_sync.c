@@ -8,17 +8,19 @@
 #include "clock_sync.h"
 #include "identity.h"
 
-struct ib_clock_sync *ib_clock_sync_new(size_t captures)
+struct ib_clock_sync *ib_clock_sync_new(size_t captures, const struct ib_hash_key *key)
 {
     struct ib_clock_sync *cs = calloc(1, sizeof *cs);
     if (!cs)
         return NULL;
+    cs->key = *key;
     cs->count = captures;
     cs->clocks = calloc(captures ? captures : 1, sizeof *cs->clocks);
+    cs->watch = calloc(captures ? captures : 1, sizeof *cs->watch);
     ep_init(&cs->pool, sizeof(struct pair_source));
     bool ok = et_init(&cs->table, 64, &cs->pool);
     if (!ib_sightings_init(&cs->window, IB_SIGHTINGS_MAX, IB_CLOCK_MAX_OFFSET_NS) || !ok ||
-        !cs->clocks) {
+        !cs->clocks || !cs->watch) {
         ib_clock_sync_free(cs);
         return NULL;
     }
@@ -34,9 +36,17 @@ void ib_clock_sync_free(struct ib_clock_sync *cs)
     ib_sightings_destroy(&cs->window);
     et_destroy(&cs->table);
     ep_destroy(&cs->pool);
+    for (size_t i = 0; cs->watch && i < cs->count; i++)
+        ws_free(&cs->watch[i]);
+    free(cs->watch);
     free(cs->clocks);
     free(cs->owners);
     free(cs);
+}
+
+const struct ib_hash_key *ib_clock_sync_key(const struct ib_clock_sync *cs)
+{
+    return &cs->key;
 }
 
 void ib_clock_sync_frame(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns)
@@ -52,6 +62,17 @@ void ib_clock_sync_frame(struct ib_clock_sync *cs, uint32_t capture, int64_t tim
         c->first_ns = time_ns;
     if (time_ns > c->last_ns)
         c->last_ns = time_ns;
+    struct watch_spans *w = &cs->watch[capture];
+    size_t before = w->count;
+    if (!ws_add(w, time_ns, cs->watch_runs < IB_WATCH_RUNS_MAX))
+        cs->dropped++;
+    cs->watch_runs += w->count - before;
+}
+
+bool ib_clock_sync_watching(const struct ib_clock_sync *cs, uint32_t capture, int64_t from_ns,
+                            int64_t to_ns)
+{
+    return capture < cs->count && ws_covers(&cs->watch[capture], from_ns, to_ns);
 }
 
 static bool same_pair_source(const void *item, const void *key)
@@ -90,7 +111,7 @@ static void add_pair(struct ib_clock_sync *cs, uint32_t a, int64_t ta, uint32_t 
 }
 
 void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns,
-                          uint64_t identity, const struct ib_packet *p)
+                          struct ib_identity identity, const struct ib_packet *p)
 {
     bool early;
     struct ib_sighting *old;
@@ -100,8 +121,12 @@ void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t ti
     if (g && !ib_sighting_seen_by(g, capture)) {
         if (g->capture_count == 1)
             cs->shared++;
-        add_pair(cs, g->first.capture, g->first.time_ns, capture, time_ns, g->src_key);
-        ib_sighting_add_capture(g, capture);
+        /* with every capture that saw it before, not the first only: a
+         * capture that saw both directions (a mirror) must not stand
+         * between two hosts that share the packet */
+        for (unsigned i = 0; i < g->capture_count; i++)
+            add_pair(cs, g->captures[i], g->times[i], capture, time_ns, g->src_key);
+        ib_sighting_add_capture(g, capture, time_ns);
         return;
     }
     if (g) /* the same bytes sent again by its host: a packet of its own */
@@ -109,7 +134,7 @@ void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t ti
     struct ib_frame_ref at = { capture, 0, time_ns };
     g = ib_sightings_insert(&cs->window, identity, at);
     if (g)
-        g->src_key = ib_endpoint_key(&p->src);
+        g->src_key = ib_endpoint_key(&cs->key, &p->src);
     else
         cs->dropped++;
 }

@@ -6,6 +6,7 @@
 #include "engine_table.h"
 #include "fabric.h"
 #include "sightings.h"
+#include "watch_spans.h"
 
 /* The packets one source sent, seen on captures lo < hi: the least and the
  * most of t_hi - t_lo. */
@@ -17,8 +18,11 @@ struct pair_source {
 };
 
 struct ib_clock_sync {
+    struct ib_hash_key key;
     size_t count;
     struct ib_capture_clock *clocks;
+    struct watch_spans *watch; /* one per capture */
+    size_t watch_runs;         /* all captures' */
     struct ib_sightings window;
     struct ep_pool pool; /* struct pair_source */
     struct et_table table;

@@ -69,40 +69,45 @@ static struct ib_delivery *direction(struct ib_fabric *f, uint32_t from, uint32_
     return d;
 }
 
-/* Whether capture c, on the corrected clock, ran from t to the window's end. */
+/* Whether capture c, on the corrected clock, showed frames from t to the
+ * window's end (fabric.h: IB_WATCH_GAP_NS). */
 static bool capturing(const struct ib_fabric *f, uint32_t c, int64_t t)
 {
     const struct ib_capture_clock *k = ib_clock_sync_capture(f->cs, c);
     if (!k || !k->has_span)
         return false;
-    return ib_fabric_corrected(f, c, k->first_ns) <= t &&
-           ib_fabric_corrected(f, c, k->last_ns) >= t + IB_DELIVERY_WINDOW_NS;
+    int64_t own = k->linked ? t + k->offset_ns : t; /* on c's own clock */
+    return ib_clock_sync_watching(f->cs, c, own, own + IB_DELIVERY_WINDOW_NS);
 }
 
-/* A management packet first seen on its sender's capture, to a host that
- * another capture of the same clock group covers while it ran: watched. */
-static void watch(struct ib_fabric *f, struct ib_sighting *g, const struct ib_packet *p)
+/* A management packet seen on its sender's capture (at), to a host that
+ * another capture of the same clock group covers then: watched, whichever
+ * capture saw it first (a mirror may have), and reached if that host's
+ * capture saw it already. */
+static void watch(struct ib_fabric *f, struct ib_sighting *g, struct ib_frame_ref at,
+                  const struct ib_packet *p)
 {
-    if (!ib_packet_has(p, IB_HAS_MAD))
+    if (g->watched || !ib_packet_has(p, IB_HAS_MAD))
         return;
     int64_t sender = ib_clock_sync_owner(f->cs, g->src_key);
     int64_t to = ib_clock_sync_owner(f->cs, g->dst_key);
-    uint32_t at = g->first.capture;
-    if (sender != (int64_t)at || to < 0 || to == sender)
+    if (sender != (int64_t)at.capture || to < 0 || to == sender)
         return;
-    const struct ib_capture_clock *a = ib_clock_sync_capture(f->cs, at);
+    const struct ib_capture_clock *a = ib_clock_sync_capture(f->cs, at.capture);
     const struct ib_capture_clock *b = ib_clock_sync_capture(f->cs, (uint32_t)to);
     if (!a->linked || !b->linked || a->reference != b->reference ||
         !capturing(f, (uint32_t)to, g->first.time_ns))
         return;
-    struct ib_delivery *d = direction(f, at, (uint32_t)to);
+    struct ib_delivery *d = direction(f, at.capture, (uint32_t)to);
     if (!d) {
         f->stats.allocation_failures++;
         return;
     }
     d->sent++;
     g->watched = true;
+    g->reached = ib_sighting_seen_by(g, (uint32_t)to);
     g->watch_capture = (uint32_t)to;
+    g->sent = at;
     g->from = p->src;
     g->to = p->dst;
     g->mgmt_class = p->mad.mgmt_class;
@@ -113,8 +118,9 @@ static void watch(struct ib_fabric *f, struct ib_sighting *g, const struct ib_pa
 bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t *frame,
                       size_t caplen, const struct ib_packet *p, struct ib_frame_ref *first)
 {
-    uint64_t id;
-    if (!ib_packet_identity(frame, caplen, p, &id))
+    const struct ib_hash_key *key = ib_clock_sync_key(f->cs);
+    struct ib_identity id;
+    if (!ib_packet_identity(key, frame, caplen, p, &id))
         return false;
     struct ib_sighting *g = ib_sightings_find(&f->window, id);
     if (g && ib_sighting_seen_by(g, at.capture)) {
@@ -124,9 +130,10 @@ bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t
         g = NULL;
     }
     if (g) {
-        ib_sighting_add_capture(g, at.capture);
+        ib_sighting_add_capture(g, at.capture, at.time_ns);
         if (g->watched && g->watch_capture == at.capture)
             g->reached = true;
+        watch(f, g, at, p);
         f->stats.repeats++;
         *first = g->first;
         if (ib_packet_has(p, IB_HAS_CM) && !seen_at_add(&f->seen, g->first, at.capture))
@@ -138,9 +145,9 @@ bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t
         f->stats.allocation_failures++;
         return false;
     }
-    g->src_key = ib_endpoint_key(&p->src);
-    g->dst_key = ib_endpoint_key(&p->dst);
-    watch(f, g, p);
+    g->src_key = ib_endpoint_key(key, &p->src);
+    g->dst_key = ib_endpoint_key(key, &p->dst);
+    watch(f, g, at, p);
     return false;
 }
 
@@ -149,21 +156,21 @@ static void not_delivered(struct ib_fabric *f, const struct ib_sighting *g, stru
     memset(out, 0, sizeof *out);
     out->kind = IB_FIND_NOT_DELIVERED;
     out->severity = ib_finding_kind_severity(IB_FIND_NOT_DELIVERED);
-    out->at = g->first;
+    out->at = g->sent; /* the sender's frame */
     out->data.mgmt_class = g->mgmt_class;
     out->data.method = g->method;
     out->data.attr_id = g->attr_id;
     out->data.from = g->from;
     out->data.to = g->to;
     out->data.to_capture = g->watch_capture;
-    struct ib_delivery *d = direction(f, g->first.capture, g->watch_capture);
+    struct ib_delivery *d = direction(f, g->sent.capture, g->watch_capture);
     if (d)
         d->not_delivered++;
 }
 
 static void unwatch(struct ib_fabric *f, const struct ib_sighting *g)
 {
-    struct ib_delivery *d = direction(f, g->first.capture, g->watch_capture);
+    struct ib_delivery *d = direction(f, g->sent.capture, g->watch_capture);
     if (d && d->sent)
         d->sent--;
 }

@@ -22,15 +22,16 @@ void ib_sightings_destroy(struct ib_sightings *s)
 
 static bool same_identity(const void *item, const void *key)
 {
-    return ((const struct ib_sighting *)item)->identity == *(const uint64_t *)key;
+    return ib_identity_equal(((const struct ib_sighting *)item)->identity,
+                             *(const struct ib_identity *)key);
 }
 
-struct ib_sighting *ib_sightings_find(const struct ib_sightings *s, uint64_t identity)
+struct ib_sighting *ib_sightings_find(const struct ib_sightings *s, struct ib_identity identity)
 {
-    return et_find(&s->table, identity, same_identity, &identity);
+    return et_find(&s->table, identity.hash, same_identity, &identity);
 }
 
-struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, uint64_t identity,
+struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, struct ib_identity identity,
                                         struct ib_frame_ref at)
 {
     uint32_t index;
@@ -41,8 +42,9 @@ struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, uint64_t identit
     g->first = at;
     g->index = index;
     g->captures[0] = at.capture;
+    g->times[0] = at.time_ns;
     g->capture_count = 1;
-    if (!et_insert(&s->table, identity, index)) {
+    if (!et_insert(&s->table, identity.hash, index)) {
         ep_release(&s->pool, g, index);
         return NULL;
     }
@@ -59,16 +61,18 @@ bool ib_sighting_seen_by(const struct ib_sighting *g, uint32_t capture)
     return false;
 }
 
-void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture)
+void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture, int64_t time_ns)
 {
-    if (g->capture_count < IB_SIGHTING_CAPTURES)
-        g->captures[g->capture_count++] = capture;
+    if (g->capture_count < IB_SIGHTING_CAPTURES) {
+        g->captures[g->capture_count] = capture;
+        g->times[g->capture_count++] = time_ns;
+    }
 }
 
 void ib_sightings_detach(struct ib_sightings *s, struct ib_sighting *g)
 {
     if (!g->detached)
-        et_remove(&s->table, g->identity, g->index);
+        et_remove(&s->table, g->identity.hash, g->index);
     g->detached = true;
 }
 

@@ -15,18 +15,21 @@
 
 #include "engine_table.h"
 #include "finding.h"
+#include "identity.h"
 
 #define IB_SIGHTING_CAPTURES 4 /* captures remembered per packet; more count as seen */
 
 struct ib_sighting {
-    uint64_t identity;
+    struct ib_identity identity;
     struct ib_frame_ref first; /* the earliest sighting */
     uint64_t src_key, dst_key; /* ib_endpoint_key of its addresses */
     uint32_t captures[IB_SIGHTING_CAPTURES];
+    int64_t times[IB_SIGHTING_CAPTURES]; /* each one's sighting, as the caller gave it */
     uint8_t capture_count;
     /* fabric.c: a management packet watched for its arrival */
     bool watched, reached;
-    uint32_t watch_capture; /* the capture of its destination's host */
+    uint32_t watch_capture;   /* the capture of its destination's host */
+    struct ib_frame_ref sent; /* its sighting on the sender's capture */
     struct ib_endpoint from, to;
     uint8_t mgmt_class, method;
     uint16_t attr_id;
@@ -48,14 +51,14 @@ struct ib_sightings {
 bool ib_sightings_init(struct ib_sightings *s, size_t cap, int64_t window_ns);
 void ib_sightings_destroy(struct ib_sightings *s);
 
-/* The live entry of this identity, NULL when none. */
-struct ib_sighting *ib_sightings_find(const struct ib_sightings *s, uint64_t identity);
+/* The live entry of this identity (all 128 bits), NULL when none. */
+struct ib_sighting *ib_sightings_find(const struct ib_sightings *s, struct ib_identity identity);
 /* A new entry first seen at `at`, with that capture in its list; NULL when
  * out of memory.  An entry of the same identity must not be live. */
-struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, uint64_t identity,
+struct ib_sighting *ib_sightings_insert(struct ib_sightings *s, struct ib_identity identity,
                                         struct ib_frame_ref at);
 bool ib_sighting_seen_by(const struct ib_sighting *g, uint32_t capture);
-void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture);
+void ib_sighting_add_capture(struct ib_sighting *g, uint32_t capture, int64_t time_ns);
 
 /* The same bytes again on a capture that showed them: a new packet.  The
  * old entry leaves the table (find no longer sees it) but keeps its place

@@ -14,18 +14,23 @@
  *    one source address all go one way, so the sources of a pair split in
  *    two groups whose differences do not overlap (the widest gap between
  *    them); the group above the gap was sent by A, whose host so owns
- *    those addresses.  Each capture is then corrected to the first capture
- *    of its group (capture 0 for all that share packets with it) along the
- *    links whose errors add up least.
+ *    those addresses (where pairs disagree, the capture most pairs name).
+ *    A packet seen on several captures counts for every pair of them.
+ *    Each capture is then corrected to the first capture of its group
+ *    (capture 0 for all that share packets with it) along the links whose
+ *    errors add up least.  Each capture's frames are kept as runs (where
+ *    it was capturing: IB_WATCH_GAP_NS).
  * 2. The analysis (ib_fabric): every frame in corrected time order.  A
  *    packet already seen on another capture within the window is a repeat
- *    sighting, not fed to the engine; a management packet first seen on
- *    the capture of its sender, to an address another capture's host owns,
- *    that this capture does not show within the window although it was
- *    capturing then, is not_delivered.
+ *    sighting, not fed to the engine; a management packet seen on the
+ *    capture of its sender (whichever saw it first), to an address another
+ *    capture's host owns, that this capture does not show within the
+ *    window although one run of its frames holds the window, is
+ *    not_delivered.
  *
  * Memory is bounded: both steps keep a window of recent sightings (capped,
- * evictions counted) and a table of (pair, source) figures (capped).
+ * evictions counted), a table of (pair, source) figures (capped) and the
+ * runs of frames (capped).
  */
 #ifndef IBSCOPE_FABRIC_H
 #define IBSCOPE_FABRIC_H
@@ -35,6 +40,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "identity.h"
 
 /* Clocks further apart than this are not linked (step 1 pairs sightings
  * this close on the captures' own clocks). */
@@ -45,7 +51,13 @@
 #define IB_DELIVERY_WINDOW_MS 100 /* (a bare number: finding.c spells it out) */
 #define IB_DELIVERY_WINDOW_NS (IB_DELIVERY_WINDOW_MS * 1000000LL)
 #define IB_SIGHTINGS_MAX      (1u << 18) /* packets kept in a window */
-#define IB_CLOCK_SOURCES_MAX  (1u << 16) /* (pair, source) figures kept */
+/* A capture watches where it shows frames: runs of its frames no more than
+ * this far apart.  A longer gap (the capture stopped, its host's clock
+ * stepped, one stray frame long after the rest) is not watched, and what
+ * was sent to its host then is not judged. */
+#define IB_WATCH_GAP_NS      1000000000LL
+#define IB_WATCH_RUNS_MAX    (1u << 20) /* runs kept, all captures together */
+#define IB_CLOCK_SOURCES_MAX (1u << 16) /* (pair, source) figures kept */
 
 struct ib_capture_clock {
     bool has_span;             /* it had frames: */
@@ -58,24 +70,35 @@ struct ib_capture_clock {
 
 struct ib_clock_sync;
 
-struct ib_clock_sync *ib_clock_sync_new(size_t captures);
+/* key: the identities' (identity.h), drawn for the run and kept secret
+ * from the captures; the fabric of step 2 uses the same.  NULL when out of
+ * memory. */
+struct ib_clock_sync *ib_clock_sync_new(size_t captures, const struct ib_hash_key *key);
+const struct ib_hash_key *ib_clock_sync_key(const struct ib_clock_sync *cs);
 void ib_clock_sync_free(struct ib_clock_sync *cs);
 /* Every frame of a capture, its own clock's time (for its span). */
 void ib_clock_sync_frame(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns);
-/* A management packet with an identity, in time order of the captures'
- * own clocks. */
+/* A management packet with an identity (ib_packet_identity with the clock
+ * sync's key), in time order of the captures' own clocks. */
 void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t time_ns,
-                          uint64_t identity, const struct ib_packet *p);
+                          struct ib_identity identity, const struct ib_packet *p);
 /* After the last frame: the offsets and the owners. */
 void ib_clock_sync_solve(struct ib_clock_sync *cs);
 /* Management packets seen on two captures or more. */
 uint64_t ib_clock_sync_shared(const struct ib_clock_sync *cs);
 const struct ib_capture_clock *ib_clock_sync_capture(const struct ib_clock_sync *cs,
                                                      uint32_t capture);
-/* The capture of the host that owns an address (ib_endpoint_key), -1 when
+/* Whether capture c showed frames throughout [from_ns, to_ns] of its own
+ * clock: one run of its frames, none more than IB_WATCH_GAP_NS apart,
+ * holds it (after the solve). */
+bool ib_clock_sync_watching(const struct ib_clock_sync *cs, uint32_t capture, int64_t from_ns,
+                            int64_t to_ns);
+/* The capture of the host that owns an address (ib_endpoint_key with the
+ * clock sync's key), -1 when
  * no pair of captures told. */
 int64_t ib_clock_sync_owner(const struct ib_clock_sync *cs, uint64_t endpoint_key);
-/* Figures not kept for want of room (the caps), or of memory. */
+/* Figures not kept for want of room (the caps), or of memory: (pair,
+ * source) figures, sightings and watch runs. */
 uint64_t ib_clock_sync_dropped(const struct ib_clock_sync *cs);
 
 /* ---- step 2 ---- */

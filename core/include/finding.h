@@ -63,6 +63,11 @@ enum ib_finding_kind ib_finding_kind_by_name(const char *name);
 enum ib_severity ib_finding_kind_severity(enum ib_finding_kind kind);
 enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind);
 
+/* Every time ibscope holds is within +-IB_TIME_NS_LIMIT ns of the epoch
+ * (1823-11-12 to 2116-02-20): the readers clamp to it and `merge` refuses past
+ * it, so the difference of any two times fits an int64_t. */
+#define IB_TIME_NS_LIMIT (INT64_MAX / 2)
+
 /* A frame: which capture (0-based index of the input file), which frame of
  * it (1-based, as Wireshark numbers them) and when (ns since the epoch).
  * frame == 0 means "none". */

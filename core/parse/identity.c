@@ -6,60 +6,43 @@
 #include "crc.h"
 #include "packet.h"
 
-#define K1 0x9e3779b97f4a7c15ull
-#define K2 0xc2b2ae3d27d4eb4full
-
-static uint64_t mix(uint64_t h)
+bool ib_packet_identity(const struct ib_hash_key *key, const uint8_t *frame, size_t caplen,
+                        const struct ib_packet *p, struct ib_identity *identity)
 {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= K2;
-    h ^= h >> 33;
-    return h;
-}
-
-/* A word at a time; not a cryptographic hash: the captures are the user's. */
-static uint64_t absorb(uint64_t h, const uint8_t *p, size_t len)
-{
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * K1;
-        h ^= h >> 29;
-        p += 8;
-        len -= 8;
-    }
-    if (len) {
-        uint64_t w = 0;
-        memcpy(&w, p, len);
-        h = (h ^ w ^ (uint64_t)len << 56) * K2;
-    }
-    return h;
-}
-
-bool ib_packet_identity(const uint8_t *frame, size_t caplen, const struct ib_packet *p,
-                        uint64_t *identity)
-{
-    uint8_t head[IB_ICRC_MASKED_MAX];
-    size_t n = ib_icrc_masked_headers(frame, caplen, p, head);
+    uint8_t head[IB_ICRC_MASKED_MAX + 1];
+    size_t n = ib_icrc_masked_headers(frame, caplen, p, head + 1);
     if (n == 0)
         return false;
+    head[0] = (uint8_t)p->encap; /* the same bytes over another carrier: another packet */
     size_t rest = (size_t)p->off.bth + IB_BTH_SIZE;
     size_t end = (size_t)p->off.ib + p->ib_len;
     if (end > caplen)
         end = caplen;
     if (rest > end)
         rest = end;
-    uint64_t h = absorb(K1 ^ (uint64_t)p->encap, head, n);
-    h = absorb(h, frame + rest, end - rest);
-    *identity = mix(h ^ (end - rest));
+    /* The headers' length first, so that no split of the same bytes
+     * between headers and the rest hashes alike. */
+    uint8_t len = (uint8_t)n;
+    struct ib_siphash s;
+    ib_siphash_init(&s, key);
+    ib_siphash_update(&s, &len, 1);
+    ib_siphash_update(&s, head, n + 1);
+    ib_siphash_update(&s, frame + rest, end - rest);
+    struct ib_hash128 h = ib_siphash_final(&s);
+    identity->hash = h.lo;
+    identity->check = h.hi;
     return true;
 }
 
-uint64_t ib_endpoint_key(const struct ib_endpoint *ep)
+uint64_t ib_endpoint_key(const struct ib_hash_key *key, const struct ib_endpoint *ep)
 {
+    uint8_t b[17] = { ep->has_gid };
     if (ep->has_gid)
-        return mix(absorb(K2, ep->gid, 16));
-    return mix(K1 ^ ep->lid);
+        memcpy(b + 1, ep->gid, 16);
+    else
+        memcpy(b + 1, &ep->lid, sizeof ep->lid);
+    struct ib_siphash s;
+    ib_siphash_init(&s, key);
+    ib_siphash_update(&s, b, sizeof b);
+    return ib_siphash_final(&s).lo;
 }

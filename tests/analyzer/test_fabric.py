@@ -2,7 +2,7 @@
 """test_fabric.py - one exchange captured on several hosts, analysed as one.
 
 Usage: test_fabric.py --ibscope BIN --gen BIN --source-dir DIR GROUP
-Groups: two three rotated views extract.
+Groups: two three rotated views extract gaps mirror.
 
 The answers come from ibscope-gen fabric, not from ibscope: truth.pcap holds
 every packet once, at the time it was sent (one vantage point that saw the
@@ -395,8 +395,74 @@ def t_extract(d):
         check(a["clock_offset_ns"] == b["clock_offset_ns"], "extract: the offsets differ")
 
 
+def t_gaps(d):
+    """A capture watches only where it shows frames (runs no more than 1 s
+    apart): b.pcap of fabric two with its host's clock stepped 60 s forward
+    from its frame 67 (the disconnects), or cut after frame 66 with one
+    stray frame (not InfiniBand) 60 s later.  Both losses of the exchange
+    came before; A's DREQs sent after are not judged.  Before, each made
+    every later DREQ not_delivered (8 more warnings)."""
+    truth = generate(d, "two")
+    a, b = truth["captures"]
+    lt, recs = read_pcap(b)
+    step = 60 * 10**9
+    stray = bytes.fromhex("ffffffffffff020000000099 0806") + bytes(46)
+    cases = {"clock step": [(t + (step if i >= 66 else 0), f, w)
+                            for i, (t, f, w) in enumerate(recs)],
+             "stray frame": recs[:66] + [(recs[65][0] + step, stray, len(stray))]}
+    for name, records in cases.items():
+        path = os.path.join(d, name.replace(" ", "_") + ".pcap")
+        with open(path, "wb") as f:
+            f.write(pcap(records, linktype=lt))
+        rep = report([a, path])
+        if check("fabric" in rep, f"gaps, {name}: the captures were not correlated"):
+            check_losses(f"gaps, {name}", rep, truth)
+            sent = {(x["from"], x["to"]): x["sent"] for x in rep["fabric"]["deliveries"]}
+            # A's CM packets to B before the disconnects: 20 REQs, 2 sent
+            # again after the losses, 20 RTUs; less the first REQ, before
+            # which B shows no frame (as before: not watched)
+            check(sent.get((0, 1)) == 41, f"gaps, {name}: A -> B watched {sent}")
+
+
+def t_mirror(d):
+    """A third capture that saw both directions (truth.pcap: every packet at
+    its send time, as a mirror of the whole exchange would) takes nothing
+    from the two hosts': in any order, every capture's clock within its
+    error of the generator's (truth.pcap's is A's), the exchange as one
+    vantage point has it, and one not_delivered per lost packet, on its
+    sender's frame, naming its receiver's capture.  Before, a packet was
+    paired only with the capture that saw it first: given after a.pcap and
+    b.pcap, truth.pcap left B with no clock and the lost A -> B request
+    unflagged; given first, no loss was flagged at all."""
+    import itertools
+    for lt in ("1", "247"):
+        sd = os.path.join(d, lt)
+        os.mkdir(sd)
+        truth = generate(sd, "two", lt)
+        single = report([os.path.join(sd, "truth.pcap")])
+        files = truth["captures"] + [os.path.join(sd, "truth.pcap")]
+        offsets = [truth["offsets"][0], truth["offsets"][1], truth["offsets"][0]]
+        for order in itertools.permutations(range(3)):
+            name = f"mirror (link type {lt}), order {order}"
+            rep = report([files[i] for i in order])
+            if not check("fabric" in rep, f"{name}: not correlated"):
+                continue
+            compare_with_truth(name, single, rep)
+            at = {host: k for k, host in enumerate(order)}  # a capture's index in the run
+            ref = order[0]
+            for k, c in enumerate(rep["captures"]):
+                true = offsets[order[k]] - offsets[ref]
+                est, err = c.get("clock_offset_ns"), c.get("clock_offset_error_ns")
+                check(est is not None and abs(est - true) <= err,
+                      f"{name}: capture {k} offset {est} +- {err}, truly {true}")
+            got = sorted((f["capture"], f["frame"], f["details"]["to_capture"])
+                         for f in rep["findings"] if f["kind"] == "not_delivered")
+            want = sorted((at[l["from"]], l["frame"], at[l["to"]]) for l in truth["lost"])
+            check(got == want, f"{name}: not_delivered at {got}, lost {want}")
+
+
 GROUPS = {"two": t_two, "three": t_three, "rotated": t_rotated, "views": t_views,
-          "extract": t_extract}
+          "extract": t_extract, "gaps": t_gaps, "mirror": t_mirror}
 
 
 def main():

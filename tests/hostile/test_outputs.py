@@ -162,6 +162,19 @@ def g_dup(d):
         p = subprocess.run([ARGS.ibscope, cap, "-"], stdin=f, capture_output=True)
     check(p.returncode == 2 and one_line(p.stderr.decode(), "is the same file as"),
           f"dup file and - from it: {p.returncode} {p.stderr!r}")
+    # The first input that repeats an earlier one is named, with the first
+    # of those (the guard sorts by device and inode: the order must not show).
+    other = copy_sample(d, "redirect.pcap")
+    third = copy_sample(d, "addressing.pcap")
+    for argv, stdin, says in (([other, cap, third, hard, other], None, "inputs 2 and 4"),
+                              ([third, "-", cap], cap, "inputs 2 and 3"),
+                              (["-", other, "-"], other, "inputs 1 and 2"),
+                              ([third, "-", "-", other], other, "inputs 2 and 3"),
+                              ([cap, other, "-"], other, "inputs 2 and 3")):
+        with open(stdin or os.devnull, "rb") as f:
+            p = subprocess.run([ARGS.ibscope] + argv, stdin=f, capture_output=True)
+        err = p.stderr.decode()
+        check(p.returncode == 2 and one_line(err, says), f"dup {argv}: {p.returncode} {err!r}")
     # Asked for: read twice, counted twice.
     rc, out, err = run(["--allow-duplicate-inputs", "--format", "json", cap, hard])
     rep = json.loads(out) if out else {}

@@ -13,6 +13,12 @@ Groups:
            refused in one line naming that member; an unknown member is not
   twice    the same report by another path (./path, a symlink, a hard link,
            standard input): refused
+  numbers  rates and seconds up to the largest double written back as JSON
+           numbers, one past refused; negative latencies and min above max
+           refused
+  times    times at +-(2^62 - 1) ns rendered exactly by the text and HTML
+           views; one nanosecond past, or 300 years apart, refused
+  strings  a live capture's ended_by with ESC and BEL escaped in the text view
 Every run: exit 0 or 2, no hang, no sanitizer report, every standard error
 line "ibscope: FILE: ...".  Peak RSS is checked against --max-rss-mib (0:
 not checked, as under the sanitizers).  Exit 0 when every check holds.
@@ -260,7 +266,113 @@ def g_twice(ctx):
           f"standard input and its path: exit {p.returncode} {p.stderr.strip()[:200]}")
 
 
-GROUPS = {"memory": g_memory, "keys": g_keys, "twice": g_twice}
+# The times ibscope holds: +-(2^62 - 1) ns (IB_TIME_NS_LIMIT), as RFC 3339.
+T_FIRST, T_LAST = "1823-11-12T00:06:21.572612097Z", "2116-02-20T23:53:38.427387903Z"
+HUGE = 1.7976931348623157e308  # DBL_MAX
+
+
+def merged_json(ctx, label, rep):
+    """rep merged alone as JSON, read back by Python's strict reader."""
+    out = ctx.path("out.json")
+    r = ctx.merge(label, ["--format", "json", "-o", out,
+                          write(ctx.path("in.json"), json.dumps(rep))])
+    if not check(r.rc == 0 and r.stderr == "", f"{label}: exit 0 ({r.rc}: {r.stderr[:300]})"):
+        return None
+    with open(out) as f:
+        text = f.read()
+    os.unlink(out)
+    try:
+        return json.loads(text, parse_constant=lambda c: check(False, f"{label}: {c} written"))
+    except ValueError as e:
+        check(False, f"{label}: the merged report is not JSON: {e}")
+        return None
+
+
+def g_numbers(ctx):
+    """Numbers as large as a double holds are written back as numbers (the
+    JSON writer wrote nothing past about 1e56: `"rate_per_s": ,`); past a
+    double, refused naming the key."""
+    for rate, eta in ((HUGE, 1e300), (1e57, 1e56), (-HUGE, None), (123456.5, 9.25e15)):
+        rep = ctx.report("cm_rocev2")
+        src = rep["sources"][0]
+        src["rate_per_s"], src["eta_s"] = rate, eta
+        src["rate_per_destination_per_s"] = -rate
+        label = f"rate_per_s {rate!r}, eta_s {eta!r}"
+        back = merged_json(ctx, label, rep)
+        if back:
+            got = back["sources"][0]
+            check((got["rate_per_s"], got["eta_s"], got["rate_per_destination_per_s"]) ==
+                  (rate, eta, -rate), f"{label}: written back as {got['rate_per_s']!r}, "
+                  f"{got['eta_s']!r}, {got['rate_per_destination_per_s']!r}")
+    rep = ctx.report("cm_rocev2")
+    rep["sources"][0]["rate_per_s"] = "@"
+    p = write(ctx.path("past.json"), json.dumps(rep).replace('"@"', "1e309"))
+    refused(ctx, "a rate past a double", p, "sources[0].rate_per_s: 1e309 is not a rate")
+    # latencies: a step back counts as instant, so none is below 0; min <= median <= max
+    for lat, says in (({"count": 2, "min_ns": -5, "median_ns": 3, "max_ns": 4},
+                       "connections.setup_latency.min_ns: -5 is not a latency (0 ns up)"),
+                      ({"count": 2, "min_ns": 5, "median_ns": None, "max_ns": 4},
+                       "connections.setup_latency: min_ns, median_ns and max_ns are not in order"),
+                      ({"count": 2, "min_ns": 1, "median_ns": 9, "max_ns": 4},
+                       "connections.setup_latency: min_ns, median_ns and max_ns are not in order")):
+        rep = ctx.report("cm_rocev2")
+        rep["connections"]["setup_latency"] = lat
+        refused(ctx, f"latency {lat}", write(ctx.path("lat.json"), json.dumps(rep)), says)
+
+
+def g_times(ctx):
+    """Times as far apart as the analysis holds them render exactly (the
+    views subtracted int64 times: 1700 and 2200 overflowed, undefined
+    behaviour); one nanosecond past, or 300 years apart, refused at read."""
+    rep = ctx.report("cm_rocev2")
+    rep["frames"]["first_time"], rep["frames"]["last_time"] = T_FIRST, T_LAST
+    rep["findings"][0]["time"], rep["findings"][1]["time"] = T_LAST, T_FIRST
+    p = write(ctx.path("far.json"), json.dumps(rep))
+    # (2^62 - 1) - -(2^62 - 1) = 2^63 - 2 ns = 9223372036.854775806 s
+    for fmt, says in (("text", [f"from {T_FIRST}, 9223372036.855 s",
+                                "9223372036.854775 s", "0.000000 s"]),
+                      ("html", [f"from {T_FIRST}, spanning 9223372036.855 s"])):
+        out = ctx.path("far." + fmt)
+        r = ctx.merge(f"times at the limits, {fmt}", ["--format", fmt, "-o", out, p])
+        if check(r.rc == 0 and r.stderr == "", f"times at the limits, {fmt}: exit {r.rc} "
+                 f"{r.stderr[:300]}"):
+            with open(out) as f:
+                text = f.read()
+            for s in says:
+                check(s in text, f"times at the limits, {fmt}: {s!r} in the view")
+    for key, value in (("frames.first_time", "1823-11-12T00:06:21.572612096Z"),
+                       ("frames.last_time", "2116-02-20T23:53:38.427387904Z"),
+                       ("frames.first_time", "1700-01-01T00:00:00.000000000Z"),
+                       ("findings[0].time", "2200-01-01T00:00:00.000000000Z")):
+        rep = ctx.report("cm_rocev2")
+        replaced(rep, key, value)
+        refused(ctx, f"{key} {value}", write(ctx.path("t.json"), json.dumps(rep)),
+                f'{key}: "{value}" is not a time ibscope holds (1823-11-12 to 2116-02-20)')
+
+
+def g_strings(ctx):
+    """Every string a merge keeps reaches the terminal escaped: a live
+    capture's ended_by too (it was written raw: a window title set, a
+    screen cleared)."""
+    rep = ctx.report("cm_rocev2")
+    rep["captures"][0]["live"] = {"filter": "udp", "default_filter": False, "received": 35,
+                                  "kernel_dropped": 0, "interface_dropped": 0,
+                                  "ended_by": "\x1b]0;owned\x07\x1b[2J\x9b"}
+    out = ctx.path("live.txt")
+    r = ctx.merge("live.ended_by with ESC and BEL",
+                  ["-o", out, write(ctx.path("live.json"), json.dumps(rep))])
+    check(r.rc == 0, f"live.ended_by: exit {r.rc} {r.stderr[:300]}")
+    with open(out, encoding="utf-8") as f:
+        text = f.read()
+    raw = sorted({c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) < 0xA0})
+    check(not raw, f"live.ended_by: controls in the text view: {raw}")
+    said = re.sub(r"\s+", " ", text)
+    check("ended by \\x1B]0;owned\\x07\\x1B[2J\\x9B;" in said,
+          "live.ended_by: escaped in the text view")
+
+
+GROUPS = {"memory": g_memory, "keys": g_keys, "twice": g_twice, "numbers": g_numbers,
+          "times": g_times, "strings": g_strings}
 
 
 def main():

@@ -20,6 +20,14 @@
 #define T0 1767225600000000000LL
 #define US 1000LL
 
+static const struct ib_hash_key KEY = { 1, 2 };
+
+/* A made-up identity: n in both halves. */
+static struct ib_identity id(uint64_t n)
+{
+    return (struct ib_identity){ n, ~n };
+}
+
 static struct ib_packet from_lid(uint16_t src, uint16_t dst)
 {
     struct ib_packet p;
@@ -39,15 +47,16 @@ static void exchange(struct ib_clock_sync *cs, uint32_t a, uint16_t la, uint32_t
     for (int k = 0; k < n; k++) {
         int64_t t = T0 + k * 1000 * US;
         ib_clock_sync_frame(cs, a, t);
-        ib_clock_sync_packet(cs, a, t, seed + 2 * (uint64_t)k, &ab);
+        ib_clock_sync_packet(cs, a, t, id(seed + 2 * (uint64_t)k), &ab);
         int64_t arrive = t + d_ab + (k % 3) * US;
         ib_clock_sync_frame(cs, b, arrive + off_ns);
-        ib_clock_sync_packet(cs, b, arrive + off_ns, seed + 2 * (uint64_t)k, &ab);
+        ib_clock_sync_packet(cs, b, arrive + off_ns, id(seed + 2 * (uint64_t)k), &ab);
         int64_t back = t + 500 * US; /* b answers, a receives */
         ib_clock_sync_frame(cs, b, back + off_ns);
-        ib_clock_sync_packet(cs, b, back + off_ns, seed + 2 * (uint64_t)k + 1, &ba);
+        ib_clock_sync_packet(cs, b, back + off_ns, id(seed + 2 * (uint64_t)k + 1), &ba);
         ib_clock_sync_frame(cs, a, back + d_ba + (k % 5) * US);
-        ib_clock_sync_packet(cs, a, back + d_ba + (k % 5) * US, seed + 2 * (uint64_t)k + 1, &ba);
+        ib_clock_sync_packet(cs, a, back + d_ba + (k % 5) * US, id(seed + 2 * (uint64_t)k + 1),
+                             &ba);
     }
 }
 
@@ -59,7 +68,7 @@ static int64_t llabs64(int64_t v)
 static void test_symmetric(void **state)
 {
     (void)state;
-    struct ib_clock_sync *cs = ib_clock_sync_new(2);
+    struct ib_clock_sync *cs = ib_clock_sync_new(2, &KEY);
     assert_non_null(cs);
     exchange(cs, 0, 1, 1, 2, 3200 * US, 20 * US, 20 * US, 50, 100);
     ib_clock_sync_solve(cs);
@@ -71,9 +80,9 @@ static void test_symmetric(void **state)
     assert_int_equal(c->error_ns, 20 * US);
     assert_int_equal(ib_clock_sync_shared(cs), 100);
     struct ib_endpoint e1 = { .lid = 1 }, e2 = { .lid = 2 }, e3 = { .lid = 3 };
-    assert_int_equal(ib_clock_sync_owner(cs, ib_endpoint_key(&e1)), 0);
-    assert_int_equal(ib_clock_sync_owner(cs, ib_endpoint_key(&e2)), 1);
-    assert_int_equal(ib_clock_sync_owner(cs, ib_endpoint_key(&e3)), -1);
+    assert_int_equal(ib_clock_sync_owner(cs, ib_endpoint_key(&KEY, &e1)), 0);
+    assert_int_equal(ib_clock_sync_owner(cs, ib_endpoint_key(&KEY, &e2)), 1);
+    assert_int_equal(ib_clock_sync_owner(cs, ib_endpoint_key(&KEY, &e3)), -1);
     ib_clock_sync_free(cs);
 }
 
@@ -84,7 +93,7 @@ static void test_asymmetric(void **state)
     (void)state;
     const int64_t offs[] = { 3200 * US, -1700 * US, 0, 59 * 1000000 * US };
     for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++) {
-        struct ib_clock_sync *cs = ib_clock_sync_new(2);
+        struct ib_clock_sync *cs = ib_clock_sync_new(2, &KEY);
         exchange(cs, 0, 1, 1, 2, offs[i], 10 * US, 70 * US, 30, 1000);
         ib_clock_sync_solve(cs);
         const struct ib_capture_clock *c = ib_clock_sync_capture(cs, 1);
@@ -100,12 +109,12 @@ static void test_asymmetric(void **state)
 static void test_one_way(void **state)
 {
     (void)state;
-    struct ib_clock_sync *cs = ib_clock_sync_new(2);
+    struct ib_clock_sync *cs = ib_clock_sync_new(2, &KEY);
     struct ib_packet ab = from_lid(1, 2);
     for (int k = 0; k < 20; k++) {
         int64_t t = T0 + k * 1000 * US;
-        ib_clock_sync_packet(cs, 0, t, 500 + (uint64_t)k, &ab);
-        ib_clock_sync_packet(cs, 1, t + 25 * US + 3200 * US, 500 + (uint64_t)k, &ab);
+        ib_clock_sync_packet(cs, 0, t, id(500 + (uint64_t)k), &ab);
+        ib_clock_sync_packet(cs, 1, t + 25 * US + 3200 * US, id(500 + (uint64_t)k), &ab);
     }
     ib_clock_sync_solve(cs);
     assert_int_equal(ib_clock_sync_shared(cs), 20);
@@ -119,7 +128,7 @@ static void test_one_way(void **state)
 static void test_chained(void **state)
 {
     (void)state;
-    struct ib_clock_sync *cs = ib_clock_sync_new(3);
+    struct ib_clock_sync *cs = ib_clock_sync_new(3, &KEY);
     /* true clocks: 0 at 0, 1 at +3.2 ms, 2 at -1.7 ms */
     exchange(cs, 0, 1, 1, 2, 3200 * US, 20 * US, 30 * US, 20, 100);
     exchange(cs, 1, 2, 2, 3, -4900 * US, 15 * US, 15 * US, 20, 900);
@@ -137,10 +146,10 @@ static void test_chained(void **state)
 static void test_same_capture(void **state)
 {
     (void)state;
-    struct ib_clock_sync *cs = ib_clock_sync_new(2);
+    struct ib_clock_sync *cs = ib_clock_sync_new(2, &KEY);
     struct ib_packet p = from_lid(1, 2);
-    ib_clock_sync_packet(cs, 0, T0, 7, &p);
-    ib_clock_sync_packet(cs, 0, T0 + US, 7, &p);
+    ib_clock_sync_packet(cs, 0, T0, id(7), &p);
+    ib_clock_sync_packet(cs, 0, T0 + US, id(7), &p);
     assert_int_equal(ib_clock_sync_shared(cs), 0);
     ib_clock_sync_free(cs);
 }
@@ -157,12 +166,12 @@ static void test_window_cap(void **state)
         while ((g = ib_sightings_due(&s, T0 + (int64_t)k, &early)))
             ib_sightings_release(&s, g);
         struct ib_frame_ref at = { 0, k + 1, T0 + (int64_t)k };
-        assert_non_null(ib_sightings_insert(&s, 1000 + k, at));
+        assert_non_null(ib_sightings_insert(&s, id(1000 + k), at));
     }
     assert_true(s.live <= 4);
     assert_int_equal(s.evicted, 6);
-    assert_null(ib_sightings_find(&s, 1000));
-    assert_non_null(ib_sightings_find(&s, 1009));
+    assert_null(ib_sightings_find(&s, id(1000)));
+    assert_non_null(ib_sightings_find(&s, id(1009)));
     /* past the window, each goes on time, not early */
     struct ib_sighting *g = ib_sightings_due(&s, T0 + 5000, &early);
     assert_non_null(g);
