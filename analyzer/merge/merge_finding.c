@@ -45,7 +45,8 @@ enum detail {
     D_REPEATED,
     D_UNANSWERED,
     D_SENT,
-    D_TRIED_NS
+    D_TRIED_NS,
+    D_COUNT
 };
 
 static const char *const detail_keys[] = { "tuple",         "local_comm_id",
@@ -63,9 +64,12 @@ static const char *const detail_keys[] = { "tuple",         "local_comm_id",
                                            "eta_s",         "rate_per_s",
                                            "method",        "attr_id",
                                            "from",          "to",
-                                           "repeated",      "unanswered",
-                                           "sent",          "tried_ns",
-                                           "to_capture",    NULL };
+                                           "to_capture",    "repeated",
+                                           "unanswered",    "sent",
+                                           "tried_ns",      NULL };
+/* The keys are read by position: one name for each D_ value, in order. */
+_Static_assert(sizeof detail_keys / sizeof detail_keys[0] == D_COUNT + 1,
+               "detail_keys and the D_ values differ");
 
 #define BIT(d) (UINT64_C(1) << (d))
 

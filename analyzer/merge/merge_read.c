@@ -368,7 +368,7 @@ static bool read_connections(struct merge_report *mr)
             ok = rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
         } else if (k >= 11 && k <= 13) {
             ok = rd_count(r, &n);
-            merge_add(k == 11 ? &cs->unreachable
+            merge_add(k == 11   ? &cs->unreachable
                       : k == 12 ? &cs->disconnect_timeouts
                                 : &cs->waiting_at_end,
                       ok ? n : 0);

@@ -46,11 +46,11 @@ enum conn_end_by { END_NONE, END_REJ, END_DREP, END_SIDR_REP, END_GAVE_UP };
 struct eng_conn {
     struct eng_hold hold; /* hold.req: its first REQ; hold.comm_id: LocalCommID */
     struct eng_ref mra, rep, rtu, dreq, lap, apr;
-    struct eng_ref end;      /* the REJ or DREP that ended it */
-    struct eng_ref last_req; /* the latest copy of its REQ */
-    struct eng_ref last;     /* the latest copy of its REP or DREQ */
-    int64_t deadline;        /* its wait runs out (NO_TIME: none) */
-    int64_t due;             /* its earliest entry in the timers' heap (NO_TIME: none) */
+    struct eng_ref end;       /* the REJ or DREP that ended it */
+    struct eng_ref last_req;  /* the latest copy of its REQ */
+    struct eng_ref last;      /* the latest copy of its REP or DREQ */
+    int64_t deadline;         /* its wait runs out (NO_TIME: none) */
+    int64_t due;              /* its earliest entry in the timers' heap (NO_TIME: none) */
     struct ib_tuple ip_tuple; /* valid with has_tuple */
     struct ib_endpoint active, passive;
     uint64_t service_id, ca_guid;
@@ -63,7 +63,7 @@ struct eng_conn {
     uint32_t act_wait_ms, pas_wait_ms; /* the active and the passive side's timeouts */
     uint32_t retransmissions;
     uint32_t frames_from_active, frames_from_passive;
-    uint32_t req_qp; /* DestQP of the REQ */
+    uint32_t req_qp;             /* DestQP of the REQ */
     uint16_t req_copies, copies; /* of its REQ; of its REP or DREQ (`last`) */
     uint16_t reject_reason;
     uint8_t max_retries;
@@ -91,10 +91,10 @@ static uint32_t cm_ms(unsigned t)
 
 /* rdma_cm's SIDR: cma_resolve_ib_udp's timeout (CMA_CM_RESPONSE_TIMEOUT 20)
  * and CMA_MAX_CM_RETRIES, which no SIDR_REQ carries. */
-#define SIDR_WAIT_MS   4096u
-#define SIDR_RETRIES   15u
-#define LINGER_MIN_MS  1000u /* an answer's copy can trail its request's */
-#define RETRIES_MAX    15u   /* MaxCMRetries is 4 bits */
+#define SIDR_WAIT_MS  4096u
+#define SIDR_RETRIES  15u
+#define LINGER_MIN_MS 1000u /* an answer's copy can trail its request's */
+#define RETRIES_MAX   15u   /* MaxCMRetries is 4 bits */
 
 /* A sender waits this long for the answer before it sends again or, its
  * retries spent, gives up: exactly, as the kernel's timer does.  Seen from
@@ -364,7 +364,8 @@ static int64_t linger_until(const struct ib_engine *e, const struct eng_conn *c)
     int64_t t = e->at.time_ns + wait_ns(LINGER_MIN_MS);
     unsigned sends = c->max_retries + 1u;
     if (!c->rtu.where && c->req_copies < sends) {
-        int64_t req = c->last_req.time_ns + (int64_t)(sends - c->req_copies) * wait_ns(c->act_wait_ms);
+        int64_t req =
+            c->last_req.time_ns + (int64_t)(sends - c->req_copies) * wait_ns(c->act_wait_ms);
         t = req > t ? req : t;
     }
     if (c->dreq.where && c->copies < sends) {
@@ -476,27 +477,18 @@ static struct eng_conn *by_node(struct ib_engine *e, const struct ib_endpoint *n
     return et_find(&e->cm.conns, et_hash(&f.k, sizeof f.k), conn_eq, &f);
 }
 
-/* A message after the REQ.  With both comm IDs known, the pair finds it
- * whatever the path (cm_acquire_id); the passive side's first answer, whose
- * ID is not yet known, names the active side's ID and goes to its node.
+/* A message after the REQ, by its comm IDs (cm_acquire_id).  Sent by the
+ * active side it names the connection by its LocalCommID from the active
+ * node, sent by the passive side by its RemoteCommID to that node: the
+ * node tells apart connections of several hosts that drew the same comm
+ * IDs.  When neither node matches (after path migration the messages
+ * leave from the alternate LIDs), the pair of comm IDs alone finds it.
  * from_passive says which reading to try first; a match whose other comm
  * ID contradicts what we know is skipped. */
 static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *p,
                                    bool from_passive, bool *sent_by_passive)
 {
     const struct ib_cm *cm = &p->cm;
-    struct pair_key ka = { cm->local_comm_id, cm->remote_comm_id };
-    struct pair_key kp = { cm->remote_comm_id, cm->local_comm_id };
-    for (int pass = 0; pass < 2 && cm->remote_comm_id; pass++) {
-        bool passive = (pass == 0) == from_passive;
-        const struct pair_key *k = passive ? &kp : &ka;
-        struct eng_conn *c =
-            et_find(&e->cm.pairs, pair_hash(k->active_id, k->passive_id), pair_eq, k);
-        if (c) {
-            *sent_by_passive = passive;
-            return c;
-        }
-    }
     for (int pass = 0; pass < 2; pass++) {
         bool passive = (pass == 0) == from_passive;
         struct eng_conn *c = passive ? by_node(e, &p->dst, cm->remote_comm_id, false)
@@ -504,6 +496,18 @@ static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *
         if (c && c->has_remote &&
             (passive ? cm->local_comm_id : cm->remote_comm_id) != c->remote_comm_id)
             c = NULL;
+        if (c) {
+            *sent_by_passive = passive;
+            return c;
+        }
+    }
+    struct pair_key ka = { cm->local_comm_id, cm->remote_comm_id };
+    struct pair_key kp = { cm->remote_comm_id, cm->local_comm_id };
+    for (int pass = 0; pass < 2 && cm->remote_comm_id; pass++) {
+        bool passive = (pass == 0) == from_passive;
+        const struct pair_key *k = passive ? &kp : &ka;
+        struct eng_conn *c =
+            et_find(&e->cm.pairs, pair_hash(k->active_id, k->passive_id), pair_eq, k);
         if (c) {
             *sent_by_passive = passive;
             return c;
@@ -750,19 +754,37 @@ static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_co
     }
 }
 
+/* Whether a message of an ended connection repeats one it already had (a
+ * copy of the REQ is handled with REQs). */
+static bool is_copy(const struct eng_conn *c, uint16_t attr, bool by_passive)
+{
+    switch (attr) {
+    case IB_CM_MRA: return c->mra.where != 0;
+    case IB_CM_REP: return c->rep.where != 0;
+    case IB_CM_RTU: return c->rtu.where != 0;
+    case IB_CM_REJ: return c->end_by == END_REJ;
+    case IB_CM_DREQ: return c->dreq.where != 0;
+    case IB_CM_DREP: return c->end_by == END_DREP && by_passive == c->drep_by_passive;
+    case IB_CM_LAP: return c->lap.where != 0;
+    case IB_CM_APR: return c->apr.where != 0;
+    default: return false;
+    }
+}
+
 static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
 {
     const struct ib_cm *cm = &p->cm;
     bool by_passive = false;
-    bool prefer_passive = cm->attr == IB_CM_REP ||
-                          (cm->attr == IB_CM_REJ && cm->u.rej.msg_rejected != 1) ||
-                          (cm->attr == IB_CM_MRA && cm->u.mra.msg_mraed == 0) ||
-                          cm->attr == IB_CM_APR;
+    bool prefer_passive =
+        cm->attr == IB_CM_REP || (cm->attr == IB_CM_REJ && cm->u.rej.msg_rejected != 1) ||
+        (cm->attr == IB_CM_MRA && cm->u.mra.msg_mraed == 0) || cm->attr == IB_CM_APR;
     struct eng_conn *c = conn_match(e, p, prefer_passive, &by_passive);
     if (c) {
         link_conn(e, c, by_passive);
         if (cm->remote_comm_id && cm->attr != IB_CM_REJ)
             set_remote(e, c, by_passive ? cm->local_comm_id : cm->remote_comm_id);
+        if (c->wait == W_ENDED && !is_copy(c, cm->attr, by_passive))
+            return; /* late: the connection was over (given up, rejected) */
     }
     switch (cm->attr) {
     case IB_CM_MRA:

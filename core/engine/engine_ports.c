@@ -166,11 +166,12 @@ const struct ib_source_stats *eng_ports_source(const struct ib_engine *e, size_t
 }
 
 void eng_ports_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
-                            struct ib_forecast out[IB_MODEL_COUNT])
+                               struct ib_forecast out[IB_MODEL_COUNT])
 {
     memset(out, 0, IB_MODEL_COUNT * sizeof *out);
     if (i < e->ports.source_count)
-        ef_estimate(&e->ports.source_list[i]->forecast, &e->forecast_clock, now_ns, e->pool_size, out);
+        ef_estimate(&e->ports.source_list[i]->forecast, &e->forecast_clock, now_ns, e->pool_size,
+                    out);
 }
 
 /* ---- ports ---- */

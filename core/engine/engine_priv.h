@@ -74,8 +74,8 @@ struct eng_tuple;
 /* A connection's hold on its source port and tuple, from its REQ until the
  * connection ends. */
 struct eng_hold {
-    struct eng_ref req; /* the REQ that took it */
-    uint32_t comm_id;   /* that REQ's LocalCommID */
+    struct eng_ref req;             /* the REQ that took it */
+    uint32_t comm_id;               /* that REQ's LocalCommID */
     uint32_t port_hash, tuple_hash; /* their slots, to prefetch */
     struct eng_port *port;          /* NULL: no port held */
     struct eng_tuple *tuple;

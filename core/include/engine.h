@@ -140,7 +140,6 @@ struct ib_latency {
     int64_t min_ns, median_ns, max_ns;
 };
 
-
 /* The CM messages, in attribute order (REQ 0x0010 ... APR 0x001A): the
  * index of a per-message count is attr - IB_CM_MSG_FIRST. */
 #define IB_CM_MSG_FIRST 0x0010
@@ -304,9 +303,9 @@ enum ib_conn_state {
     IB_CONN_REPLIED,     /* REP seen */
     IB_CONN_ESTABLISHED, /* RTU seen */
     IB_CONN_REJECTED,
-    IB_CONN_CLOSING, /* DREQ seen */
-    IB_CONN_CLOSED,  /* DREP seen, or the DREQ given up (timed_out) */
-    IB_CONN_SIDR,    /* a SIDR_REQ/SIDR_REP exchange */
+    IB_CONN_CLOSING,     /* DREQ seen */
+    IB_CONN_CLOSED,      /* DREP seen, or the DREQ given up (timed_out) */
+    IB_CONN_SIDR,        /* a SIDR_REQ/SIDR_REP exchange */
     IB_CONN_UNREACHABLE, /* given up before it was established */
 };
 const char *ib_conn_state_name(enum ib_conn_state state);

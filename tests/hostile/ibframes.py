@@ -75,6 +75,13 @@ def cm_req(local_id, tid, src_ip, src_port, dst_ip, dst_port, slid, dlid):
     struct.pack_into(">I", m, 24, local_id)
     struct.pack_into(">Q", m, 32, 0x0000000001000000 | PS_TCP << 16 | dst_port)
     struct.pack_into(">HH", m, 76, slid, dlid)
+    # rdma_cm's timing (CMA_CM_RESPONSE_TIMEOUT 20 both ways, 15 retries,
+    # packet life 18 so a Local ACK Timeout of 19): a real REQ's, so that a
+    # capture's clock, not its REQ, decides how long the REQ waits.
+    m[67] = 20 << 3
+    m[71] = 20 << 3
+    m[75] = 15 << 4
+    m[76 + 43] = 19 << 3
     priv = ipcm_private(src_ip, src_port, dst_ip)
     m[164:164 + len(priv)] = priv
     return bytes(m)

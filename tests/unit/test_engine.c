@@ -1801,7 +1801,6 @@ static void established_at(uint16_t port, unsigned dst, uint32_t comm, int64_t t
     A = req_analysis;
 }
 
-
 /* The same with its own LocalCommID. */
 static void req_comm_at(uint16_t port, unsigned dst, uint32_t comm, int64_t t)
 {
