@@ -401,11 +401,11 @@ static void write_connections(FILE *out, struct text_state *st, const struct rep
                 cs->sidr_replies);
     fputc('\n', out);
     retransmission_line(out, cs);
-    if (cs->unreachable || cs->disconnect_timeouts || cs->waiting_at_end)
-        fprintf(out,
-                "  given up: %" PRIu64 " unreachable, %" PRIu64 " DREQ%s unanswered; %" PRIu64
-                " waiting at the end\n",
-                cs->unreachable, cs->disconnect_timeouts, cs->disconnect_timeouts == 1 ? "" : "s",
+    if (cs->unreachable || cs->disconnect_timeouts)
+        fprintf(out, "  given up: %" PRIu64 " unreachable, %" PRIu64 " DREQ%s unanswered\n",
+                cs->unreachable, cs->disconnect_timeouts, cs->disconnect_timeouts == 1 ? "" : "s");
+    if (cs->waiting_at_end)
+        fprintf(out, "  waiting for an answer at the end of the capture: %" PRIu64 "\n",
                 cs->waiting_at_end);
     for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
         if (cs->reject_reasons[r] == 0)
