@@ -667,10 +667,19 @@ def t_width(d):
     if os.path.isdir(samples):
         files += sorted(os.path.join(samples, f) for f in os.listdir(samples)
                         if f.endswith((".pcap", ".pcapng")))
-    for f in files:
-        rc, out, err = run(["--frames", "--connections", f])
+    runs = [[f] for f in files]
+    if ARGS.gen and os.path.exists(ARGS.gen):
+        # several hosts' captures: "seen at" on each connection
+        for linktype in ("1", "247"):
+            fab = os.path.join(d, "fabric" + linktype)
+            subprocess.run([ARGS.gen, "fabric", "--linktype", linktype, "three", fab],
+                           check=True, stdout=subprocess.DEVNULL)
+            runs.append([os.path.join(fab, h + ".pcap") for h in "abc"])
+    for r in runs:
+        rc, out, err = run(["--frames", "--connections"] + r)
+        name = ",".join(os.path.basename(f) for f in r)
         for line in out.decode().split("\n"):
-            check(len(line) <= 80, f"width {os.path.basename(f)}: {len(line)} columns: {line}")
+            check(len(line) <= 80, f"width {name}: {len(line)} columns: {line}")
 
 
 def t_exhaustion(d):
