@@ -98,6 +98,21 @@ def page_text(path):
     return re.sub(r"\\f[BIRP]", "", roff).replace("\\-", "-").replace("\\&", "")
 
 
+def check_gen_commands(a, gen, page):
+    """Every command of ibscope-gen's usage lines is in ibscope-gen(1)'s
+    synopsis and in samples/README.md's copy of the usage."""
+    usage = subprocess.run([gen, "--help"], capture_output=True, text=True).stdout
+    commands = set(re.findall(r"^(?:usage: )?\s*ibscope-gen ([a-z]+)\b", usage, re.M))
+    check(len(commands) >= 6, f"ibscope-gen --help has usage lines ({sorted(commands)})")
+    synopsis = page.split("SYNOPSIS")[1].split("DESCRIPTION")[0]
+    readme = open(os.path.join(a.source_dir, "samples", "README.md")).read()
+    for c in sorted(commands):
+        check(re.search(r"ibscope-gen\W*" + c + r"\b", synopsis),
+              f"ibscope-gen.1's synopsis has ibscope-gen {c}, a command of its --help")
+        check(re.search(r"^ibscope-gen " + c + r"\b", readme, re.M),
+              f"samples/README.md's usage has ibscope-gen {c}, a command of its --help")
+
+
 def group_pages(a):
     ibscope, gen = (os.path.join(a.build, "bin", n) for n in ("ibscope", "ibscope-gen"))
     man = os.path.join(a.build, "man")
@@ -120,6 +135,7 @@ def group_pages(a):
     for page in ("ibscope.1", "ibscope-wireshark.7"):
         for kind in kinds:
             check(kind in pages[page], f"{page} describes finding kind {kind}")
+    check_gen_commands(a, gen, pages["ibscope-gen.1"])
     scenarios = [f[0] for f in testlib.tool_listing(gen, "--list-scenarios")]
     check(len(scenarios) >= 6, f"{gen} --list-scenarios lists scenarios ({scenarios})")
     for name in scenarios:
