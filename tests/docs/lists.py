@@ -13,6 +13,8 @@
     `ibscope --format csv` writes;
   - README.md's table of CMake options is every option() and cache path of
     the CMake files, with their defaults;
+  - the addressing rules samples/README.md says no sample breaks are those
+    the samples' reports count none of;
   - the committed corpus sizes of docs/hardening.md's Runs table ("N files,
     M B") are those of fuzz/corpus/TARGET.
 (The finding kinds are checked by analyzer.kinds, the source layout by
@@ -171,6 +173,26 @@ def check_build_options(src):
     return len(options)
 
 
+def check_unbroken_rules(src, ibscope):
+    """The rules samples/README.md's addressing.pcap row says no sample breaks
+    against the rules no sample's report counts; the number of rules."""
+    import json
+    readme = open(os.path.join(src, "samples", "README.md")).read()
+    row = [r for r in table_rows(readme) if r and r[0] == "`addressing.pcap`"]
+    said = row[0][2].split("no sample breaks:")[1].split("(")[0] if row else ""
+    said = set(re.findall(r"`(\w+)`", said))
+    counts = {}
+    for f in sorted(glob.glob(os.path.join(src, "samples", "captures", "*.pcap"))):
+        report = output([ibscope, "--format", "json", f])
+        for rule, n in (json.loads(report)["addressing"] if report else {}).items():
+            counts[rule] = counts.get(rule, 0) + n
+    unbroken = {rule for rule, n in counts.items() if n == 0}
+    check(len(counts) >= 10 and said == unbroken,
+          f"samples/README.md: no sample breaks {sorted(said)}; the samples' reports "
+          f"count none of {sorted(unbroken)}")
+    return len(counts)
+
+
 def check_corpus_sizes(src):
     """Each "N files, M B" of hardening.md's Runs table against its target's
     committed corpus folder; the number of sizes checked."""
@@ -205,9 +227,10 @@ def main():
     n_cols, n_named = check_csv_columns(src, ibscope)
     n_cmake = check_build_options(src)
     n_corpus = check_corpus_sizes(src)
+    n_rules = check_unbroken_rules(src, ibscope)
     print(f"lists: {n_opts} options in docs/analyzer.md, {n_live} in docs/live.md, "
           f"formats {formats}, {n_named} CSV column names against {n_cols} columns, "
-          f"{n_cmake} CMake options, {n_corpus} corpus sizes")
+          f"{n_cmake} CMake options, {n_corpus} corpus sizes, {n_rules} addressing rules")
     return testlib.finish()
 
 
