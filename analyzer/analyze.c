@@ -90,7 +90,7 @@ int analyze_run(const struct options *opts, const char *version)
 {
     const char *twice = opts->allow_duplicate_inputs
                             ? NULL
-                            : "it would be counted twice (--allow-duplicate-inputs reads it twice)";
+                            : "its frames would be read twice (--allow-duplicate-inputs reads it twice)";
     if (!input_guard_check(opts->captures, opts->capture_count, opts->output, twice) ||
         !enough_descriptors(opts->capture_count))
         return 2;
