@@ -20,11 +20,13 @@ cd "$(dirname "$0")"
 # Debian systems (mmdebstrap), live replay, the package build and its
 # checks, the manual pages, headless Chromium for the HTML reports, jq
 # for the docs' excerpts (tests/docs/excerpts.py), and clang-format for the
-# layout of the C files (tests/style).
+# layout of the C files (tests/style).  scdoc is the demo's too: without it
+# the build has no manual pages, and `cmake --install` would not install
+# what the package does.
 DEMO_PACKAGES=(build-essential cmake pkg-config python3 libpcap-dev zlib1g-dev liblzma-dev
-               libzstd-dev libglib2.0-dev libwireshark-dev tshark)
+               libzstd-dev libglib2.0-dev libwireshark-dev tshark scdoc)
 TEST_PACKAGES=(clang libclang-rt-dev libcmocka-dev python3-scapy libwiretap-dev wireshark-dev
-               mmdebstrap iproute2 tcpreplay tmux scdoc man-db debhelper lintian chromium
+               mmdebstrap iproute2 tcpreplay tmux man-db debhelper lintian chromium
                fonts-dejavu-core strace jq clang-format)
 
 install_packages() { # PACKAGE...
