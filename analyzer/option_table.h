@@ -51,7 +51,7 @@ enum merge_format { MERGE_TEXT, MERGE_JSON, MERGE_CSV, MERGE_HTML };
 enum extract_opt { EO_MGMT = OPT_OWN };
 
 extern const struct opt_command ibscope_command, convert_command, decode_command, merge_command,
-    extract_command;
+    extract_command, doctor_command;
 
 /* The subcommands (for --list-options). */
 extern const struct opt_command *const ibscope_subcommands[];
