@@ -209,6 +209,8 @@ void live_view_draw(struct live_view *v, const struct report_model *m,
                ", interface %" PRIu64,
                m->frames, m->ib_frames, st->frames_per_second, st->kernel.dropped,
                st->kernel.if_dropped);
+    if (st->quiet)
+        block_line(v, width, "no RoCE yet: %s", st->quiet);
     draw_findings(v, width, m);
     draw_sources(v, width, st->engine, m->max_ns);
     fflush(v->out);
