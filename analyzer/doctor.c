@@ -515,17 +515,20 @@ int doctor_main(int argc, char **argv)
     struct opt_found f;
     enum opt_step step;
     char err[OPT_ERR_MAX];
-    bool help = false;
+    bool help = false, operands = false;
     opt_parser_init(&p, &doctor_command, argc, argv);
     while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
         if (step == OPT_STEP_ERROR)
             return opt_usage_error(err);
         if (step == OPT_STEP_OPERAND)
-            return opt_usage_error("doctor: takes no operands (try ibscope doctor --help)");
-        help = true; /* OPT_HELP, doctor's only option */
+            operands = true;
+        else
+            help = true; /* OPT_HELP, doctor's only option */
     }
-    if (help)
+    if (help) /* as every command: --help wins over what else is on the line */
         return opt_show_help(&doctor_command);
+    if (operands)
+        return opt_usage_error("doctor: takes no operands (try ibscope doctor --help)");
     struct output_file out;
     if (!output_open_or_say(&out, NULL))
         return 2;
