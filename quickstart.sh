@@ -62,10 +62,11 @@ demo)
     ;;
 test)
     install_packages "${DEMO_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-    build build -DIBSCOPE_TESTS=ON
-    build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    # Warnings are errors here (IBSCOPE_WERROR is off for users' builds).
+    build build -DIBSCOPE_TESTS=ON -DIBSCOPE_WERROR=ON
+    build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DIBSCOPE_WERROR=ON
     build build-tsan -DIBSCOPE_SANITIZE_THREAD=ON -DIBSCOPE_BUILD_PLUGIN=OFF \
-        -DCMAKE_BUILD_TYPE=Debug
+        -DCMAKE_BUILD_TYPE=Debug -DIBSCOPE_WERROR=ON
     # The tests get a scratch folder of their own, which must be empty again
     # at the end: a test that leaves files behind fails the run.
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/ibscope-tests.XXXXXX")
