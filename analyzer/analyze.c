@@ -92,7 +92,7 @@ int analyze_run(const struct options *opts, const char *version)
         opts->allow_duplicate_inputs
             ? NULL
             : "its frames would be read twice (--allow-duplicate-inputs reads it twice)";
-    if (!input_guard_check(opts->captures, opts->capture_count, opts->output, twice) ||
+    if (!input_guard_check(opts->captures, opts->capture_count, opts->output, "capture", twice) ||
         !enough_descriptors(opts->capture_count))
         return 2;
 

@@ -140,7 +140,8 @@ int decode_main(int argc, char **argv)
         return opt_usage_error("decode: no capture file given (try ibscope decode --help)");
     struct output_file out;
     /* Decoding a file twice harms nothing; writing over it (>>) would. */
-    if (!input_guard_check(argv + 1, (size_t)files, NULL, NULL) || !output_open_or_say(&out, NULL))
+    if (!input_guard_check(argv + 1, (size_t)files, NULL, "capture", NULL) ||
+        !output_open_or_say(&out, NULL))
         return 2;
     for (int i = 1; i <= files; i++) {
         if (files > 1)

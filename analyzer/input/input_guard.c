@@ -24,7 +24,7 @@ static bool same_file(const struct stat *a, const struct stat *b)
     return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-static bool check_output(char *const *inputs, size_t count, const char *output)
+static bool check_output(char *const *inputs, size_t count, const char *output, const char *kind)
 {
     struct stat out, in;
     if (!identify(output, STDOUT_FILENO, &out) || !S_ISREG(out.st_mode))
@@ -37,16 +37,17 @@ static bool check_output(char *const *inputs, size_t count, const char *output)
         printable(is_stdio(inputs[k]) ? "standard input" : inputs[k], i, sizeof i);
         fprintf(stderr,
                 "ibscope: %s: is the same file as the input %s; refusing to "
-                "overwrite a capture\n",
-                o, i);
+                "overwrite a %s\n",
+                o, i, kind);
         return false;
     }
     return true;
 }
 
-bool input_guard_check(char *const *inputs, size_t count, const char *output, const char *twice)
+bool input_guard_check(char *const *inputs, size_t count, const char *output, const char *kind,
+                       const char *twice)
 {
-    bool ok = check_output(inputs, count, output);
+    bool ok = check_output(inputs, count, output, kind);
     size_t stdin_at = count;
     for (size_t k = 0; k < count && ok; k++) {
         char a[PRINTABLE_MAX], b[PRINTABLE_MAX];

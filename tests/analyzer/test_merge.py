@@ -281,7 +281,8 @@ def group_errors(a, d):
     expect_error(a, ["merge", "-o", out, good, twin], "the same host label twice",
                  os.path.basename(good), "host label", out=out)
     before = os.path.getsize(good)
-    expect_error(a, ["merge", "-o", good, good, reports[1]], "-o naming an input", good)
+    expect_error(a, ["merge", "-o", good, good, reports[1]], "-o naming an input", good,
+                 "refusing to overwrite a report")
     check(os.path.getsize(good) == before, "-o naming an input: the input intact")
     # A chain's end: a string, and one of the engine's names.
     # The line names the value read, not the key ("end" is the path's).
