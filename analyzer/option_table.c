@@ -100,12 +100,14 @@ const struct opt_command convert_command = {
 };
 
 static const struct opt decode_opts[] = {
+    { DO_ROCEV2_PORT, 0, "rocev2-port", "PORT", NULL, 0, O,
+      "RoCEv2's UDP destination port (default " STR(IB_ROCEV2_UDP_PORT) ")" },
     { OPT_HELP, 'h', "help", NULL, NULL, 0, O, "print this help and exit" },
 };
 
 const struct opt_command decode_command = {
     "decode",
-    "Usage: ibscope decode CAPTURE... (\"-\" for standard input)\n"
+    "Usage: ibscope decode [--rocev2-port PORT] CAPTURE... (\"-\" for standard input)\n"
     "Prints every field ibscope's core decodes, frame by frame.\n",
     decode_opts, N(decode_opts), NULL,
 };

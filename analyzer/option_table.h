@@ -47,6 +47,9 @@ extern const char ibscope_live_group[];
 enum merge_opt { MO_FORMAT = OPT_OWN, MO_OUTPUT };
 enum merge_format { MERGE_TEXT, MERGE_JSON, MERGE_CSV, MERGE_HTML };
 
+/* ibscope decode (decode.c). */
+enum decode_opt { DO_ROCEV2_PORT = OPT_OWN };
+
 /* ibscope extract (extract.c). */
 enum extract_opt { EO_MGMT = OPT_OWN };
 
