@@ -174,8 +174,10 @@ static void draw_sources(struct live_view *v, unsigned width, const struct ib_en
         return;
     block_line(v, width, "  %-18s %-5s | %-20s | %-13s |", "", "", "one port each",
                "per destination");
+    /* each % says what it is a share of the pool of: ports in use now, or
+     * the peak of the per-destination model */
     block_line(v, width, "  %-18s %-5s | %6s %6s %6s | %6s %6s | %s", "source", "space", "now",
-               "peak", "pool%", "peak", "pool%", "runs out in");
+               "peak", "now%", "peak", "peak%", "runs out in");
     for (size_t i = 0; i < n; i++) {
         const struct ib_source_stats *s = ib_engine_source(e, top[i]);
         char ip[64], ps[PORT_SPACE_BUF], left[24];
