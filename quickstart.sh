@@ -20,11 +20,13 @@ cd "$(dirname "$0")"
 # Debian systems (mmdebstrap), live replay, the package build and its
 # checks, the manual pages, headless Chromium for the HTML reports, jq
 # for the docs' excerpts (tests/docs/excerpts.py), and clang-format for the
-# layout of the C files (tests/style).
+# layout of the C files (tests/style).  scdoc is the demo's too: without it
+# the build has no manual pages, and `cmake --install` would not install
+# what the package does.
 DEMO_PACKAGES=(build-essential cmake pkg-config python3 libpcap-dev zlib1g-dev liblzma-dev
-               libzstd-dev libglib2.0-dev libwireshark-dev tshark)
+               libzstd-dev libglib2.0-dev libwireshark-dev tshark scdoc)
 TEST_PACKAGES=(clang libclang-rt-dev libcmocka-dev python3-scapy libwiretap-dev wireshark-dev
-               mmdebstrap iproute2 tcpreplay tmux scdoc man-db debhelper lintian chromium
+               mmdebstrap iproute2 tcpreplay tmux man-db debhelper lintian chromium
                fonts-dejavu-core strace jq clang-format)
 
 install_packages() { # PACKAGE...
@@ -44,6 +46,23 @@ install_packages() { # PACKAGE...
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# Each phase of the test run with its time, and the total at the end, so a
+# slow run says where its minutes went.
+phase_start=$SECONDS
+phases=()
+phase() { # phase NAME COMMAND...
+    local name=$1 t0=$SECONDS rc=0
+    shift
+    "$@" || rc=$?
+    phases+=("$(printf '%-28s %4d s%s' "$name" $((SECONDS - t0)) "$([ $rc -eq 0 ] || echo " (failed)")")")
+    return $rc
+}
+phase_report() {
+    echo "quickstart: phase times"
+    printf '  %s\n' "${phases[@]}"
+    printf '  %-28s %4d s\n' "total" $((SECONDS - phase_start))
+}
+
 build() { # build DIR [cmake options...]
     local dir=$1; shift
     cmake -S . -B "$dir" "$@" >/dev/null
@@ -59,30 +78,35 @@ demo)
     build/bin/ibscope samples/captures/cm_ib_erf.pcap
     ;;
 test)
-    install_packages "${DEMO_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-    build build -DIBSCOPE_TESTS=ON
-    build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-    build build-tsan -DIBSCOPE_SANITIZE_THREAD=ON -DIBSCOPE_BUILD_PLUGIN=OFF \
-        -DCMAKE_BUILD_TYPE=Debug
+    trap phase_report EXIT
+    phase "host packages" install_packages "${DEMO_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    # Warnings are errors here (IBSCOPE_WERROR is off for users' builds).
+    phase "build (plain)" build build -DIBSCOPE_TESTS=ON -DIBSCOPE_WERROR=ON
+    phase "build (ASan/UBSan)" build build-asan -DIBSCOPE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
+        -DIBSCOPE_WERROR=ON
+    phase "build (TSan)" build build-tsan -DIBSCOPE_SANITIZE_THREAD=ON -DIBSCOPE_BUILD_PLUGIN=OFF \
+        -DCMAKE_BUILD_TYPE=Debug -DIBSCOPE_WERROR=ON
     # The tests get a scratch folder of their own, which must be empty again
     # at the end: a test that leaves files behind fails the run.
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/ibscope-tests.XXXXXX")
     chmod 1777 "$scratch" # tshark, run as nobody by the plugin tests, reads there
-    (export TMPDIR=$scratch
-     (cd build && ctest --output-on-failure -j"$(nproc)")
-     (cd build-asan && ctest --output-on-failure -j"$(nproc)")
-     # The reader thread under ThreadSanitizer: every sample, and its batches' edges.
-     (cd build-tsan && ctest --output-on-failure -R '^analyzer\.(threads|golden|stdin|merge)$')
-     fuzz/ci.sh build-fuzz
-     # The plugin on the Wireshark versions of Debian 13 and forky.
-     tests/compat/run.sh 4.4
-     tests/compat/run.sh 4.6
-     # The Debian packages of 12, 13 and forky, installed in fresh systems.
-     tests/package/run.sh build/deb
-     # The Debian systems mend what an earlier run broke; the demo on a
-     # fresh Debian 12.
-     tests/compat/heal_test.sh trixie
-     tests/compat/quickstart_demo.sh build/bin/ibscope)
+    export TMPDIR=$scratch
+    phase "tests (plain)" sh -c 'cd build && ctest --output-on-failure -j"$(nproc)"'
+    phase "tests (ASan/UBSan)" sh -c 'cd build-asan && ctest --output-on-failure -j"$(nproc)"'
+    # The reader thread under ThreadSanitizer: every sample, and its batches' edges.
+    phase "tests (TSan)" sh -c \
+        "cd build-tsan && ctest --output-on-failure -R '^analyzer\.(threads|golden|stdin|merge)\$'"
+    phase "fuzz" fuzz/ci.sh build-fuzz
+    # The plugin on the Wireshark versions of Debian 13 and forky.
+    phase "plugin on Wireshark 4.4" tests/compat/run.sh 4.4
+    phase "plugin on Wireshark 4.6" tests/compat/run.sh 4.6
+    # The Debian packages of 12, 13 and forky, installed in fresh systems.
+    phase "Debian packages" tests/package/run.sh build/deb
+    # The Debian systems mend what an earlier run broke; the demo on a
+    # fresh Debian 12.
+    phase "Debian systems healed" tests/compat/heal_test.sh trixie
+    phase "demo on a fresh Debian 12" tests/compat/quickstart_demo.sh build/bin/ibscope
+    unset TMPDIR
     if [ -n "$(ls -A "$scratch")" ]; then
         echo "quickstart: the tests left files behind in TMPDIR:" >&2
         ls -A "$scratch" >&2

@@ -88,10 +88,11 @@ static bool correlate(struct run *r, const struct ib_clock_sync *cs, struct capt
 
 int analyze_run(const struct options *opts, const char *version)
 {
-    const char *twice = opts->allow_duplicate_inputs
-                            ? NULL
-                            : "it would be counted twice (--allow-duplicate-inputs reads it twice)";
-    if (!input_guard_check(opts->captures, opts->capture_count, opts->output, twice) ||
+    const char *twice =
+        opts->allow_duplicate_inputs
+            ? NULL
+            : "its frames would be read twice (--allow-duplicate-inputs reads it twice)";
+    if (!input_guard_check(opts->captures, opts->capture_count, opts->output, "capture", twice) ||
         !enough_descriptors(opts->capture_count))
         return 2;
 

@@ -164,7 +164,7 @@ int convert_main(int argc, char **argv)
     const char *in_path = paths[0], *out_path = paths[1];
     char errbuf[PCAP_ERRBUF_SIZE] = "";
     struct stat st;
-    if (!input_guard_check(paths, 1, out_path, NULL))
+    if (!input_guard_check(paths, 1, out_path, "capture", NULL))
         return 2;
     if (strcmp(in_path, "-") != 0) {
         if (stat(in_path, &st) != 0)

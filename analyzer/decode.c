@@ -19,6 +19,7 @@
 #include "names.h"
 #include "option_help.h"
 #include "option_table.h"
+#include "options.h"
 #include "output_file.h"
 #include "packet.h"
 
@@ -95,8 +96,9 @@ static void print_frame(FILE *out, unsigned long long n, const struct ib_packet 
         fprintf(out, "  ! %u more diagnostics not kept\n", p->diags.dropped);
 }
 
-/* Decodes one capture (a path, or "-" for standard input) frame by frame. */
-static int decode_file(char *path, FILE *out)
+/* Decodes one capture (a path, or "-" for standard input) frame by frame,
+ * RoCEv2 on UDP port rocev2_port. */
+static int decode_file(char *path, uint16_t rocev2_port, FILE *out)
 {
     struct capture_set *set = capture_set_open(&path, 1);
     if (!set) {
@@ -105,6 +107,7 @@ static int decode_file(char *path, FILE *out)
     }
     struct ib_parse_opts opts;
     ib_parse_opts_init(&opts);
+    opts.rocev2_port = rocev2_port;
     struct ib_packet pkt;
     struct capture_frame fr;
     while (capture_set_next(set, &fr)) {
@@ -125,14 +128,22 @@ int decode_main(int argc, char **argv)
     char err[OPT_ERR_MAX];
     bool help = false;
     int rc = 0, files = 0;
+    unsigned long port = IB_ROCEV2_UDP_PORT;
     opt_parser_init(&p, &decode_command, argc, argv);
     while ((step = opt_next(&p, &f, err)) != OPT_STEP_END) {
         if (step == OPT_STEP_ERROR)
             return opt_usage_error(err);
-        if (step == OPT_STEP_OPERAND)
+        if (step == OPT_STEP_OPERAND) {
             argv[++files] = f.value; /* in place, behind the parser */
-        else
-            help = true; /* OPT_HELP, decode's only option */
+        } else if (f.opt->id == DO_ROCEV2_PORT) {
+            if (!options_parse_uint(f.value, 65535, &port) || port == 0) {
+                snprintf(err, sizeof err, "decode: %s: '%.64s' is not a UDP port from 1 to 65535",
+                         f.said, f.value);
+                return opt_usage_error(err);
+            }
+        } else {
+            help = true;
+        }
     }
     if (help)
         return opt_show_help(&decode_command);
@@ -140,12 +151,13 @@ int decode_main(int argc, char **argv)
         return opt_usage_error("decode: no capture file given (try ibscope decode --help)");
     struct output_file out;
     /* Decoding a file twice harms nothing; writing over it (>>) would. */
-    if (!input_guard_check(argv + 1, (size_t)files, NULL, NULL) || !output_open_or_say(&out, NULL))
+    if (!input_guard_check(argv + 1, (size_t)files, NULL, "capture", NULL) ||
+        !output_open_or_say(&out, NULL))
         return 2;
     for (int i = 1; i <= files; i++) {
         if (files > 1)
             fprintf(out.fp, "# %s\n", argv[i]);
-        int r = decode_file(argv[i], out.fp);
+        int r = decode_file(argv[i], (uint16_t)port, out.fp);
         if (r > rc)
             rc = r;
     }

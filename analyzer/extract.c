@@ -111,7 +111,7 @@ int extract_main(int argc, char **argv)
         return parsed < 0 ? 0 : parsed;
     char *in_path = paths[0];
     const char *out_path = paths[1];
-    if (!input_guard_check(&in_path, 1, out_path, NULL))
+    if (!input_guard_check(&in_path, 1, out_path, "capture", NULL))
         return 2;
     if (strcmp(in_path, "-") == 0 && isatty(STDIN_FILENO))
         return fail(in_path, STDIN_IS_TERMINAL);

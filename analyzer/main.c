@@ -6,6 +6,7 @@
 #include "analyze.h"
 #include "convert.h"
 #include "decode.h"
+#include "doctor.h"
 #include "extract.h"
 #include "live.h"
 #include "merge.h"
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
         return decode_main(argc - 1, argv + 1);
     if (strcmp(sub, extract_command.name) == 0)
         return extract_main(argc - 1, argv + 1);
+    if (strcmp(sub, doctor_command.name) == 0)
+        return doctor_main(argc - 1, argv + 1);
     if (strcmp(sub, merge_command.name) == 0)
         return merge_main(argc - 1, argv + 1, IBSCOPE_VERSION);
 

@@ -81,7 +81,8 @@ const struct opt_command ibscope_command = {
     "       ibscope convert IN OUT           link type 247/147 as ERF, for Wireshark\n"
     "       ibscope decode CAPTURE...        every field of every frame\n"
     "       ibscope merge REPORT.json...     per-host JSON reports as one fabric\n"
-    "       ibscope extract --mgmt IN OUT    only the CM and MAD frames of a capture\n",
+    "       ibscope extract --mgmt IN OUT    only the CM and MAD frames of a capture\n"
+    "       ibscope doctor                   why Wireshark does or does not load ibscope\n",
     ibscope_opts, N(ibscope_opts), options_help_end,
 };
 
@@ -99,12 +100,14 @@ const struct opt_command convert_command = {
 };
 
 static const struct opt decode_opts[] = {
+    { DO_ROCEV2_PORT, 0, "rocev2-port", "PORT", NULL, 0, O,
+      "RoCEv2's UDP destination port (default " STR(IB_ROCEV2_UDP_PORT) ")" },
     { OPT_HELP, 'h', "help", NULL, NULL, 0, O, "print this help and exit" },
 };
 
 const struct opt_command decode_command = {
     "decode",
-    "Usage: ibscope decode CAPTURE... (\"-\" for standard input)\n"
+    "Usage: ibscope decode [--rocev2-port PORT] CAPTURE... (\"-\" for standard input)\n"
     "Prints every field ibscope's core decodes, frame by frame.\n",
     decode_opts, N(decode_opts), NULL,
 };
@@ -125,6 +128,10 @@ FITS(merge_opts);
 
 static const struct opt extract_opts[] = {
     { EO_MGMT, 0, "mgmt", NULL, NULL, 0, O, "keep the frames that carry a CM message or a MAD" },
+    { OPT_HELP, 'h', "help", NULL, NULL, 0, O, "print this help and exit" },
+};
+
+static const struct opt doctor_opts[] = {
     { OPT_HELP, 'h', "help", NULL, NULL, 0, O, "print this help and exit" },
 };
 #undef O
@@ -150,8 +157,18 @@ const struct opt_command extract_command = {
     extract_opts, N(extract_opts), NULL,
 };
 
+const struct opt_command doctor_command = {
+    "doctor",
+    "Usage: ibscope doctor\n"
+    "Says whether Wireshark (each tshark on PATH) loads the ibscope plugin for the\n"
+    "user who runs it: its version and plugin folders, WIRESHARK_PLUGIN_DIR,\n"
+    "root's rules, each ibscope.so found; and for each problem, the one command\n"
+    "that mends it.  Exit status 0 only when tshark -G plugins lists ibscope.so.\n",
+    doctor_opts, N(doctor_opts), NULL,
+};
+
 const struct opt_command *const ibscope_subcommands[] = {
-    &convert_command, &decode_command, &merge_command, &extract_command,
+    &convert_command, &decode_command, &merge_command, &extract_command, &doctor_command,
 };
 const size_t ibscope_subcommand_count = N(ibscope_subcommands);
 /* clang-format on */

@@ -47,11 +47,14 @@ extern const char ibscope_live_group[];
 enum merge_opt { MO_FORMAT = OPT_OWN, MO_OUTPUT };
 enum merge_format { MERGE_TEXT, MERGE_JSON, MERGE_CSV, MERGE_HTML };
 
+/* ibscope decode (decode.c). */
+enum decode_opt { DO_ROCEV2_PORT = OPT_OWN };
+
 /* ibscope extract (extract.c). */
 enum extract_opt { EO_MGMT = OPT_OWN };
 
 extern const struct opt_command ibscope_command, convert_command, decode_command, merge_command,
-    extract_command;
+    extract_command, doctor_command;
 
 /* The subcommands (for --list-options). */
 extern const struct opt_command *const ibscope_subcommands[];

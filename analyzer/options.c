@@ -162,7 +162,8 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
                       said, val);
     case IO_HORIZON:
         return options_parse_seconds(val, &o->forecast_horizon_s) ||
-               refuse(err, "%s: '%.64s' is not a number of seconds above 0", said, val);
+               refuse(err, "%s: '%.64s' is not a number of seconds from 0.000000001 to 1e9", said,
+                      val);
     case IO_FAIL_ON:
         if (parse_kinds(val, o->fail_on, bad, sizeof(bad)))
             return true;
@@ -179,7 +180,8 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
     case IO_WRITE: return set_name(&o->write_path, f, "value", err);
     case IO_DURATION:
         return options_parse_seconds(val, &o->duration_s) ||
-               refuse(err, "%s: '%.64s' is not a number of seconds above 0", said, val);
+               refuse(err, "%s: '%.64s' is not a number of seconds from 0.000000001 to 1e9", said,
+                      val);
     case IO_COUNT:
         if (!options_parse_uint(val, ULONG_MAX, &n) || n == 0)
             return refuse(err, "%s: '%.64s' is not a number of frames above 0", said, val);
@@ -198,6 +200,11 @@ bool options_parse_seconds(const char *s, double *out)
     double v = strtod(s, &end);
     /* at most about 31 years: the end time stays far inside int64 ns */
     if (errno != 0 || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e9)
+        return false;
+    /* to the nanosecond, as the reports write it: what merge reads back is
+     * what ran, and 1e-10 is refused here rather than written as 0 */
+    v = round(v * 1e9) / 1e9;
+    if (v <= 0)
         return false;
     *out = v;
     return true;

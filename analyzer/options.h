@@ -60,7 +60,8 @@ bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high);
 bool options_parse_uint(const char *s, unsigned long max, unsigned long *out);
 /* A percentage above 0 and at most 100, with at most two decimals. */
 bool options_parse_percent(const char *s, double *out);
-/* A number of seconds above 0, decimals allowed ("0.5"). */
+/* A number of seconds from 1 ns to 1e9 (about 31 years), decimals allowed
+ * ("0.5"), rounded to the nanosecond. */
 bool options_parse_seconds(const char *s, double *out);
 
 /* What --help says after the options: the finding kinds, the exit status. */

@@ -37,8 +37,9 @@ bool run_init(struct run *r, const struct options *opts, const char *version, si
     cfg.threshold_pct = opts->threshold_pct;
     cfg.forecast_horizon_s = opts->forecast_horizon_s;
     r->model.captures = calloc(capture_count ? capture_count : 1, sizeof(*r->model.captures));
+    r->not_ib = calloc(capture_count ? capture_count : 1, sizeof(*r->not_ib));
     r->engine = ib_engine_new(&cfg);
-    if (!r->model.captures || !r->engine) {
+    if (!r->model.captures || !r->not_ib || !r->engine) {
         fprintf(stderr, "ibscope: out of memory\n");
         run_free(r);
         return false;
@@ -60,6 +61,8 @@ void run_free(struct run *r)
     if (r->engine)
         ib_engine_free(r->engine);
     free(r->model.captures);
+    free(r->not_ib);
+    r->not_ib = NULL;
     r->engine = NULL;
     r->model.captures = NULL;
 }
@@ -187,6 +190,10 @@ void run_frame(struct run *r, const struct capture_frame *fr)
         c->crc.vcrc[pkt.crc.vcrc]++;
     } else if (res == IB_FRAME_LINK_RECORD) {
         r->model.link_records++;
+    } else if (res == IB_FRAME_NOT_IB && r->model.captures[fr->capture].ib_frames == 0) {
+        /* what the capture holds instead, for an empty report's why */
+        not_ib_frame(&r->not_ib[fr->capture], &r->popts, (uint32_t)fr->linktype, fr->data,
+                     fr->caplen, fr->wirelen);
     }
     /* A packet another capture showed first was analysed there. */
     struct ib_frame_ref first;
@@ -249,6 +256,11 @@ int run_exit_status(struct run *r, int status)
                 "not tracked; the analysis is incomplete\n",
                 (unsigned long long)es->allocation_failures);
         status = 2;
+    }
+    for (size_t i = 0; i < r->model.capture_count; i++) {
+        const struct report_capture *c = &r->model.captures[i];
+        if (c->info.frames > 0 && c->ib_frames == 0)
+            not_ib_report(&r->not_ib[i], c->info.path, c->info.frames, stderr);
     }
     if (run_report_input_errors(r))
         status = 2;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "capture_reader.h"
+#include "not_ib.h"
 #include "output_file.h"
 #include "packet.h"
 #include "report_model.h"
@@ -30,6 +31,7 @@ struct run {
     run_finding_observer observer;
     void *observer_ctx;
     struct ib_fabric *fabric; /* several hosts' captures as one (run_correlate) */
+    struct not_ib *not_ib;    /* per capture, while it has shown no InfiniBand */
 };
 
 /* The engine and the model for capture_count inputs (their capture_info

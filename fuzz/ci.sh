@@ -6,7 +6,7 @@
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-fuzz}
-CC=clang cmake -S "$src" -B "$build" -DIBSCOPE_FUZZ=ON -DIBSCOPE_BUILD_PLUGIN=OFF
+CC=clang cmake -S "$src" -B "$build" -DIBSCOPE_FUZZ=ON -DIBSCOPE_BUILD_PLUGIN=OFF -DIBSCOPE_WERROR=ON
 cmake --build "$build" -j2 --target fuzz_parse fuzz_engine fuzz_merge fuzz_parse_replay \
 	fuzz_engine_replay fuzz_merge_replay
 cd "$build"

@@ -83,3 +83,13 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
                    --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(analyzer.cm_kernel PROPERTIES TIMEOUT 600)
 endif()
+
+# A capture with no InfiniBand says what it holds instead: the real iWARP
+# captures (IBSCOPE_REAL_CAPTURES_DIR/iwarp, when there), RoCEv2 on UDP 4792,
+# a link type ibscope does not read (tests/analyzer/test_not_ib.py).
+if(TARGET ibscope AND Python3_Interpreter_FOUND)
+  add_test(NAME analyzer.not_ib
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_not_ib.py
+                   --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}
+                   --iwarp-dir ${IBSCOPE_REAL_CAPTURES_DIR}/iwarp)
+endif()

@@ -53,7 +53,7 @@ static void word_pcap_error(struct input *in, const char *msg, bool at_open)
     unsigned uwant = 0;
     uint64_t after = in->info.frames;
     const char *comp = in->stream ? input_stream_compression(in->stream) : NULL;
-    const char *broken = in->stream ? input_stream_error(in->stream) : NULL;
+    const char *broken = in->stream ? input_stream_verify(in->stream) : NULL;
     if (broken) {
         /* The decompressor stopped, not the capture format. */
         if (at_open)

@@ -25,7 +25,7 @@ static bool same_file(const struct stat *a, const struct stat *b)
     return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-static bool check_output(char *const *inputs, size_t count, const char *output)
+static bool check_output(char *const *inputs, size_t count, const char *output, const char *kind)
 {
     struct stat out, in;
     if (!identify(output, STDOUT_FILENO, &out) || !S_ISREG(out.st_mode))
@@ -38,8 +38,8 @@ static bool check_output(char *const *inputs, size_t count, const char *output)
         printable(is_stdio(inputs[k]) ? "standard input" : inputs[k], i, sizeof i);
         fprintf(stderr,
                 "ibscope: %s: is the same file as the input %s; refusing to "
-                "overwrite a capture\n",
-                o, i);
+                "overwrite a %s\n",
+                o, i, kind);
         return false;
     }
     return true;
@@ -122,9 +122,10 @@ static bool first_same_file(char *const *inputs, size_t count, size_t *j, size_t
     return true;
 }
 
-bool input_guard_check(char *const *inputs, size_t count, const char *output, const char *twice)
+bool input_guard_check(char *const *inputs, size_t count, const char *output, const char *kind,
+                       const char *twice)
 {
-    if (!check_output(inputs, count, output))
+    if (!check_output(inputs, count, output, kind))
         return false;
     size_t first_dash = count, second_dash = count, j = 0, k = count;
     for (size_t i = 0; i < count && second_dash == count; i++)

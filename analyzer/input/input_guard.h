@@ -13,10 +13,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* output: NULL or "-" for standard output.  twice: what reading an input
- * twice would do, for the message ("it would be counted twice"); NULL
- * allows it.  Writes one line per collision to standard error, naming both
+/* output: NULL or "-" for standard output.  kind: what the inputs are, for
+ * the message ("capture", "report").  twice: what reading an input twice
+ * would do, for the message ("its frames would be read twice"); NULL allows
+ * it.  Writes one line per collision to standard error, naming both
  * arguments; true when there is none. */
-bool input_guard_check(char *const *inputs, size_t count, const char *output, const char *twice);
+bool input_guard_check(char *const *inputs, size_t count, const char *output, const char *kind,
+                       const char *twice);
 
 #endif

@@ -208,6 +208,15 @@ static ssize_t decompress_read(void *cookie, char *out, size_t size)
     return (ssize_t)produced;
 }
 
+const char *input_stream_verify(struct input_stream *s)
+{
+    char sink[16 * 1024];
+    if (s->kind != PLAIN && !s->direct)
+        while (!s->error && decompress_read(s, sink, sizeof sink) > 0)
+            ;
+    return input_stream_error(s);
+}
+
 /* Plain input that cannot seek back (a pipe): the bytes read to tell the
  * format, then the rest. */
 static ssize_t prefixed_read(void *cookie, char *out, size_t size)

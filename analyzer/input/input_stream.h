@@ -38,4 +38,11 @@ uint64_t input_stream_consumed(const struct input_stream *s);
  * early"), or NULL when it did not. */
 const char *input_stream_error(const struct input_stream *s);
 
+/* The same, after reading the rest of a compressed file to its end (not a
+ * pipe, which may never end): a flipped byte can come out of the
+ * decompressor as a nonsense record long before its check at the end of
+ * the member tells it for corrupt data.  For when the capture format
+ * failed. */
+const char *input_stream_verify(struct input_stream *s);
+
 #endif

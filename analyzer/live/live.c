@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "live_capture.h"
+#include "live_hint.h"
 #include "live_view.h"
 #include "output_file.h"
 #include "pcapng_writer.h"
@@ -45,7 +46,11 @@ struct live {
     uint64_t frames_at_last_draw;
     double frames_per_second; /* over the last tick */
     const char *ended_by;
+    char rdma_dev[64]; /* the RDMA NIC the interface is a port of, or "" */
 };
+
+/* The status view's "no RoCE yet" line comes after this long without any. */
+#define QUIET_NS (5 * 1000000000LL)
 
 static void on_frame(void *ctx, const struct capture_frame *fr)
 {
@@ -82,7 +87,16 @@ static void draw(struct live *l, int64_t now, bool tick)
         if (l->save)
             pcapng_writer_flush(l->save);
     }
+    char why[PRINTABLE_MAX];
+    const struct not_ib *n = &l->run.not_ib[0];
+    struct live_quiet q = {
+        l->opts->live,       l->rdma_dev[0] ? l->rdma_dev : NULL, !l->opts->filter,
+        l->run.model.frames, n->roce ? n->other_port : 0,         n->iwarp > 0
+    };
+    live_quiet_hint(&q, why, sizeof why);
+    bool quiet = l->run.model.ib_frames == 0 && now - l->started >= QUIET_NS;
     struct live_view_status st = {
+        .quiet = quiet ? why : NULL,
         .iface = l->opts->live,
         .filter = l->opts->filter ? live_capture_filter(l->cap) : "RoCE, the default filter",
         .elapsed_ns = now - l->started,
@@ -245,6 +259,12 @@ static void say_watching(const struct live *l)
     printable(l->opts->live, iface, sizeof iface);
     fprintf(stderr, "ibscope: watching %s (%s); Ctrl-C ends it with the report\n", iface,
             l->opts->filter ? "--filter" : "default RoCE filter");
+    if (l->rdma_dev[0])
+        fprintf(stderr,
+                "ibscope: note: %s is a port of RDMA device %s: RoCE the NIC offloads does not "
+                "pass through the kernel, so this watch sees none of it (docs/live.md, "
+                "Capturing on real hardware)\n",
+                iface, l->rdma_dev);
     fflush(stderr);
 }
 
@@ -299,6 +319,8 @@ int live_run(const struct options *opts, const char *version)
     l.run.observer_ctx = &l.view;
     if (!run_begin(&l.run, &out))
         goto done;
+    if (!live_rdma_device(LIVE_SYS_NET, opts->live, l.rdma_dev, sizeof l.rdma_dev))
+        l.rdma_dev[0] = '\0';
     say_watching(&l);
     l.started = l.last_draw = now_ns();
     draw(&l, l.started, true);

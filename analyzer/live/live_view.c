@@ -174,8 +174,10 @@ static void draw_sources(struct live_view *v, unsigned width, const struct ib_en
         return;
     block_line(v, width, "  %-18s %-5s | %-20s | %-13s |", "", "", "one port each",
                "per destination");
+    /* each % says what it is a share of the pool of: ports in use now, or
+     * the peak of the per-destination model */
     block_line(v, width, "  %-18s %-5s | %6s %6s %6s | %6s %6s | %s", "source", "space", "now",
-               "peak", "pool%", "peak", "pool%", "runs out in");
+               "peak", "now%", "peak", "peak%", "runs out in");
     for (size_t i = 0; i < n; i++) {
         const struct ib_source_stats *s = ib_engine_source(e, top[i]);
         char ip[64], ps[PORT_SPACE_BUF], left[24];
@@ -209,6 +211,8 @@ void live_view_draw(struct live_view *v, const struct report_model *m,
                ", interface %" PRIu64,
                m->frames, m->ib_frames, st->frames_per_second, st->kernel.dropped,
                st->kernel.if_dropped);
+    if (st->quiet)
+        block_line(v, width, "no RoCE yet: %s", st->quiet);
     draw_findings(v, width, m);
     draw_sources(v, width, st->engine, m->max_ns);
     fflush(v->out);

@@ -27,6 +27,7 @@ struct live_view {
 
 /* What the status block says besides the model's counts. */
 struct live_view_status {
+    const char *quiet; /* why no RoCE may have come (live_hint.h), or NULL */
     const char *iface;
     const char *filter;
     int64_t elapsed_ns;

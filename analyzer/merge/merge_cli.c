@@ -174,8 +174,8 @@ int merge_main(int argc, char **argv, const char *version)
     int status =
         !a.inputs || !hosts || !mg ? say("merge", "out of memory") : parse_args(argc, argv, &a);
     /* The output must be no input, and no report may be given twice. */
-    if (!status &&
-        !input_guard_check(a.inputs, a.count, a.out_path, "its host would be merged twice"))
+    if (!status && !input_guard_check(a.inputs, a.count, a.out_path, "report",
+                                      "its host would be merged twice"))
         status = 2;
     if (!status)
         status = read_reports(mg, &a, hosts) ? write_fabric(mg, &a) : 2;

@@ -561,12 +561,12 @@ static bool read_end(struct rd *r, enum ib_chain_end *end)
     *end = t == JP_STRING ? ib_chain_end_by_name(r->jp->text) : IB_CHAIN_END_COUNT;
     if (*end != IB_CHAIN_END_COUNT)
         return true;
-    char names[96];
-    size_t len = 0;
+    char names[112] = "one of ";
+    size_t len = strlen(names);
     for (int e = 0; e < IB_CHAIN_END_COUNT && len < sizeof names; e++)
         len += (size_t)snprintf(names + len, sizeof names - len, "%s\"%s\"", e ? ", " : "",
                                 ib_chain_end_name((enum ib_chain_end)e));
-    return rd_fail(r, "\"end\" is none of %s", names);
+    return rd_not(r, t, names); /* the value read, not the key's name */
 }
 
 static const char *const chain_keys[] = {
@@ -833,11 +833,11 @@ static bool read_findings(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
-static const char *const top_keys[] = { "captures",       "frames",      "pool",
-                                        "connections",    "sources",     "redirect_chains",
-                                        "addressing",     "diagnostics", "crc",
-                                        "finding_counts", "limits",      "findings",
-                                        "hosts",          NULL };
+static const char *const top_keys[] = { "captures", "frames",          "pool",       "connections",
+                                        "sources",  "redirect_chains", "addressing", "diagnostics",
+                                        "crc",      "finding_counts",  "limits",     "findings",
+                                        "hosts",    "version",         NULL };
+#define TOP_VERSION (1u << 13) /* read first (read_version): a second is refused */
 
 static bool read_top(struct merge_report *mr, int k)
 {
@@ -932,7 +932,7 @@ static bool check_names(struct merge_report *mr)
 static bool read_document(struct merge_report *mr)
 {
     struct rd *r = &mr->rd;
-    uint64_t seen = 0;
+    uint64_t seen = TOP_VERSION;
     if (!read_version(mr))
         return false;
     for (int k; (k = rd_member(r, 0, top_keys, &seen)) != RD_END;)

@@ -167,8 +167,13 @@ static void text_connection(void *p, const struct report_model *m,
                        : rec->timed_out ? "  (DREQ unanswered)"
                        : rec->waiting   ? "  (waiting at the end)"
                                         : "";
-    fprintf(out, "    conn %" PRIu32 "  comm 0x%08" PRIx32 "/0x%08" PRIx32 "  %s%s%s%s\n",
-            rec->index, rec->local_comm_id, rec->remote_comm_id, state, latency, note, seen);
+    int width = fprintf(out, "    conn %" PRIu32 "  comm 0x%08" PRIx32 "/0x%08" PRIx32 "  %s%s%s",
+                        rec->index, rec->local_comm_id, rec->remote_comm_id, state, latency, note);
+    /* the report fits 80 columns: a long "seen at" gets a line of its own */
+    if (*seen && width > 0 && (size_t)width + strlen(seen) > 80)
+        fprintf(out, "\n    %s\n", seen + 2);
+    else
+        fprintf(out, "%s\n", seen);
     static const char *const names[] = { "REQ", "MRA", "REP", "RTU", "DREQ", "DREP", "REJ" };
     const struct ib_frame_ref *refs[] = { &rec->req,  &rec->mra,  &rec->rep, &rec->rtu,
                                           &rec->dreq, &rec->drep, &rec->rej };

@@ -6,6 +6,10 @@ tools, so that they say what the build does:
   manual page items) and @KINDS@ (words);
   from `ibscope --list-options` (every command's option table): @SUBCOMMANDS@,
   and the completion's tables @OPTION_WORDS@, @OPTION_VALUES@, @OPTION_CHOICES@;
+  from `ibscope-gen --list-options` and --list-scenarios:
+  the same tables for ibscope-gen, @GEN_OPTION_WORDS@, @GEN_OPTION_VALUES@,
+  @GEN_OPTION_CHOICES@, and its commands with options and scenarios,
+  @GEN_COMMANDS@;
   from `ibscope-gen --list-scenarios` (the generator's scenario table):
   @SCENARIOS@;
   @DOCDIR@ is --docdir, where the docs and samples are installed.
@@ -20,10 +24,10 @@ def lines_of(*argv):
     return [line.split("\t") for line in out.split("\n") if line]
 
 
-def option_table(ibscope):
+def option_table(program):
     """Every command's options: [(command, long, short, value, choices, group)],
-    in the tables' order (`ibscope --list-options`, documented in ibscope(1))."""
-    return [tuple(f) for f in lines_of(ibscope, "--list-options")]
+    in the tables' order (`--list-options`, documented in ibscope(1))."""
+    return [tuple(f) for f in lines_of(program, "--list-options")]
 
 
 def finding_kinds(ibscope):
@@ -41,10 +45,11 @@ def bash_word(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
-def completion_tables(ibscope):
-    """The words of the completion's three associative arrays."""
+def completion_tables(program, marker="@"):
+    """The words of the completion's three associative arrays, by marker
+    ("@OPTION_WORDS@"; "@GEN_" for ibscope-gen's)."""
     words, values, choices = {}, [], []
-    for cmd, long, short, value, chosen, group in option_table(ibscope):
+    for cmd, long, short, value, chosen, group in option_table(program):
         if group:  # the options for tools are not offered
             words.setdefault(cmd, []).extend([short] if short else [])
             words[cmd].append(long)
@@ -54,9 +59,19 @@ def completion_tables(ibscope):
             if name and chosen:
                 choices.append("[%s]=%s" % (bash_word(cmd + " " + name),
                                             bash_word(chosen.replace(",", " "))))
-    return {"@OPTION_WORDS@": " ".join("[%s]=%s" % (bash_word(c), bash_word(" ".join(w)))
-                                        for c, w in words.items()),
-            "@OPTION_VALUES@": " ".join(values), "@OPTION_CHOICES@": " ".join(choices)}
+    return {marker + "OPTION_WORDS@": " ".join("[%s]=%s" % (bash_word(c),
+                                                            bash_word(" ".join(w)))
+                                               for c, w in words.items()),
+            marker + "OPTION_VALUES@": " ".join(values),
+            marker + "OPTION_CHOICES@": " ".join(choices)}
+
+
+def gen_commands(gen):
+    """ibscope-gen's commands that have options, and its scenarios (the
+    template names those without options itself)."""
+    commands = [o[0] for o in option_table(gen) if o[0] != "ibscope-gen"]
+    commands += [name for name, _ in lines_of(gen, "--list-scenarios")]
+    return " ".join(dict.fromkeys(commands))
 
 
 def scenarios(gen):
@@ -89,6 +104,10 @@ def main():
     if "@OPTION_WORDS@" in text:
         for marker, words in completion_tables(a.ibscope).items():
             text = text.replace(marker, words)
+    if "@GEN_OPTION_WORDS@" in text:
+        for marker, words in completion_tables(a.gen, "@GEN_").items():
+            text = text.replace(marker, words)
+        text = text.replace("@GEN_COMMANDS@", gen_commands(a.gen))
     with open(a.output, "w") as f:
         f.write(text)
 

@@ -385,6 +385,35 @@ static int cmd_busy(int argc, char **argv)
     return 0;
 }
 
+/* The output directory, made when missing (its parent must exist); false
+ * with the reason on standard error. */
+static bool make_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+        return true;
+    fprintf(stderr, "ibscope-gen: %s: %s\n", dir, strerror(errno));
+    return false;
+}
+
+/* ibscope-gen all OUTDIR: every committed sample into OUTDIR. */
+static int cmd_all(int argc, char **argv)
+{
+    if (argc != 1)
+        return bad_usage("all: wants exactly one argument, the output directory%s", "");
+    if (!make_dir(argv[0]))
+        return EXIT_OUTPUT;
+    for (size_t i = 0; i < n_scenarios; i++) {
+        char path[4096];
+        int n = snprintf(path, sizeof(path), "%s/%s", argv[0], scenarios[i].file);
+        if (n < 0 || (size_t)n >= sizeof(path))
+            return bad_usage("all: output directory name too long: '%s'", argv[0]);
+        int status = run_scenario(&scenarios[i], path, NULL);
+        if (status != 0)
+            return status;
+    }
+    return 0;
+}
+
 /* ibscope-gen fabric [--linktype 1|247] two|three OUTDIR */
 static int cmd_fabric(int argc, char **argv)
 {
@@ -402,10 +431,8 @@ static int cmd_fabric(int argc, char **argv)
     int n = snprintf(truth, sizeof truth, "%s/truth.pcap", argv[1]);
     if (n < 0 || (size_t)n >= sizeof truth - 16)
         return bad_usage("fabric: output directory name too long: '%s'", argv[1]);
-    if (mkdir(argv[1], 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "ibscope-gen: %s: %s\n", argv[1], strerror(errno));
+    if (!make_dir(argv[1]))
         return EXIT_OUTPUT;
-    }
     gen_t g;
     if (gen_open(&g, truth, link, 2, 1) != 0)
         return EXIT_OUTPUT;
@@ -600,20 +627,8 @@ static int dispatch(int argc, char **argv)
         return cmd_fabric(argc - 2, argv + 2);
     if (strcmp(cmd, "cm-kernel") == 0)
         return cmd_cm_kernel(argc - 2, argv + 2);
-    if (strcmp(cmd, "all") == 0) {
-        if (argc != 3)
-            return bad_usage("all: wants exactly one argument, the output directory%s", "");
-        for (size_t i = 0; i < n_scenarios; i++) {
-            char path[4096];
-            int n = snprintf(path, sizeof(path), "%s/%s", argv[2], scenarios[i].file);
-            if (n < 0 || (size_t)n >= sizeof(path))
-                return bad_usage("all: output directory name too long: '%s'", argv[2]);
-            int status = run_scenario(&scenarios[i], path, NULL);
-            if (status != 0)
-                return status;
-        }
-        return 0;
-    }
+    if (strcmp(cmd, "all") == 0)
+        return cmd_all(argc - 2, argv + 2);
     const scenario_t *s = scenario_find(cmd);
     if (!s)
         return bad_usage("unknown command or scenario '%s'", cmd);

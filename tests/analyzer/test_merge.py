@@ -281,16 +281,19 @@ def group_errors(a, d):
     expect_error(a, ["merge", "-o", out, good, twin], "the same host label twice",
                  os.path.basename(good), "host label", out=out)
     before = os.path.getsize(good)
-    expect_error(a, ["merge", "-o", good, good, reports[1]], "-o naming an input", good)
+    expect_error(a, ["merge", "-o", good, good, reports[1]], "-o naming an input", good,
+                 "refusing to overwrite a report")
     check(os.path.getsize(good) == before, "-o naming an input: the input intact")
     # A chain's end: a string, and one of the engine's names.
-    for what, end in [("a number", 3), ("null", None), ("an unknown name", "finished"),
-                      ("a name in other case", "Loop")]:
+    # The line names the value read, not the key ("end" is the path's).
+    for what, end, said in [("a number", 3, "3"), ("null", None, "null"),
+                            ("an unknown name", "finished", '"finished"'),
+                            ("a name in other case", "Loop", '"Loop"')]:
         chains = [dict(c) for c in rep["redirect_chains"]]
         chains[2]["end"] = end
         path = write("end.json", json.dumps(dict(rep, redirect_chains=chains)))
         expect_error(a, ["merge", "-o", out, path, reports[1]], f"a chain's end that is {what}",
-                     "end.json", "redirect_chains[2]", '"end" is none of "not followed", '
+                     "end.json", f'redirect_chains[2].end: {said} is not one of "not followed", '
                      '"no answer", "answered", "loop"', out=out)
     expect_error(a, ["merge", "--bogus", good], "unknown option", "--bogus")
     expect_error(a, ["merge", "--format", "yaml", good], "unknown format", "--format")
@@ -377,6 +380,11 @@ def group_values(a, d):
     with open(bad, "w") as f:
         f.write(text)
     expect_error(a, ["merge", "-o", out, bad], "a key twice", "frames.total: given twice", out=out)
+    # "version", read first, is a known key too: a second one is refused
+    v = json.dumps(rep["version"])
+    with open(bad, "w") as f:
+        f.write(json.dumps(rep).replace('"version": %s' % v, '"version": %s, "version": %s' % (v, v), 1))
+    expect_error(a, ["merge", "-o", out, bad], "version twice", "version: given twice", out=out)
     with open(bad, "w") as f:
         f.write(json.dumps(rep)[:-1] + ', "deep": ' + "[" * 100 + "]" * 100 + "}")
     expect_error(a, ["merge", "-o", out, bad], "nesting", "not a JSON report: nesting deeper",

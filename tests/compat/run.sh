@@ -27,6 +27,6 @@ mkdir -p "$root/src"
 (cd "$src" && git ls-files -z | xargs -0 cp --parents -t "$root/src")
 [ -d "$src/../shared/captures" ] && mkdir -p "$root/shared" &&
 	cp -r "$src/../shared/captures" "$root/shared/"
-system_run "$root" sh -c "cd /src && cmake -S . -B /tmp/ibscope-build >/dev/null &&
+system_run "$root" sh -c "cd /src && cmake -S . -B /tmp/ibscope-build -DIBSCOPE_WERROR=ON >/dev/null &&
 	cmake --build /tmp/ibscope-build -j\"\$(nproc)\" >/dev/null &&
 	cd /tmp/ibscope-build && ctest --output-on-failure -R '$regex'"

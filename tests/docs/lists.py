@@ -12,7 +12,11 @@
   - the CSV columns docs/report-schema.md names are columns of the header
     `ibscope --format csv` writes;
   - README.md's table of CMake options is every option() and cache path of
-    the CMake files, with their defaults.
+    the CMake files, with their defaults;
+  - the addressing rules samples/README.md says no sample breaks are those
+    the samples' reports count none of;
+  - the committed corpus sizes of docs/hardening.md's Runs table ("N files,
+    M B") are those of fuzz/corpus/TARGET.
 (The finding kinds are checked by analyzer.kinds, the source layout by
 docs.source_layout, the excerpts of output by docs.excerpts.)
 
@@ -169,6 +173,48 @@ def check_build_options(src):
     return len(options)
 
 
+def check_unbroken_rules(src, ibscope):
+    """The rules samples/README.md's addressing.pcap row says no sample breaks
+    against the rules no sample's report counts; the number of rules."""
+    import json
+    readme = open(os.path.join(src, "samples", "README.md")).read()
+    row = [r for r in table_rows(readme) if r and r[0] == "`addressing.pcap`"]
+    said = row[0][2].split("no sample breaks:")[1].split("(")[0] if row else ""
+    said = set(re.findall(r"`(\w+)`", said))
+    counts = {}
+    for f in sorted(glob.glob(os.path.join(src, "samples", "captures", "*.pcap"))):
+        report = output([ibscope, "--format", "json", f])
+        for rule, n in (json.loads(report)["addressing"] if report else {}).items():
+            counts[rule] = counts.get(rule, 0) + n
+    unbroken = {rule for rule, n in counts.items() if n == 0}
+    check(len(counts) >= 10 and said == unbroken,
+          f"samples/README.md: no sample breaks {sorted(said)}; the samples' reports "
+          f"count none of {sorted(unbroken)}")
+    return len(counts)
+
+
+def check_corpus_sizes(src):
+    """Each "N files, M B" of hardening.md's Runs table against its target's
+    committed corpus folder; the number of sizes checked."""
+    text = open(os.path.join(src, "docs", "hardening.md")).read()
+    n = 0
+    for row in table_rows(section(text, "## Runs")):
+        target = re.match(r"`(fuzz_\w+)`", row[0]) if row else None
+        sizes = [re.fullmatch(r"([\d,]+) files, ([\d,]+) B", c) for c in row]
+        sizes = [m for m in sizes if m]
+        if not target or not sizes:
+            continue
+        folder = os.path.join(src, "fuzz", "corpus", target.group(1))
+        files = [os.path.join(folder, f) for f in os.listdir(folder)]
+        want = (len(files), sum(os.path.getsize(f) for f in files))
+        got = tuple(int(g.replace(",", "")) for g in sizes[0].groups())
+        check(got == want, f"docs/hardening.md: {target.group(1)}'s committed corpus is "
+              f"{got[0]} files, {got[1]} B; fuzz/corpus has {want[0]} files, {want[1]} B")
+        n += 1
+    check(n >= 2, f"docs/hardening.md's Runs table gives corpus sizes ({n} found)")
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -180,9 +226,11 @@ def main():
     formats = check_formats(src, ibscope)
     n_cols, n_named = check_csv_columns(src, ibscope)
     n_cmake = check_build_options(src)
+    n_corpus = check_corpus_sizes(src)
+    n_rules = check_unbroken_rules(src, ibscope)
     print(f"lists: {n_opts} options in docs/analyzer.md, {n_live} in docs/live.md, "
           f"formats {formats}, {n_named} CSV column names against {n_cols} columns, "
-          f"{n_cmake} CMake options")
+          f"{n_cmake} CMake options, {n_corpus} corpus sizes, {n_rules} addressing rules")
     return testlib.finish()
 
 

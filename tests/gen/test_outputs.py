@@ -50,9 +50,14 @@ def main():
             missing = os.path.join(d, "no", "x.pcap")
             expect(gen, args + [missing], f"ibscope-gen: {missing}: {os.strerror(2)}")
             expect(gen, args + [d], f"ibscope-gen: {d}: {os.strerror(21)}")
-        missing = os.path.join(d, "no")
-        expect(gen, ["all", missing], f"ibscope-gen: {missing}/cm_ib_erf.pcap: {os.strerror(2)}")
-        deeper = os.path.join(missing, "out")
+        # all makes its folder, not the folders above it
+        missing = os.path.join(d, "no", "deeper")
+        expect(gen, ["all", missing], f"ibscope-gen: {missing}: {os.strerror(2)}")
+        made = os.path.join(d, "made")
+        rc, err = run(gen, ["all", made])
+        check(rc == 0 and err == "" and os.path.exists(os.path.join(made, "cm_rocev2.pcap")),
+              f"ibscope-gen all NEWDIR: exit {rc}, said {err!r}, the folder made")
+        deeper = os.path.join(d, "no", "deeper", "out")
         expect(gen, ["cm-kernel", deeper], f"ibscope-gen: {deeper}: {os.strerror(2)}")
         if os.geteuid() != 0:
             ro = os.path.join(d, "ro")

@@ -98,6 +98,21 @@ def page_text(path):
     return re.sub(r"\\f[BIRP]", "", roff).replace("\\-", "-").replace("\\&", "")
 
 
+def check_gen_commands(a, gen, page):
+    """Every command of ibscope-gen's usage lines is in ibscope-gen(1)'s
+    synopsis and in samples/README.md's copy of the usage."""
+    usage = subprocess.run([gen, "--help"], capture_output=True, text=True).stdout
+    commands = set(re.findall(r"^(?:usage: )?\s*ibscope-gen ([a-z]+)\b", usage, re.M))
+    check(len(commands) >= 6, f"ibscope-gen --help has usage lines ({sorted(commands)})")
+    synopsis = page.split("SYNOPSIS")[1].split("DESCRIPTION")[0]
+    readme = open(os.path.join(a.source_dir, "samples", "README.md")).read()
+    for c in sorted(commands):
+        check(re.search(r"ibscope-gen\W*" + c + r"\b", synopsis),
+              f"ibscope-gen.1's synopsis has ibscope-gen {c}, a command of its --help")
+        check(re.search(r"^ibscope-gen " + c + r"\b", readme, re.M),
+              f"samples/README.md's usage has ibscope-gen {c}, a command of its --help")
+
+
 def group_pages(a):
     ibscope, gen = (os.path.join(a.build, "bin", n) for n in ("ibscope", "ibscope-gen"))
     man = os.path.join(a.build, "man")
@@ -120,6 +135,7 @@ def group_pages(a):
     for page in ("ibscope.1", "ibscope-wireshark.7"):
         for kind in kinds:
             check(kind in pages[page], f"{page} describes finding kind {kind}")
+    check_gen_commands(a, gen, pages["ibscope-gen.1"])
     scenarios = [f[0] for f in testlib.tool_listing(gen, "--list-scenarios")]
     check(len(scenarios) >= 6, f"{gen} --list-scenarios lists scenarios ({scenarios})")
     for name in scenarios:
@@ -134,14 +150,14 @@ def group_pages(a):
         check("NAME" in p.stdout and "SEE ALSO" in p.stdout, f"{name} has NAME and SEE ALSO")
 
 
-def complete(script, words):
+def complete(script, words, function="_ibscope"):
     """What bash completion offers for the command line `words` (the last one
     is the word being completed)."""
     line = " ".join(words)
     prog = (f"source {script}\n"
             f"COMP_WORDS=({' '.join(repr(w) for w in words)})\n"
             f"COMP_CWORD={len(words) - 1}\nCOMP_LINE={line!r}\nCOMP_POINT={len(line)}\n"
-            "_ibscope\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n")
+            f"{function}\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n")
     p = subprocess.run(["bash", "--norc", "--noprofile", "-c", prog], capture_output=True,
                        text=True)
     check(p.returncode == 0, f"completion of {words} runs ({p.stderr[:200]})")
@@ -206,6 +222,7 @@ def group_completion(a):
     check(len(subs) >= 3 and set(complete(script, ["ibscope", ""])) >= set(subs),
           f"<TAB> offers the subcommands {subs}")
     check(set(complete(script, ["ibscope", "c"])) >= {"convert"}, "c<TAB> offers convert")
+    check_gen_completion(a, script)
     with tempfile.TemporaryDirectory() as d:
         open(os.path.join(d, "one.pcap"), "w").close()
         cwd = os.getcwd()
@@ -223,6 +240,25 @@ def group_completion(a):
                   "merge offers no capture for a report")
         finally:
             os.chdir(cwd)
+
+
+def check_gen_completion(a, script):
+    """ibscope-gen: every command of its usage lines and every scenario
+    first, each command's options after -, the choices of a value."""
+    gen = os.path.join(a.build, "bin", "ibscope-gen")
+    usage = subprocess.run([gen, "--help"], capture_output=True, text=True).stdout
+    commands = set(re.findall(r"^(?:usage: )?\s*ibscope-gen ([a-z]+)\b", usage, re.M))
+    commands |= {f[0] for f in testlib.tool_listing(gen, "--list-scenarios")}
+    got = set(complete(script, ["ibscope-gen", ""], "_ibscope_gen"))
+    check(len(commands) >= 10 and got == commands,
+          f"ibscope-gen <TAB> offers {sorted(got)}, want {sorted(commands)}")
+    listing = testlib.tool_listing(gen, "--list-options")
+    for cmd in sorted({f[0] for f in listing} - {"ibscope-gen"}):
+        want = {n for f in listing if f[0] == cmd and f[5] for n in (f[1], f[2]) if n}
+        got = set(complete(script, ["ibscope-gen", cmd, "-"], "_ibscope_gen"))
+        check(got == want, f"ibscope-gen {cmd} -<TAB> offers {sorted(got)}, want {sorted(want)}")
+    got = sorted(complete(script, ["ibscope-gen", "ramp", "--linktype", ""], "_ibscope_gen"))
+    check(got == ["1", "197", "247"], f"ibscope-gen ramp --linktype <TAB> offers {got}")
 
 
 def configured_prefix(build):
@@ -246,6 +282,7 @@ def group_install(a):
                 "usr/share/man/man1/ibscope.1", "usr/share/man/man1/ibscope-gen.1",
                 "usr/share/man/man7/ibscope-wireshark.7",
                 "usr/share/bash-completion/completions/ibscope",
+                "usr/share/bash-completion/completions/ibscope-gen",
                 "usr/share/doc/ibscope/README.md", "usr/share/doc/ibscope/docs/analyzer.md",
                 "usr/share/doc/ibscope/samples/README.md"]
         samples = os.path.join(a.source_dir, "samples", "captures")

@@ -456,6 +456,9 @@ def test_forecast_view(veth, path, opts):
         pane = capture_pane(session)
         check("runs out in" in pane and "pool_forecast warning" in pane,
               "forecast view: no runs out in column or pool_forecast line:\n" + pane)
+        # each share of the pool says of what: ports in use now, the peak
+        check(re.search(r"\|\s+now\s+peak\s+now%\s+\|\s+peak\s+peak%\s+\|", pane),
+              "forecast view: the columns' headings are now, peak, now%, peak, peak%:\n" + pane)
         # Down, but for the replay's jitter: a rise now and then.
         rises = sum(b > a for a, b in zip(left, left[1:]))
         check(len(left) >= 3 and left[-1] < min(10, left[0]) and rises <= len(left) // 4,
