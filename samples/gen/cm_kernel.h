@@ -1,5 +1,5 @@
-/* cm_kernel.h - ibscope-gen cm-kernel: one capture per row of issue 34's
- * table, each sent on the Linux kernel's timing (drivers/infiniband/core
+/* cm_kernel.h - ibscope-gen cm-kernel: one capture per case of
+ * docs/cm-model.md, each sent on the Linux kernel's timing (drivers/infiniband/core
  * cm.c, cma.c), and truth.tsv: what ibscope must report of each, derived
  * here from the kernel's rules as the row plays them, never from ibscope.
  *

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_cm_kernel.py - RDMA CM as the Linux kernel runs it (issue 34).
+"""test_cm_kernel.py - RDMA CM as the Linux kernel runs it (docs/cm-model.md).
 
 ibscope-gen cm-kernel writes one capture per row of the issue's table, on the
 kernel's timing, and truth.tsv: for each capture the options it is analysed
@@ -37,7 +37,7 @@ INFO = ("options", "vantage")
 # mismatches are listed but do not fail; a pending row that passes fails, so
 # that this list cannot go stale.
 PENDING = {
-    "two_addresses": "pools per host (issue 34 item 6): ibscope keeps one pool per address",
+    "two_addresses": "pools per host (docs/cm-model.md, Ports): ibscope keeps one pool per address",
 }
 
 
