@@ -452,17 +452,24 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
         return true;
     }
     struct qp_ctx qc = { false, false };
-    if (!parse(tvb, pinfo, &qc, &out->pkt))
-        return false; /* the engine counts nothing of a frame without InfiniBand */
-    if (!engine)
-        return true;
+    /* A frame's analysis is kilobytes, most of it unused: one for all. */
+    static struct ib_frame_analysis a;
     struct ib_frame_ref at = {
         0,
         pinfo->num,
         (int64_t)pinfo->abs_ts.secs * 1000000000 + pinfo->abs_ts.nsecs,
     };
-    /* A frame's analysis is kilobytes, most of it unused: one for all. */
-    static struct ib_frame_analysis a;
+    if (!parse(tvb, pinfo, &qc, &out->pkt)) {
+        /* The engine counts nothing of a frame without InfiniBand, but its
+         * time may pass a connection's timeout. */
+        if (engine && ib_engine_has_timers(engine)) {
+            ib_engine_feed(engine, at, NULL, &a);
+            route_findings(&a, 0);
+        }
+        return false;
+    }
+    if (!engine)
+        return true;
     ib_engine_feed(engine, at, &out->pkt, &a);
     route_findings(&a, pinfo->num);
     struct ibs_stored st = { pinfo->num, qc.answer, false, 0, 0, NULL };

@@ -241,6 +241,11 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     e->out = NULL;
 }
 
+bool ib_engine_has_timers(const struct ib_engine *e)
+{
+    return e->cm.heap_count > 0;
+}
+
 bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind)
 {
     if ((unsigned)kind >= IB_FIND_COUNT || !e->cfg.enabled[kind])

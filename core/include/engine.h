@@ -121,6 +121,13 @@ void ib_engine_free(struct ib_engine *e);
 void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
                     struct ib_frame_analysis *out);
 
+/* Whether a connection waits on a timer (its REQ or DREQ unanswered, or it
+ * ended and its copies may still come).  A frame with no InfiniBand packet
+ * passes the timers too: a caller that skips such frames feeds them (pkt
+ * NULL) while this is true, so that a connection given up before the
+ * capture's last frame is given up there. */
+bool ib_engine_has_timers(const struct ib_engine *e);
+
 /* A finding made beside the engine (fabric.h's not_delivered), counted with
  * its own; false when its kind is switched off (then it is not reported). */
 bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind);

@@ -29,6 +29,9 @@ CHECK is one of:
   convfilter the conversation filters (through a probe plugin calling them as the GUI
              does): each CM frame is offered its connection's, which selects exactly
              the connection's frames; likewise for redirect chains
+  kernel     on ibscope-gen cm-kernel's captures, with two passes: the plugin's expert
+             infos are the analyzer's findings, frame by frame (an unreachable one on the
+             last copy of the message never answered)
   forecast   on ibscope-gen trend captures (a steady ramp over RoCEv2, a ramp that
              pauses, bursts): the frames marked pool_forecast are the analyzer's, the
              exhaustion_eta there its eta_s, and a filter on exhaustion_eta finds the
@@ -1156,6 +1159,69 @@ def check_forecast(env, update):
     return errs
 
 
+def kernel_captures(env):
+    """ibscope-gen cm-kernel's captures in a folder tshark (as nobody) reads,
+    each with its ibscope options; the caller removes the folder."""
+    d = tempfile.mkdtemp(prefix="ibscope-cm-kernel.")
+    os.chmod(d, 0o755)
+    subprocess.run([os.path.join(env.build, "bin", "ibscope-gen"), "cm-kernel", d],
+                   check=True, capture_output=True)
+    options = {}
+    with open(os.path.join(d, "truth.tsv")) as f:
+        f.readline()
+        for line in f:
+            cap, key, value, _ = line.rstrip("\n").split("\t")
+            if key == "options":
+                options[cap] = value.split()
+    caps = []
+    for cap in sorted(options):
+        path = os.path.join(d, cap + ".pcap")
+        os.chmod(path, 0o644)
+        caps.append((path, options[cap]))
+    return d, caps
+
+
+def check_kernel(env, update):
+    """On every capture of ibscope-gen cm-kernel (connections as the kernel
+    runs them: copies of every message, connections given up), the plugin's
+    expert infos after two passes are the analyzer's findings, frame by
+    frame: an unreachable finding, known only when its wait ran out, sits
+    on the last copy of the message never answered in both."""
+    errs = []
+    d, caps = kernel_captures(env)
+    try:
+        seen = collections.Counter()
+        for path, opts in caps:
+            prefs = []
+            if "--pool" in opts:
+                low, high = opts[opts.index("--pool") + 1].split("-")
+                prefs = ["-o", "ibscope.pool_low:" + low, "-o", "ibscope.pool_high:" + high]
+            p = subprocess.run([env.analyzer, "--format", "json", "--no-progress"] + opts + [path],
+                               capture_output=True, text=True)
+            want = collections.Counter((f["frame"], f["kind"])
+                                       for f in json.loads(p.stdout)["findings"])
+            got = collections.Counter()
+            for line in env.read(path, prefs + ["-T", "pdml"], two_pass=True).splitlines():
+                m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
+                if m:
+                    frame = int(m.group(1))
+                m = re.search(r'<field name="ibscope\.expert\.([a-z_]+)"', line)
+                if m:
+                    got[(frame, m.group(1))] += 1
+            if got != want:
+                errs.append("%s: analyzer only %s; plugin only %s"
+                            % (name(path), sorted((want - got).items())[:6],
+                               sorted((got - want).items())[:6]))
+            seen.update(k for _, k in want.elements())
+        for kind in ("retransmission", "unreachable", "explicit_port_shared"):
+            if not seen[kind]:
+                errs.append("no %s finding in any cm-kernel capture: the check proves little"
+                            % kind)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return errs
+
+
 CHECKS = {
     "load": check_load, "fields": check_fields, "golden": check_golden, "stats": check_stats,
     "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
@@ -1171,6 +1237,7 @@ CHECKS = {
     "endpoints": check_endpoints,
     "convfilter": check_convfilter,
     "forecast": check_forecast,
+    "kernel": check_kernel,
 }
 
 
