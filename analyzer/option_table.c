@@ -35,7 +35,11 @@ static const struct opt ibscope_opts[] = {
     { IO_OUTPUT, 'o', "output", "FILE", NULL, 0, O,
       "write the report to FILE instead of standard output" },
     { IO_POOL, 0, "pool", "LO-HI", NULL, 0, O,
-      "source port pool (default " STR(IB_POOL_LOW_DEFAULT) "-" STR(IB_POOL_HIGH_DEFAULT) ")" },
+      "source port pool (default " STR(IB_POOL_LOW_DEFAULT) "-" STR(IB_POOL_HIGH_DEFAULT) "),\n"
+      "ip_local_port_range; ports in use are counted\n"
+      "two ways: one port each (Linux before 4.12, and\n"
+      "rdma_bind_addr with port 0) and per destination\n"
+      "(4.12 on: one port for several destinations)" },
     { IO_THRESHOLD, 0, "threshold", "PCT", NULL, 0, O,
       "pool_high finding at this utilization (default " STR(IB_THRESHOLD_PCT_DEFAULT) ";\n"
       "decimals allowed: 87.5)" },

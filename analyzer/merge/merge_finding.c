@@ -46,27 +46,47 @@ enum detail {
     D_UNANSWERED,
     D_SENT,
     D_TRIED_NS,
+    D_IGNORED,
     D_COUNT
 };
 
-static const char *const detail_keys[] = { "tuple",         "local_comm_id",
-                                           "request_id",    "open_local_comm_id",
-                                           "source",        "port_space",
-                                           "ports_in_use",  "pool_size",
-                                           "mgmt_class",    "chain",
-                                           "target",        "cm_message",
-                                           "reject_reason", "sl",
-                                           "problems",      "chain_length",
-                                           "hop",           "carried_qkey",
-                                           "carried_pkey",  "sent_to",
-                                           "sent_to_qp",    "carried",
-                                           "computed",      "model",
-                                           "eta_s",         "rate_per_s",
-                                           "method",        "attr_id",
-                                           "from",          "to",
-                                           "to_capture",    "repeated",
-                                           "unanswered",    "sent",
-                                           "tried_ns",      NULL };
+static const char *const detail_keys[] = { "tuple",
+                                           "local_comm_id",
+                                           "request_id",
+                                           "open_local_comm_id",
+                                           "source",
+                                           "port_space",
+                                           "ports_in_use",
+                                           "pool_size",
+                                           "mgmt_class",
+                                           "chain",
+                                           "target",
+                                           "cm_message",
+                                           "reject_reason",
+                                           "sl",
+                                           "problems",
+                                           "chain_length",
+                                           "hop",
+                                           "carried_qkey",
+                                           "carried_pkey",
+                                           "sent_to",
+                                           "sent_to_qp",
+                                           "carried",
+                                           "computed",
+                                           "model",
+                                           "eta_s",
+                                           "rate_per_s",
+                                           "method",
+                                           "attr_id",
+                                           "from",
+                                           "to",
+                                           "to_capture",
+                                           "repeated",
+                                           "unanswered",
+                                           "sent",
+                                           "tried_ns",
+                                           "ignored",
+                                           NULL };
 /* The keys are read by position: one name for each D_ value, in order. */
 _Static_assert(sizeof detail_keys / sizeof detail_keys[0] == D_COUNT + 1,
                "detail_keys and the D_ values differ");
@@ -258,7 +278,8 @@ static bool read_detail(struct merge_report *mr, int k, struct ib_finding_data *
     case D_TO: return rd_endpoint(r, &d->to);
     case D_TO_CAPTURE: return rd_capture(r, &d->to_capture); /* numbered across the merge */
     case D_REPEATED:
-    case D_UNANSWERED: return read_any_cm_message(r, &d->cm_attr);
+    case D_UNANSWERED:
+    case D_IGNORED: return read_any_cm_message(r, &d->cm_attr);
     case D_SENT: return rd_u32(r, UINT32_MAX, "a number of copies", &d->sent);
     case D_TRIED_NS: {
         int64_t t;
@@ -295,6 +316,7 @@ static uint64_t details_required(enum ib_finding_kind kind)
     case IB_FIND_PORT_REUSED: return BIT(D_TUPLE);
     case IB_FIND_UNREACHABLE:
         return BIT(D_TUPLE) | BIT(D_UNANSWERED) | BIT(D_SENT) | BIT(D_TRIED_NS);
+    case IB_FIND_PATH_IGNORED: return BIT(D_TUPLE) | BIT(D_LOCAL_COMM_ID) | BIT(D_IGNORED);
     case IB_FIND_DUPLICATE_TUPLE: return BIT(D_TUPLE) | BIT(D_OPEN_LOCAL_COMM_ID);
     case IB_FIND_POOL_HIGH:
         return BIT(D_SOURCE) | BIT(D_PORT_SPACE) | BIT(D_PORTS_IN_USE) | BIT(D_POOL_SIZE);

@@ -174,10 +174,13 @@ static void cm_details(struct json_writer *w, const struct ib_finding *f)
         tuple_value(w, &d->tuple);
     else
         jw_null(w);
-    if (f->kind == IB_FIND_RETRANSMISSION || f->kind == IB_FIND_UNREACHABLE) {
+    if (f->kind == IB_FIND_RETRANSMISSION || f->kind == IB_FIND_UNREACHABLE ||
+        f->kind == IB_FIND_PATH_IGNORED) {
         jw_key(w, d->sidr ? "request_id" : "local_comm_id");
         jw_uint(w, d->comm_id);
-        jw_key(w, f->kind == IB_FIND_RETRANSMISSION ? "repeated" : "unanswered");
+        jw_key(w, f->kind == IB_FIND_RETRANSMISSION ? "repeated"
+                  : f->kind == IB_FIND_UNREACHABLE  ? "unanswered"
+                                                    : "ignored");
         jv_cm_message(w, d->cm_attr);
     }
     if (f->kind == IB_FIND_UNREACHABLE) {
@@ -277,6 +280,7 @@ static void details_value(struct json_writer *w, const struct ib_finding *f)
     switch (f->kind) {
     case IB_FIND_RETRANSMISSION:
     case IB_FIND_UNREACHABLE:
+    case IB_FIND_PATH_IGNORED:
     case IB_FIND_PORT_REUSED:
     case IB_FIND_DUPLICATE_TUPLE:
     case IB_FIND_EXPLICIT_PORT_SHARED:

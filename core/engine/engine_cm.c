@@ -754,6 +754,25 @@ static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_co
     }
 }
 
+/* A LAP or APR, first of its kind for c.  On RoCE the kernel rejects it
+ * (cm_lap_handler, cm_apr_handler: "Alternate path messages are not
+ * supported for RoCE link layer"): no path changes. */
+static void path_message(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c,
+                         struct eng_ref *first)
+{
+    *first = ref_pack(e->at);
+    if (p->encap != IB_ENCAP_ROCEV1 && p->encap != IB_ENCAP_ROCEV2)
+        return;
+    static const struct ib_frame_ref none;
+    struct ib_finding *f = eng_emit(e, IB_FIND_PATH_IGNORED, none);
+    if (!f)
+        return;
+    f->data.cm_attr = p->cm.attr;
+    f->data.comm_id = c->hold.comm_id;
+    if (c->has_tuple)
+        f->data.tuple = c->ip_tuple;
+}
+
 /* Whether a message of an ended connection repeats one it already had (a
  * copy of the REQ is handled with REQs). */
 static bool is_copy(const struct eng_conn *c, uint16_t attr, bool by_passive)
@@ -818,7 +837,7 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
             if (first->where)
                 retransmitted(e, c, cm->attr, *first);
             else
-                *first = ref_pack(e->at);
+                path_message(e, p, c, first);
         }
         return;
     default: return;

@@ -56,6 +56,12 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "past its last copy's timeout: the kernel gives up (RDMA_CM_EVENT_UNREACHABLE) and "
         "frees its port.",
         true },
+    [IB_FIND_PATH_IGNORED] = {
+        "path_ignored", IB_SEV_NOTE, SEQ, "CM path message ignored on RoCE",
+        "LAP or APR on RoCE: the kernel ignores it", NULL,
+        "A LAP or APR on RoCE, where the Linux CM ignores alternate path messages "
+        "(cm_lap_handler, cm_apr_handler): no path changes.",
+        false },
     [IB_FIND_REDIRECT] = {
         "redirect", IB_SEV_NOTE, SEQ, "MAD redirect",
         "MAD or CM redirect", "redirects",

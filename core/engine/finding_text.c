@@ -108,6 +108,12 @@ static void cm_text(const struct ib_finding *f, char *buf, size_t size)
                  d->sidr ? "RequestID" : "LocalCommID", d->comm_id);
         break;
     }
+    case IB_FIND_PATH_IGNORED:
+        snprintf(buf, size,
+                 "%s on RoCE (LocalCommID 0x%08x): the Linux CM ignores alternate path "
+                 "messages there, no path changes",
+                 cm_message(d->cm_attr, a), d->comm_id);
+        break;
     case IB_FIND_EXPLICIT_PORT_SHARED:
         ip_port(t->ip_version, t->src_ip, t->src_port, a, sizeof a);
         ip_port(t->ip_version, t->dst_ip, t->dst_port, b, sizeof b);
@@ -248,6 +254,7 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
     switch (f->kind) {
     case IB_FIND_RETRANSMISSION:
     case IB_FIND_UNREACHABLE:
+    case IB_FIND_PATH_IGNORED:
     case IB_FIND_DUPLICATE_TUPLE:
     case IB_FIND_EXPLICIT_PORT_SHARED:
     case IB_FIND_PORT_REUSED:

@@ -28,6 +28,7 @@ enum ib_finding_kind {
     IB_FIND_POOL_HIGH,
     IB_FIND_POOL_FORECAST,
     IB_FIND_UNREACHABLE,
+    IB_FIND_PATH_IGNORED,
     IB_FIND_REDIRECT,
     IB_FIND_REDIRECT_FOLLOWED,
     IB_FIND_REDIRECT_LOOP,
@@ -99,7 +100,7 @@ struct ib_redirect_hop {
  * finding_text.c names, the rest stay zero. */
 struct ib_finding_data {
     /* retransmission, duplicate_tuple, explicit_port_shared, port_reused,
-     * pool_high, pool_forecast, unreachable */
+     * pool_high, pool_forecast, unreachable, path_ignored */
     struct ib_tuple tuple; /* the REQ's (pool_high, pool_forecast: its source and
                             * port space) */
     uint32_t comm_id;      /* retransmission, unreachable: the connection's
@@ -121,7 +122,8 @@ struct ib_finding_data {
     /* the redirect kinds */
     uint8_t mgmt_class;
     uint16_t cm_attr;              /* a CM redirect: IB_CM_REJ or IB_CM_SIDR_REP, else 0;
-                                    * retransmission, unreachable: the message */
+                                    * retransmission, unreachable, path_ignored: the
+                                    * message */
     uint16_t reject_reason;        /* with IB_CM_REJ */
     struct ib_redirect_hop target; /* where the redirect sends the requester */
     uint8_t sl;                    /* redirect: RedirectSL */

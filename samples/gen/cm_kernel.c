@@ -28,6 +28,7 @@ static const char *key_name(cmk_key_t key, char *buf, size_t len)
         [K_POOL_HIGH] = "finding_counts.pool_high",
         [K_F_UNREACHABLE] = "finding_counts.unreachable",
         [K_EXPLICIT_PORT_SHARED] = "finding_counts.explicit_port_shared",
+        [K_PATH_IGNORED] = "finding_counts.path_ignored",
         [K_PORTS_IN_USE_AT_END] = "ports_in_use_at_end",
         [K_PEAK_PORTS_IN_USE] = "peak_ports_in_use",
         [K_HOST_PEAK_PORTS_IN_USE] = "host_peak_ports_in_use",
@@ -60,6 +61,7 @@ static const char *default_why(cmk_key_t key)
     case K_F_UNREACHABLE: return "cm_process_send_error: no REQ or DREQ given up";
     case K_EXPLICIT_PORT_SHARED:
         return "cma_use_port -> cma_check_port: no explicitly bound port is shared";
+    case K_PATH_IGNORED: return "cm_lap_handler, cm_apr_handler: no LAP or APR on RoCE";
     default: break;
     }
     if (key >= K_RETX_FIRST && key < K_RETX_FIRST + CMK_NMSG)

@@ -545,6 +545,8 @@ static void row_lap_roce(cmk_t *k)
     k->vantage_why = "the client's capture: every LAP it sends";
     cmk_set(k, K_REQUESTS, 1, "cm_req_handler");
     cmk_set(k, K_ESTABLISHED, 1, "cm_rtu_handler; the LAP changes nothing on RoCE");
+    cmk_set(k, K_PATH_IGNORED, 1,
+            "cm_lap_handler: -EINVAL on RoCE, one connection's LAP (its copies are retries)");
     cmk_set(k, K_CLOSED, 1, "cm_dreq_handler in IB_CM_ESTABLISHED; cm_drep_handler");
     cmk_why(k, K_RETX_FIRST + CMK_LAP,
             "cm_lap_handler returns -EINVAL on RoCE (no APR, no MRA); ib_send_cm_lap (removed "

@@ -822,6 +822,31 @@ static void test_explicit_port_shared(void **state)
     assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_DUPLICATE_TUPLE], 0);
 }
 
+/* LAP and APR on RoCE: cm_lap_handler and cm_apr_handler refuse them
+ * (-EINVAL), so no path changes; a LAP sent again is a copy.  On native
+ * InfiniBand they are only linked. */
+static void test_path_messages_on_roce(void **state)
+{
+    (void)state;
+    establish(100, 200, T1);
+    struct ib_packet lap = cm(lid(1), lid(2), IB_CM_LAP, 100, 200);
+    feed_quiet(&lap);
+    assert_true(A.links.has_conn);
+    lap.encap = IB_ENCAP_ROCEV2;
+    struct tup t2 = { TEN(1), 40001, TEN(2), 7174 };
+    establish(101, 201, t2);
+    lap.cm.local_comm_id = 101;
+    lap.cm.remote_comm_id = 201;
+    feed(&lap);
+    const struct ib_finding *f = get(IB_FIND_PATH_IGNORED);
+    assert_int_equal(f->data.cm_attr, IB_CM_LAP);
+    assert_non_null(strstr(text(f), "LAP on RoCE (LocalCommID 0x00000065)"));
+    feed(&lap);
+    assert_int_equal(get(IB_FIND_RETRANSMISSION)->data.cm_attr, IB_CM_LAP);
+    assert_int_equal(count_of(IB_FIND_PATH_IGNORED), 0);
+    assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_PATH_IGNORED], 1);
+}
+
 /* A wait runs out whatever the next frame carries: a frame with no
  * InfiniBand in it too. */
 static void test_timer_on_any_frame(void **state)
@@ -2080,6 +2105,7 @@ int main(void)
         T(test_messages_found_by_comm_ids),
         T(test_explicit_port_shared),
         T(test_timer_on_any_frame),
+        T(test_path_messages_on_roce),
         T(test_waiting_at_end),
         T(test_roce_without_lids),
         T(test_latency),
