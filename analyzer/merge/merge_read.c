@@ -770,18 +770,17 @@ static int diagnostic_index(const char *name)
 
 static bool read_limits(struct merge_report *mr)
 {
-    static const char *const keys[] = { "findings_dropped",
-                                        "connections_evicted",
-                                        "transactions_evicted",
-                                        "chains_dropped",
-                                        "sources_dropped",
-                                        "allocation_failures",
-                                        NULL };
+    static const char *const keys[] = { "findings_dropped",      "connections_evicted",
+                                        "transactions_evicted",  "chains_dropped",
+                                        "sources_dropped",       "allocation_failures",
+                                        "connections_forgotten", NULL };
     struct rd *r = &mr->rd;
     struct ib_engine_stats *es = &mr->mg->stats;
+    /* connections_forgotten, the last, came later: summed when present */
     uint64_t *into[] = { &mr->mg->findings_dropped, &es->connections_evicted,
                          &es->transactions_evicted, &es->chains_dropped,
-                         &es->sources_dropped,      &es->allocation_failures };
+                         &es->sources_dropped,      &es->allocation_failures,
+                         &es->ended_forgotten };
     size_t base = r->path_len;
     uint64_t seen = 0;
     uint64_t n;

@@ -563,6 +563,8 @@ void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib
     jw_uint(w, es->sources_dropped);
     jw_key(w, "allocation_failures");
     jw_uint(w, es->allocation_failures);
+    jw_key(w, "connections_forgotten");
+    jw_uint(w, es->ended_forgotten);
     jw_end_object(w);
 }
 

@@ -336,6 +336,11 @@ static void write_summary(FILE *out, const struct report_model *m)
                 " chains and %" PRIu64 " sources dropped\n",
                 m->findings_dropped, es->connections_evicted, es->transactions_evicted,
                 es->chains_dropped, es->sources_dropped);
+    if (es->ended_forgotten)
+        fprintf(out,
+                "  %" PRIu64 " ended connections let go before their messages' copies could no\n"
+                "    longer come (at most as many kept as are open, docs/cm-model.md)\n",
+                es->ended_forgotten);
     if (es->allocation_failures)
         fprintf(out,
                 "  out of memory: %" PRIu64 " connections, transactions or chains not tracked;\n"

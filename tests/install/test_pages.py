@@ -102,7 +102,7 @@ def check_gen_commands(a, gen, page):
     """Every command of ibscope-gen's usage lines is in ibscope-gen(1)'s
     synopsis and in samples/README.md's copy of the usage."""
     usage = subprocess.run([gen, "--help"], capture_output=True, text=True).stdout
-    commands = set(re.findall(r"^(?:usage: )?\s*ibscope-gen ([a-z]+)\b", usage, re.M))
+    commands = set(re.findall(r"^(?:usage: )?\s*ibscope-gen ([a-z][a-z-]*)\b", usage, re.M))
     check(len(commands) >= 6, f"ibscope-gen --help has usage lines ({sorted(commands)})")
     synopsis = page.split("SYNOPSIS")[1].split("DESCRIPTION")[0]
     readme = open(os.path.join(a.source_dir, "samples", "README.md")).read()
@@ -247,7 +247,7 @@ def check_gen_completion(a, script):
     first, each command's options after -, the choices of a value."""
     gen = os.path.join(a.build, "bin", "ibscope-gen")
     usage = subprocess.run([gen, "--help"], capture_output=True, text=True).stdout
-    commands = set(re.findall(r"^(?:usage: )?\s*ibscope-gen ([a-z]+)\b", usage, re.M))
+    commands = set(re.findall(r"^(?:usage: )?\s*ibscope-gen ([a-z][a-z-]*)\b", usage, re.M))
     commands |= {f[0] for f in testlib.tool_listing(gen, "--list-scenarios")}
     got = set(complete(script, ["ibscope-gen", ""], "_ibscope_gen"))
     check(len(commands) >= 10 and got == commands,
