@@ -170,6 +170,28 @@ static void heap_down(struct eng_due *h, size_t n, size_t i)
     h[i] = x;
 }
 
+/* Whether a heap entry is still its connection's earliest. */
+static bool due_live(const struct eng_cm *cm, const struct eng_due *d)
+{
+    const struct eng_conn *c = ep_item(&cm->conn_pool, d->self);
+    return c->live && c->index == d->index && c->due == d->at_ns;
+}
+
+/* Entries outlive their connections (freed, or their deadline moved
+ * earlier): past twice the connections kept, the stale ones go, so that
+ * the heap is bounded by the connection caps, not by how many were opened
+ * within the longest wait. */
+static void heap_compact(struct eng_cm *cm)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cm->heap_count; i++)
+        if (due_live(cm, &cm->heap[i]))
+            cm->heap[n++] = cm->heap[i];
+    cm->heap_count = n;
+    for (size_t i = n / 2; i-- > 0;)
+        heap_down(cm->heap, n, i);
+}
+
 /* c's wait runs out at t (NO_TIME: none).  The heap holds one entry per
  * connection at its earliest due time; a later deadline is found when that
  * entry comes up, so moving a deadline on costs nothing. */
@@ -179,6 +201,8 @@ static void set_deadline(struct ib_engine *e, struct eng_conn *c, int64_t t)
     c->deadline = t;
     if (t == NO_TIME || t >= c->due)
         return;
+    if (cm->heap_count >= 2 * cm->conn_count + 1024)
+        heap_compact(cm);
     if (cm->heap_count == cm->heap_cap) {
         size_t cap = cm->heap_cap ? cm->heap_cap * 2 : 256;
         struct eng_due *h = realloc(cm->heap, cap * sizeof *h);
@@ -940,9 +964,9 @@ void eng_cm_expire(struct ib_engine *e, int64_t now_ns)
         cm->heap[0] = cm->heap[--cm->heap_count];
         if (cm->heap_count)
             heap_down(cm->heap, cm->heap_count, 0);
-        struct eng_conn *c = ep_item(&cm->conn_pool, d.self);
-        if (!c->live || c->index != d.index || c->due != d.at_ns)
+        if (!due_live(cm, &d))
             continue; /* gone, or an entry since overtaken */
+        struct eng_conn *c = ep_item(&cm->conn_pool, d.self);
         c->due = NO_TIME;
         if (c->deadline == NO_TIME)
             continue;

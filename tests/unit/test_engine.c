@@ -175,6 +175,8 @@ static int64_t time_base; /* later() moves the clock on */
  * cyclically): each connection its own, and the one holding each port. */
 static uint32_t next_comm = 1;
 static uint32_t comm_of_port[65536];
+/* The passive side's comm ID for the connection of LocalCommID comm. */
+#define PASSIVE_ID(comm) ((comm) ^ 0x5a5a0000u)
 
 static struct ib_connection_stats conn_stats(void)
 {
@@ -845,6 +847,31 @@ static void test_path_messages_on_roce(void **state)
     assert_int_equal(get(IB_FIND_RETRANSMISSION)->data.cm_attr, IB_CM_LAP);
     assert_int_equal(count_of(IB_FIND_PATH_IGNORED), 0);
     assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_PATH_IGNORED], 1);
+}
+
+/* Thousands opened and closed at once: at most 4,096 ended ones are kept
+ * (none is open), the rest let go oldest first and counted, each reported
+ * once; the timers stay right through the heap's compactions. */
+static void test_ended_kept_under_a_cap(void **state)
+{
+    (void)state;
+    for (uint32_t k = 0; k < 20000; k++) {
+        struct tup t = { TEN(1), (uint16_t)(40000 + k % 20000), TEN(2), 7174 };
+        uint32_t comm = 1000 + k;
+        feed(PK(req(1, 2, comm, t)));
+        feed(PK(cm(lid(2), lid(1), IB_CM_REP, PASSIVE_ID(comm), comm)));
+        feed(PK(cm(lid(1), lid(2), IB_CM_RTU, comm, PASSIVE_ID(comm))));
+        feed(PK(cm(lid(1), lid(2), IB_CM_DREQ, comm, PASSIVE_ID(comm))));
+        feed(PK(cm(lid(2), lid(1), IB_CM_DREP, PASSIVE_ID(comm), comm)));
+    }
+    assert_int_equal(ib_engine_stats(E)->ended_forgotten, 20000 - 4096);
+    assert_int_equal(sink_n, 20000 - 4096);
+    feed_quiet(PK(req(1, 2, 99, T1)));
+    later();
+    assert_int_equal(conn_stats().unreachable, 1);
+    assert_int_equal(sink_n, 20000);
+    assert_int_equal(conn_stats().closed, 20000);
+    assert_int_equal(source0()->ports_in_use, 0);
 }
 
 /* A wait runs out whatever the next frame carries: a frame with no
@@ -1810,8 +1837,6 @@ static void start_forecast(double horizon_s)
 
 /* A REQ from 10.0.0.1 on pool port `port` to 10.0.0.<dst>:7471 at t;
  * its LocalCommID is the port. */
-/* The passive side's comm ID for the connection of LocalCommID comm. */
-#define PASSIVE_ID(comm) ((comm) ^ 0x5a5a0000u)
 
 /* A connection that holds its port until it ends: REQ, REP and RTU at
  * once; A is the REQ's analysis. */
@@ -2105,6 +2130,7 @@ int main(void)
         T(test_messages_found_by_comm_ids),
         T(test_explicit_port_shared),
         T(test_timer_on_any_frame),
+        T(test_ended_kept_under_a_cap),
         T(test_path_messages_on_roce),
         T(test_waiting_at_end),
         T(test_roce_without_lids),
