@@ -339,7 +339,7 @@ static void write_summary(FILE *out, const struct report_model *m)
     if (es->ended_forgotten)
         fprintf(out,
                 "  %" PRIu64 " ended connections let go before their messages' copies could no\n"
-                "    longer come (at most as many kept as are open, docs/cm-model.md)\n",
+                "    longer come (the latest 4096 are kept, docs/cm-model.md)\n",
                 es->ended_forgotten);
     if (es->allocation_failures)
         fprintf(out,

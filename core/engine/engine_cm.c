@@ -5,9 +5,10 @@
  * same node while that connection is findable; every later message names
  * the connection by its comm IDs alone, the active side's and, once an
  * answer told it, the passive side's, whatever LIDs or GIDs it travels
- * between (after path migration they are the alternate path's).  So one
- * table keys connections by (active node, LocalCommID), for REQs and the
- * passive side's first answer, and another by the pair of comm IDs.
+ * between: after path migration (cm_migrate) they are the alternate path's,
+ * which the REQ (or a LAP) names.  So one table keys connections by (active
+ * node, LocalCommID), and another, for those with an alternate path, by
+ * (its active LID, LocalCommID).
  *
  * Life: each message that awaits an answer (REQ, REP, DREQ) gives its sender
  * a timeout, carried in the REQ; a copy of it restarts the wait; when the
@@ -56,7 +57,7 @@ struct eng_conn {
     uint64_t service_id, ca_guid;
     struct el_link age; /* in cm.age while open, cm.ended after */
     uint32_t hash;      /* its key's, low 32 bits */
-    uint32_t pair_hash; /* with in_pairs */
+    uint32_t alt_hash;  /* with in_alts */
     uint32_t self;      /* its index in the pool */
     uint32_t index;     /* ib_connection_record.index */
     uint32_t remote_comm_id;
@@ -74,7 +75,8 @@ struct eng_conn {
     bool sidr;
     bool has_tuple;
     bool has_remote; /* remote_comm_id known */
-    bool in_pairs;
+    bool in_alts;
+    uint16_t alt_lid; /* the alternate path's LID on the active side */
     bool counted_closed;
     bool dreq_by_passive;
     bool drep_by_passive;
@@ -263,20 +265,21 @@ static bool conn_eq(const void *item, const void *key)
     return eng_node_eq(&n, &f->k.node);
 }
 
-struct pair_key {
-    uint32_t active_id, passive_id;
+struct alt_key {
+    uint32_t comm_id;
+    uint32_t lid;
 };
 
-static bool pair_eq(const void *item, const void *key)
+static bool alt_eq(const void *item, const void *key)
 {
     const struct eng_conn *c = item;
-    const struct pair_key *k = key;
-    return c->hold.comm_id == k->active_id && c->in_pairs && c->remote_comm_id == k->passive_id;
+    const struct alt_key *k = key;
+    return c->hold.comm_id == k->comm_id && c->in_alts && c->alt_lid == k->lid;
 }
 
-static uint64_t pair_hash(uint32_t active_id, uint32_t passive_id)
+static uint64_t alt_hash(uint32_t comm_id, uint16_t lid)
 {
-    struct pair_key k = { active_id, passive_id };
+    struct alt_key k = { comm_id, lid };
     return et_hash(&k, sizeof k);
 }
 
@@ -288,14 +291,14 @@ bool eng_cm_init(struct ib_engine *e)
     ep_init(&cm->conn_pool, sizeof(struct eng_conn));
     el_init(&cm->age);
     el_init(&cm->ended);
-    return et_init(&cm->conns, 64, &cm->conn_pool) && et_init(&cm->pairs, 64, &cm->conn_pool);
+    return et_init(&cm->conns, 64, &cm->conn_pool) && et_init(&cm->alts, 64, &cm->conn_pool);
 }
 
 void eng_cm_destroy(struct ib_engine *e)
 {
     struct eng_cm *cm = &e->cm;
     et_destroy(&cm->conns);
-    et_destroy(&cm->pairs);
+    et_destroy(&cm->alts);
     ep_destroy(&cm->conn_pool);
     free(cm->heap);
     cm->heap = NULL;
@@ -372,8 +375,8 @@ static void conn_free(struct ib_engine *e, struct eng_conn *c)
     et_prefetch(&cm->conns, c->hash);
     eng_ports_release(e, &c->hold);
     et_remove(&cm->conns, c->hash, c->self);
-    if (c->in_pairs)
-        et_remove(&cm->pairs, c->pair_hash, c->self);
+    if (c->in_alts)
+        et_remove(&cm->alts, c->alt_hash, c->self);
     el_unlink(&c->age);
     cm->conn_count--;
     c->live = false;
@@ -400,19 +403,24 @@ static int64_t linger_until(const struct ib_engine *e, const struct eng_conn *c)
     return t;
 }
 
-/* Ended connections kept for their copies, at most as many as are open
- * (and a floor): a capture that opens and closes thousands a second keeps
- * its memory and its tables' size to what is open.  The oldest go first,
- * reported whole; a copy of theirs that still came would start a new one. */
-#define ENDED_KEPT_MIN 4096
+/* Ended connections kept for their copies: the latest ENDED_KEPT.  A
+ * capture that opens and closes thousands a second keeps its memory and its
+ * tables to what is open; the oldest go first, reported whole, and a copy of
+ * theirs that still came would start a new connection (counted:
+ * ended_forgotten). */
+#define ENDED_KEPT 4096
 
 static void forget_ended(struct ib_engine *e)
 {
     struct eng_cm *cm = &e->cm;
-    size_t open = cm->conn_count - cm->ended_count;
-    size_t keep = open > ENDED_KEPT_MIN ? open : ENDED_KEPT_MIN;
-    while (cm->ended_count > keep) {
+    while (cm->ended_count > ENDED_KEPT) {
         struct eng_conn *c = EL_ENTRY(cm->ended.next, struct eng_conn, age);
+        /* The next to go, long out of cache, asked for now. */
+        if (c->age.next != &cm->ended) {
+            const struct eng_conn *next = EL_ENTRY(c->age.next, struct eng_conn, age);
+            __builtin_prefetch(next);
+            et_prefetch(&cm->conns, next->hash);
+        }
         e->stats.ended_forgotten++;
         report(e, c, false, false);
         conn_free(e, c);
@@ -477,18 +485,30 @@ static struct eng_conn *conn_new(struct ib_engine *e, const struct conn_key *k, 
     return c;
 }
 
-/* The passive side's comm ID, from its answer or a message that names it:
- * from now on the pair of IDs finds the connection. */
-static void set_remote(struct ib_engine *e, struct eng_conn *c, uint32_t id)
+/* The passive side's comm ID, from its answer or a message that names it. */
+static void set_remote(struct eng_conn *c, uint32_t id)
 {
     if (c->has_remote || c->sidr)
         return;
     c->has_remote = true;
     c->remote_comm_id = id;
-    uint64_t h = pair_hash(c->hold.comm_id, id);
-    if (et_insert(&e->cm.pairs, h, c->self)) {
-        c->in_pairs = true;
-        c->pair_hash = (uint32_t)h;
+}
+
+/* The alternate path's LID on the active side (a REQ's, a LAP's): after
+ * migration the connection's messages leave from it and go to it. */
+static void set_alternate(struct ib_engine *e, struct eng_conn *c, uint16_t lid)
+{
+    if (!lid || c->sidr || (c->in_alts && c->alt_lid == lid))
+        return;
+    if (c->in_alts) {
+        et_remove(&e->cm.alts, c->alt_hash, c->self);
+        c->in_alts = false;
+    }
+    uint64_t h = alt_hash(c->hold.comm_id, lid);
+    c->alt_lid = lid;
+    if (et_insert(&e->cm.alts, h, c->self)) {
+        c->in_alts = true;
+        c->alt_hash = (uint32_t)h;
     } else {
         eng_oom(e);
     }
@@ -505,36 +525,34 @@ static struct eng_conn *by_node(struct ib_engine *e, const struct ib_endpoint *n
  * active side it names the connection by its LocalCommID from the active
  * node, sent by the passive side by its RemoteCommID to that node: the
  * node tells apart connections of several hosts that drew the same comm
- * IDs.  When neither node matches (after path migration the messages
- * leave from the alternate LIDs), the pair of comm IDs alone finds it.
+ * IDs.  After path migration the active node is the alternate path's.
  * from_passive says which reading to try first; a match whose other comm
  * ID contradicts what we know is skipped. */
 static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *p,
                                    bool from_passive, bool *sent_by_passive)
 {
     const struct ib_cm *cm = &p->cm;
-    for (int pass = 0; pass < 2; pass++) {
-        bool passive = (pass == 0) == from_passive;
-        struct eng_conn *c = passive ? by_node(e, &p->dst, cm->remote_comm_id, false)
-                                     : by_node(e, &p->src, cm->local_comm_id, false);
-        if (c && c->has_remote &&
-            (passive ? cm->local_comm_id : cm->remote_comm_id) != c->remote_comm_id)
-            c = NULL;
-        if (c) {
-            *sent_by_passive = passive;
-            return c;
-        }
-    }
-    struct pair_key ka = { cm->local_comm_id, cm->remote_comm_id };
-    struct pair_key kp = { cm->remote_comm_id, cm->local_comm_id };
-    for (int pass = 0; pass < 2 && cm->remote_comm_id; pass++) {
-        bool passive = (pass == 0) == from_passive;
-        const struct pair_key *k = passive ? &kp : &ka;
-        struct eng_conn *c =
-            et_find(&e->cm.pairs, pair_hash(k->active_id, k->passive_id), pair_eq, k);
-        if (c) {
-            *sent_by_passive = passive;
-            return c;
+    for (int alt = 0; alt < 2; alt++) {
+        if (alt && e->cm.alts.count == 0)
+            break;
+        for (int pass = 0; pass < 2; pass++) {
+            bool passive = (pass == 0) == from_passive;
+            const struct ib_endpoint *node = passive ? &p->dst : &p->src;
+            uint32_t id = passive ? cm->remote_comm_id : cm->local_comm_id;
+            struct eng_conn *c;
+            if (!alt) {
+                c = by_node(e, node, id, false);
+            } else {
+                struct alt_key k = { id, node->lid };
+                c = node->lid ? et_find(&e->cm.alts, alt_hash(id, node->lid), alt_eq, &k) : NULL;
+            }
+            if (c && c->has_remote &&
+                (passive ? cm->local_comm_id : cm->remote_comm_id) != c->remote_comm_id)
+                c = NULL;
+            if (c) {
+                *sent_by_passive = passive;
+                return c;
+            }
         }
     }
     return NULL;
@@ -611,6 +629,8 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     c->req_copies = 1;
     c->req_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
     timing_of(c, &p->cm);
+    if (!sidr)
+        set_alternate(e, c, p->cm.u.req.alternate.local_lid);
     c->wait = W_ANSWER;
     set_deadline(e, c, give_up_at(c, e->at.time_ns, 1, c->act_wait_ms));
     link_conn(e, c, false);
@@ -656,7 +676,7 @@ static void cm_reject(struct ib_engine *e, const struct ib_packet *p, struct eng
     if (c->wait == W_ENDED)
         return;
     if (by_passive)
-        set_remote(e, c, cm->local_comm_id);
+        set_remote(c, cm->local_comm_id);
     c->state = IB_CONN_REJECTED;
     c->reject_reason = cm->u.rej.reason;
     e->conn.rejected++;
@@ -731,7 +751,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
             extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, c->pas_wait_ms));
         return;
     }
-    set_remote(e, c, p->cm.local_comm_id);
+    set_remote(c, p->cm.local_comm_id);
     c->rep = c->last = ref_pack(e->at);
     c->copies = 1;
     if (c->state == IB_CONN_REQ_SENT)
@@ -825,7 +845,7 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
     if (c) {
         link_conn(e, c, by_passive);
         if (cm->remote_comm_id && cm->attr != IB_CM_REJ)
-            set_remote(e, c, by_passive ? cm->local_comm_id : cm->remote_comm_id);
+            set_remote(c, by_passive ? cm->local_comm_id : cm->remote_comm_id);
         if (c->wait == W_ENDED && !is_copy(c, cm->attr, by_passive))
             return; /* late: the connection was over (given up, rejected) */
     }
@@ -856,6 +876,8 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
     case IB_CM_LAP:
     case IB_CM_APR:
         /* They change a connection's alternate path, not its life. */
+        if (c && cm->attr == IB_CM_LAP && !by_passive)
+            set_alternate(e, c, cm->u.lap.alternate.local_lid);
         if (c) {
             struct eng_ref *first = cm->attr == IB_CM_LAP ? &c->lap : &c->apr;
             if (first->where)

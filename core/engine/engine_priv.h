@@ -120,7 +120,8 @@ struct eng_due {
 
 struct eng_cm {
     struct et_table conns; /* (active node, LocalCommID, SIDR?) -> eng_conn */
-    struct et_table pairs; /* (active's comm ID, passive's) -> eng_conn, once both are known */
+    struct et_table alts;  /* (alternate path's active LID, LocalCommID) -> eng_conn, for
+                            * connections whose REQ or LAP names an alternate path */
     struct ep_pool conn_pool;
     struct el_link age;   /* open connections, oldest REQ first */
     struct el_link ended; /* ended ones still findable for late copies, oldest end first */

@@ -789,12 +789,18 @@ static void test_rej_lost_one_attempt(void **state)
     assert_int_equal(retransmitted_of(IB_CM_REJ), 1);
 }
 
-/* Path migration: the DREQ and DREP leave from the alternate LIDs, and
- * cm_acquire_id finds the connection by its comm IDs alone. */
-static void test_messages_found_by_comm_ids(void **state)
+/* Path migration: cm_migrate swaps the primary and alternate paths, so the
+ * DREQ and DREP leave from the alternate LIDs the REQ named (or a LAP
+ * loaded), and cm_acquire_id finds the connection by its comm IDs. */
+static void test_messages_after_path_migration(void **state)
 {
     (void)state;
-    establish(100, 200, T1);
+    struct ib_packet r = req(1, 2, 100, T1);
+    r.cm.u.req.alternate.local_lid = 11;
+    r.cm.u.req.alternate.remote_lid = 12;
+    feed_quiet(&r);
+    feed_quiet(PK(cm(lid(2), lid(1), IB_CM_REP, 200, 100)));
+    feed_quiet(PK(cm(lid(1), lid(2), IB_CM_RTU, 100, 200)));
     feed_quiet(PK(cm(lid(11), lid(12), IB_CM_DREQ, 100, 200)));
     assert_true(A.links.has_conn);
     feed_quiet(PK(cm(lid(12), lid(11), IB_CM_DREP, 200, 100)));
@@ -802,6 +808,20 @@ static void test_messages_found_by_comm_ids(void **state)
     assert_true(A.links.conn_from_passive);
     assert_int_equal(conn_stats().closed, 1);
     assert_int_equal(source0()->ports_in_use, 0);
+    /* a LAP names a new alternate path: LID 21 after the next migration */
+    struct tup t2 = { TEN(1), 40001, TEN(2), 7174 };
+    establish(101, 201, t2);
+    struct ib_packet lap = cm(lid(1), lid(2), IB_CM_LAP, 101, 201);
+    lap.cm.u.lap.alternate.local_lid = 21;
+    feed_quiet(&lap);
+    feed_quiet(PK(cm(lid(2), lid(21), IB_CM_DREQ, 201, 101)));
+    assert_true(A.links.has_conn);
+    assert_int_equal(conn_stats().closed, 2);
+    /* from a LID the connection never named: not linked */
+    struct tup t3 = { TEN(1), 40002, TEN(2), 7174 };
+    establish(102, 202, t3);
+    feed_quiet(PK(cm(lid(31), lid(2), IB_CM_DREQ, 102, 202)));
+    assert_false(A.links.has_conn);
 }
 
 /* A port outside the pool, shared: an explicit bind that
@@ -2127,7 +2147,7 @@ int main(void)
         T(test_dreq_unanswered_gives_up),
         T(test_drep_lost_and_crossing_dreqs),
         T(test_rej_lost_one_attempt),
-        T(test_messages_found_by_comm_ids),
+        T(test_messages_after_path_migration),
         T(test_explicit_port_shared),
         T(test_timer_on_any_frame),
         T(test_ended_kept_under_a_cap),
