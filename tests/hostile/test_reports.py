@@ -7,7 +7,8 @@ Groups:
            and 40 MB of integers under a key no report has (skipped unread),
            a report at every cap of the model (65,536 captures, 65,536
            sources, 10,000 chains of 16 hops), 60 MB of findings (16 bytes
-           each in memory); one past each cap is refused naming it
+           each in memory); one past each cap is refused naming it; 94 MiB
+           of capture paths within 4.5 bytes per byte
   keys     every member of every sample's report (the first element of each
            array, each finding kind once), given a value of another type, is
            refused in one line naming that member; an unknown member is not
@@ -16,6 +17,9 @@ Groups:
   numbers  rates and seconds up to the largest double written back as JSON
            numbers, one past refused; negative latencies and min above max
            refused
+  zero     -0 read as 0 and written without its sign
+  bom      a UTF-8 byte order mark before the report skipped; a UTF-16 one
+           named; one past the start refused as the byte it is
   times    times at +-(2^62 - 1) ns rendered exactly by the text and HTML
            views; one nanosecond past, or 300 years apart, refused
   strings  a live capture's ended_by with ESC and BEL escaped in the text view
@@ -171,6 +175,20 @@ def g_memory(ctx):
     with open(ctx.path("fabric.json")) as f:
         merged = json.load(f)
     check(len(merged["findings"]) == n, f"60 MB of findings: all {n} merged")
+    # Strings are kept whole: no bound per report but the one per byte
+    # (4.5 bytes per byte of report, plus 4 MiB; docs/merge.md).
+    rep = ctx.report("redirect")
+    cap, crc = rep["captures"][0], rep["crc"]["captures"][0]
+    rep["captures"] = [dict(cap, index=i, path="p" * 65536) for i in range(1500)]
+    rep["crc"]["captures"] = [dict(crc, capture=i) for i in range(1500)]
+    paths = write(ctx.path("paths.json"), json.dumps(rep, separators=(",", ":")))
+    label = "1,500 captures with 64 KiB paths"
+    r = ctx.merge(label, ["-o", ctx.path("paths.txt"), paths])
+    check(r.rc == 0, f"{label}: exit {r.rc} {r.stderr[:300]}")
+    mib = os.path.getsize(paths) / (1 << 20)
+    if ctx.args.max_rss_mib:
+        check(r.rss_mib < 4.5 * mib + 4, f"{label}: peak RSS {r.rss_mib:.1f} MiB for "
+              f"{mib:.1f} MiB of report")
 
 
 def leaves(v, path=""):
@@ -320,6 +338,64 @@ def g_numbers(ctx):
         refused(ctx, f"latency {lat}", write(ctx.path("lat.json"), json.dumps(rep)), says)
 
 
+def g_zero(ctx):
+    """-0 is a number RFC 8259 allows and no writer of ours writes: read as
+    0, written back without its sign (it was kept: "pool_utilization": -0.00
+    in nearest_exhaustion, "-0.0" in the text view)."""
+    rep = ctx.report("cm_rocev2")
+    for key in ("pool_utilization", "rate_per_s", "eta_s"):
+        rep["sources"][0][key] = "@"
+    p = write(ctx.path("zero.json"), json.dumps(rep).replace('"@"', "-0"))
+    out = ctx.path("zero.out.json")
+    r = ctx.merge("-0 utilization, rate, eta", ["--format", "json", "-o", out, p])
+    if not check(r.rc == 0 and r.stderr == "", f"-0: exit 0 ({r.rc}: {r.stderr[:300]})"):
+        return
+    with open(out) as f:
+        text = f.read()
+    signed = [line.strip() for line in text.splitlines() if re.search(r"-0(\.0*)?,?$", line)]
+    check(not signed, f"-0: written with its sign: {signed[:4]}")
+    src = json.loads(text)["sources"][0]
+    check((src["pool_utilization"], src["rate_per_s"], src["eta_s"]) == (0, 0, 0),
+          f"-0: read back as {src}")
+    r = ctx.merge("-0, text", ["-o", ctx.path("zero.txt"), p])
+    with open(ctx.path("zero.txt")) as f:
+        text = f.read()
+    check(r.rc == 0 and "-0.0" not in text, "-0: the text view says -0.0")
+
+
+def g_bom(ctx):
+    """A byte order mark before a report (an editor's): UTF-8's skipped
+    (it was "unexpected byte 0xef"), UTF-16's named; anywhere else one is
+    the byte it is."""
+    ctx.report("cm_rocev2")
+    with open(ctx.path("cm_rocev2.json"), "rb") as f:
+        body = f.read()
+    merged = []
+    for folder, head in (("plain", b""), ("bom", b"\xef\xbb\xbf")):
+        os.makedirs(ctx.path(folder))
+        p, out = ctx.path(f"{folder}/host.json"), ctx.path(f"{folder}.out.json")
+        with open(p, "wb") as f:
+            f.write(head + body)
+        r = ctx.merge(f"{folder}: host.json", ["--format", "json", "-o", out, p])
+        check(r.rc == 0 and r.stderr == "", f"{folder}: exit {r.rc} {r.stderr.strip()[:200]}")
+        merged.append(open(out).read() if r.rc == 0 else None)
+    # the same host label (the file's name): the same merge, byte for byte
+    check(merged[0] is not None and merged[0] == merged[1],
+          "a UTF-8 byte order mark: not the merge of the report without it")
+    for label, data, says in (("a UTF-16 byte order mark", b"\xff\xfe" + body,
+                               "not a JSON report: a UTF-16 byte order mark (a report is UTF-8) at line 1"),
+                              ("a UTF-8 byte order mark after white space",
+                               b" \xef\xbb\xbf" + body, "not a JSON report: unexpected byte 0xef at line 1"),
+                              ("two UTF-8 byte order marks", b"\xef\xbb\xbf" * 2 + body,
+                               "not a JSON report: unexpected byte 0xef at line 1"),
+                              ("a byte order mark alone", b"\xef\xbb\xbf",
+                               "not a JSON report: the file is empty")):
+        p = ctx.path("b.json")
+        with open(p, "wb") as f:
+            f.write(data)
+        refused(ctx, label, p, says)
+
+
 def g_times(ctx):
     """Times as far apart as the analysis holds them render exactly (the
     views subtracted int64 times: 1700 and 2200 overflowed, undefined
@@ -372,7 +448,7 @@ def g_strings(ctx):
 
 
 GROUPS = {"memory": g_memory, "keys": g_keys, "twice": g_twice, "numbers": g_numbers,
-          "times": g_times, "strings": g_strings}
+          "zero": g_zero, "bom": g_bom, "times": g_times, "strings": g_strings}
 
 
 def main():
