@@ -20,6 +20,9 @@ Groups:
   zero     -0 read as 0 and written without its sign
   bom      a UTF-8 byte order mark before the report skipped; a UTF-16 one
            named; one past the start refused as the byte it is
+  written  every report the analyzer writes is one merge takes: --pool,
+           --threshold and --forecast-horizon at their limits and odd values
+           (87.5, 1e-9, 1e9), each value and finding kept
   times    times at +-(2^62 - 1) ns rendered exactly by the text and HTML
            views; one nanosecond past, or 300 years apart, refused
   strings  a live capture's ended_by with ESC and BEL escaped in the text view
@@ -396,6 +399,73 @@ def g_bom(ctx):
         refused(ctx, label, p, says)
 
 
+# Each option that writes a value into the report, with the values it
+# should write: (pool low, high), threshold_pct, forecast_horizon_s.
+DEFAULT_POOL, DEFAULT_THRESHOLD, DEFAULT_HORIZON = (32768, 60999), 90, 300
+WRITTEN = ([(["--pool", v], {"pool": want}) for v, want in
+            (("1-1", (1, 1)), ("1-65535", (1, 65535)), ("65535-65535", (65535, 65535)),
+             ("40000-40010", (40000, 40010)), ("0032768-060999", (32768, 60999)))]
+           + [(["--threshold", v], {"threshold": want}) for v, want in
+              (("0.01", 0.01), ("100", 100), ("87.5", 87.5), ("99.99", 99.99), ("1", 1),
+               ("50.05", 50.05))]
+           + [(["--forecast-horizon", v], {"horizon": want}) for v, want in
+              (("0.000000001", 1e-9), ("1e-9", 1e-9), ("1.4e-9", 1e-9), ("1.6e-9", 2e-9),
+               ("87.5", 87.5), ("1e9", 1e9), ("999999999.9999999999", 1e9), ("0.5", 0.5),
+               ("0x1p-20", 9.54e-7), ("123456.123456789", 123456.123456789))]
+           + [(["--pool", "1-1", "--threshold", "0.01", "--forecast-horizon", "1e-9"],
+               {"pool": (1, 1), "threshold": 0.01, "horizon": 1e-9}),
+              (["--pool", "1-65535", "--threshold", "100", "--forecast-horizon", "1e9"],
+               {"pool": (1, 65535), "threshold": 100, "horizon": 1e9})])
+
+
+def near(x, want):
+    """x is want as written to the nanosecond (and read back as a double)."""
+    return isinstance(x, (int, float)) and abs(x - want) <= 5e-10 + abs(want) * 1e-15
+
+
+def g_written(ctx):
+    """The analyzer's JSON report, for each value an option writes into it,
+    merged: exit 0, the pool as the option gave it, and every source and
+    finding as the report has it."""
+    runs = 0
+    for sample in ("port_ramp_small", "cm_rocev2"):
+        cap = os.path.join(ctx.args.source_dir, "samples", "captures", sample + ".pcap")
+        for args, want in WRITTEN:
+            label = f"{sample} {' '.join(args)}"
+            rep_path = ctx.path("written.json")
+            p = subprocess.run([ctx.args.ibscope, "--no-progress", "--format", "json", "-o",
+                                rep_path] + args + [cap], capture_output=True, text=True)
+            if not check(p.returncode == 0 and p.stderr == "",
+                         f"{label}: the analysis exit {p.returncode} {p.stderr.strip()[:200]}"):
+                continue
+            with open(rep_path) as f:
+                rep = json.load(f)
+            low, high = want.get("pool", DEFAULT_POOL)
+            horizon = want.get("horizon", DEFAULT_HORIZON)
+            pool = rep["pool"]
+            check((pool["low"], pool["high"], pool["size"]) == (low, high, high - low + 1)
+                  and pool["threshold_pct"] == want.get("threshold", DEFAULT_THRESHOLD)
+                  and near(pool["forecast_horizon_s"], horizon)
+                  and near(pool["forecast_window_s"], horizon / 5),
+                  f"{label}: the report's pool {pool}")
+            out = ctx.path("written.out.json")
+            r = ctx.merge(label, ["--format", "json", "-o", out, rep_path])
+            runs += 1
+            if not check(r.rc == 0 and r.stderr == "",
+                         f"{label}: merge exit {r.rc} {r.stderr.strip()[:300]}"):
+                continue
+            with open(out) as f:
+                merged = json.load(f)
+            check(merged["hosts"][0]["pool"] == pool and merged["pools"] == [pool],
+                  f"{label}: merged pool {merged['hosts'][0]['pool']}, the report's {pool}")
+            unhosted = [{k: v for k, v in x.items() if k != "host"}
+                        for x in merged["findings"] + merged["sources"]]
+            check(unhosted == rep["findings"] + rep["sources"]
+                  and merged["finding_counts"] == rep["finding_counts"],
+                  f"{label}: the merged findings or sources differ from the report's")
+    check(runs == 2 * len(WRITTEN), f"{runs} reports merged of {2 * len(WRITTEN)}")
+
+
 def g_times(ctx):
     """Times as far apart as the analysis holds them render exactly (the
     views subtracted int64 times: 1700 and 2200 overflowed, undefined
@@ -448,7 +518,8 @@ def g_strings(ctx):
 
 
 GROUPS = {"memory": g_memory, "keys": g_keys, "twice": g_twice, "numbers": g_numbers,
-          "zero": g_zero, "bom": g_bom, "times": g_times, "strings": g_strings}
+          "zero": g_zero, "bom": g_bom, "written": g_written, "times": g_times,
+          "strings": g_strings}
 
 
 def main():
