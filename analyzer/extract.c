@@ -1,13 +1,14 @@
 /* extract.c - a capture's management frames into a new one (extract.h).
  *
  * Read as the analysis reads (compressed, raw ERF, pcapng, standard input),
- * written as a nanosecond pcap of the same link type, each kept frame's
- * bytes and time unchanged.  A frame is kept when the core parses a MAD in
- * it: QP0 and QP1, and the QPs a ClassPortInfo redirect named, which the
- * engine (fed the kept frames) knows of. */
+ * written as a pcapng of the same link type, each kept frame's bytes and
+ * time unchanged: pcap's 32-bit seconds would wrap a time past 2038 (or
+ * 2106) or before 1970, and a stream cannot know its last time first.  A
+ * frame is kept when the core parses a MAD in it: QP0 and QP1, and the QPs
+ * a ClassPortInfo redirect named, which the engine (fed the kept frames)
+ * knows of. */
 #include "extract.h"
 
-#include <pcap/pcap.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "option_table.h"
 #include "output_file.h"
 #include "packet.h"
+#include "pcapng_writer.h"
 #include "printable.h"
 
 #define SNAPLEN 262144
@@ -60,33 +62,14 @@ static bool is_mgmt(struct ib_engine *e, const struct ib_parse_opts *po,
     return true;
 }
 
-static void dump(pcap_dumper_t *d, const struct capture_frame *fr)
-{
-    struct pcap_pkthdr h;
-    int64_t s = fr->time_ns / 1000000000, ns = fr->time_ns % 1000000000;
-    if (ns < 0) {
-        s--;
-        ns += 1000000000;
-    }
-    h.ts.tv_sec = (time_t)s;
-    h.ts.tv_usec = (suseconds_t)ns; /* nanoseconds: the dumper's precision */
-    h.caplen = fr->caplen;
-    h.len = fr->wirelen;
-    pcap_dump((u_char *)d, &h, fr->data);
-}
-
 /* Every frame of set through the filter into out; false without memory. */
 static bool copy_mgmt(struct capture_set *set, int linktype, struct output_file *out)
 {
     struct capture_frame fr;
     struct ib_engine *e = ib_engine_new(NULL);
-    pcap_t *dead =
-        pcap_open_dead_with_tstamp_precision(linktype, SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
-    pcap_dumper_t *d = dead ? pcap_dump_fopen(dead, out->fp) : NULL;
-    if (!e || !d) {
+    struct pcapng_writer *w = e ? pcapng_writer_on(out->fp, linktype, SNAPLEN, NULL) : NULL;
+    if (!w) {
         ib_engine_free(e);
-        if (dead)
-            pcap_close(dead);
         return false;
     }
     struct ib_parse_opts po;
@@ -96,10 +79,10 @@ static bool copy_mgmt(struct capture_set *set, int linktype, struct output_file 
     po.verify_crc = false;
     while (capture_set_next(set, &fr))
         if (is_mgmt(e, &po, &fr))
-            dump(d, &fr);
-    pcap_dump_flush(d);
+            pcapng_writer_frame(w, fr.time_ns, fr.data, fr.caplen, fr.wirelen);
+    /* A write error stays in out's stream, which its commit reports. */
+    pcapng_writer_close(w);
     ib_engine_free(e);
-    pcap_close(dead); /* the dumper's FILE is out's, closed by its commit */
     return true;
 }
 

@@ -154,7 +154,7 @@ const struct opt_command merge_command = {
 const struct opt_command extract_command = {
     "extract",
     "Usage: ibscope extract --mgmt IN OUT\n"
-    "Writes the frames of IN that carry a CM message or a MAD to OUT (a pcap of\n"
+    "Writes the frames of IN that carry a CM message or a MAD to OUT (a pcapng of\n"
     "the same link type, times and bytes unchanged): what an analysis of several\n"
     "hosts' captures needs to correlate them, at a fraction of the size.\n"
     "IN may be '-' for standard input and OUT '-' for standard output.\n",

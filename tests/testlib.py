@@ -94,9 +94,11 @@ def finish():
 
 
 def read_pcap(path):
-    """A pcap file's link type and records: [(time_ns, captured bytes, wire length)]."""
+    """A pcap or pcapng file's link type and records: [(time_ns, captured bytes, wire length)]."""
     with open(path, "rb") as f:
         data = f.read()
+    if data[:4] == b"\x0a\x0d\x0d\x0a":
+        return _read_pcapng(data)
     magic, _, _, _, _, _, lt = struct.unpack_from("<IHHiIII", data, 0)
     nano = magic == 0xA1B23C4D
     off, recs = 24, []
@@ -105,6 +107,37 @@ def read_pcap(path):
         t = s * 1_000_000_000 + (frac if nano else frac * 1000)
         recs.append((t, data[off + 16:off + 16 + cap], wire))
         off += 16 + cap
+    return lt, recs
+
+
+def _read_pcapng(data):
+    """read_pcap of a little-endian pcapng: interfaces' if_tsresol (powers of
+    10 or 2) and if_tsoffset applied, one link type assumed."""
+    off, ifaces, recs, lt = 0, [], [], None
+    while off + 12 <= len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        body = data[off + 8:off + blen - 4]
+        if btype == 1:
+            lt = struct.unpack_from("<H", body, 0)[0]
+            per_s, offset_s, o = 10**6, 0, 8
+            while o + 4 <= len(body):
+                code, n = struct.unpack_from("<HH", body, o)
+                value = body[o + 4:o + 4 + n]
+                if code == 0:
+                    break
+                if code == 9:
+                    per_s = 2 ** (value[0] & 0x7F) if value[0] & 0x80 else 10 ** value[0]
+                if code == 14:
+                    offset_s = struct.unpack("<q", value)[0]
+                o += 4 + n + (-n % 4)
+            ifaces.append((per_s, offset_s))
+        elif btype == 6:
+            iface, hi, lo, cap, wire = struct.unpack_from("<IIIII", body, 0)
+            per_s, offset_s = ifaces[iface]
+            ticks = hi << 32 | lo
+            t = offset_s * 10**9 + ticks // per_s * 10**9 + ticks % per_s * 10**9 // per_s
+            recs.append((t, body[20:20 + cap], wire))
+        off += blen
     return lt, recs
 
 

@@ -25,6 +25,7 @@ void jp_init(struct json_pull *p, FILE *in)
     p->in = in;
     p->pos = p->len = 0;
     p->eof = false;
+    p->started = false;
     p->line = 1;
     p->depth = 0;
     p->text_len = 0;
@@ -261,9 +262,29 @@ static bool literal(struct json_pull *p, const char *rest)
     return true;
 }
 
+/* Whether the next bytes are the n of s (within the buffer: the first
+ * fill holds the document's first bytes, as fread fills all it can). */
+static bool ahead(struct json_pull *p, const char *s, size_t n)
+{
+    return peek(p) >= 0 && p->len - p->pos >= n && memcmp(p->buf + p->pos, s, n) == 0;
+}
+
+/* A byte order mark before the document: UTF-8's skipped, UTF-16's named. */
+static bool byte_order_mark(struct json_pull *p)
+{
+    p->started = true;
+    if (ahead(p, "\xEF\xBB\xBF", 3)) {
+        p->pos += 3;
+        return true;
+    }
+    if (ahead(p, "\xFF\xFE", 2) || ahead(p, "\xFE\xFF", 2))
+        return fail(p, "a UTF-16 byte order mark (a report is UTF-8)");
+    return true;
+}
+
 bool jp_value(struct json_pull *p, enum jp_type *type)
 {
-    if (p->error[0])
+    if (p->error[0] || (!p->started && !byte_order_mark(p)))
         return false;
     bool top = p->depth == 0;
     int c = get_token(p);

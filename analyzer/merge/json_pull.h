@@ -7,7 +7,9 @@
  * nesting alone: reading a report takes memory for what is kept of it, not
  * for the document (merge_read.c).  Bounds: a string holds at most
  * JP_STRING_MAX bytes, a number JP_NUMBER_MAX characters, nesting goes
- * JP_DEPTH_MAX deep; past them the document is refused.
+ * JP_DEPTH_MAX deep; past them the document is refused.  A UTF-8 byte
+ * order mark before the document is skipped (RFC 8259 section 8.1 lets a
+ * parser ignore it; editors on some systems add one); a UTF-16 one is named.
  */
 #ifndef IBSCOPE_JSON_PULL_H
 #define IBSCOPE_JSON_PULL_H
@@ -27,6 +29,7 @@ struct json_pull {
     unsigned char buf[16384];
     size_t pos, len;
     bool eof;
+    bool started;       /* the document's first byte is looked at */
     unsigned long line; /* of the next byte, from 1 */
     unsigned depth;     /* containers open */
     bool is_object[JP_DEPTH_MAX];

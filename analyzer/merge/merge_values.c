@@ -217,7 +217,7 @@ static bool real_of(struct rd *r, enum jp_type t, double lo, double hi, const ch
     double x = strtod(r->jp->text, NULL);
     if (!isfinite(x) || x < lo || x > hi)
         return rd_not(r, t, noun);
-    *v = x;
+    *v = x + 0.0; /* -0 is 0: the writers write no sign on a zero */
     return true;
 }
 

@@ -621,6 +621,26 @@ void jv_fabric(struct json_writer *w, const struct report_model *m)
         jw_end_object(w);
     }
     jw_end_array(w);
+    jw_key(w, "clock_steps");
+    jw_begin_array(w);
+    for (size_t i = 0; i < ib_fabric_gap_count(m->fabric); i++) {
+        struct ib_clock_step s;
+        if (!ib_fabric_clock_step(m->fabric, i, &s))
+            continue;
+        jw_begin_object(w);
+        jw_key(w, "capture");
+        jw_uint(w, s.capture);
+        jw_key(w, "frame");
+        jw_uint(w, s.frame);
+        jw_key(w, "step_ns");
+        jw_int(w, s.step_ns);
+        jw_key(w, "error_ns");
+        jw_int(w, s.error_ns);
+        jw_key(w, "against");
+        jw_uint(w, s.against);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
     jw_key(w, "sightings_evicted");
     jw_uint(w, fs->sightings_evicted);
     jw_key(w, "clock_figures_dropped");

@@ -288,6 +288,15 @@ static void write_clocks(FILE *out, const struct report_model *m)
         else
             fprintf(out, "  %-2zu %-18s %-14s capture %u\n", i, off, err, c->clock_reference);
     }
+    for (size_t i = 0; i < ib_fabric_gap_count(m->fabric); i++) {
+        struct ib_clock_step s;
+        if (ib_fabric_clock_step(m->fabric, i, &s))
+            fprintf(out,
+                    "  clock step: capture %u at frame %" PRIu64 ", %+.6f s (+- %.3f us, by "
+                    "capture %u)\n",
+                    s.capture, s.frame, (double)s.step_ns / 1e9, (double)s.error_ns / 1e3,
+                    s.against);
+    }
     const struct ib_fabric_stats *fs = ib_fabric_stats(m->fabric);
     fprintf(out, "  packets seen on two captures, counted once: %" PRIu64 "\n", fs->repeats);
     fprintf(out, "  management packets not delivered (within %lld ms):\n",

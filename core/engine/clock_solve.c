@@ -176,6 +176,7 @@ void ib_clock_sync_solve(struct ib_clock_sync *cs)
         correct(cs, links, nl, done);
     for (size_t i = 0; i < cs->count; i++)
         ws_finish(&cs->watch[i]);
+    cst_finish(&cs->steps);
     for (size_t i = 0; i < cs->count; i++)
         if (!cs->clocks[i].linked)
             cs->clocks[i].offset_ns = cs->clocks[i].error_ns = 0;

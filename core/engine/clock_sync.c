@@ -18,7 +18,7 @@ struct ib_clock_sync *ib_clock_sync_new(size_t captures, const struct ib_hash_ke
     cs->clocks = calloc(captures ? captures : 1, sizeof *cs->clocks);
     cs->watch = calloc(captures ? captures : 1, sizeof *cs->watch);
     ep_init(&cs->pool, sizeof(struct pair_source));
-    bool ok = et_init(&cs->table, 64, &cs->pool);
+    bool ok = et_init(&cs->table, 64, &cs->pool) && cst_init(&cs->steps, captures);
     if (!ib_sightings_init(&cs->window, IB_SIGHTINGS_MAX, IB_CLOCK_MAX_OFFSET_NS) || !ok ||
         !cs->clocks || !cs->watch) {
         ib_clock_sync_free(cs);
@@ -34,6 +34,7 @@ void ib_clock_sync_free(struct ib_clock_sync *cs)
     if (!cs)
         return;
     ib_sightings_destroy(&cs->window);
+    cst_free(&cs->steps);
     et_destroy(&cs->table);
     ep_destroy(&cs->pool);
     for (size_t i = 0; cs->watch && i < cs->count; i++)
@@ -62,6 +63,7 @@ void ib_clock_sync_frame(struct ib_clock_sync *cs, uint32_t capture, int64_t tim
         c->first_ns = time_ns;
     if (time_ns > c->last_ns)
         c->last_ns = time_ns;
+    cst_frame(&cs->steps, capture, time_ns);
     struct watch_spans *w = &cs->watch[capture];
     size_t before = w->count;
     if (!ws_add(w, time_ns, cs->watch_runs < IB_WATCH_RUNS_MAX))
@@ -115,6 +117,7 @@ void ib_clock_sync_packet(struct ib_clock_sync *cs, uint32_t capture, int64_t ti
 {
     bool early;
     struct ib_sighting *old;
+    cst_packet(&cs->steps, capture, time_ns, identity);
     while ((old = ib_sightings_due(&cs->window, time_ns, &early)))
         ib_sightings_release(&cs->window, old);
     struct ib_sighting *g = ib_sightings_find(&cs->window, identity);
@@ -152,5 +155,5 @@ const struct ib_capture_clock *ib_clock_sync_capture(const struct ib_clock_sync 
 
 uint64_t ib_clock_sync_dropped(const struct ib_clock_sync *cs)
 {
-    return cs->dropped + cs->window.evicted;
+    return cs->dropped + cs->window.evicted + cs->steps.dropped;
 }

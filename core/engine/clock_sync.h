@@ -3,6 +3,7 @@
 #ifndef IBSCOPE_CLOCK_SYNC_H
 #define IBSCOPE_CLOCK_SYNC_H
 
+#include "clock_steps.h"
 #include "engine_table.h"
 #include "fabric.h"
 #include "sightings.h"
@@ -23,6 +24,7 @@ struct ib_clock_sync {
     struct ib_capture_clock *clocks;
     struct watch_spans *watch; /* one per capture */
     size_t watch_runs;         /* all captures' */
+    struct clock_steps steps;
     struct ib_sightings window;
     struct ep_pool pool; /* struct pair_source */
     struct et_table table;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock_sync.h"
 #include "identity.h"
 #include "seen_at.h"
 #include "sightings.h"
@@ -16,6 +17,7 @@ struct ib_fabric {
     struct ib_fabric_stats stats;
     struct ib_delivery *dirs;
     size_t dir_count, dir_cap;
+    struct step_figures *steps; /* one per gap of step 1 */
 };
 
 struct ib_fabric *ib_fabric_new(const struct ib_clock_sync *cs)
@@ -25,7 +27,9 @@ struct ib_fabric *ib_fabric_new(const struct ib_clock_sync *cs)
         return NULL;
     f->cs = cs;
     bool seen = seen_at_init(&f->seen);
-    if (!ib_sightings_init(&f->window, IB_SIGHTINGS_MAX, IB_DELIVERY_WINDOW_NS) || !seen) {
+    f->steps = calloc(cs->steps.gap_count ? cs->steps.gap_count : 1, sizeof *f->steps);
+    if (!ib_sightings_init(&f->window, IB_SIGHTINGS_MAX, IB_DELIVERY_WINDOW_NS) || !seen ||
+        !f->steps) {
         ib_fabric_free(f);
         return NULL;
     }
@@ -39,6 +43,7 @@ void ib_fabric_free(struct ib_fabric *f)
     ib_sightings_destroy(&f->window);
     seen_at_destroy(&f->seen);
     free(f->dirs);
+    free(f->steps);
     free(f);
 }
 
@@ -122,6 +127,11 @@ bool ib_fabric_packet(struct ib_fabric *f, struct ib_frame_ref at, const uint8_t
     struct ib_identity id;
     if (!ib_packet_identity(key, frame, caplen, p, &id))
         return false;
+    if (ib_packet_has(p, IB_HAS_MAD)) {
+        const struct ib_capture_clock *c = ib_clock_sync_capture(f->cs, at.capture);
+        int64_t own = c && c->linked ? at.time_ns + c->offset_ns : at.time_ns;
+        cst_seen(&f->cs->steps, f->steps, at.capture, at.frame, own, id);
+    }
     struct ib_sighting *g = ib_sightings_find(&f->window, id);
     if (g && ib_sighting_seen_by(g, at.capture)) {
         /* The same bytes twice on one capture are two packets: the first
@@ -219,4 +229,14 @@ size_t ib_fabric_delivery_count(const struct ib_fabric *f)
 const struct ib_delivery *ib_fabric_delivery(const struct ib_fabric *f, size_t i)
 {
     return i < f->dir_count ? &f->dirs[i] : NULL;
+}
+
+size_t ib_fabric_gap_count(const struct ib_fabric *f)
+{
+    return f->cs->steps.gap_count;
+}
+
+bool ib_fabric_clock_step(const struct ib_fabric *f, size_t i, struct ib_clock_step *out)
+{
+    return cst_step(&f->cs->steps, f->steps, i, out);
 }

@@ -19,14 +19,17 @@
  *    Each capture is then corrected to the first capture of its group
  *    (capture 0 for all that share packets with it) along the links whose
  *    errors add up least.  Each capture's frames are kept as runs (where
- *    it was capturing: IB_WATCH_GAP_NS).
+ *    it was capturing: IB_WATCH_GAP_NS), and the packets either side of
+ *    each gap between runs.
  * 2. The analysis (ib_fabric): every frame in corrected time order.  A
  *    packet already seen on another capture within the window is a repeat
  *    sighting, not fed to the engine; a management packet seen on the
  *    capture of its sender (whichever saw it first), to an address another
  *    capture's host owns, that this capture does not show within the
  *    window although one run of its frames holds the window, is
- *    not_delivered.
+ *    not_delivered.  A gap whose packets' copies on another capture moved
+ *    by as much as the frames jumped is the capture's clock stepping
+ *    (clock_steps.h), reported; either way the gap is not watched.
  *
  * Memory is bounded: both steps keep a window of recent sightings (capped,
  * evictions counted), a table of (pair, source) figures (capped) and the
@@ -58,6 +61,17 @@
 #define IB_WATCH_GAP_NS      1000000000LL
 #define IB_WATCH_RUNS_MAX    (1u << 20) /* runs kept, all captures together */
 #define IB_CLOCK_SOURCES_MAX (1u << 16) /* (pair, source) figures kept */
+/* Gaps kept, all captures together, to tell a clock step from a pause. */
+#define IB_CLOCK_GAPS_MAX (1u << 12)
+
+/* A capture's clock that stepped within it (found as clock_steps.h says). */
+struct ib_clock_step {
+    uint32_t capture;
+    uint64_t frame;   /* the first frame on the new clock */
+    int64_t step_ns;  /* new clock minus old (forward: above 0) */
+    int64_t error_ns; /* the true step is within step_ns +- error_ns */
+    uint32_t against; /* the capture whose copies measured it */
+};
 
 struct ib_capture_clock {
     bool has_span;             /* it had frames: */
@@ -141,5 +155,10 @@ uint64_t ib_fabric_seen_at(struct ib_fabric *f, const struct ib_connection_recor
 const struct ib_fabric_stats *ib_fabric_stats(const struct ib_fabric *f);
 size_t ib_fabric_delivery_count(const struct ib_fabric *f);
 const struct ib_delivery *ib_fabric_delivery(const struct ib_fabric *f, size_t i);
+/* The gaps of step 1 (at most IB_CLOCK_GAPS_MAX), by capture and frame;
+ * ib_fabric_clock_step says whether gap i is a clock step (after the last
+ * frame). */
+size_t ib_fabric_gap_count(const struct ib_fabric *f);
+bool ib_fabric_clock_step(const struct ib_fabric *f, size_t i, struct ib_clock_step *out);
 
 #endif

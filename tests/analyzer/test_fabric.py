@@ -397,11 +397,14 @@ def t_extract(d):
 
 def t_gaps(d):
     """A capture watches only where it shows frames (runs no more than 1 s
-    apart): b.pcap of fabric two with its host's clock stepped 60 s forward
-    from its frame 67 (the disconnects), or cut after frame 66 with one
-    stray frame (not InfiniBand) 60 s later.  Both losses of the exchange
-    came before; A's DREQs sent after are not judged.  Before, each made
-    every later DREQ not_delivered (8 more warnings)."""
+    apart), and a clock step is found: b.pcap of fabric two with its host's
+    clock stepped 60 s forward from its frame 67 (the disconnects), or cut
+    after frame 66 with one stray frame (not InfiniBand) 60 s later.  Both
+    losses of the exchange came before; A's DREQs sent after are not
+    judged.  Before, each made every later DREQ not_delivered (8 more
+    warnings).  The step (and one of 2 s, one of 30 s back) is reported on
+    b's frame 67; the stray frame, and both captures pausing 60 s at once,
+    are no step."""
     truth = generate(d, "two")
     a, b = truth["captures"]
     lt, recs = read_pcap(b)
@@ -422,6 +425,47 @@ def t_gaps(d):
             # again after the losses, 20 RTUs; less the first REQ, before
             # which B shows no frame (as before: not watched)
             check(sent.get((0, 1)) == 41, f"gaps, {name}: A -> B watched {sent}")
+            steps = rep["fabric"]["clock_steps"]
+            if name == "stray frame":
+                check(steps == [], f"gaps, {name}: clock steps {steps}")
+            else:
+                check_step(f"gaps, {name}", steps, step)
+    check(report([a, b])["fabric"]["clock_steps"] == [], "gaps: a step in the captures as made")
+    # Steps under 60 s, either way: found and measured; the clocks are not
+    # linked then (the copies after the step pair with those before).
+    for secs in (2, -30):
+        path = os.path.join(d, f"step{secs}.pcap")
+        with open(path, "wb") as f:
+            f.write(pcap([(t + (secs * 10**9 if i >= 66 else 0), fr, w)
+                          for i, (t, fr, w) in enumerate(recs)], linktype=lt))
+        rep = report([a, path])
+        if check("fabric" in rep, f"gaps, step {secs} s: not correlated"):
+            check_step(f"gaps, step {secs} s", rep["fabric"]["clock_steps"], secs * 10**9)
+    # Both captures pausing 60 s at once (the exchange stopped, no clock
+    # moved): gaps on both, no step.  The pause is at one true instant,
+    # between b's frames 66 and 67, on each host's own clock.
+    pause_b = (recs[65][0] + recs[66][0]) // 2
+    paused = []
+    for k, src in enumerate((a, b)):
+        lt_src, r = read_pcap(src)
+        at = pause_b - truth["offsets"][1] + truth["offsets"][k]
+        path = os.path.join(d, "paused_" + os.path.basename(src))
+        with open(path, "wb") as f:
+            f.write(pcap([(t + (step if t >= at else 0), fr, w) for t, fr, w in r],
+                         linktype=lt_src))
+        paused.append(path)
+    rep = report(paused)
+    check("fabric" in rep and rep["fabric"]["clock_steps"] == [],
+          f"gaps, both paused: clock steps {rep.get('fabric', {}).get('clock_steps')}")
+
+
+def check_step(name, steps, size):
+    """One clock step, on b.pcap (capture 1) at its frame 67, measured
+    against a.pcap within its error (under 1 ms) of size ns."""
+    ok = (len(steps) == 1 and (steps[0]["capture"], steps[0]["frame"], steps[0]["against"])
+          == (1, 67, 0) and 0 < steps[0]["error_ns"] < 10**6
+          and abs(steps[0]["step_ns"] - size) <= steps[0]["error_ns"])
+    check(ok, f"{name}: clock steps {steps}, want one of {size} ns at 1:67")
 
 
 def t_mirror(d):

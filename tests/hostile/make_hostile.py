@@ -133,7 +133,31 @@ def timestamps_cases():
     cases["extreme_pcapng.pcapng"] = (cf.shb() + cf.idb(cf.LT_INFINIBAND)
                                       + cf.epb(0, 0xFFFFFFFFFFFFFFFF, a[0])
                                       + cf.epb(0, 0, a[1]) + cf.epb(0, 1 << 63, a[2]))
+    cases["eras.pcapng"] = eras_pcapng()
     return cases
+
+
+def eras_pcapng():
+    """Three connections, each a time no 32-bit pcap second holds for both
+    libpcap (signed) and Wireshark (unsigned): 1900 (an interface whose
+    if_tsoffset moves its epoch to 1874), 2024 and 2116."""
+    c1900 = connection(0x11110003, 0x22220003, src_port=40002, tid=0x300)
+    c2024 = connection()
+    c2116 = connection(0x11110002, 0x22220002, src_port=40001, tid=0x200)
+    offset_s = -3 * 10**9
+    idb_offset = cf.block(1, struct.pack("<HHI", cf.LT_INFINIBAND, 0, 65535)
+                          + cf.option(9, bytes([9])) + cf.option(14, struct.pack("<q", offset_s))
+                          + cf.END_OF_OPTIONS)
+    blocks = [cf.shb(), cf.idb(cf.LT_INFINIBAND), idb_offset]
+    for iface, t0, frames in ((1, ERA_TIMES[0] - offset_s * SEC, c1900), (0, ERA_TIMES[1], c2024),
+                              (0, ERA_TIMES[2], c2116)):
+        blocks += [cf.epb(iface, t0 + i * 1000, f) for i, f in enumerate(frames)]
+    return b"".join(blocks)
+
+
+# eras.pcapng's first frame of each connection, in ns since the epoch:
+# 1900-01-01T00:00:00.000000005Z, 2024-01-01T00:00:00.123456789Z, 2116-01-01.
+ERA_TIMES = (-2208988800 * SEC + 5, 1704067200 * SEC + 123456789, 4607280000 * SEC)
 
 
 # ---- one LocalCommID, unrelated nodes ----

@@ -3,7 +3,7 @@
 
 Usage: test_hostile.py --ibscope BIN [--max-rss-mib M] [--flood N] [--gets G]
                        [--redirects R] [--timeout S] GROUP...
-Groups: records pcapng timestamps commid flood redirect.  Exit 0 when every
+Groups: records pcapng timestamps extract commid flood redirect.  Exit 0 when every
 check holds, 1 otherwise (each failure is printed).
 
 Every run, whatever the group: no timeout (a hang), exit status 0 or 2
@@ -12,8 +12,10 @@ standard error, and every standard error line of the form "ibscope: FILE: ...".
 Exact expectations per capture are below, derived from what the bytes say.
 """
 import argparse
+import datetime
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -204,6 +206,62 @@ def _text_report(ctx, name):
                           capture_output=True, text=True, timeout=ctx.args.timeout).stdout
 
 
+def _iso(ns):
+    """ns since the epoch as ibscope writes a time."""
+    s, frac = divmod(ns, 10**9)
+    day = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=s)
+    return day.strftime("%Y-%m-%dT%H:%M:%S") + ".%09dZ" % frac
+
+
+def _frame_times(ctx, path):
+    """Each connection frame's (number, time) and frames' first and last
+    time, as ibscope reads path."""
+    r = ctx.run(os.path.basename(path), ["--connections", path])
+    if not check(r.rc == 0 and r.report, "%s: no report (rc %d)" % (path, r.rc)):
+        return None
+    got = sorted((m["frame"], m["time"]) for c in r.report["connections"]["list"]
+                 for m in c["frames"].values() if m)
+    return got, r.report["frames"]["first_time"], r.report["frames"]["last_time"]
+
+
+def _tshark_times(path):
+    p = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "frame.time_epoch"],
+                       capture_output=True, text=True, timeout=120)
+    return p.stdout.split() if p.returncode == 0 else None
+
+
+def group_extract(ctx):
+    """extract --mgmt keeps each frame's bytes and the time ibscope reads,
+    whatever the era: read back by ibscope, by a reader of our own, and by
+    tshark (which reads pcapng's 64-bit times as libpcap does)."""
+    eras = ctx.path("eras.pcapng")
+    want = [(3 * i + k + 1, _iso(t + k * 1000)) for i, t in enumerate(make_hostile.ERA_TIMES)
+            for k in range(3)]
+    check(_frame_times(ctx, eras) == (want, want[0][1], want[-1][1]),
+          "eras.pcapng: ibscope reads %r" % (_frame_times(ctx, eras),))
+    for name in ("eras.pcapng", "extreme_pcapng.pcapng", "extreme_pcap.pcap", "backwards.pcap"):
+        src, out = ctx.path(name), ctx.path(name + ".mgmt")
+        r = harness.run(ctx.args.ibscope, ["extract", "--mgmt", src, out], analysis=False,
+                        timeout=ctx.args.timeout)
+        if not check(r.rc == 0 and r.stderr == "", "extract %s: rc %d %s" % (name, r.rc,
+                                                                              r.stderr)):
+            continue
+        before, after = _frame_times(ctx, src), _frame_times(ctx, out)
+        check(before is not None and before == after,
+              "extract %s: times read back %r, the input's %r" % (name, after, before))
+        lt_in, recs_in = testlib.read_pcap(src)
+        lt_out, recs_out = testlib.read_pcap(out)
+        check(lt_out == lt_in and [r[1:] for r in recs_out] == [r[1:] for r in recs_in],
+              "extract %s: the frames' bytes or the link type changed" % name)
+        if name == "eras.pcapng":
+            check(recs_out == recs_in, "extract eras.pcapng: times written %r"
+                  % [r[0] for r in recs_out])
+            if shutil.which("tshark"):
+                t_in, t_out = _tshark_times(src), _tshark_times(out)
+                check(t_in is not None and len(t_in) == 9 and t_out == t_in,
+                      "extract eras.pcapng: tshark reads %r, the input %r" % (t_out, t_in))
+
+
 def group_commid(ctx):
     name = "commid_native.pcap"
     r = expect_file(ctx, name, 0, frames=9, requests=3, established=3, findings={},
@@ -289,6 +347,7 @@ GROUPS = {
     "records": group_records,
     "pcapng": group_pcapng,
     "timestamps": group_timestamps,
+    "extract": group_extract,
     "commid": group_commid,
     "flood": group_flood,
     "redirect": group_redirect,
@@ -307,7 +366,10 @@ def main():
     ap.add_argument("groups", nargs="+", choices=sorted(GROUPS))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="hostile-caps-") as tmp:
-        make_hostile.write_all(tmp, [g for g in args.groups if g in make_hostile.GROUPS])
+        # extract reads the timestamps group's captures
+        made = {"extract": "timestamps"}
+        make_hostile.write_all(tmp, sorted({made.get(g, g) for g in args.groups
+                                            if made.get(g, g) in make_hostile.GROUPS}))
         ctx = Ctx(args, tmp)
         for g in args.groups:
             GROUPS[g](ctx)

@@ -7,7 +7,8 @@ Groups:
            and 40 MB of integers under a key no report has (skipped unread),
            a report at every cap of the model (65,536 captures, 65,536
            sources, 10,000 chains of 16 hops), 60 MB of findings (16 bytes
-           each in memory); one past each cap is refused naming it
+           each in memory); one past each cap is refused naming it; 94 MiB
+           of capture paths within 4.5 bytes per byte
   keys     every member of every sample's report (the first element of each
            array, each finding kind once), given a value of another type, is
            refused in one line naming that member; an unknown member is not
@@ -16,6 +17,12 @@ Groups:
   numbers  rates and seconds up to the largest double written back as JSON
            numbers, one past refused; negative latencies and min above max
            refused
+  zero     -0 read as 0 and written without its sign
+  bom      a UTF-8 byte order mark before the report skipped; a UTF-16 one
+           named; one past the start refused as the byte it is
+  written  every report the analyzer writes is one merge takes: --pool,
+           --threshold and --forecast-horizon at their limits and odd values
+           (87.5, 1e-9, 1e9), each value and finding kept
   times    times at +-(2^62 - 1) ns rendered exactly by the text and HTML
            views; one nanosecond past, or 300 years apart, refused
   strings  a live capture's ended_by with ESC and BEL escaped in the text view
@@ -171,6 +178,20 @@ def g_memory(ctx):
     with open(ctx.path("fabric.json")) as f:
         merged = json.load(f)
     check(len(merged["findings"]) == n, f"60 MB of findings: all {n} merged")
+    # Strings are kept whole: no bound per report but the one per byte
+    # (4.5 bytes per byte of report, plus 4 MiB; docs/merge.md).
+    rep = ctx.report("redirect")
+    cap, crc = rep["captures"][0], rep["crc"]["captures"][0]
+    rep["captures"] = [dict(cap, index=i, path="p" * 65536) for i in range(1500)]
+    rep["crc"]["captures"] = [dict(crc, capture=i) for i in range(1500)]
+    paths = write(ctx.path("paths.json"), json.dumps(rep, separators=(",", ":")))
+    label = "1,500 captures with 64 KiB paths"
+    r = ctx.merge(label, ["-o", ctx.path("paths.txt"), paths])
+    check(r.rc == 0, f"{label}: exit {r.rc} {r.stderr[:300]}")
+    mib = os.path.getsize(paths) / (1 << 20)
+    if ctx.args.max_rss_mib:
+        check(r.rss_mib < 4.5 * mib + 4, f"{label}: peak RSS {r.rss_mib:.1f} MiB for "
+              f"{mib:.1f} MiB of report")
 
 
 def leaves(v, path=""):
@@ -320,6 +341,131 @@ def g_numbers(ctx):
         refused(ctx, f"latency {lat}", write(ctx.path("lat.json"), json.dumps(rep)), says)
 
 
+def g_zero(ctx):
+    """-0 is a number RFC 8259 allows and no writer of ours writes: read as
+    0, written back without its sign (it was kept: "pool_utilization": -0.00
+    in nearest_exhaustion, "-0.0" in the text view)."""
+    rep = ctx.report("cm_rocev2")
+    for key in ("pool_utilization", "rate_per_s", "eta_s"):
+        rep["sources"][0][key] = "@"
+    p = write(ctx.path("zero.json"), json.dumps(rep).replace('"@"', "-0"))
+    out = ctx.path("zero.out.json")
+    r = ctx.merge("-0 utilization, rate, eta", ["--format", "json", "-o", out, p])
+    if not check(r.rc == 0 and r.stderr == "", f"-0: exit 0 ({r.rc}: {r.stderr[:300]})"):
+        return
+    with open(out) as f:
+        text = f.read()
+    signed = [line.strip() for line in text.splitlines() if re.search(r"-0(\.0*)?,?$", line)]
+    check(not signed, f"-0: written with its sign: {signed[:4]}")
+    src = json.loads(text)["sources"][0]
+    check((src["pool_utilization"], src["rate_per_s"], src["eta_s"]) == (0, 0, 0),
+          f"-0: read back as {src}")
+    r = ctx.merge("-0, text", ["-o", ctx.path("zero.txt"), p])
+    with open(ctx.path("zero.txt")) as f:
+        text = f.read()
+    check(r.rc == 0 and "-0.0" not in text, "-0: the text view says -0.0")
+
+
+def g_bom(ctx):
+    """A byte order mark before a report (an editor's): UTF-8's skipped
+    (it was "unexpected byte 0xef"), UTF-16's named; anywhere else one is
+    the byte it is."""
+    ctx.report("cm_rocev2")
+    with open(ctx.path("cm_rocev2.json"), "rb") as f:
+        body = f.read()
+    merged = []
+    for folder, head in (("plain", b""), ("bom", b"\xef\xbb\xbf")):
+        os.makedirs(ctx.path(folder))
+        p, out = ctx.path(f"{folder}/host.json"), ctx.path(f"{folder}.out.json")
+        with open(p, "wb") as f:
+            f.write(head + body)
+        r = ctx.merge(f"{folder}: host.json", ["--format", "json", "-o", out, p])
+        check(r.rc == 0 and r.stderr == "", f"{folder}: exit {r.rc} {r.stderr.strip()[:200]}")
+        merged.append(open(out).read() if r.rc == 0 else None)
+    # the same host label (the file's name): the same merge, byte for byte
+    check(merged[0] is not None and merged[0] == merged[1],
+          "a UTF-8 byte order mark: not the merge of the report without it")
+    for label, data, says in (("a UTF-16 byte order mark", b"\xff\xfe" + body,
+                               "not a JSON report: a UTF-16 byte order mark (a report is UTF-8) at line 1"),
+                              ("a UTF-8 byte order mark after white space",
+                               b" \xef\xbb\xbf" + body, "not a JSON report: unexpected byte 0xef at line 1"),
+                              ("two UTF-8 byte order marks", b"\xef\xbb\xbf" * 2 + body,
+                               "not a JSON report: unexpected byte 0xef at line 1"),
+                              ("a byte order mark alone", b"\xef\xbb\xbf",
+                               "not a JSON report: the file is empty")):
+        p = ctx.path("b.json")
+        with open(p, "wb") as f:
+            f.write(data)
+        refused(ctx, label, p, says)
+
+
+# Each option that writes a value into the report, with the values it
+# should write: (pool low, high), threshold_pct, forecast_horizon_s.
+DEFAULT_POOL, DEFAULT_THRESHOLD, DEFAULT_HORIZON = (32768, 60999), 90, 300
+WRITTEN = ([(["--pool", v], {"pool": want}) for v, want in
+            (("1-1", (1, 1)), ("1-65535", (1, 65535)), ("65535-65535", (65535, 65535)),
+             ("40000-40010", (40000, 40010)), ("0032768-060999", (32768, 60999)))]
+           + [(["--threshold", v], {"threshold": want}) for v, want in
+              (("0.01", 0.01), ("100", 100), ("87.5", 87.5), ("99.99", 99.99), ("1", 1),
+               ("50.05", 50.05))]
+           + [(["--forecast-horizon", v], {"horizon": want}) for v, want in
+              (("0.000000001", 1e-9), ("1e-9", 1e-9), ("1.4e-9", 1e-9), ("1.6e-9", 2e-9),
+               ("87.5", 87.5), ("1e9", 1e9), ("999999999.9999999999", 1e9), ("0.5", 0.5),
+               ("0x1p-20", 9.54e-7), ("123456.123456789", 123456.123456789))]
+           + [(["--pool", "1-1", "--threshold", "0.01", "--forecast-horizon", "1e-9"],
+               {"pool": (1, 1), "threshold": 0.01, "horizon": 1e-9}),
+              (["--pool", "1-65535", "--threshold", "100", "--forecast-horizon", "1e9"],
+               {"pool": (1, 65535), "threshold": 100, "horizon": 1e9})])
+
+
+def near(x, want):
+    """x is want as written to the nanosecond (and read back as a double)."""
+    return isinstance(x, (int, float)) and abs(x - want) <= 5e-10 + abs(want) * 1e-15
+
+
+def g_written(ctx):
+    """The analyzer's JSON report, for each value an option writes into it,
+    merged: exit 0, the pool as the option gave it, and every source and
+    finding as the report has it."""
+    runs = 0
+    for sample in ("port_ramp_small", "cm_rocev2"):
+        cap = os.path.join(ctx.args.source_dir, "samples", "captures", sample + ".pcap")
+        for args, want in WRITTEN:
+            label = f"{sample} {' '.join(args)}"
+            rep_path = ctx.path("written.json")
+            p = subprocess.run([ctx.args.ibscope, "--no-progress", "--format", "json", "-o",
+                                rep_path] + args + [cap], capture_output=True, text=True)
+            if not check(p.returncode == 0 and p.stderr == "",
+                         f"{label}: the analysis exit {p.returncode} {p.stderr.strip()[:200]}"):
+                continue
+            with open(rep_path) as f:
+                rep = json.load(f)
+            low, high = want.get("pool", DEFAULT_POOL)
+            horizon = want.get("horizon", DEFAULT_HORIZON)
+            pool = rep["pool"]
+            check((pool["low"], pool["high"], pool["size"]) == (low, high, high - low + 1)
+                  and pool["threshold_pct"] == want.get("threshold", DEFAULT_THRESHOLD)
+                  and near(pool["forecast_horizon_s"], horizon)
+                  and near(pool["forecast_window_s"], horizon / 5),
+                  f"{label}: the report's pool {pool}")
+            out = ctx.path("written.out.json")
+            r = ctx.merge(label, ["--format", "json", "-o", out, rep_path])
+            runs += 1
+            if not check(r.rc == 0 and r.stderr == "",
+                         f"{label}: merge exit {r.rc} {r.stderr.strip()[:300]}"):
+                continue
+            with open(out) as f:
+                merged = json.load(f)
+            check(merged["hosts"][0]["pool"] == pool and merged["pools"] == [pool],
+                  f"{label}: merged pool {merged['hosts'][0]['pool']}, the report's {pool}")
+            unhosted = [{k: v for k, v in x.items() if k != "host"}
+                        for x in merged["findings"] + merged["sources"]]
+            check(unhosted == rep["findings"] + rep["sources"]
+                  and merged["finding_counts"] == rep["finding_counts"],
+                  f"{label}: the merged findings or sources differ from the report's")
+    check(runs == 2 * len(WRITTEN), f"{runs} reports merged of {2 * len(WRITTEN)}")
+
+
 def g_times(ctx):
     """Times as far apart as the analysis holds them render exactly (the
     views subtracted int64 times: 1700 and 2200 overflowed, undefined
@@ -372,7 +518,8 @@ def g_strings(ctx):
 
 
 GROUPS = {"memory": g_memory, "keys": g_keys, "twice": g_twice, "numbers": g_numbers,
-          "times": g_times, "strings": g_strings}
+          "zero": g_zero, "bom": g_bom, "written": g_written, "times": g_times,
+          "strings": g_strings}
 
 
 def main():
