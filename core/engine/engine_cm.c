@@ -62,6 +62,7 @@ struct eng_conn {
     uint32_t index;     /* ib_connection_record.index */
     uint32_t remote_comm_id;
     uint32_t act_wait_ms, pas_wait_ms; /* the active and the passive side's timeouts */
+    uint32_t ack_ms;                   /* the path's ACK timeout (av.timeout) */
     uint32_t retransmissions;
     uint32_t frames_from_active, frames_from_passive;
     uint32_t req_qp;             /* DestQP of the REQ */
@@ -133,6 +134,7 @@ static void timing_of(struct eng_conn *c, const struct ib_cm *cm)
     const struct ib_cm_req *r = &cm->u.req;
     unsigned ack = r->primary.local_ack_timeout;
     c->act_wait_ms = 2 * cm_ms(ack ? ack - 1 : 0) + cm_ms(r->remote_cm_resp_timeout);
+    c->ack_ms = cm_ms(ack);
     c->pas_wait_ms = cm_ms(r->local_cm_resp_timeout);
     c->max_retries = r->max_cm_retries;
 }
@@ -783,7 +785,7 @@ static void cm_rtu(struct ib_engine *e, struct eng_conn *c)
 }
 
 /* MRA: the receiver needs longer; for the REQ the active side waits its
- * ServiceTimeout plus the packet's life (cm_mra_handler). */
+ * ServiceTimeout plus the path's ACK timeout (cm_mra_handler: av.timeout). */
 static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c)
 {
     if (c->mra.where) {
@@ -793,7 +795,7 @@ static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_co
     c->mra = ref_pack(e->at);
     const struct ib_cm_mra *m = &p->cm.u.mra;
     if (m->msg_mraed == 0 && c->wait == W_ANSWER && !c->sidr) {
-        uint32_t ms = cm_ms(m->service_timeout) + c->act_wait_ms / 2;
+        uint32_t ms = cm_ms(m->service_timeout) + c->ack_ms;
         extend_deadline(e, c, e->at.time_ns + wait_ns(ms));
     }
 }

@@ -894,6 +894,28 @@ static void test_ended_kept_under_a_cap(void **state)
     assert_int_equal(source0()->ports_in_use, 0);
 }
 
+/* An MRA for the REQ: the active side waits the MRA's ServiceTimeout plus
+ * the path's ACK timeout (cm_mra_handler), here 2^20 + 512 ms, past the
+ * REQ's 16 tries of 4.6 s; without it the REP 200 s later is too late. */
+static void test_mra_extends_the_wait(void **state)
+{
+    (void)state;
+    const int64_t s = 1000000000;
+    feed_at(PK(req(1, 2, 100, T1)), s);
+    struct ib_packet mra = cm(lid(2), lid(1), IB_CM_MRA, 200, 100);
+    mra.cm.u.mra.msg_mraed = 0;
+    mra.cm.u.mra.service_timeout = 28;
+    feed_at(&mra, s + 1000);
+    feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 200, 100)), 201 * s);
+    assert_int_equal(A.count, 0);
+    assert_int_equal(conn_stats().unreachable, 0);
+    struct tup t2 = { TEN(1), 40001, TEN(2), 7174 };
+    feed_at(PK(req(1, 2, 101, t2)), 202 * s);
+    feed_at(PK(cm(lid(2), lid(1), IB_CM_REP, 201, 101)), 402 * s);
+    assert_int_equal(get(IB_FIND_UNREACHABLE)->at.frame, 4);
+    assert_int_equal(conn_stats().unreachable, 1);
+}
+
 /* A wait runs out whatever the next frame carries: a frame with no
  * InfiniBand in it too. */
 static void test_timer_on_any_frame(void **state)
@@ -2150,6 +2172,7 @@ int main(void)
         T(test_messages_after_path_migration),
         T(test_explicit_port_shared),
         T(test_timer_on_any_frame),
+        T(test_mra_extends_the_wait),
         T(test_ended_kept_under_a_cap),
         T(test_path_messages_on_roce),
         T(test_waiting_at_end),
