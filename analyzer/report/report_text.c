@@ -348,8 +348,8 @@ static void write_summary(FILE *out, const struct report_model *m)
     if (es->ended_forgotten)
         fprintf(out,
                 "  %" PRIu64 " ended connections let go before their messages' copies could no\n"
-                "    longer come (the latest 4096 are kept, docs/cm-model.md)\n",
-                es->ended_forgotten);
+                "    longer come (the latest %u are kept, docs/cm-model.md)\n",
+                es->ended_forgotten, (unsigned)IB_CM_ENDED_KEPT);
     if (es->allocation_failures)
         fprintf(out,
                 "  out of memory: %" PRIu64 " connections, transactions or chains not tracked;\n"

@@ -3,9 +3,9 @@
  * Identity (cm.c: cm_req_handler, cm_match_req, cm_acquire_id): a REQ is a
  * copy of an earlier one with the same (LocalCommID, LocalCAGUID) from the
  * same node while that connection is findable; every later message names
- * the connection by its comm IDs alone, the active side's and, once an
- * answer told it, the passive side's, whatever LIDs or GIDs it travels
- * between: after path migration (cm_migrate) they are the alternate path's,
+ * the connection by its comm IDs, the active side's (sent from the active
+ * node, or to it) and, once an answer told it, the passive side's.  After
+ * path migration (cm_migrate) the messages travel the alternate path,
  * which the REQ (or a LAP) names.  So one table keys connections by (active
  * node, LocalCommID), and another, for those with an alternate path, by
  * (its active LID, LocalCommID).
@@ -43,7 +43,7 @@ enum conn_end_by { END_NONE, END_REJ, END_DREP, END_SIDR_REP, END_GAVE_UP };
 /* A connection, kept compact (a capture may hold millions open): the frames
  * of its exchange that copies can link to, and the record built from it
  * only when it is reported (conn_record).  Its key is (node of `active`,
- * hold.comm_id, sidr) and, once known, (hold.comm_id, remote_comm_id). */
+ * hold.comm_id, sidr) and, with an alternate path, (alt_lid, hold.comm_id). */
 struct eng_conn {
     struct eng_hold hold; /* hold.req: its first REQ; hold.comm_id: LocalCommID */
     struct eng_ref mra, rep, rtu, dreq, lap, apr;
@@ -97,7 +97,6 @@ static uint32_t cm_ms(unsigned t)
 #define SIDR_WAIT_MS  4096u
 #define SIDR_RETRIES  15u
 #define LINGER_MIN_MS 1000u /* an answer's copy can trail its request's */
-#define RETRIES_MAX   15u   /* MaxCMRetries is 4 bits */
 
 /* A sender waits this long for the answer before it sends again or, its
  * retries spent, gives up: exactly, as the kernel's timer does.  Seen from
@@ -405,17 +404,15 @@ static int64_t linger_until(const struct ib_engine *e, const struct eng_conn *c)
     return t;
 }
 
-/* Ended connections kept for their copies: the latest ENDED_KEPT.  A
+/* Ended connections kept for their copies: the latest IB_CM_ENDED_KEPT.  A
  * capture that opens and closes thousands a second keeps its memory and its
  * tables to what is open; the oldest go first, reported whole, and a copy of
  * theirs that still came would start a new connection (counted:
  * ended_forgotten). */
-#define ENDED_KEPT 4096
-
 static void forget_ended(struct ib_engine *e)
 {
     struct eng_cm *cm = &e->cm;
-    while (cm->ended_count > ENDED_KEPT) {
+    while (cm->ended_count > IB_CM_ENDED_KEPT) {
         struct eng_conn *c = EL_ENTRY(cm->ended.next, struct eng_conn, age);
         /* The next to go, long out of cache, asked for now. */
         if (c->age.next != &cm->ended) {

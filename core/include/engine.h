@@ -147,6 +147,10 @@ struct ib_latency {
     int64_t min_ns, median_ns, max_ns;
 };
 
+/* The latest ended connections kept findable for the copies of their last
+ * messages (docs/cm-model.md); older ones are let go, counted. */
+#define IB_CM_ENDED_KEPT 4096
+
 /* The CM messages, in attribute order (REQ 0x0010 ... APR 0x001A): the
  * index of a per-message count is attr - IB_CM_MSG_FIRST. */
 #define IB_CM_MSG_FIRST 0x0010
@@ -274,8 +278,7 @@ struct ib_engine_stats {
                                           * rules included */
     uint64_t connections_evicted;
     uint64_t ended_forgotten; /* ended connections let go before their copies
-                               * could no longer come (the cap on those kept,
-                               * docs/cm-model.md) */
+                               * could no longer come (IB_CM_ENDED_KEPT) */
     uint64_t transactions_evicted;
     uint64_t chains_dropped;
     uint64_t sources_dropped;

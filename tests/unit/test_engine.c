@@ -869,7 +869,7 @@ static void test_path_messages_on_roce(void **state)
     assert_int_equal(ib_engine_stats(E)->findings[IB_FIND_PATH_IGNORED], 1);
 }
 
-/* Thousands opened and closed at once: at most 4,096 ended ones are kept
+/* Thousands opened and closed at once: at most IB_CM_ENDED_KEPT ended ones are kept
  * (none is open), the rest let go oldest first and counted, each reported
  * once; the timers stay right through the heap's compactions. */
 static void test_ended_kept_under_a_cap(void **state)
@@ -884,8 +884,8 @@ static void test_ended_kept_under_a_cap(void **state)
         feed(PK(cm(lid(1), lid(2), IB_CM_DREQ, comm, PASSIVE_ID(comm))));
         feed(PK(cm(lid(2), lid(1), IB_CM_DREP, PASSIVE_ID(comm), comm)));
     }
-    assert_int_equal(ib_engine_stats(E)->ended_forgotten, 20000 - 4096);
-    assert_int_equal(sink_n, 20000 - 4096);
+    assert_int_equal(ib_engine_stats(E)->ended_forgotten, 20000 - IB_CM_ENDED_KEPT);
+    assert_int_equal(sink_n, 20000 - IB_CM_ENDED_KEPT);
     feed_quiet(PK(req(1, 2, 99, T1)));
     later();
     assert_int_equal(conn_stats().unreachable, 1);
