@@ -315,6 +315,14 @@ static struct ibs_result *keep(const struct ib_frame_analysis *a)
     return r;
 }
 
+/* The frame as the engine names it: this file, its number, its time. */
+static struct ib_frame_ref frame_ref(const packet_info *pinfo)
+{
+    struct ib_frame_ref at = { 0, pinfo->num,
+                               (int64_t)pinfo->abs_ts.secs * 1000000000 + pinfo->abs_ts.nsecs };
+    return at;
+}
+
 /* A finding the engine made for an earlier frame (unreachable, on the last
  * copy of a message never answered: known only once its wait ran out) joins
  * that frame's result, which later passes show (tshark -2, the GUI).  Every
@@ -454,22 +462,18 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
     struct qp_ctx qc = { false, false };
     /* A frame's analysis is kilobytes, most of it unused: one for all. */
     static struct ib_frame_analysis a;
-    struct ib_frame_ref at = {
-        0,
-        pinfo->num,
-        (int64_t)pinfo->abs_ts.secs * 1000000000 + pinfo->abs_ts.nsecs,
-    };
     if (!parse(tvb, pinfo, &qc, &out->pkt)) {
         /* The engine counts nothing of a frame without InfiniBand, but its
          * time may pass a connection's timeout. */
         if (engine && ib_engine_has_timers(engine)) {
-            ib_engine_feed(engine, at, NULL, &a);
+            ib_engine_feed(engine, frame_ref(pinfo), NULL, &a);
             route_findings(&a, 0);
         }
         return false;
     }
     if (!engine)
         return true;
+    struct ib_frame_ref at = frame_ref(pinfo);
     ib_engine_feed(engine, at, &out->pkt, &a);
     route_findings(&a, pinfo->num);
     struct ibs_stored st = { pinfo->num, qc.answer, false, 0, 0, NULL };

@@ -583,14 +583,21 @@ static bool tuple_of(const struct ib_packet *p, struct ib_tuple *t)
     return cm->has_service_id && cm->has_ipcm && ib_tuple_make(&cm->sid, &cm->ipcm, t);
 }
 
+/* One more copy of the message whose copies `copies` counts, `last` the
+ * latest: the frame being fed. */
+static void copy_seen(const struct ib_engine *e, uint16_t *copies, struct eng_ref *last)
+{
+    if (*copies < UINT16_MAX)
+        (*copies)++;
+    *last = ref_pack(e->at);
+}
+
 /* A copy of c's REQ: the wait starts again; an ended connection stays
  * findable for the copies still to come. */
 static void request_again(struct ib_engine *e, struct eng_conn *c, uint16_t attr)
 {
     retransmitted(e, c, attr, c->hold.req);
-    if (c->req_copies < UINT16_MAX)
-        c->req_copies++;
-    c->last_req = ref_pack(e->at);
+    copy_seen(e, &c->req_copies, &c->last_req);
     if (c->wait == W_ANSWER || c->wait == W_RTU)
         extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->req_copies, c->act_wait_ms));
     else if (c->wait == W_ENDED)
@@ -699,9 +706,7 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
 {
     if (c->dreq.where && by_passive == c->dreq_by_passive) {
         retransmitted(e, c, IB_CM_DREQ, c->dreq);
-        if (c->copies < UINT16_MAX)
-            c->copies++;
-        c->last = ref_pack(e->at);
+        copy_seen(e, &c->copies, &c->last);
         uint32_t ms = by_passive ? c->pas_wait_ms : c->act_wait_ms;
         if (c->wait == W_DREP)
             extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, ms));
@@ -743,9 +748,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
 {
     if (c->rep.where) {
         retransmitted(e, c, IB_CM_REP, c->rep);
-        if (c->copies < UINT16_MAX)
-            c->copies++;
-        c->last = ref_pack(e->at);
+        copy_seen(e, &c->copies, &c->last);
         if (c->wait == W_RTU)
             extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, c->pas_wait_ms));
         return;
