@@ -47,6 +47,10 @@ static const struct opt ibscope_opts[] = {
       "pool_forecast finding when a source's pool would\n"
       "run out within this long at its recent rate\n"
       "(default " STR(IB_FORECAST_HORIZON_DEFAULT) "; the rate is taken over a fifth of it)" },
+    { IO_HOST, 0, "host", "NAME=ADDR[,ADDR]", NULL, OPT_REPEATS, O,
+      "these source addresses are one host: one port pool\n"
+      "(what the wire cannot say; by default the addresses\n"
+      "of one HCA, by the LocalCAGUID of their REQs, are one)" },
     { IO_FAIL_ON, 0, "fail-on", "KIND[,KIND]", NULL, OPT_REPEATS, O,
       "exit 1 when a finding of such a kind occurs" },
     { IO_FRAMES, 0, "frames", NULL, NULL, 0, O, "list every finding in the text report" },

@@ -31,6 +31,7 @@ enum ibscope_opt {
     IO_NO_CRC,
     IO_SINGLE_THREAD,
     IO_ROCEV2_PORT,
+    IO_HOST,
     IO_VERSION,
     IO_LIST_OPTIONS,
     IO_LIST_KINDS,

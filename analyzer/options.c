@@ -4,6 +4,7 @@
  * option_parse.c's, over ibscope's table (option_table.c). */
 #include "options.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipcm.h"
 #include "option_table.h"
 #include "packet.h"
 #include "text_wrap.h"
@@ -113,6 +115,9 @@ static bool refuse(char err[OPT_ERR_MAX], const char *fmt, ...)
     return false;
 }
 
+#define STR_OF_(x) #x
+#define STR_OF(x)  STR_OF_(x)
+
 /* Takes a flag. */
 static void set_flag(struct options *o, int id)
 {
@@ -138,6 +143,82 @@ static bool set_name(const char **to, const struct opt_found *f, const char *wha
     if (!*f->value)
         return refuse(err, "%s: the %s is empty", f->said, what);
     *to = f->value;
+    return true;
+}
+
+const char *options_parse_host(const char *s, char name[OPTIONS_HOST_NAME_MAX + 1],
+                               struct ib_host_address addrs[IB_HOST_ADDRESSES_MAX], size_t *count)
+{
+    static char why[128];
+    const char *eq = strchr(s, '=');
+    size_t len = eq ? (size_t)(eq - s) : 0;
+    *count = 0;
+    if (!eq || len == 0)
+        return "it is not NAME=ADDR[,ADDR...]";
+    if (len > OPTIONS_HOST_NAME_MAX)
+        return "the name is longer than " STR_OF(OPTIONS_HOST_NAME_MAX) " bytes";
+    for (size_t i = 0; i < len; i++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-:", s[i]))
+            return "the name has a character other than letters, digits, '.', '_', '-' and ':'";
+    memcpy(name, s, len);
+    name[len] = '\0';
+    for (const char *p = eq + 1;; p++) {
+        const char *comma = strchr(p, ',');
+        size_t alen = comma ? (size_t)(comma - p) : strlen(p);
+        char a[INET6_ADDRSTRLEN];
+        if (alen == 0)
+            return "an address is empty";
+        if (*count == IB_HOST_ADDRESSES_MAX)
+            return "it lists more than " STR_OF(IB_HOST_ADDRESSES_MAX) " addresses";
+        struct ib_host_address *h = &addrs[*count];
+        memset(h, 0, sizeof *h);
+        snprintf(a, sizeof a, "%.*s", (int)(alen < sizeof a ? alen : sizeof a - 1), p);
+        if (alen < sizeof a && inet_pton(AF_INET, a, h->ip + 12) == 1)
+            h->ip_version = 4;
+        else if (alen < sizeof a && inet_pton(AF_INET6, a, h->ip) == 1)
+            h->ip_version = 6;
+        else {
+            snprintf(why, sizeof why, "'%.*s' is not an IP address", (int)(alen > 64 ? 64 : alen),
+                     p);
+            return why;
+        }
+        for (size_t j = 0; j < *count; j++)
+            if (memcmp(&addrs[j], h, sizeof *h) == 0) {
+                snprintf(why, sizeof why, "%s is given twice", a);
+                return why;
+            }
+        ++*count;
+        if (!comma)
+            return NULL;
+        p = comma;
+    }
+}
+
+/* A --host value, checked against itself and the earlier ones: a name and
+ * an address belong to one host only. */
+static bool add_host(struct options *o, const char *said, const char *val, char err[OPT_ERR_MAX])
+{
+    char name[OPTIONS_HOST_NAME_MAX + 1], other[OPTIONS_HOST_NAME_MAX + 1];
+    struct ib_host_address addrs[IB_HOST_ADDRESSES_MAX], earlier[IB_HOST_ADDRESSES_MAX];
+    size_t n, m;
+    const char *why = options_parse_host(val, name, addrs, &n);
+    if (why)
+        return refuse(err, "%s '%.80s': %s", said, val, why);
+    if (o->host_count == OPTIONS_HOSTS_MAX)
+        return refuse(err, "%s: given more than %d times", said, OPTIONS_HOSTS_MAX);
+    for (size_t i = 0; i < o->host_count; i++) {
+        options_parse_host(o->hosts[i], other, earlier, &m);
+        if (strcmp(other, name) == 0)
+            return refuse(err, "%s '%.80s': host %s is given twice", said, val, name);
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = 0; b < m; b++)
+                if (memcmp(&addrs[a], &earlier[b], sizeof addrs[a]) == 0) {
+                    char ip[INET6_ADDRSTRLEN];
+                    ib_format_ip(addrs[a].ip_version, addrs[a].ip, ip, sizeof ip);
+                    return refuse(err, "%s '%.80s': %s is host %s's already", said, val, ip, other);
+                }
+    }
+    o->hosts[o->host_count++] = val;
     return true;
 }
 
@@ -170,6 +251,7 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
         return *bad ? refuse(err, "%s: unknown finding kind '%s' (see --help for the list)", said,
                              bad)
                     : refuse(err, "%s: '%.64s' has an empty kind name", said, val);
+    case IO_HOST: return add_host(o, said, val, err);
     case IO_ROCEV2_PORT:
         if (!options_parse_uint(val, 65535, &n) || n == 0)
             return refuse(err, "%s: '%.64s' is not a UDP port from 1 to 65535", said, val);

@@ -24,6 +24,11 @@ enum report_format {
     FORMAT_COUNT
 };
 
+/* --host may be given this many times; a host lists at most
+ * IB_HOST_ADDRESSES_MAX addresses; a name is at most this many bytes. */
+#define OPTIONS_HOSTS_MAX     1024
+#define OPTIONS_HOST_NAME_MAX 64
+
 struct options {
     enum report_format format;
     const char *output; /* NULL: standard output */
@@ -38,6 +43,9 @@ struct options {
     bool crc;                    /* verify ICRC and VCRC; --no-crc turns it off */
     bool single_thread;          /* --single-thread: no reader thread (read_ahead.h) */
     uint16_t rocev2_port;        /* --rocev2-port, default 4791 */
+    /* --host NAME=ADDR,...: each as given (options_parse_host) */
+    const char *hosts[OPTIONS_HOSTS_MAX];
+    size_t host_count;
     /* --live IFACE and what only it takes */
     const char *live;       /* NULL: read capture files */
     const char *filter;     /* --filter BPF; NULL: the default for the link type */
@@ -63,6 +71,14 @@ bool options_parse_percent(const char *s, double *out);
 /* A number of seconds from 1 ns to 1e9 (about 31 years), decimals allowed
  * ("0.5"), rounded to the nanosecond. */
 bool options_parse_seconds(const char *s, double *out);
+
+/* One --host value, NAME=ADDR[,ADDR...]: the name (1 to
+ * OPTIONS_HOST_NAME_MAX letters, digits, '.', '_', '-' and ':') into name,
+ * the addresses (IPv4 or IPv6, each once, at most IB_HOST_ADDRESSES_MAX)
+ * into addrs and their number into *count.  NULL when it holds, else what
+ * is wrong with it ("10.0.0.300 is not an IP address"). */
+const char *options_parse_host(const char *s, char name[OPTIONS_HOST_NAME_MAX + 1],
+                               struct ib_host_address addrs[IB_HOST_ADDRESSES_MAX], size_t *count);
 
 /* What --help says after the options: the finding kinds, the exit status. */
 void options_help_end(FILE *out);

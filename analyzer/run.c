@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "identity.h"
 #include "printable.h"
 #include "temp_file.h"
 
@@ -19,6 +20,26 @@ static const struct report_renderer *renderer_for(enum report_format f)
     case FORMAT_TEXT:
     default: return &report_text;
     }
+}
+
+/* --host: each name with its addresses (options.c checked them). */
+static bool declare_hosts(struct ib_engine *e, const struct options *opts)
+{
+    for (size_t i = 0; i < opts->host_count; i++) {
+        char name[OPTIONS_HOST_NAME_MAX + 1];
+        struct ib_host_address addrs[IB_HOST_ADDRESSES_MAX];
+        size_t n;
+        int other;
+        if (options_parse_host(opts->hosts[i], name, addrs, &n))
+            return false;
+        int h = ib_engine_host_add(e, name, IB_HOST_FROM_OPTION);
+        if (h < 0)
+            return false;
+        for (size_t a = 0; a < n; a++)
+            if (!ib_engine_host_address(e, h, addrs[a].ip_version, addrs[a].ip, &other))
+                return false;
+    }
+    return true;
 }
 
 bool run_init(struct run *r, const struct options *opts, const char *version, size_t capture_count)
@@ -44,6 +65,11 @@ bool run_init(struct run *r, const struct options *opts, const char *version, si
         run_free(r);
         return false;
     }
+    if (!declare_hosts(r->engine, opts)) {
+        fprintf(stderr, "ibscope: out of memory\n");
+        run_free(r);
+        return false;
+    }
     ib_parse_opts_init(&r->popts);
     r->popts.is_mad_qp = ib_engine_is_mad_qp;
     r->popts.ctx = r->engine;
@@ -57,6 +83,8 @@ void run_free(struct run *r)
     report_model_summary_free(&r->model);
     ib_fabric_free(r->fabric);
     r->fabric = NULL;
+    free(r->capture_host);
+    r->capture_host = NULL;
     r->model.fabric = NULL;
     if (r->engine)
         ib_engine_free(r->engine);
@@ -67,10 +95,44 @@ void run_free(struct run *r)
     r->model.captures = NULL;
 }
 
+/* With several hosts' captures: the host of the capture that owns the
+ * packet's source address (fabric.h), or -1. */
+static int sender_host(void *ctx, const struct ib_packet *p)
+{
+    const struct run *r = ctx;
+    int64_t c =
+        ib_clock_sync_owner(r->clock, ib_endpoint_key(ib_clock_sync_key(r->clock), &p->src));
+    return c >= 0 && (size_t)c < r->model.capture_count ? r->capture_host[c] : -1;
+}
+
+/* One host per capture, named as its file (its path when two files share
+ * a name): the addresses it owns draw from one pool. */
+static bool declare_capture_hosts(struct run *r, const struct ib_clock_sync *cs)
+{
+    size_t n = r->model.capture_count;
+    if (!(r->capture_host = calloc(n ? n : 1, sizeof *r->capture_host)))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const char *path = r->opts->captures[i], *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        for (size_t j = 0; j < n; j++) {
+            const char *other = strrchr(r->opts->captures[j], '/');
+            other = other ? other + 1 : r->opts->captures[j];
+            if (j != i && strcmp(other, base) == 0)
+                base = path;
+        }
+        if ((r->capture_host[i] = ib_engine_host_add(r->engine, base, IB_HOST_FROM_CAPTURE)) < 0)
+            return false;
+    }
+    r->clock = cs;
+    ib_engine_set_sender_host(r->engine, sender_host, r);
+    return true;
+}
+
 bool run_correlate(struct run *r, const struct ib_clock_sync *cs)
 {
     r->fabric = ib_fabric_new(cs);
-    if (!r->fabric) {
+    if (!r->fabric || !declare_capture_hosts(r, cs)) {
         fprintf(stderr, "ibscope: out of memory\n");
         return false;
     }

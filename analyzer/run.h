@@ -30,8 +30,10 @@ struct run {
     struct ib_parse_opts popts;
     run_finding_observer observer;
     void *observer_ctx;
-    struct ib_fabric *fabric; /* several hosts' captures as one (run_correlate) */
-    struct not_ib *not_ib;    /* per capture, while it has shown no InfiniBand */
+    struct ib_fabric *fabric;          /* several hosts' captures as one (run_correlate) */
+    const struct ib_clock_sync *clock; /* then: which capture owns an address */
+    int *capture_host;                 /* and each capture's host in the engine */
+    struct not_ib *not_ib;             /* per capture, while it has shown no InfiniBand */
 };
 
 /* The engine and the model for capture_count inputs (their capture_info

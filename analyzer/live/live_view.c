@@ -158,6 +158,18 @@ static void runs_out_in(const struct ib_engine *e, int64_t now_ns, size_t i, cha
         snprintf(buf, size, "-");
 }
 
+/* Its host's name or first address, and "+N" for the other addresses of
+ * a host of several (the report lists them). */
+static void source_label(const struct ib_source_stats *s, char *buf, size_t size)
+{
+    char name[PRINTABLE_MAX];
+    fmt_source_label(s, name, sizeof name);
+    if (s->address_count > 1)
+        snprintf(buf, size, "%s +%" PRIu32, name, s->address_count - 1);
+    else
+        snprintf(buf, size, "%s", name);
+}
+
 static void draw_sources(struct live_view *v, unsigned width, const struct ib_engine *e,
                          int64_t now_ns)
 {
@@ -180,8 +192,8 @@ static void draw_sources(struct live_view *v, unsigned width, const struct ib_en
                "peak", "now%", "peak", "peak%", "runs out in");
     for (size_t i = 0; i < n; i++) {
         const struct ib_source_stats *s = ib_engine_source(e, top[i]);
-        char ip[64], ps[PORT_SPACE_BUF], left[24];
-        ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
+        char ip[PRINTABLE_MAX + 16], ps[PORT_SPACE_BUF], left[24];
+        source_label(s, ip, sizeof ip);
         fmt_port_space(s->port_space, ps);
         runs_out_in(e, now_ns, top[i], left, sizeof left);
         block_line(v, width,

@@ -34,6 +34,10 @@ void merge_free(struct merge *mg)
         fclose(mg->findings);
     free(mg->hosts);
     free(mg->captures);
+    for (size_t i = 0; i < mg->source_count; i++) {
+        free((void *)mg->sources[i].s.host_name);
+        free((void *)mg->sources[i].s.addresses);
+    }
     free(mg->sources);
     free(mg->chains);
     free(mg->keys);

@@ -426,6 +426,11 @@ static const char *const source_keys[] = { "ip",
                                            "eta_s",
                                            "rate_per_destination_per_s",
                                            "eta_per_destination_s",
+                                           "host_name",
+                                           "host_from",
+                                           "ca_guid",
+                                           "address_count",
+                                           "addresses",
                                            NULL };
 
 /* The last estimate of a model: its rate (null: too little seen) or its
@@ -444,6 +449,73 @@ static bool read_forecast(struct rd *r, bool eta, struct ib_forecast *fc)
         return false;
     fc->has_rate = !null;
     return true;
+}
+
+/* A copy of the string read, or NULL for null; false on a bad value or
+ * for want of memory. */
+static bool read_host_name(struct rd *r, const char **name)
+{
+    const char *s = NULL;
+    if (!rd_string(r, true, &s))
+        return false;
+    if (s && !(*name = strdup(s)))
+        return rd_fail(r, "out of memory");
+    return true;
+}
+
+static bool read_host_from(struct rd *r, uint8_t *from)
+{
+    const char *s = "";
+    if (!rd_string(r, false, &s))
+        return false;
+    enum ib_host_from f = ib_host_from_by_name(s);
+    if (f == IB_HOST_FROM_COUNT)
+        return rd_not(r, JP_STRING, "how a host is known (address, ca_guid, capture, option)");
+    *from = (uint8_t)f;
+    return true;
+}
+
+static bool read_ca_guid(struct rd *r, uint64_t *guid)
+{
+    const char *s = NULL;
+    if (!rd_string(r, true, &s))
+        return false;
+    *guid = 0;
+    if (!s)
+        return true;
+    char back[24];
+    unsigned long long v = strtoull(s, NULL, 16);
+    snprintf(back, sizeof back, "0x%016llx", v);
+    if (strcmp(back, s) != 0 || v == 0)
+        return rd_not(r, JP_STRING, "a GUID (0x and 16 hex digits, not 0) or null");
+    *guid = v;
+    return true;
+}
+
+/* Up to IB_HOST_ADDRESSES_MAX IP addresses, into a new array. */
+static bool read_addresses(struct rd *r, struct ib_source_stats *s)
+{
+    size_t list = r->path_len;
+    bool more;
+    if (!rd_open(r, JP_ARRAY, "an array of IP addresses"))
+        return false;
+    struct ib_host_address *a = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; rd_item(r, list, i, &more) && more; i++) {
+        if (i == IB_HOST_ADDRESSES_MAX)
+            return rd_fail(r, "past the %d addresses a host lists (address_count counts the rest)",
+                           IB_HOST_ADDRESSES_MAX);
+        if (i == cap) { /* most hosts have one or two */
+            cap = cap ? cap * 2 : 1;
+            if (!(a = realloc((void *)s->addresses, cap * sizeof *a)))
+                return rd_fail(r, "out of memory");
+            s->addresses = a;
+        }
+        if (!rd_ip(r, &a[i].ip_version, a[i].ip))
+            return false;
+        s->addresses_listed = (uint32_t)i + 1;
+    }
+    return !r->jp->error[0];
 }
 
 static bool read_source_member(struct rd *r, int k, struct ib_source_stats *s, uint64_t *version,
@@ -469,6 +541,11 @@ static bool read_source_member(struct rd *r, int k, struct ib_source_stats *s, u
     case 16: return read_forecast(r, true, &s->forecast[IB_MODEL_ONE_PORT]);
     case 17: return read_forecast(r, false, &s->forecast[IB_MODEL_PER_DESTINATION]);
     case 18: return read_forecast(r, true, &s->forecast[IB_MODEL_PER_DESTINATION]);
+    case 19: return read_host_name(r, &s->host_name);
+    case 20: return read_host_from(r, &s->host_from);
+    case 21: return read_ca_guid(r, &s->ca_guid);
+    case 22: return rd_u32(r, UINT32_MAX, "a count of addresses", &s->address_count);
+    case 23: return read_addresses(r, s);
     default: return k == RD_OTHER && rd_skip(r);
     }
 }
@@ -491,6 +568,43 @@ static bool check_forecast(struct rd *r, const struct ib_source_stats *s)
     return true;
 }
 
+/* A host as the engine makes it: its addresses (a report before hosts
+ * had none: its ip alone), the first of them its ip, as many as counted
+ * when fewer than the most listed, a name when declared, a GUID when
+ * joined by one. */
+static bool check_host(struct rd *r, struct ib_source_stats *s, uint64_t seen)
+{
+    const uint64_t host_keys = (uint64_t)0x1f << 19;
+    if ((seen & host_keys) == 0) {
+        struct ib_host_address *a = calloc(1, sizeof *a);
+        if (!a)
+            return rd_fail(r, "out of memory");
+        a->ip_version = s->ip_version;
+        memcpy(a->ip, s->ip, 16);
+        s->addresses = a;
+        s->addresses_listed = s->address_count = 1;
+        return true;
+    }
+    if ((seen & host_keys) != host_keys)
+        return rd_fail(r, "host_name, host_from, ca_guid, address_count and addresses come together");
+    if (!s->addresses_listed || s->addresses[0].ip_version != s->ip_version ||
+        memcmp(s->addresses[0].ip, s->ip, 16) != 0)
+        return rd_path_key(r, "addresses"), rd_fail(r, "does not begin with the source's ip");
+    if (s->address_count < s->addresses_listed ||
+        (s->addresses_listed < IB_HOST_ADDRESSES_MAX && s->address_count != s->addresses_listed))
+        return rd_path_key(r, "address_count"),
+               rd_fail(r, "is not the number of addresses listed (or more, past %d)",
+                       IB_HOST_ADDRESSES_MAX);
+    bool named = s->host_from == IB_HOST_FROM_OPTION || s->host_from == IB_HOST_FROM_CAPTURE;
+    if (named != (s->host_name != NULL))
+        return rd_path_key(r, "host_name"), rd_fail(r, named ? "is null for a named host"
+                                                        : "names a host its host_from does not");
+    if ((s->host_from == IB_HOST_FROM_CA_GUID) != (s->ca_guid != 0))
+        return rd_path_key(r, "ca_guid"),
+               rd_fail(r, "must be given exactly when host_from is ca_guid");
+    return true;
+}
+
 static bool read_source(struct merge_report *mr)
 {
     struct rd *r = &mr->rd;
@@ -508,15 +622,19 @@ static bool read_source(struct merge_report *mr)
     struct merge_source *ms = &mg->sources[mg->source_count];
     memset(ms, 0, sizeof *ms);
     ms->host = mr->host;
-    for (int k; (k = rd_member(r, base, source_keys, &seen)) != RD_END;)
-        if (!read_source_member(r, k, &ms->s, &version, &dst_version))
-            return false;
-    if (!rd_required(r, base, source_keys, seen, ALL(19)))
+    bool ok = true;
+    for (int k; ok && (k = rd_member(r, base, source_keys, &seen)) != RD_END;)
+        ok = read_source_member(r, k, &ms->s, &version, &dst_version);
+    ok = ok && rd_required(r, base, source_keys, seen, ALL(19));
+    if (ok && version != ms->s.ip_version)
+        ok = rd_fail(r, "its ip is not of its ip_version");
+    ms->s.peak_dst_ip_version = dst_version;
+    ok = ok && check_host(r, &ms->s, seen) && check_forecast(r, &ms->s);
+    if (!ok) {
+        free((void *)ms->s.host_name);
+        free((void *)ms->s.addresses);
         return false;
-    if (version != ms->s.ip_version || (dst_version && dst_version != version))
-        return rd_fail(r, "its addresses are not all of its ip_version");
-    if (!check_forecast(r, &ms->s))
-        return false;
+    }
     mg->source_count++;
     mr->sources++;
     return true;

@@ -114,7 +114,7 @@ static const char page_style[] =
     "table{border-collapse:collapse;margin:.5em 0}th,td{padding:.2em .7em;text-align:left;"
     "border-bottom:1px solid var(--grid);vertical-align:top}td.n,th.n{text-align:right;"
     "font-variant-numeric:tabular-nums}th{cursor:default}th[data-sort]{cursor:pointer}"
-    "td.sev{white-space:nowrap}figure{margin:1em "
+    "td.sev{white-space:nowrap}.host{color:var(--muted);font-size:.92em}figure{margin:1em "
     "0;break-inside:avoid}figcaption{color:var(--muted);font-size:.92em}"
     "svg{max-width:100%;height:auto;font:11px system-ui,sans-serif}"
     "svg text{fill:var(--fg)}.axis line{stroke:var(--grid)}"

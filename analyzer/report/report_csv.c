@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "csv_field.h"
+#include "ipcm.h"
+#include "printable.h"
 #include "report_format.h"
 #include "report_model.h"
 
@@ -242,11 +244,44 @@ static void source_rows(FILE *out, const struct report_model *m)
     }
 }
 
+/* A row per address of each host that is more than its one address
+ * (report_host_shown): how they were joined in kind (ib_host_from_name),
+ * in words in message, the address in port_space and src_ip. */
+static void host_rows(FILE *out, const struct report_model *m)
+{
+    for (size_t i = 0; i < m->source_count; i++) {
+        const struct ib_source_stats *s = m->sources[i];
+        if (!report_host_shown(s))
+            continue;
+        char how[PRINTABLE_MAX + 32], ps[PORT_SPACE_BUF], ip[64];
+        fmt_host(s, how, sizeof how);
+        fmt_port_space(s->port_space, ps);
+        for (uint32_t a = 0; a < s->addresses_listed; a++) {
+            ib_format_ip(s->addresses[a].ip_version, s->addresses[a].ip, ip, sizeof ip);
+            fprintf(out, "host_address,,,,,%s,,,,,",
+                    ib_host_from_name((enum ib_host_from)s->host_from));
+            csv_field(out, how);
+            fprintf(out, ",%s,%s", ps, ip);
+            for (int col = 0; col < CSV_CONN_COLUMNS - 2 + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS;
+                 col++)
+                fputc(',', out);
+            if (m->host_count) {
+                fputc(',', out);
+                csv_field(out, m->hosts[m->source_host[i]].name);
+                fputs(",,,,,", out);
+            }
+            fabric_columns(out, m, 0);
+            fputs(CRLF, out);
+        }
+    }
+}
+
 static int csv_end(void *p, const struct report_model *m)
 {
     struct csv_state *st = p;
     if (m->opts->crc)
         crc_rows(st->out, m);
+    host_rows(st->out, m);
     if (m->host_count)
         source_rows(st->out, m);
     if (m->fabric)

@@ -2,10 +2,13 @@
 #include "report_format.h"
 
 #include "linktype.h"
+#include "ipcm.h"
 #include "names.h"
+#include "printable.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Days since 1970-01-01 to a civil date (proleptic Gregorian), so that
  * formatting needs neither gmtime_r nor the time zone database. */
@@ -135,4 +138,51 @@ void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *bu
         snprintf(buf, size, "%s (see frame %s)", msg, rel);
     else
         snprintf(buf, size, "%s", msg);
+}
+
+bool report_host_shown(const struct ib_source_stats *s)
+{
+    return s->address_count > 1 || s->host_name;
+}
+
+void fmt_host(const struct ib_source_stats *s, char *buf, size_t size)
+{
+    char name[PRINTABLE_MAX];
+    printable(s->host_name ? s->host_name : "", name, sizeof name);
+    switch (s->host_from) {
+    case IB_HOST_FROM_OPTION: snprintf(buf, size, "host %s (--host)", name); break;
+    case IB_HOST_FROM_CAPTURE: snprintf(buf, size, "host %s (its capture)", name); break;
+    case IB_HOST_FROM_CA_GUID:
+        snprintf(buf, size, "one HCA (LocalCAGUID 0x%016" PRIx64 ")", s->ca_guid);
+        break;
+    default: snprintf(buf, size, "one address"); break;
+    }
+}
+
+void fmt_host_addresses(const struct ib_source_stats *s, char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size)
+        buf[0] = '\0';
+    for (uint32_t i = 0; i < s->addresses_listed && used < size; i++) {
+        char ip[64];
+        ib_format_ip(s->addresses[i].ip_version, s->addresses[i].ip, ip, sizeof ip);
+        int n = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", ip);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (s->address_count > s->addresses_listed && used < size) {
+        int n = snprintf(buf + used, size - used, " and %" PRIu32 " more",
+                         s->address_count - s->addresses_listed);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used >= size && size > 4)
+        memcpy(buf + size - 4, "...", 4);
+}
+
+void fmt_source_label(const struct ib_source_stats *s, char *buf, size_t size)
+{
+    if (s->host_name)
+        printable(s->host_name, buf, size);
+    else
+        ib_format_ip(s->ip_version, s->ip, buf, size);
 }

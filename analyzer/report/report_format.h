@@ -4,6 +4,7 @@
 #ifndef IBSCOPE_REPORT_FORMAT_H
 #define IBSCOPE_REPORT_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,21 @@ void fmt_qp(uint32_t qp, char *buf, size_t size);
 /* The core's names (linktype.h, names.h), NULL if unknown. */
 const char *linktype_name(int linktype);      /* "INFINIBAND" */
 const char *rej_reason_name(unsigned reason); /* "consumer reject" */
+
+/* Whether the report says which addresses a source's host has: a host of
+ * several addresses, or one named (--host, a capture's).  A host of one
+ * address joined by nothing else is just that address. */
+bool report_host_shown(const struct ib_source_stats *s);
+/* What names a source in a table: its host's name (printable), else its
+ * first address. */
+void fmt_source_label(const struct ib_source_stats *s, char *buf, size_t size);
+/* How its addresses were known to share a pool, for people: "host NAME
+ * (--host)", "host NAME (its capture)", "one HCA (LocalCAGUID 0x...)",
+ * "one address"; the name made printable. */
+void fmt_host(const struct ib_source_stats *s, char *buf, size_t size);
+/* Its addresses, ", " between them, and "and N more" past those listed;
+ * cut with "..." when buf is too small. */
+void fmt_host_addresses(const struct ib_source_stats *s, char *buf, size_t size);
 
 #define PORT_SPACE_BUF 8
 /* Port space name or "0x1234". */

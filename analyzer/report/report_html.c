@@ -17,6 +17,7 @@
 
 #include "html_writer.h"
 #include "names.h"
+#include "printable.h"
 #include "report_format.h"
 #include "report_model.h"
 #include "time_series.h"
@@ -186,14 +187,14 @@ static void html_usage(void *p, const struct report_model *m, const struct ib_us
 /* A source's name ("10.0.0.1 TCP") and the frames of its two peaks ("-"
  * for none), as the chart and the table show them. */
 struct source_labels {
-    char name[96], peak[32], peak_per_destination[32];
+    char name[PRINTABLE_MAX + 16], peak[32], peak_per_destination[32];
 };
 
 static void source_labels(const struct report_model *m, const struct ib_source_stats *s,
                           struct source_labels *l)
 {
-    char ip[64], ps[PORT_SPACE_BUF];
-    ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
+    char ip[PRINTABLE_MAX], ps[PORT_SPACE_BUF];
+    fmt_source_label(s, ip, sizeof ip);
     fmt_port_space(s->port_space, ps);
     snprintf(l->name, sizeof l->name, "%s %s", ip, ps);
     snprintf(l->peak, sizeof l->peak, "-");
@@ -203,6 +204,21 @@ static void source_labels(const struct report_model *m, const struct ib_source_s
     if (s->peak_per_destination_at.frame)
         fmt_frame(&s->peak_per_destination_at, m->capture_count, l->peak_per_destination,
                   sizeof l->peak_per_destination);
+}
+
+/* Under a source's name, when its host is more than its address: how its
+ * addresses share the pool, and which they are. */
+static void host_note(FILE *out, const struct ib_source_stats *s)
+{
+    if (!report_host_shown(s))
+        return;
+    char how[PRINTABLE_MAX + 32], addrs[1024];
+    fmt_host(s, how, sizeof how);
+    fmt_host_addresses(s, addrs, sizeof addrs);
+    fputs("<div class=\"host\">", out);
+    html_textf(out, "%s, %" PRIu32 " address%s: %s", how, s->address_count,
+               s->address_count == 1 ? "" : "es", addrs);
+    fputs("</div>", out);
 }
 
 /* A merge's host of an item, as a table cell. */
@@ -713,6 +729,7 @@ static void write_sources(FILE *out, struct html_state *st, const struct report_
         host_cell(out, m, m->host_count ? m->source_host[order[k]] : 0);
         fputs("<td>", out);
         html_text(out, l.name);
+        host_note(out, s);
         fprintf(out,
                 "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu32
                 "</td><td>%s</td><td class=\"n\">%" PRIu32 "</td><td>%s</td></tr>\n",

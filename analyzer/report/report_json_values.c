@@ -3,6 +3,7 @@
  * finding or a connection has the same keys in both (docs/report-schema.md). */
 #include "report_json_values.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -456,6 +457,34 @@ static void forecast_members(struct json_writer *w, const struct ib_source_stats
     }
 }
 
+/* The host whose pool it is (engine.h, "Hosts"): its name, how its
+ * addresses were joined, its HCA's GUID, its addresses. */
+static void jv_host_members(struct json_writer *w, const struct ib_source_stats *s)
+{
+    jw_key(w, "host_name");
+    if (s->host_name)
+        jw_string(w, s->host_name);
+    else
+        jw_null(w);
+    jw_key(w, "host_from");
+    jw_string(w, ib_host_from_name((enum ib_host_from)s->host_from));
+    jw_key(w, "ca_guid");
+    if (s->ca_guid) {
+        char buf[24];
+        snprintf(buf, sizeof buf, "0x%016" PRIx64, s->ca_guid);
+        jw_string(w, buf);
+    } else {
+        jw_null(w);
+    }
+    jw_key(w, "address_count");
+    jw_uint(w, s->address_count);
+    jw_key(w, "addresses");
+    jw_begin_array(w);
+    for (uint32_t i = 0; i < s->addresses_listed; i++)
+        jv_ip(w, s->addresses[i].ip_version, s->addresses[i].ip);
+    jw_end_array(w);
+}
+
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
 {
     jw_key(w, "ip");
@@ -464,6 +493,7 @@ void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
     jw_uint(w, s->ip_version);
     jw_key(w, "port_space");
     jv_port_space(w, s->port_space);
+    jv_host_members(w, s);
     jw_key(w, "connections");
     jw_uint(w, s->connections);
     jw_key(w, "ports_in_use");
@@ -484,7 +514,7 @@ void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
     if (s->peak_per_destination_at.frame != 0) {
         jw_begin_object(w);
         jw_key(w, "ip");
-        jv_ip(w, s->ip_version, s->peak_dst_ip);
+        jv_ip(w, s->peak_dst_ip_version, s->peak_dst_ip);
         jw_key(w, "port");
         jw_uint(w, s->peak_dst_port);
         jw_end_object(w);

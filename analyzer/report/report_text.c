@@ -501,10 +501,10 @@ static void write_forecast(FILE *out, const struct report_model *m)
             "runs out in", "ports/s", "runs out in", "frame");
     for (size_t i = 0; i < m->source_count; i++) {
         const struct ib_source_stats *s = m->sources[i];
-        char ip[64], ps[PORT_SPACE_BUF], fr[32] = "-", rate[IB_MODEL_COUNT][24],
-                                         left[IB_MODEL_COUNT][24];
+        char ip[PRINTABLE_MAX], ps[PORT_SPACE_BUF], fr[32] = "-", rate[IB_MODEL_COUNT][24],
+                                                    left[IB_MODEL_COUNT][24];
         source_host_line(out, m, i);
-        ib_format_ip(s->ip_version, s->ip, ip, sizeof(ip));
+        fmt_source_label(s, ip, sizeof(ip));
         fmt_port_space(s->port_space, ps);
         if (s->forecast_at.frame)
             fmt_frame(&s->forecast_at, m->capture_count, fr, sizeof(fr));
@@ -536,6 +536,21 @@ static void write_forecast(FILE *out, const struct report_model *m)
     wrap(out, foot, 2, 4);
 }
 
+/* Under a source's row, when its host is more than its address: how its
+ * addresses share the pool, and which they are. */
+static void host_lines(FILE *out, const struct ib_source_stats *s)
+{
+    if (!report_host_shown(s))
+        return;
+    char how[PRINTABLE_MAX + 32], addrs[1024], line[PRINTABLE_MAX + 1100];
+    fmt_host(s, how, sizeof how);
+    fmt_host_addresses(s, addrs, sizeof addrs);
+    snprintf(line, sizeof line, "%s, %" PRIu32 " address%s: %s", how, s->address_count,
+             s->address_count == 1 ? "" : "es", addrs);
+    fprintf(out, "  %-16s ", "");
+    wrap(out, line, 19, 21);
+}
+
 static void write_sources(FILE *out, const struct report_model *m)
 {
     size_t n = m->source_count;
@@ -553,8 +568,8 @@ static void write_sources(FILE *out, const struct report_model *m)
         const struct ib_source_stats *s = m->sources[i];
         double size = report_source_pool(m, i)->size;
         source_host_line(out, m, i);
-        char ip[64], ps[PORT_SPACE_BUF], f1[32] = "-", f2[32] = "-", p1[16], p2[16];
-        ib_format_ip(s->ip_version, s->ip, ip, sizeof(ip));
+        char ip[PRINTABLE_MAX], ps[PORT_SPACE_BUF], f1[32] = "-", f2[32] = "-", p1[16], p2[16];
+        fmt_source_label(s, ip, sizeof(ip));
         fmt_port_space(s->port_space, ps);
         if (s->peak_at.frame)
             fmt_frame(&s->peak_at, m->capture_count, f1, sizeof(f1));
@@ -574,6 +589,7 @@ static void write_sources(FILE *out, const struct report_model *m)
             fprintf(out, "  %-16s %" PRIu64 " request%s used a source port outside the pool\n", "",
                     s->ports_outside_pool, s->ports_outside_pool == 1 ? "" : "s");
         }
+        host_lines(out, s);
     }
     fputs("  ! = pool exhausted in that model\n", out);
     write_forecast(out, m);
@@ -751,8 +767,8 @@ static void write_nearest(FILE *out, const struct report_model *m, int hw)
     for (size_t k = 0; k < m->nearest_count; k++) {
         size_t i = m->nearest[k];
         const struct ib_source_stats *s = m->sources[i];
-        char ip[64], ps[PORT_SPACE_BUF], fr[32] = "-", name[PRINTABLE_MAX];
-        ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
+        char ip[PRINTABLE_MAX], ps[PORT_SPACE_BUF], fr[32] = "-", name[PRINTABLE_MAX];
+        fmt_source_label(s, ip, sizeof ip);
         fmt_port_space(s->port_space, ps);
         if (s->peak_at.frame)
             fmt_frame(&s->peak_at, m->capture_count, fr, sizeof fr);

@@ -91,6 +91,7 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     e->forecast_rearm_s = e->cfg.forecast_horizon_s * IB_FORECAST_REARM_FACTOR;
     bool ok = eng_cm_init(e);
     ok = eng_ports_init(e) && ok;
+    ok = eng_hosts_init(e) && ok;
     ok = eng_mad_init(e) && ok;
     if (!ok) {
         ib_engine_free(e);
@@ -105,6 +106,7 @@ void ib_engine_free(struct ib_engine *e)
         return;
     eng_cm_destroy(e);
     eng_ports_destroy(e);
+    eng_hosts_destroy(e);
     eng_mad_destroy(e);
     free(e);
 }

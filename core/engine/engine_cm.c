@@ -641,7 +641,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     set_deadline(e, c, give_up_at(c, e->at.time_ns, 1, c->act_wait_ms));
     link_conn(e, c, false);
     if (!sidr && c->has_tuple)
-        eng_ports_take(e, &c->hold, &c->ip_tuple);
+        eng_ports_take(e, &c->hold, p, &c->ip_tuple, c->ca_guid);
 }
 
 static void cm_redirect(struct ib_engine *e, const struct ib_packet *p, const struct eng_conn *c,

@@ -1,11 +1,14 @@
 /* engine_ports.c - the source ports that open connections hold, against the
  * port pool.
  *
- * Per (source IP, port space) the distinct source ports held (legacy model),
- * and per (source, dst IP, dst port) the same (4-tuple model); each held
- * (source, port) and each tuple keeps the holds on it in REQ order, which
- * gives the "latest holder" links.  A hold is taken by a REQ and given back
- * when its connection ends (engine_cm.c says when).
+ * A source is a host's port space: Linux draws every address's ports of a
+ * network namespace from one bind list per port (cma_ps_find), so the host
+ * (engine.h, "Hosts") is what runs out, not an address.  Per source the
+ * distinct source ports held (legacy model), and per (source, src IP, dst
+ * IP, dst port) the same (4-tuple model: cma_port_is_unique compares the
+ * whole tuple); each held (source, port) and each tuple keeps the holds on
+ * it in REQ order, which gives the "latest holder" links.  A hold is taken
+ * by a REQ and given back when its connection ends (engine_cm.c says when).
  */
 #include "engine_priv.h"
 
@@ -15,12 +18,25 @@ struct eng_source {
     struct ib_source_stats st;
     uint32_t self;    /* its index in its pool (ep_alloc) */
     uint32_t index;   /* in source_list */
+    uint32_t host;    /* a declared host's number (engine_hosts.c) */
     uint32_t busiest; /* pool ports toward its busiest destination now */
     uint64_t hash;
     bool pool_high_armed;
     bool forecast_armed;
     bool forecast_stale; /* st.forecast not yet made for the latest port event */
     struct eng_forecast forecast;
+    struct ib_host_address *addr; /* st.addresses */
+    uint32_t addr_cap;
+};
+
+/* Linear search finds a host's address among this many; past them, the
+ * engine's table of (source, address). */
+#define ADDR_SCAN 8
+
+struct eng_addr {
+    const struct eng_source *src;
+    struct ib_host_address a;
+    uint64_t hash;
 };
 
 /* A source port held by open connections of one source. */
@@ -34,9 +50,10 @@ struct eng_port {
     bool in_pool; /* counts toward the pool; a port outside it never does */
 };
 
-/* One destination (IP, port) of one source. */
+/* One destination (IP, port) of one source address. */
 struct eng_dest {
     struct eng_source *src;
+    uint8_t src_ip[16];
     uint8_t ip[16];
     uint16_t port;
     uint64_t hash;
@@ -65,19 +82,42 @@ struct eng_tuple {
     uint16_t src_port;
 };
 
+/* A host's port space: by declared host, by LocalCAGUID, or by address
+ * (from says which; the other fields are zero). */
 struct source_key {
     uint16_t port_space;
+    uint8_t from;
     uint8_t ip_version;
-    uint8_t pad;
+    uint32_t host;
+    uint64_t guid;
     uint8_t ip[16];
 };
 
 static bool source_eq(const void *item, const void *key)
 {
-    const struct ib_source_stats *s = &((const struct eng_source *)item)->st;
+    const struct eng_source *s = item;
     const struct source_key *k = key;
-    return s->port_space == k->port_space && s->ip_version == k->ip_version &&
-           memcmp(s->ip, k->ip, 16) == 0;
+    if (s->st.port_space != k->port_space || s->st.host_from != k->from)
+        return false;
+    switch (k->from) {
+    case IB_HOST_FROM_ADDRESS:
+        return s->st.ip_version == k->ip_version && memcmp(s->st.ip, k->ip, 16) == 0;
+    case IB_HOST_FROM_CA_GUID: return s->st.ca_guid == k->guid;
+    default: return s->host == k->host;
+    }
+}
+
+struct addr_key {
+    const struct eng_source *src;
+    struct ib_host_address a;
+    uint8_t zero[7]; /* no padding bytes in the hashed key */
+};
+
+static bool addr_eq(const void *item, const void *key)
+{
+    const struct eng_addr *a = item;
+    const struct addr_key *k = key;
+    return a->src == k->src && memcmp(&a->a, &k->a, sizeof a->a) == 0;
 }
 
 struct port_key {
@@ -94,6 +134,7 @@ static bool port_eq(const void *item, const void *key)
 
 struct dest_key {
     const struct eng_source *src;
+    uint8_t src_ip[16];
     uint8_t ip[16];
     uint64_t port;
 };
@@ -102,7 +143,8 @@ static bool dest_eq(const void *item, const void *key)
 {
     const struct eng_dest *d = item;
     const struct dest_key *k = key;
-    return d->src == k->src && d->port == k->port && memcmp(d->ip, k->ip, 16) == 0;
+    return d->src == k->src && d->port == k->port && memcmp(d->ip, k->ip, 16) == 0 &&
+           memcmp(d->src_ip, k->src_ip, 16) == 0;
 }
 
 struct tuple_key {
@@ -125,14 +167,19 @@ bool eng_ports_init(struct ib_engine *e)
     ep_init(&ps->dest_pool, sizeof(struct eng_dest));
     ep_init(&ps->tuple_pool, sizeof(struct eng_tuple));
     ep_init(&ps->level_pool, sizeof(struct eng_level));
+    ep_init(&ps->addr_pool, sizeof(struct eng_addr));
     return et_init(&ps->sources, 64, &ps->source_pool) && et_init(&ps->ports, 64, &ps->port_pool) &&
            et_init(&ps->dests, 64, &ps->dest_pool) && et_init(&ps->tuples, 64, &ps->tuple_pool) &&
-           et_init(&ps->levels, 64, &ps->level_pool);
+           et_init(&ps->levels, 64, &ps->level_pool) && et_init(&ps->addrs, 16, &ps->addr_pool);
 }
 
 void eng_ports_destroy(struct ib_engine *e)
 {
     struct eng_ports *ps = &e->ports;
+    for (size_t i = 0; i < ps->source_count; i++)
+        free(ps->source_list[i]->addr);
+    et_destroy(&ps->addrs);
+    ep_destroy(&ps->addr_pool);
     et_destroy(&ps->sources);
     et_destroy(&ps->ports);
     et_destroy(&ps->dests);
@@ -196,18 +243,92 @@ static void *find_or_make(struct ib_engine *e, struct et_table *t, struct ep_poo
     return item;
 }
 
-static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple *t)
+/* The key of the host that sent REQ p (tuple t, LocalCAGUID ca_guid). */
+static struct source_key source_key_of(const struct ib_engine *e, const struct ib_packet *p,
+                                       const struct ib_tuple *t, uint64_t ca_guid)
 {
-    struct eng_ports *cm = &e->ports;
     struct source_key k;
     memset(&k, 0, sizeof k);
     k.port_space = t->port_space;
-    k.ip_version = t->ip_version;
-    memcpy(k.ip, t->src_ip, 16);
+    int host = eng_hosts_of(e, p, t->ip_version, t->src_ip);
+    if (host >= 0) {
+        k.from = e->hosts.list[host].from;
+        k.host = (uint32_t)host;
+    } else if (ca_guid) {
+        k.from = IB_HOST_FROM_CA_GUID;
+        k.guid = ca_guid;
+    } else {
+        k.from = IB_HOST_FROM_ADDRESS;
+        k.ip_version = t->ip_version;
+        memcpy(k.ip, t->src_ip, 16);
+    }
+    return k;
+}
+
+/* t's source address among src's: listed (up to IB_HOST_ADDRESSES_MAX) and
+ * counted when new. */
+static void address_seen(struct ib_engine *e, struct eng_source *src, const struct ib_tuple *t)
+{
+    struct ib_source_stats *st = &src->st;
+    struct addr_key k;
+    memset(&k, 0, sizeof k);
+    k.src = src;
+    k.a.ip_version = t->ip_version;
+    memcpy(k.a.ip, t->src_ip, 16);
+    uint32_t scan = st->addresses_listed < ADDR_SCAN ? st->addresses_listed : ADDR_SCAN;
+    for (uint32_t i = 0; i < scan; i++)
+        if (memcmp(&src->addr[i], &k.a, sizeof k.a) == 0)
+            return;
+    uint64_t h = 0;
+    if (st->address_count > ADDR_SCAN) {
+        h = et_hash(&k, sizeof k);
+        if (et_find(&e->ports.addrs, h, addr_eq, &k))
+            return;
+    }
+    if (st->address_count >= ADDR_SCAN) {
+        /* Past the scanned few: every new one into the table. */
+        if (!h)
+            h = et_hash(&k, sizeof k);
+        uint32_t self;
+        struct eng_addr *a = ep_alloc(&e->ports.addr_pool, &self);
+        if (!a || !et_insert(&e->ports.addrs, h, self)) {
+            if (a)
+                ep_release(&e->ports.addr_pool, a, self);
+            eng_oom(e);
+            return;
+        }
+        a->src = src;
+        a->a = k.a;
+        a->hash = h;
+    }
+    st->address_count++;
+    if (st->addresses_listed >= IB_HOST_ADDRESSES_MAX)
+        return;
+    if (st->addresses_listed == src->addr_cap) {
+        uint32_t cap = src->addr_cap ? src->addr_cap * 2 : 2;
+        struct ib_host_address *l = realloc(src->addr, cap * sizeof *l);
+        if (!l) {
+            eng_oom(e);
+            return;
+        }
+        src->addr = l;
+        src->addr_cap = cap;
+        st->addresses = l;
+    }
+    src->addr[st->addresses_listed++] = k.a;
+}
+
+static struct eng_source *source_get(struct ib_engine *e, const struct ib_packet *p,
+                                     const struct ib_tuple *t, uint64_t ca_guid)
+{
+    struct eng_ports *cm = &e->ports;
+    struct source_key k = source_key_of(e, p, t, ca_guid);
     uint64_t h = et_hash(&k, sizeof k);
     struct eng_source *s = et_find(&cm->sources, h, source_eq, &k);
-    if (s)
+    if (s) {
+        address_seen(e, s, t);
         return s;
+    }
     if (cm->source_count >= e->cfg.max_sources) {
         e->stats.sources_dropped++;
         return NULL;
@@ -226,13 +347,19 @@ static struct eng_source *source_get(struct ib_engine *e, const struct ib_tuple 
         return NULL;
     s->self = self;
     s->hash = h;
+    s->host = k.host;
     s->st.port_space = t->port_space;
     s->st.ip_version = t->ip_version;
     memcpy(s->st.ip, t->src_ip, 16);
+    s->st.host_from = k.from;
+    s->st.ca_guid = k.guid;
+    if (k.from == IB_HOST_FROM_OPTION || k.from == IB_HOST_FROM_CAPTURE)
+        s->st.host_name = e->hosts.list[k.host].name;
     s->pool_high_armed = true;
     s->forecast_armed = true;
     s->index = (uint32_t)cm->source_count;
     cm->source_list[cm->source_count++] = s;
+    address_seen(e, s, t);
     return s;
 }
 
@@ -268,6 +395,7 @@ static struct eng_dest *dest_get(struct ib_engine *e, struct eng_source *src,
     struct dest_key k;
     memset(&k, 0, sizeof k);
     k.src = src;
+    memcpy(k.src_ip, t->src_ip, 16);
     memcpy(k.ip, t->dst_ip, 16);
     k.port = t->dst_port;
     uint64_t h = et_hash(&k, sizeof k);
@@ -278,6 +406,7 @@ static struct eng_dest *dest_get(struct ib_engine *e, struct eng_source *src,
     if (d && made) {
         d->self = self;
         d->src = src;
+        memcpy(d->src_ip, t->src_ip, 16);
         memcpy(d->ip, t->dst_ip, 16);
         d->port = t->dst_port;
         d->hash = h;
@@ -387,6 +516,7 @@ static void pool_figures(struct ib_engine *e, struct eng_source *src, const stru
     if (d->ports > st->peak_ports_per_destination) {
         st->peak_ports_per_destination = d->ports;
         st->peak_per_destination_at = e->at;
+        st->peak_dst_ip_version = t->ip_version;
         memcpy(st->peak_dst_ip, d->ip, 16);
         st->peak_dst_port = d->port;
         if (d->ports >= e->pool_size)
@@ -400,6 +530,7 @@ static void pool_figures(struct ib_engine *e, struct eng_source *src, const stru
             f->data.tuple = *t;
             f->data.ports_in_use = st->ports_in_use;
             f->data.pool_size = e->pool_size;
+            f->data.host_addresses = st->address_count;
         }
     }
 }
@@ -444,6 +575,7 @@ static void forecast_event(struct ib_engine *e, struct eng_source *src, bool req
         f->data.eta_s = fc->eta_s;
         f->data.rate_per_s = fc->rate_per_s;
         f->data.model = (uint8_t)m;
+        f->data.host_addresses = st->address_count;
     }
 }
 
@@ -513,9 +645,10 @@ static void usage_changed(struct ib_engine *e, const struct eng_source *src)
 }
 
 /* The REQ of hold c takes its source port: findings, counts and peaks. */
-void eng_ports_take(struct ib_engine *e, struct eng_hold *c, const struct ib_tuple *t)
+void eng_ports_take(struct ib_engine *e, struct eng_hold *c, const struct ib_packet *p,
+                    const struct ib_tuple *t, uint64_t ca_guid)
 {
-    struct eng_source *src = source_get(e, t);
+    struct eng_source *src = source_get(e, p, t, ca_guid);
     if (!src)
         return;
     src->st.connections++;

@@ -65,6 +65,30 @@ static inline struct ib_frame_ref ref_unpack(struct eng_ref c)
     return r;
 }
 
+/* ---- declared hosts (engine_hosts.c) ---- */
+
+struct eng_host {
+    char *name;
+    uint8_t from; /* enum ib_host_from */
+};
+
+struct eng_hosts {
+    struct eng_host *list; /* ib_engine_host_add's numbers */
+    size_t count, cap;
+    struct et_table addrs; /* declared address -> host */
+    struct ep_pool addr_pool;
+    size_t addr_count;
+    ib_sender_host_fn sender;
+    void *sender_ctx;
+};
+
+bool eng_hosts_init(struct ib_engine *e);
+void eng_hosts_destroy(struct ib_engine *e);
+/* The declared host of a REQ's source address (p: the REQ, for the sender
+ * callback), or -1. */
+int eng_hosts_of(const struct ib_engine *e, const struct ib_packet *p, uint8_t ip_version,
+                 const uint8_t ip[16]);
+
 /* ---- the port pool (engine_ports.c) ---- */
 
 struct eng_source;
@@ -83,9 +107,11 @@ struct eng_hold {
 };
 
 struct eng_ports {
-    struct et_table sources; /* (port space, IP) -> eng_source */
+    struct et_table sources; /* (port space, host) -> eng_source */
     struct et_table ports;   /* (source, source port) -> eng_port */
-    struct et_table dests;   /* (source, dst IP, dst port) -> eng_dest */
+    struct et_table dests;   /* (source, src IP, dst IP, dst port) -> eng_dest */
+    struct et_table addrs;   /* (source, src IP) of hosts past a few addresses */
+    struct ep_pool addr_pool;
     struct et_table tuples;  /* (dest, source port) -> eng_tuple */
     struct et_table levels;  /* (source, ports toward one destination) -> eng_level */
     struct ep_pool source_pool, port_pool, dest_pool, tuple_pool, level_pool;
@@ -95,10 +121,12 @@ struct eng_ports {
 
 bool eng_ports_init(struct ib_engine *e);
 void eng_ports_destroy(struct ib_engine *e);
-/* The REQ of the frame being fed, whose tuple is t, takes its source port
- * into h (h->req and h->comm_id set, h's links initialized): reuse findings,
- * pool_high, pool_forecast, the frame's port figures. */
-void eng_ports_take(struct ib_engine *e, struct eng_hold *h, const struct ib_tuple *t);
+/* The REQ p of the frame being fed, whose tuple is t and LocalCAGUID
+ * ca_guid, takes its source port into h (h->req and h->comm_id set, h's
+ * links initialized) from its host's pool: reuse findings, pool_high,
+ * pool_forecast, the frame's port figures. */
+void eng_ports_take(struct ib_engine *e, struct eng_hold *h, const struct ib_packet *p,
+                    const struct ib_tuple *t, uint64_t ca_guid);
 /* The connection of h ended: its port given back (nothing when none held). */
 void eng_ports_release(struct ib_engine *e, struct eng_hold *h);
 /* The frame's port figures (links.ports_in_use ...) from h. */
@@ -195,6 +223,7 @@ struct ib_engine {
     bool finished;
     struct eng_latency lat_setup, lat_req_rep;
     struct eng_cm cm;
+    struct eng_hosts hosts;
     struct eng_ports ports;
     struct eng_mad mad;
     /* The frame being fed. */

@@ -76,6 +76,19 @@ static void endpoint(const struct ib_endpoint *ep, uint32_t qp, char *buf, size_
     }
 }
 
+/* A pool's host: its source address, and how many more its host has. */
+static void host_of(const struct ib_tuple *t, uint32_t addresses, char *buf, size_t size)
+{
+    char ip[ADDR_MAX];
+    ib_format_ip(t->ip_version, t->src_ip, ip, sizeof ip);
+    if (addresses > 2)
+        snprintf(buf, size, "%s and %u other addresses of its host", ip, addresses - 1);
+    else if (addresses == 2)
+        snprintf(buf, size, "%s and 1 other address of its host", ip);
+    else
+        snprintf(buf, size, "%s", ip);
+}
+
 /* "REQ", "DREP", ...: a CM message's name. */
 static const char *cm_message(uint16_t attr, char buf[ADDR_MAX + 8])
 {
@@ -90,7 +103,7 @@ static void cm_text(const struct ib_finding *f, char *buf, size_t size)
 {
     const struct ib_finding_data *d = &f->data;
     const struct ib_tuple *t = &d->tuple;
-    char ps_buf[8], a[ADDR_MAX + 8], b[ADDR_MAX + 8];
+    char ps_buf[8], a[ADDR_MAX + 48], b[ADDR_MAX + 8];
     const char *ps = port_space(t->port_space, ps_buf);
     unsigned long long rel = (unsigned long long)f->related.frame;
     switch (f->kind) {
@@ -137,7 +150,7 @@ static void cm_text(const struct ib_finding *f, char *buf, size_t size)
                  t->src_port, a, ps, b, rel);
         break;
     case IB_FIND_POOL_FORECAST:
-        ib_format_ip(t->ip_version, t->src_ip, a, sizeof a);
+        host_of(t, d->host_addresses, a, sizeof a);
         ib_format_time_left(d->eta_s, b, sizeof b);
         snprintf(buf, size,
                  "port pool of %s (%s) runs out in %s at %.2f ports/s (%u of %u in use, %s)", a, ps,
@@ -145,7 +158,7 @@ static void cm_text(const struct ib_finding *f, char *buf, size_t size)
                  d->model ? "per destination" : "one port each");
         break;
     default: /* IB_FIND_POOL_HIGH */
-        ib_format_ip(t->ip_version, t->src_ip, a, sizeof a);
+        host_of(t, d->host_addresses, a, sizeof a);
         snprintf(buf, size, "ports in use by %s (%s) reached %.1f%% of the pool (%u of %u)", a, ps,
                  d->pool_size ? 100.0 * d->ports_in_use / d->pool_size : 0.0, d->ports_in_use,
                  d->pool_size);

@@ -109,6 +109,35 @@ const char *ib_engine_config_problem(const struct ib_engine_config *cfg);
  * problem: --threshold of the pool, rounded up (ib_engine_threshold_ports). */
 uint32_t ib_engine_config_threshold_ports(const struct ib_engine_config *cfg);
 
+/* ---- Hosts: which source addresses draw from one port pool ----
+ *
+ * Linux keeps one port space per network namespace (cma_ps_find), whatever
+ * the address: every address of a host draws from one pool.  A REQ's source
+ * address is joined to its host by the first of: a host declared with that
+ * address (ib_engine_host_address: --host), the host the caller says sent
+ * the packet (ib_engine_set_sender_host: with several hosts' captures read
+ * as one, the capture that owns the address), the REQ's LocalCAGUID (one
+ * HCA: the addresses of its ports), else the address alone. */
+enum ib_host_from {
+    IB_HOST_FROM_ADDRESS, /* nothing joins it to others: the address is the host */
+    IB_HOST_FROM_CA_GUID, /* its REQs' LocalCAGUID */
+    IB_HOST_FROM_CAPTURE, /* the capture that owns its addresses */
+    IB_HOST_FROM_OPTION,  /* declared (--host NAME=ADDR,...) */
+    IB_HOST_FROM_COUNT
+};
+/* "address", "ca_guid", "capture", "option": the reports' words. */
+const char *ib_host_from_name(enum ib_host_from from);
+/* Looks a name up; IB_HOST_FROM_COUNT when there is none. */
+enum ib_host_from ib_host_from_by_name(const char *name);
+
+struct ib_host_address {
+    uint8_t ip_version;
+    uint8_t ip[16];
+};
+
+/* The addresses a host's pool lists; past this, counted only. */
+#define IB_HOST_ADDRESSES_MAX 64
+
 struct ib_engine;
 
 /* NULL when out of memory or when cfg has a problem (above); a NULL cfg is
@@ -131,6 +160,18 @@ bool ib_engine_has_timers(const struct ib_engine *e);
 /* A finding made beside the engine (fabric.h's not_delivered), counted with
  * its own; false when its kind is switched off (then it is not reported). */
 bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind);
+
+/* A declared host (IB_HOST_FROM_OPTION or IB_HOST_FROM_CAPTURE; the name is
+ * copied): its number, or -1 when out of memory.  Declare hosts before the
+ * first frame. */
+int ib_engine_host_add(struct ib_engine *e, const char *name, enum ib_host_from from);
+/* An address of declared host `host`.  False when out of memory, or when
+ * another host has it already (*other: that host's number, else -1). */
+bool ib_engine_host_address(struct ib_engine *e, int host, uint8_t ip_version, const uint8_t ip[16],
+                            int *other);
+/* The declared host that sent a packet, or -1 when the caller cannot say. */
+typedef int (*ib_sender_host_fn)(void *ctx, const struct ib_packet *p);
+void ib_engine_set_sender_host(struct ib_engine *e, ib_sender_host_fn fn, void *ctx);
 
 /* For ib_parse_opts.is_mad_qp: whether a redirect named this QP at dst. */
 bool ib_engine_is_mad_qp(void *engine, const struct ib_endpoint *dst, uint32_t qp);
@@ -217,14 +258,25 @@ bool ib_forecast_soonest(const struct ib_forecast fc[IB_MODEL_COUNT], enum ib_po
 
 struct ib_source_stats {
     uint16_t port_space;
-    uint8_t ip_version;
+    uint8_t ip_version; /* its first address (addresses[0]) */
     uint8_t ip[16];
+    /* The host whose pool this is, and how its addresses were joined:
+     * its name (option, capture; else NULL), its HCA's GUID (ca_guid; else
+     * 0), and the source addresses of its REQs, first seen first (at most
+     * IB_HOST_ADDRESSES_MAX listed, address_count counts them all). */
+    uint8_t host_from; /* enum ib_host_from */
+    const char *host_name;
+    uint64_t ca_guid;
+    uint32_t address_count;
+    uint32_t addresses_listed;
+    const struct ib_host_address *addresses;
     uint64_t connections;  /* REQs from this source */
     uint32_t ports_in_use; /* now, legacy model */
     uint32_t peak_ports_in_use;
     struct ib_frame_ref peak_at;
     uint32_t peak_ports_per_destination; /* 4-tuple model */
     struct ib_frame_ref peak_per_destination_at;
+    uint8_t peak_dst_ip_version;
     uint8_t peak_dst_ip[16];
     uint16_t peak_dst_port;
     double pool_utilization; /* peak legacy / pool size, percent */

@@ -115,6 +115,8 @@ struct ib_finding_data {
     uint32_t ports_in_use; /* pool_high, pool_forecast: pool ports held when it
                             * fired (pool_forecast: in its model) */
     uint32_t pool_size;
+    uint32_t host_addresses; /* pool_high, pool_forecast: the addresses of the
+                              * source's host (engine.h, "Hosts") */
     /* pool_forecast: the estimate that fired it, and its model (enum
      * ib_pool_model: the sooner one) */
     double eta_s, rate_per_s;

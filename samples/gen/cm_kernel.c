@@ -32,6 +32,7 @@ static const char *key_name(cmk_key_t key, char *buf, size_t len)
         [K_PORTS_IN_USE_AT_END] = "ports_in_use_at_end",
         [K_PEAK_PORTS_IN_USE] = "peak_ports_in_use",
         [K_HOST_PEAK_PORTS_IN_USE] = "host_peak_ports_in_use",
+        [K_HOST_ADDRESSES] = "host_addresses",
     };
     if (key >= K_RETX_FIRST && key < K_RETX_FIRST + CMK_NMSG)
         snprintf(buf, len, "connections.retransmissions_by_message.%s",
@@ -145,6 +146,7 @@ static void finish(cmk_t *k)
     if (!k->why[K_RETRANSMISSIONS])
         k->why[K_RETRANSMISSIONS] = "the sum of retransmissions_by_message";
     k->omit[K_HOST_PEAK_PORTS_IN_USE] = !k->set[K_HOST_PEAK_PORTS_IN_USE];
+    k->omit[K_HOST_ADDRESSES] = !k->set[K_HOST_ADDRESSES];
 }
 
 static int write_row(FILE *t, const cmk_row_t *row, cmk_t *k)

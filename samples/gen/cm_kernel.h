@@ -80,6 +80,7 @@ typedef enum cmk_key {
     K_PORTS_IN_USE_AT_END,
     K_PEAK_PORTS_IN_USE,
     K_HOST_PEAK_PORTS_IN_USE,
+    K_HOST_ADDRESSES,
     K_NKEYS
 } cmk_key_t;
 

@@ -471,6 +471,8 @@ static void row_two_addresses(cmk_t *k)
     cmk_set(k, K_HOST_PEAK_PORTS_IN_USE, ps.peak,
             "cma_alloc_any_port over one port space per namespace (cma_ps_find): 100, then "
             "EADDRNOTAVAIL");
+    cmk_set(k, K_HOST_ADDRESSES, 2,
+            "cma_ps_find: both addresses bind in the namespace's one port space, one host");
 }
 
 /* 9. Automatic path migration: the teardown from the alternate ports. */

@@ -10,8 +10,9 @@ compared: a JSON path into the report, except
 
   ports_in_use_at_end     the sum of sources[].ports_in_use
   peak_ports_in_use       the largest sources[].peak_ports_in_use
-  host_peak_ports_in_use  the largest hosts[].peak_ports_in_use when the
-                          report lists hosts, else the path itself
+  host_peak_ports_in_use  the same: a source is a host's port space (its
+                          addresses in sources[].addresses)
+  host_addresses          the largest sources[].address_count
 
 A key the report lacks is a failure that names it.  One line per mismatch,
 with the kernel function the value follows.
@@ -36,9 +37,7 @@ INFO = ("options", "vantage")
 # Rows whose keys ibscope cannot give yet, each with what is missing: their
 # mismatches are listed but do not fail; a pending row that passes fails, so
 # that this list cannot go stale.
-PENDING = {
-    "two_addresses": "pools per host (docs/cm-model.md, Ports): ibscope keeps one pool per address",
-}
+PENDING = {}
 
 
 def read_truth(d):
@@ -76,13 +75,10 @@ def value(report, key):
     """What the report says of a truth key (see the module's doc)."""
     if key == "ports_in_use_at_end":
         return sum(sources(report, "ports_in_use"))
-    if key == "peak_ports_in_use":
+    if key == "host_addresses":
+        return max(sources(report, "address_count"), default=0)
+    if key in ("peak_ports_in_use", "host_peak_ports_in_use"):
         return max(sources(report, "peak_ports_in_use"), default=0)
-    if key == "host_peak_ports_in_use" and isinstance(report.get("hosts"), list):
-        hosts = report["hosts"]
-        if any("peak_ports_in_use" not in h for h in hosts):
-            raise Missing("hosts[].peak_ports_in_use")
-        return max((h["peak_ports_in_use"] for h in hosts), default=0)
     return path(report, key)
 
 

@@ -272,8 +272,9 @@ def check_ports(name, t, cm):
         guids = {v["infiniband.cm.req.localcaguid"] for v in reqs}
         addrs = {v["infiniband.cm.req.ip_cm.sip4"] for v in reqs}
         ports = {int(v["infiniband.cm.req.ip_cm.sport"], 0) for v in reqs}
-        check(len(guids) == 1 and len(addrs) == 2,
-              f"{name}: {len(addrs)} source addresses under {len(guids)} LocalCAGUIDs")
+        check(len(guids) == 1 and len(addrs) == int(t["host_addresses"]),
+              f"{name}: {len(addrs)} source addresses under {len(guids)} LocalCAGUIDs, truth "
+              f"says host_addresses {t['host_addresses']}")
         check(len(ports) == int(t["host_peak_ports_in_use"]) and
               all(40000 <= p <= 40099 for p in ports),
               f"{name}: {len(ports)} distinct ports in 40000-40099, truth says "
@@ -314,7 +315,8 @@ def main():
         check(sorted(truth) == sorted(rows), f"truth.tsv covers {sorted(truth)}")
         for r in rows:
             need = KEYS + ["options", "vantage"] + \
-                (["host_peak_ports_in_use"] if r == "two_addresses" else ["peak_ports_in_use"])
+                (["host_peak_ports_in_use", "host_addresses"] if r == "two_addresses"
+                 else ["peak_ports_in_use"])
             missing = [k for k in need if k not in truth[r]]
             check(not missing, f"truth.tsv: {r} lacks {missing}")
             check(truth[r].get("vantage") in ("active host", "passive host", "mirror port"),

@@ -103,8 +103,12 @@ def refused(ctx, label, path, says):
 
 def repeated(element, key, numbers):
     """The JSON text of a copy of element per number, key set to it (a
-    source's address made of it)."""
-    text = json.dumps(dict(element, **{key: "@N@"}), separators=(",", ":"))
+    source's address made of it, its host's one address too)."""
+    changed = {key: "@N@"}
+    if key == "ip":
+        changed.update(host_name=None, host_from="address", ca_guid=None, address_count=1,
+                       addresses=["@N@"])
+    text = json.dumps(dict(element, **changed), separators=(",", ":"))
     if key == "ip":
         return ",".join(text.replace('"@N@"', f'"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}"')
                         for i in numbers)

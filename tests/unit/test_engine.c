@@ -1132,6 +1132,159 @@ static void exhaust(unsigned destinations)
     }
 }
 
+/* ---- hosts: one port pool per network namespace (cma_ps_find) ---- */
+
+/* A REQ from LID a with LocalCAGUID guid and tuple t. */
+static struct ib_packet req_guid(uint16_t a, uint64_t guid, uint32_t comm, struct tup t)
+{
+    struct ib_packet p = req(a, 2, comm, t);
+    p.cm.u.req.local_ca_guid = guid;
+    return p;
+}
+
+static void test_host_by_ca_guid(void **state)
+{
+    (void)state;
+    /* Two addresses of one HCA: one source, both listed, one pool. */
+    struct tup a = { TEN(1), 40000, TEN(9), 4420 }, b = { TEN(2), 40001, TEN(9), 4420 };
+    feed_quiet(PK(req_guid(1, 0x77, 1, a)));
+    feed_quiet(PK(req_guid(3, 0x77, 2, b)));
+    assert_int_equal(ib_engine_source_count(E), 1);
+    const struct ib_source_stats *s = source0();
+    assert_int_equal(s->host_from, IB_HOST_FROM_CA_GUID);
+    assert_true(s->ca_guid == 0x77);
+    assert_null(s->host_name);
+    assert_int_equal(s->address_count, 2);
+    assert_int_equal(s->addresses_listed, 2);
+    assert_int_equal(s->addresses[0].ip[15], 1);
+    assert_int_equal(s->addresses[1].ip[15], 2);
+    assert_int_equal(s->ports_in_use, 2);
+    assert_int_equal(A.links.ports_in_use, 2);
+    /* 4-tuple (cma_port_is_unique): the same port from the other address
+     * to the same destination is another tuple, but the host's port. */
+    struct tup b2 = { TEN(2), 40000, TEN(9), 4420 };
+    feed(PK(req_guid(3, 0x77, 3, b2)));
+    assert_int_equal(count_of(IB_FIND_DUPLICATE_TUPLE), 0);
+    assert_int_equal(count_of(IB_FIND_PORT_REUSED), 1);
+    assert_int_equal(source0()->ports_in_use, 2);
+    assert_int_equal(source0()->peak_ports_per_destination, 2);
+    assert_string_equal(ib_host_from_name(IB_HOST_FROM_CA_GUID), "ca_guid");
+    assert_int_equal(ib_host_from_by_name("capture"), IB_HOST_FROM_CAPTURE);
+    assert_int_equal(ib_host_from_by_name("nothing"), IB_HOST_FROM_COUNT);
+}
+
+static void test_host_without_guid_is_its_address(void **state)
+{
+    (void)state;
+    struct tup a = { TEN(1), 40000, TEN(9), 4420 }, b = { TEN(2), 40001, TEN(9), 4420 };
+    feed_quiet(PK(req_guid(1, 0, 1, a)));
+    feed_quiet(PK(req_guid(3, 0, 2, b)));
+    assert_int_equal(ib_engine_source_count(E), 2);
+    for (size_t i = 0; i < 2; i++) {
+        const struct ib_source_stats *s = ib_engine_source(E, i);
+        assert_int_equal(s->host_from, IB_HOST_FROM_ADDRESS);
+        assert_int_equal(s->address_count, 1);
+        assert_int_equal(s->ports_in_use, 1);
+        assert_true(s->ca_guid == 0);
+    }
+}
+
+static void test_host_declared_wins(void **state)
+{
+    (void)state;
+    /* Two HCAs of one host (declared), and an address of one of them
+     * declared a host of its own (a container's namespace). */
+    uint8_t ip[16];
+    int other;
+    int h = ib_engine_host_add(E, "node1", IB_HOST_FROM_OPTION);
+    int c = ib_engine_host_add(E, "pod", IB_HOST_FROM_OPTION);
+    assert_true(h == 0 && c == 1);
+    put_ip4(ip, TEN(1));
+    assert_true(ib_engine_host_address(E, h, 4, ip, &other));
+    put_ip4(ip, TEN(2));
+    assert_true(ib_engine_host_address(E, h, 4, ip, &other));
+    assert_false(ib_engine_host_address(E, c, 4, ip, &other)); /* node1's */
+    assert_int_equal(other, h);
+    assert_true(ib_engine_host_address(E, h, 4, ip, &other)); /* again: no harm */
+    put_ip4(ip, TEN(3));
+    assert_true(ib_engine_host_address(E, c, 4, ip, &other));
+    struct tup a = { TEN(1), 40000, TEN(9), 4420 }, b = { TEN(2), 40001, TEN(9), 4420 },
+               p = { TEN(3), 40002, TEN(9), 4420 };
+    feed_quiet(PK(req_guid(1, 0x11, 1, a)));
+    feed_quiet(PK(req_guid(3, 0x22, 2, b)));
+    feed_quiet(PK(req_guid(4, 0x11, 3, p)));
+    assert_int_equal(ib_engine_source_count(E), 2);
+    const struct ib_source_stats *s = source0(), *t = ib_engine_source(E, 1);
+    assert_int_equal(s->host_from, IB_HOST_FROM_OPTION);
+    assert_string_equal(s->host_name, "node1");
+    assert_true(s->ca_guid == 0);
+    assert_int_equal(s->address_count, 2);
+    assert_int_equal(s->ports_in_use, 2);
+    assert_string_equal(t->host_name, "pod");
+    assert_int_equal(t->ports_in_use, 1);
+}
+
+static int sender_is_lid_5(void *ctx, const struct ib_packet *p)
+{
+    return p->src.lid == 5 ? *(const int *)ctx : -1;
+}
+
+static void test_host_of_sender(void **state)
+{
+    (void)state;
+    /* With several hosts' captures, the capture owning the sender. */
+    static int host;
+    host = ib_engine_host_add(E, "a.pcap", IB_HOST_FROM_CAPTURE);
+    ib_engine_set_sender_host(E, sender_is_lid_5, &host);
+    struct tup a = { TEN(1), 40000, TEN(9), 4420 }, b = { TEN(2), 40001, TEN(9), 4420 };
+    feed_quiet(PK(req_guid(5, 0x11, 1, a)));
+    feed_quiet(PK(req_guid(5, 0x22, 2, b)));
+    feed_quiet(PK(req_guid(6, 0x22, 3, b)));
+    assert_int_equal(ib_engine_source_count(E), 2);
+    assert_int_equal(source0()->host_from, IB_HOST_FROM_CAPTURE);
+    assert_string_equal(source0()->host_name, "a.pcap");
+    assert_int_equal(source0()->address_count, 2);
+    assert_int_equal(ib_engine_source(E, 1)->host_from, IB_HOST_FROM_CA_GUID);
+}
+
+static void test_host_many_addresses(void **state)
+{
+    (void)state;
+    /* Past the listed addresses, counted: each address once however
+     * often it comes back. */
+    for (int round = 0; round < 2; round++)
+        for (uint32_t i = 0; i < 100; i++) {
+            struct tup t = { TEN(100 + i), (uint16_t)(40000 + round * 100 + i), TEN(9), 4420 };
+            feed(PK(req_guid(1, 0x33, 1 + round * 100 + i, t)));
+        }
+    const struct ib_source_stats *s = source0();
+    assert_int_equal(ib_engine_source_count(E), 1);
+    assert_int_equal(s->address_count, 100);
+    assert_int_equal(s->addresses_listed, IB_HOST_ADDRESSES_MAX);
+    assert_int_equal(s->addresses[IB_HOST_ADDRESSES_MAX - 1].ip[15],
+                     100 + IB_HOST_ADDRESSES_MAX - 1);
+    assert_int_equal(s->ports_in_use, 200);
+}
+
+static void test_host_pool_high_names_host(void **state)
+{
+    (void)state;
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.pool_low = 40000;
+    cfg.pool_high = 40009; /* 10 ports: pool_high at 9 */
+    start(&cfg);
+    for (uint32_t i = 0; i < 9; i++) {
+        struct tup t = { TEN(1 + i % 2), (uint16_t)(40000 + i), TEN(9), 4420 };
+        feed(PK(req_guid(1, 0x44, 1 + i, t)));
+    }
+    const struct ib_finding *f = get(IB_FIND_POOL_HIGH);
+    assert_int_equal(f->data.host_addresses, 2);
+    assert_string_equal(text(f), "ports in use by 10.0.0.1 and 1 other address of its host (TCP) "
+                                 "reached 90.0% of the pool (9 of 10)");
+}
+
 static void test_exhaustion_default_pool(void **state)
 {
     (void)state;
@@ -2160,6 +2313,12 @@ int main(void)
         T(test_same_id_other_node_not_retransmission),
         T(test_req_again_after_reply_is_a_copy),
         T(test_req_key_has_ca_guid),
+        T(test_host_by_ca_guid),
+        T(test_host_without_guid_is_its_address),
+        T(test_host_declared_wins),
+        T(test_host_of_sender),
+        T(test_host_many_addresses),
+        T(test_host_pool_high_names_host),
         T(test_duplicate_tuple),
         T(test_port_reused_links_latest),
         T(test_reuse_after_close_no_finding),
