@@ -82,6 +82,12 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_cm_kernel.py
                    --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(analyzer.cm_kernel PROPERTIES TIMEOUT 600)
+  # One port pool per host (tests/analyzer/test_hosts.py): by LocalCAGUID,
+  # by --host, in every view and a merge; bad --host values refused.
+  add_test(NAME analyzer.hosts
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_hosts.py
+                   --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
+  set_tests_properties(analyzer.hosts PROPERTIES TIMEOUT 300)
 endif()
 
 # A capture with no InfiniBand says what it holds instead: the real iWARP

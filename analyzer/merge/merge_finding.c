@@ -47,6 +47,7 @@ enum detail {
     D_SENT,
     D_TRIED_NS,
     D_IGNORED,
+    D_HOST_ADDRESSES,
     D_COUNT
 };
 
@@ -86,6 +87,7 @@ static const char *const detail_keys[] = { "tuple",
                                            "sent",
                                            "tried_ns",
                                            "ignored",
+                                           "host_addresses",
                                            NULL };
 /* The keys are read by position: one name for each D_ value, in order. */
 _Static_assert(sizeof detail_keys / sizeof detail_keys[0] == D_COUNT + 1,
@@ -280,6 +282,7 @@ static bool read_detail(struct merge_report *mr, int k, struct ib_finding_data *
     case D_REPEATED:
     case D_UNANSWERED:
     case D_IGNORED: return read_any_cm_message(r, &d->cm_attr);
+    case D_HOST_ADDRESSES: return rd_u32(r, UINT32_MAX, "a count of addresses", &d->host_addresses);
     case D_SENT: return rd_u32(r, UINT32_MAX, "a number of copies", &d->sent);
     case D_TRIED_NS: {
         int64_t t;

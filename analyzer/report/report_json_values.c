@@ -162,6 +162,8 @@ static void cm_details(struct json_writer *w, const struct ib_finding *f)
         jw_uint(w, d->ports_in_use);
         jw_key(w, "pool_size");
         jw_uint(w, d->pool_size);
+        jw_key(w, "host_addresses");
+        jw_uint(w, d->host_addresses);
         if (f->kind == IB_FIND_POOL_FORECAST) {
             jw_key(w, "eta_s");
             jv_number(w, d->eta_s, 3);

@@ -68,7 +68,7 @@ CONN_COUNTS = ["requests", "established", "rejected", "closed", "retransmissions
                "sidr_requests", "sidr_replies", "reject_reasons"]
 SOURCE_KEYS = ["ip", "port_space", "connections", "ports_in_use", "peak_ports_in_use",
                "pool_utilization", "exhausted", "peak_ports_per_destination",
-               "exhausted_per_destination", "ports_outside_pool"]
+               "exhausted_per_destination", "ports_outside_pool", "address_count", "addresses"]
 
 
 def connection_key(c):
@@ -106,6 +106,12 @@ def compare_with_truth(name, single, merged):
     src = [{k: s[k] for k in SOURCE_KEYS} for s in merged["sources"]]
     want_src = [{k: s[k] for k in SOURCE_KEYS} for s in single["sources"]]
     check(src == want_src, f"{name}: sources {src}, one vantage point: {want_src}")
+    # Each source's host is the capture that owns its addresses (a pool per
+    # host: cma_ps_find).
+    files = {os.path.basename(c["path"]) for c in merged["captures"]}
+    hosts = [(s["host_from"], s["host_name"]) for s in merged["sources"]]
+    check(all(f == "capture" and n in files for f, n in hosts),
+          f"{name}: source hosts {hosts}, not the captures {sorted(files)}")
 
 
 def check_clocks(name, rep, truth):
