@@ -5,7 +5,8 @@
  * the conversation's ID, so connections that share a tuple stay apart.  A
  * is the REQ's source (IP and port), B its destination; a connection without
  * an IP CM tuple goes between its two ends' GIDs (LIDs without a GRH).  An
- * endpoint is a source (IP, port space), as the analyzer's sources[].  Their
+ * endpoint is a source (a host's pool: its first address, and the port
+ * space), as the analyzer's sources[].  Their
  * addresses are of an address type of ibscope's own, so that tshark, which
  * prints ports only for TCP, UDP and SCTP, shows IP and port in one column.
  * Fed by the ibscope tap, so only while a table is open.
@@ -142,6 +143,12 @@ static tap_packet_status endpoint_packet(void *table, packet_info *pinfo, epan_d
     x.ip_version = c->tuple.ip_version;
     x.number = c->tuple.port_space;
     memcpy(x.bytes, c->tuple.src_ip, 16);
+    /* The pool's host, by its first address (engine.h, "Hosts"). */
+    const struct ib_source_stats *s = c->has_source ? ibs_state_source(c->source) : NULL;
+    if (s) {
+        x.ip_version = s->ip_version;
+        memcpy(x.bytes, s->ip, 16);
+    }
     address a;
     set_addr(&a, &x);
     add_endpoint_table_data((conv_hash_t *)table, &a, 0, !fr->conn_from_passive, 1,

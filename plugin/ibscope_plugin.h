@@ -114,6 +114,8 @@ struct ibs_conn {
     bool sidr; /* a SIDR exchange, not a connection that holds a port */
     struct ib_tuple tuple;
     struct ib_endpoint active, passive;
+    bool has_source;
+    uint32_t source; /* its host's pool (ibs_state_source) */
 };
 
 /* A frame ibscope decoded: the packet, and the stored analysis (NULL when
@@ -138,6 +140,8 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out);
  * (asked for one frame at a time: the conversation filters). */
 bool ibs_state_conn_of(uint32_t frame, uint32_t *conn);
 bool ibs_state_chain_of(uint32_t frame, uint32_t *chain);
+/* The file's source (a host's pool) of links.source, NULL when none. */
+const struct ib_source_stats *ibs_state_source(uint32_t source);
 void ibs_state_register(void);
 void ibs_state_handoff(void);
 

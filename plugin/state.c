@@ -68,6 +68,11 @@ static void state_init(void)
     rocev2_port = port > 0 && port <= 65535 ? (uint16_t)port : IB_ROCEV2_UDP_PORT;
 }
 
+const struct ib_source_stats *ibs_state_source(uint32_t source)
+{
+    return engine ? ib_engine_source(engine, source) : NULL;
+}
+
 static void state_cleanup(void)
 {
     ib_engine_free(engine);
@@ -396,7 +401,9 @@ static void take_conn_and_chain(struct ibs_stored *st, struct ib_frame_links *l,
                                   p->cm.attr == IB_CM_SIDR_REQ,
                                   l->conn_tuple,
                                   p->src,
-                                  p->dst };
+                                  p->dst,
+                                  l->has_ports,
+                                  l->source };
             g_array_set_size(conns, l->conn + 1);
             g_array_index(conns, struct ibs_conn, l->conn) = c;
         }

@@ -53,8 +53,13 @@ static void count_ports(stats_tree *st, const struct ib_packet *p, const struct 
 {
     if (!r->links.has_ports || !p->cm.has_ipcm)
         return;
+    /* The host whose pool it counts: its first address (engine.h, "Hosts"). */
     char ip[64];
-    ib_format_ip(p->cm.ipcm.ipv, p->cm.ipcm.src_ip, ip, sizeof ip);
+    const struct ib_source_stats *s = ibs_state_source(r->links.source);
+    if (s)
+        ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
+    else
+        ib_format_ip(p->cm.ipcm.ipv, p->cm.ipcm.src_ip, ip, sizeof ip);
     const char *space = ib_name_lookup(ib_port_space_names, p->cm.sid.port_space);
     char key[96];
     g_snprintf(key, sizeof key, "%s %s", ip, space ? space : "?");

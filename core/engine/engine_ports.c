@@ -454,6 +454,7 @@ void eng_ports_fill(struct ib_engine *e, const struct eng_hold *h)
         return;
     struct ib_frame_analysis *out = e->out;
     out->links.has_ports = true;
+    out->links.source = h->port->src->index;
     out->links.ports_in_use = h->port->src->st.ports_in_use;
     out->links.tuple_ports_in_use = h->tuple->dest->ports;
     out->links.pool_utilization = 100.0 * out->links.ports_in_use / e->pool_size;

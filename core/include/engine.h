@@ -28,6 +28,7 @@ struct ib_frame_links {
     struct ib_frame_ref redirected_by; /* the redirecting response */
     struct ib_frame_ref redirect_loop_to;
     bool has_ports;              /* a REQ with an IP CM tuple */
+    uint32_t source;             /* its host's pool: ib_engine_source(e, source) */
     uint32_t ports_in_use;       /* this source, legacy model, after the REQ */
     uint32_t tuple_ports_in_use; /* this source and destination (4-tuple model) */
     double pool_utilization;     /* ports_in_use / pool size, percent */
