@@ -586,7 +586,8 @@ static bool check_host(struct rd *r, struct ib_source_stats *s, uint64_t seen)
         return true;
     }
     if ((seen & host_keys) != host_keys)
-        return rd_fail(r, "host_name, host_from, ca_guid, address_count and addresses come together");
+        return rd_fail(r,
+                       "host_name, host_from, ca_guid, address_count and addresses come together");
     if (!s->addresses_listed || s->addresses[0].ip_version != s->ip_version ||
         memcmp(s->addresses[0].ip, s->ip, 16) != 0)
         return rd_path_key(r, "addresses"), rd_fail(r, "does not begin with the source's ip");
@@ -597,8 +598,9 @@ static bool check_host(struct rd *r, struct ib_source_stats *s, uint64_t seen)
                        IB_HOST_ADDRESSES_MAX);
     bool named = s->host_from == IB_HOST_FROM_OPTION || s->host_from == IB_HOST_FROM_CAPTURE;
     if (named != (s->host_name != NULL))
-        return rd_path_key(r, "host_name"), rd_fail(r, named ? "is null for a named host"
-                                                        : "names a host its host_from does not");
+        return rd_path_key(r, "host_name"),
+               rd_fail(r,
+                       named ? "is null for a named host" : "names a host its host_from does not");
     if ((s->host_from == IB_HOST_FROM_CA_GUID) != (s->ca_guid != 0))
         return rd_path_key(r, "ca_guid"),
                rd_fail(r, "must be given exactly when host_from is ca_guid");

@@ -112,8 +112,8 @@ struct eng_ports {
     struct et_table dests;   /* (source, src IP, dst IP, dst port) -> eng_dest */
     struct et_table addrs;   /* (source, src IP) of hosts past a few addresses */
     struct ep_pool addr_pool;
-    struct et_table tuples;  /* (dest, source port) -> eng_tuple */
-    struct et_table levels;  /* (source, ports toward one destination) -> eng_level */
+    struct et_table tuples; /* (dest, source port) -> eng_tuple */
+    struct et_table levels; /* (source, ports toward one destination) -> eng_level */
     struct ep_pool source_pool, port_pool, dest_pool, tuple_pool, level_pool;
     struct eng_source **source_list; /* first seen first */
     size_t source_count, source_cap;

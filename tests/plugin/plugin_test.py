@@ -733,19 +733,22 @@ def size_text(cell):
 
 
 def check_endpoints(env, update):
-    """-z endpoints,ibscope has one row per source of the analyzer (IP, port
-    space), with the frames it sent (Tx) and was sent (Rx) in its connections,
+    """-z endpoints,ibscope has one row per source of the analyzer (a host's
+    pool, named by its first address, and the port space), with the frames
+    its connections from any of its addresses sent (Tx) and were sent (Rx),
     and their bytes."""
     errs = []
     seen = 0
     for c in table_captures(env):
         rep = analyzer_report(env, c)
         nbytes = conn_bytes(env, c)
-        want = {}
+        want, host = {}, {}
         for src in rep["sources"]:
             want[(src["ip"], src["port_space"])] = [0, 0, 0]
+            for a in src["addresses"]:
+                host[(a, src["port_space"])] = src["ip"]
         for conn in rep["connections"]["list"]:
-            key = (conn.get("src_ip"), conn.get("port_space"))
+            key = (host.get((conn.get("src_ip"), conn.get("port_space"))), conn.get("port_space"))
             if conn["state"] != "sidr" and key in want:
                 w = want[key]
                 w[0] += conn["frames_from_active"]
