@@ -40,7 +40,7 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
   # ibscope merge on hostile reports: memory bounded, every member's type
   # checked, a report given twice refused, numbers and times at their limits
   # written back, strings escaped (tests/hostile/test_reports.py).
-  foreach(group memory keys twice numbers zero bom written times strings)
+  foreach(group memory keys twice numbers zero bom written times strings hosts)
     add_test(NAME hostile.reports.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_reports.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}

@@ -521,9 +521,60 @@ def g_strings(ctx):
           "live.ended_by: escaped in the text view")
 
 
+def g_hosts(ctx):
+    """A source's host as the engine makes it, or refused naming the key:
+    its addresses begin with its ip and are counted, a name exactly for a
+    named host, a GUID exactly for one joined by it, the five keys together;
+    a report from before hosts (no such keys) is its ip's own host."""
+    base = ctx.report("cm_rocev2")["sources"][0]
+    check(base["address_count"] == 2 and base["host_from"] == "ca_guid",
+          f"cm_rocev2: one host of two addresses ({base['addresses']})")
+    cases = (
+        ({"addresses": ["10.9.9.9", base["ip"]]}, "sources[0].addresses: does not begin with the "
+         "source's ip"),
+        ({"address_count": 3}, "sources[0].address_count: is not the number of addresses listed"),
+        ({"address_count": 1}, "sources[0].address_count: is not the number of addresses listed"),
+        ({"host_from": "dns"}, "sources[0].host_from: \"dns\" is not how a host is known"),
+        ({"host_from": "option"}, "sources[0].host_name: is null for a named host"),
+        ({"host_name": "x"}, "sources[0].host_name: names a host its host_from does not"),
+        ({"ca_guid": None}, "sources[0].ca_guid: must be given exactly when host_from is ca_guid"),
+        ({"ca_guid": "0x12"}, "sources[0].ca_guid: \"0x12\" is not a GUID"),
+        ({"addresses": [base["ip"], "10.0.0.300"]}, "sources[0].addresses[1]: \"10.0.0.300\" "
+         "is not an IP address"),
+        ({"addresses": [base["ip"]] * 65, "address_count": 65},
+         "sources[0].addresses[64]: past the 64 addresses a host lists"),
+    )
+    for change, says in cases:
+        rep = ctx.report("cm_rocev2")
+        rep["sources"][0].update(change)
+        refused(ctx, f"host {change}"[:80], write(ctx.path("h.json"), json.dumps(rep)), says)
+    rep = ctx.report("cm_rocev2")
+    del rep["sources"][0]["ca_guid"]
+    refused(ctx, "a host key missing", write(ctx.path("h.json"), json.dumps(rep)),
+            "sources[0]: host_name, host_from, ca_guid, address_count and addresses come together")
+    # a report from before hosts: its ip alone
+    rep = ctx.report("cm_rocev2")
+    for key in ("host_name", "host_from", "ca_guid", "address_count", "addresses"):
+        del rep["sources"][0][key]
+    back = merged_json(ctx, "a report without hosts", rep)
+    if back:
+        got = back["sources"][0]
+        check((got["host_from"], got["address_count"], got["addresses"]) ==
+              ("address", 1, [base["ip"]]), f"a report without hosts: read as {got}")
+    # past the listed addresses, counted: kept as counted
+    rep = ctx.report("cm_rocev2")
+    many = [base["ip"]] + [f"10.1.0.{i}" for i in range(63)]
+    rep["sources"][0].update(addresses=many, address_count=1000)
+    back = merged_json(ctx, "1000 addresses, 64 listed", rep)
+    if back:
+        got = back["sources"][0]
+        check(got["addresses"] == many and got["address_count"] == 1000,
+              f"1000 addresses, 64 listed: read back as {got['address_count']}")
+
+
 GROUPS = {"memory": g_memory, "keys": g_keys, "twice": g_twice, "numbers": g_numbers,
           "zero": g_zero, "bom": g_bom, "written": g_written, "times": g_times,
-          "strings": g_strings}
+          "strings": g_strings, "hosts": g_hosts}
 
 
 def main():
