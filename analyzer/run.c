@@ -267,6 +267,16 @@ void run_frame(struct run *r, const struct capture_frame *fr)
         on_findings(r, &fa);
 }
 
+void run_advance(struct run *r, int64_t now_ns)
+{
+    if (!ib_engine_has_timers(r->engine))
+        return;
+    struct ib_frame_analysis fa;
+    ib_engine_advance(r->engine, now_ns, &fa);
+    if (fa.count || fa.dropped)
+        on_findings(r, &fa);
+}
+
 int run_end(struct run *r, struct output_file *out)
 {
     if (r->fabric)

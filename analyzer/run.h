@@ -53,6 +53,10 @@ bool run_begin(struct run *r, struct output_file *out);
 /* One frame, in the order the driver reads them. */
 void run_frame(struct run *r, const struct capture_frame *fr);
 
+/* No frame until now_ns (a live capture gone quiet): the connections whose
+ * wait ran out before it are given up now, not at the next frame. */
+void run_advance(struct run *r, int64_t now_ns);
+
 /* Finishes the engine, renders the report and commits out.  Returns 0, or
  * 2 with the reason said on stderr. */
 int run_end(struct run *r, struct output_file *out);

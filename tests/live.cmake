@@ -4,7 +4,7 @@
 # IBSCOPE_REQUIRE_NETNS=1, which CI sets.
 find_package(Python3 COMPONENTS Interpreter)
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group errors stream latency sigint drops view forecast)
+  foreach(group errors stream latency sigint drops view forecast timers)
     add_test(NAME live.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/live/test_live.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope

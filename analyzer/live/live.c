@@ -34,6 +34,20 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The frames' clock (the kernel's timestamps are wall-clock time), for
+ * the timers of a quiet interface. */
+static int64_t frame_clock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A frame reaches the analysis up to a capture timeout and a batch after
+ * its timestamp: timers are run this far behind the clock, so that no frame
+ * still on its way is older than the time they ran at. */
+#define FRAME_LAG_NS (1000000000LL)
+
 struct live {
     const struct options *opts;
     struct run run;
@@ -131,9 +145,10 @@ static int watch(struct live *l)
             l->ended_by = "--count";
             return 0;
         }
-        if (now - l->last_draw >= REDRAW_NS)
+        if (now - l->last_draw >= REDRAW_NS) {
+            run_advance(&l->run, frame_clock_now() - FRAME_LAG_NS);
             draw(l, now, true);
-        else if (live_view_needs_redraw(&l->view))
+        } else if (live_view_needs_redraw(&l->view))
             draw(l, now, false);
         int64_t wait = l->last_draw + REDRAW_NS - now;
         if (end - now < wait)
@@ -325,6 +340,10 @@ int live_run(const struct options *opts, const char *version)
     l.started = l.last_draw = now_ns();
     draw(&l, l.started, true);
     int watch_status = watch(&l);
+    /* Watched until now, not only until the last frame: what the timers
+     * had given up by then (a count of frames ends the watch at its last). */
+    if (watch_status == 0 && strcmp(l.ended_by, "--count") != 0)
+        run_advance(&l.run, frame_clock_now() - FRAME_LAG_NS);
     live_view_clear(&l.view);
     describe_capture(&l);
     int save_status = close_save(&l);

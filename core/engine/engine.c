@@ -243,6 +243,19 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     e->out = NULL;
 }
 
+void ib_engine_advance(struct ib_engine *e, int64_t now_ns, struct ib_frame_analysis *out)
+{
+    memset(out, 0, offsetof(struct ib_frame_analysis, findings));
+    if (now_ns <= e->at.time_ns)
+        return;
+    /* Ports given back now are given back at the last frame's place, at
+     * this time: the next frame comes after both. */
+    e->at.time_ns = now_ns;
+    e->out = out;
+    eng_cm_expire(e, now_ns);
+    e->out = NULL;
+}
+
 bool ib_engine_has_timers(const struct ib_engine *e)
 {
     return e->cm.heap_count > 0;

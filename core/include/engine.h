@@ -151,6 +151,12 @@ void ib_engine_free(struct ib_engine *e);
 void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
                     struct ib_frame_analysis *out);
 
+/* Time passed with no frame (a live capture gone quiet): the timers due
+ * before now_ns run as they would at a frame of that time, their findings
+ * (unreachable, each on its own frame) into out; no frame is counted.
+ * now_ns before the last frame's time does nothing. */
+void ib_engine_advance(struct ib_engine *e, int64_t now_ns, struct ib_frame_analysis *out);
+
 /* Whether a connection waits on a timer (its REQ or DREQ unanswered, or it
  * ended and its copies may still come).  A frame with no InfiniBand packet
  * passes the timers too: a caller that skips such frames feeds them (pkt

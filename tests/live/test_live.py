@@ -15,6 +15,8 @@ Groups (one ctest test each):
            and the sources' estimates are those of the -w file read offline,
            and near those of the original capture (the replay's pace is not the
            capture's); the status view's "runs out in" column counts down
+  timers   a REQ no peer answers, on an interface that then stays quiet: its
+           unreachable finding comes within 2 s, not at the next frame
 
 Needs root (network namespaces, raw sockets).  Without them the test is
 skipped (77) with the reason, unless IBSCOPE_REQUIRE_NETNS=1 (CI) makes
@@ -37,6 +39,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
+import crcs  # noqa: E402
 import testlib  # noqa: E402
 from testlib import check, one_error_line, read_pcap  # noqa: E402
 import netns  # noqa: E402
@@ -273,6 +276,62 @@ def test_latency(veth, tmp):
           (worst * 1000))
 
 
+def unanswered_req(tmp):
+    """The REQ of a one-connection RoCEv2 ramp, timed to be given up at once
+    (RemoteCMResponseTimeout 0, the path's LocalAckTimeout 1, MaxCMRetries
+    0: one try of about 12 us), with its ICRC made again: a frame as a peer
+    that never answers would leave it."""
+    path = os.path.join(tmp, "one.pcap")
+    subprocess.run([ARGS.gen, "ramp", "--linktype", "1", "--connections", "1", path],
+                   check=True, capture_output=True)
+    _, recs = read_pcap(path)
+    frame = bytearray(recs[0][1])
+    mad = 14 + 20 + 8 + 12 + 8  # Ethernet, IPv4, UDP, BTH, DETH
+    check(frame[mad + 1] == 7 and frame[mad + 16:mad + 18] == b"\x00\x10",
+          "timers: the ramp's first frame is not a CM REQ")
+    frame[mad + 67] &= 0x07          # RemoteCMResponseTimeout 0
+    frame[mad + 75] &= 0x0F          # MaxCMRetries 0
+    frame[mad + 119] = (frame[mad + 119] & 0x07) | 1 << 3  # LocalAckTimeout 1
+    body = bytes(frame[:-4])
+    frame[-4:] = crcs.icrc_rocev2_ipv4(body[14:34], body[34:42], body[42:])
+    return bytes(frame)
+
+
+def test_timers(veth, tmp):
+    """A connection given up while the interface is quiet is reported then,
+    not at the next frame or at the end: within a tick and the frames' lag
+    (2 s) of its REQ."""
+    frame = unanswered_req(tmp)
+    p = veth.ibscope(["--format", "jsonl", "--filter", ALL_FRAMES])
+    fd = p.stdout.fileno()
+    time.sleep(0.5)
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    sock.bind((veth.send, 0))
+    sent = time.monotonic()
+    sock.send(frame)
+    sock.close()
+    pending, seen = "", []
+    while time.monotonic() - sent < 4 and not any(r.get("kind") == "unreachable" for r in seen):
+        if select.select([fd], [], [], 0.05)[0]:
+            pending += os.read(fd, 65536).decode()
+        while "\n" in pending:
+            line, pending = pending.split("\n", 1)
+            seen.append(json.loads(line))
+    delay = time.monotonic() - sent
+    gone = [r for r in seen if r.get("kind") == "unreachable"]
+    check(len(gone) == 1 and gone[0]["frame"] == 1 and gone[0]["details"]["sent"] == 1,
+          "timers: no unreachable finding for the quiet REQ within 4 s: %s" % seen)
+    check(not any(r.get("kind") not in (None, "unreachable") for r in seen if r["type"] ==
+                  "finding"), "timers: other findings %s" % seen)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=10)
+    summary = [json.loads(x) for x in out.split("\n") if x.startswith('{"type":"summary"')]
+    check(summary and summary[0]["connections"]["unreachable"] == 1 and
+          summary[0]["connections"]["waiting_at_end"] == 0,
+          "timers: the summary's connections %s" % (summary[0]["connections"] if summary else out))
+    print("timers: unreachable reported %.2f s after its REQ, the interface quiet" % delay)
+
+
 def test_sigint(veth, tmp):
     path = os.path.join(tmp, "ramp_slow.pcap")
     subprocess.run([ARGS.gen, "ramp", "--linktype", "1", "--pool", "40000-40999",
@@ -373,8 +432,9 @@ def test_view(veth, tmp):
         found = [n for n, ln in enumerate(lines) if " frame " in ln and "port_reused" in ln]
         check(len(found) == 2 and len(block) == 1 and block[0] > found[-1],
               "view: two port_reused lines above one status block, want:\n" + pane)
-        check(any(ln.startswith("  10.0.0.11 ") for ln in lines[block[0]:] if block),
-              "view: the source 10.0.0.11 is not in the status block:\n" + pane)
+        check(any(ln.startswith("  10.0.0.11 +1 ") for ln in lines[block[0]:] if block),
+              "view: the source 10.0.0.11 and its host's other address (+1) are not in the "
+              "status block:\n" + pane)
         # Ctrl-C in the terminal, as a person ends it.
         subprocess.run(["tmux", "send-keys", "-t", session, "C-c"], check=True)
         final = wait_for_pane(session, "Findings by kind")
@@ -517,7 +577,7 @@ def main():
     ap.add_argument("--gen", required=True)
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("group", choices=["errors", "stream", "latency", "sigint", "drops", "view",
-                                      "forecast"])
+                                      "forecast", "timers"])
     ARGS = ap.parse_args()
     SAMPLES = os.path.join(ARGS.source_dir, "samples", "captures")
     with tempfile.TemporaryDirectory() as tmp:
@@ -530,7 +590,7 @@ def main():
             try:
                 {"stream": test_stream, "latency": test_latency, "sigint": test_sigint,
                  "drops": test_drops, "view": test_view,
-                 "forecast": test_forecast}[ARGS.group](veth, tmp)
+                 "forecast": test_forecast, "timers": test_timers}[ARGS.group](veth, tmp)
             finally:
                 veth.close()
     return testlib.finish()

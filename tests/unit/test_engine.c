@@ -930,6 +930,34 @@ static void test_timer_on_any_frame(void **state)
     assert_int_equal(conn_stats().unreachable, 1);
 }
 
+/* A live capture gone quiet: time passes with no frame, and a wait runs
+ * out then (cm_req_handler's peer never answers: 16 tries of 4.608 s). */
+static void test_advance_without_frames(void **state)
+{
+    (void)state;
+    const int64_t s = 1000000000;
+    feed_at(PK(req(1, 2, 100, T1)), s);
+    ib_engine_advance(E, s + 73 * s, &A);
+    assert_int_equal(A.count, 0);
+    assert_int_equal(source0()->ports_in_use, 1);
+    assert_true(ib_engine_has_timers(E));
+    ib_engine_advance(E, s + 74 * s, &A);
+    assert_int_equal(A.count, 1);
+    assert_int_equal(get(IB_FIND_UNREACHABLE)->at.frame, 1);
+    assert_int_equal(get(IB_FIND_UNREACHABLE)->data.sent, 1);
+    assert_int_equal(conn_stats().unreachable, 1);
+    assert_int_equal(source0()->ports_in_use, 0);
+    assert_int_equal(ib_engine_stats(E)->frames, 1);
+    /* Earlier than the last time seen: nothing. */
+    ib_engine_advance(E, s, &A);
+    assert_int_equal(A.count, 0);
+    /* A frame after it goes on as usual. */
+    struct tup t2 = { TEN(1), 40001, TEN(2), 7174 };
+    feed_at(PK(req(1, 2, 101, t2)), s + 75 * s);
+    assert_int_equal(A.count, 0);
+    assert_int_equal(ib_engine_stats(E)->frames, 2);
+}
+
 /* The capture ends within a REQ's timeout: waiting, not given up. */
 static void test_waiting_at_end(void **state)
 {
@@ -2331,6 +2359,7 @@ int main(void)
         T(test_messages_after_path_migration),
         T(test_explicit_port_shared),
         T(test_timer_on_any_frame),
+        T(test_advance_without_frames),
         T(test_mra_extends_the_wait),
         T(test_ended_kept_under_a_cap),
         T(test_path_messages_on_roce),
