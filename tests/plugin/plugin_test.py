@@ -1189,7 +1189,8 @@ def check_kernel(env, update):
     runs them: copies of every message, connections given up), the plugin's
     expert infos after two passes are the analyzer's findings, frame by
     frame: an unreachable finding, known only when its wait ran out, sits
-    on the last copy of the message never answered in both."""
+    on the last copy of the message never answered in both; two_addresses's
+    pool_high comes of one pool for the host's two addresses in both."""
     errs = []
     d, caps = kernel_captures(env)
     try:
@@ -1216,7 +1217,7 @@ def check_kernel(env, update):
                             % (name(path), sorted((want - got).items())[:6],
                                sorted((got - want).items())[:6]))
             seen.update(k for _, k in want.elements())
-        for kind in ("retransmission", "unreachable", "explicit_port_shared"):
+        for kind in ("retransmission", "unreachable", "explicit_port_shared", "pool_high"):
             if not seen[kind]:
                 errs.append("no %s finding in any cm-kernel capture: the check proves little"
                             % kind)
