@@ -13,7 +13,8 @@ For each sample (with its golden .args, if any):
     model (data-source, data-model, data-peak), the count per finding kind
     (summary table and timeline lanes), the hops and the end per chain
     (data-chain, data-hops, data-end), the outcome bars (data-outcome, data-count, data-reason), the
-    CRC counts (data-crc), and the findings table's rows;
+    CRC counts (data-crc), and the findings table's rows; the setup-latency
+    histogram's labels no closer than a label is wide;
   - Chromium takes a screenshot of it (a PNG of the page's size), and prints
     the redirect sample's to PDF.
 
@@ -271,6 +272,13 @@ def main():
             dom = Elements()
             dom.feed(r.stdout)
             check_numbers(name, dom, rep)
+            # The setup-latency histogram's labels, one per column or fewer: no
+            # two closer than a label is wide (HIST_LABEL_WIDTH, report_html.c).
+            xs = [float(a["x"]) for t, a, up in dom.found if t == "text" and a.get("y") == "186"
+                  and any(u.get("aria-labelledby") == "lht lhd" for u in up)]
+            gaps = [round(b - x, 1) for x, b in zip(xs, xs[1:])]
+            check(all(g >= 54 for g in gaps), f"{name}: histogram labels {gaps} apart, a label "
+                  f"is 54 wide")
             shot = os.path.join(tmp, name + ".png")
             r = subprocess.run([chromium] + chromium_args(proxy, profile) +
                                ["--window-size=1100,1600", "--screenshot=" + shot,
