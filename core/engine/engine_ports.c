@@ -286,7 +286,13 @@ static void address_seen(struct ib_engine *e, struct eng_source *src, const stru
             return;
     }
     if (st->address_count >= ADDR_SCAN) {
-        /* Past the scanned few: every new one into the table. */
+        /* Past the scanned few: every new one into the table, as many in
+         * all as sources may be (a host of a million addresses is a crafted
+         * capture: what is past the cap is counted, not kept). */
+        if (e->ports.addr_count >= e->cfg.max_sources) {
+            e->stats.sources_dropped++;
+            return;
+        }
         if (!h)
             h = et_hash(&k, sizeof k);
         uint32_t self;
@@ -300,6 +306,7 @@ static void address_seen(struct ib_engine *e, struct eng_source *src, const stru
         a->src = src;
         a->a = k.a;
         a->hash = h;
+        e->ports.addr_count++;
     }
     st->address_count++;
     if (st->addresses_listed >= IB_HOST_ADDRESSES_MAX)

@@ -112,6 +112,7 @@ struct eng_ports {
     struct et_table dests;   /* (source, src IP, dst IP, dst port) -> eng_dest */
     struct et_table addrs;   /* (source, src IP) of hosts past a few addresses */
     struct ep_pool addr_pool;
+    size_t addr_count;      /* in addrs, at most max_sources */
     struct et_table tuples; /* (dest, source port) -> eng_tuple */
     struct et_table levels; /* (source, ports toward one destination) -> eng_level */
     struct ep_pool source_pool, port_pool, dest_pool, tuple_pool, level_pool;

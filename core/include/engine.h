@@ -89,7 +89,8 @@ struct ib_engine_config {
     size_t max_connections;      /* tracked CM connections, default 1 << 17 (131072) */
     size_t max_transactions;     /* pending MAD transactions, default 1 << 18 */
     size_t max_chains;           /* redirect chains kept for the report, default 10000 */
-    size_t max_sources;          /* (source IP, port space) entries, default 65536 */
+    size_t max_sources;          /* (host, port space) entries, default 65536; as many
+                                  * hosts' addresses past their first 8 */
     bool enabled[IB_FIND_COUNT]; /* switch each kind off (plugin preferences) */
 };
 
@@ -340,7 +341,8 @@ struct ib_engine_stats {
                                * could no longer come (IB_CM_ENDED_KEPT) */
     uint64_t transactions_evicted;
     uint64_t chains_dropped;
-    uint64_t sources_dropped;
+    uint64_t sources_dropped;     /* sources, and hosts' addresses past their first
+                                   * few, not kept past max_sources */
     uint64_t allocation_failures; /* entries not made for want of memory: the
                                    * analysis is incomplete, as after a cap */
 };

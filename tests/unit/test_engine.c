@@ -1294,6 +1294,25 @@ static void test_host_many_addresses(void **state)
     assert_int_equal(s->ports_in_use, 200);
 }
 
+static void test_host_addresses_capped(void **state)
+{
+    (void)state;
+    /* One host of ever new addresses (a crafted capture): those past the
+     * cap are counted as dropped, not kept. */
+    ib_engine_free(E);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.max_sources = 4;
+    start(&cfg);
+    for (uint32_t i = 0; i < 20; i++) {
+        struct tup t = { TEN(100 + i), (uint16_t)(40000 + i), TEN(9), 4420 };
+        feed(PK(req_guid(1, 0x33, 1 + i, t)));
+    }
+    assert_int_equal(source0()->address_count, 8 + 4);
+    assert_int_equal(ib_engine_stats(E)->sources_dropped, 20 - 12);
+    assert_int_equal(source0()->ports_in_use, 20);
+}
+
 static void test_host_pool_high_names_host(void **state)
 {
     (void)state;
@@ -2346,6 +2365,7 @@ int main(void)
         T(test_host_declared_wins),
         T(test_host_of_sender),
         T(test_host_many_addresses),
+        T(test_host_addresses_capped),
         T(test_host_pool_high_names_host),
         T(test_duplicate_tuple),
         T(test_port_reused_links_latest),
