@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "utf8.h"
+
 static bool fail(struct json_pull *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static bool fail(struct json_pull *p, const char *fmt, ...)
@@ -150,15 +152,10 @@ static bool escape(struct json_pull *p, unsigned char *u, size_t *k)
 }
 
 /* One UTF-8 character from its lead byte: shortest form, no surrogates,
- * at most U+10FFFF. */
+ * at most U+10FFFF (utf8_decode). */
 static bool utf8_char(struct json_pull *p, int lead, unsigned char *u, size_t *k)
 {
-    size_t n = lead >= 0xC2 && lead <= 0xDF   ? 2
-               : lead >= 0xE0 && lead <= 0xEF ? 3
-               : lead >= 0xF0 && lead <= 0xF4 ? 4
-                                              : 0;
-    if (!n)
-        return fail(p, "invalid UTF-8 in a string");
+    size_t n = utf8_lead_length((unsigned char)lead);
     u[0] = (unsigned char)lead;
     for (size_t i = 1; i < n; i++) {
         int c = get(p);
@@ -166,8 +163,8 @@ static bool utf8_char(struct json_pull *p, int lead, unsigned char *u, size_t *k
             return fail(p, "invalid UTF-8 in a string");
         u[i] = (unsigned char)c;
     }
-    if ((lead == 0xE0 && u[1] < 0xA0) || (lead == 0xED && u[1] > 0x9F) ||
-        (lead == 0xF0 && u[1] < 0x90) || (lead == 0xF4 && u[1] > 0x8F))
+    uint32_t cp;
+    if (n < 2 || utf8_decode(u, n, &cp) != n)
         return fail(p, "invalid UTF-8 in a string");
     *k = n;
     return true;

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "utf8.h"
+
 bool jw_flush(struct json_writer *w)
 {
     if (w->len && fwrite(w->buf, 1, w->len, w->out) != w->len)
@@ -140,40 +142,6 @@ void jw_end_array(struct json_writer *w)
     close_container(w, ']');
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid.
- * Rejects overlong forms, surrogates and code points past U+10FFFF. */
-static size_t utf8_valid(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t len;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3F);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
-
 void jw_escape(struct json_writer *w, const char *str, size_t len)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -212,7 +180,8 @@ void jw_escape(struct json_writer *w, const char *str, size_t len)
             i++;
             continue;
         }
-        size_t n = utf8_valid(s + i, len - i);
+        uint32_t cp;
+        size_t n = utf8_decode(s + i, len - i, &cp);
         if (n == 0) {
             put_str(w, "\\ufffd"); /* one replacement per invalid byte */
             i++;

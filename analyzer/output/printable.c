@@ -7,35 +7,7 @@
 #include <string.h>
 #include <wchar.h>
 
-/* Decodes one UTF-8 character at s (shortest form, no surrogates, at most
- * U+10FFFF); returns its length, or 0 when the bytes are not valid. */
-static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
-{
-    if (s[0] < 0x80) {
-        *cp = s[0];
-        return 1;
-    }
-    size_t n;
-    uint32_t c, min;
-    if ((s[0] & 0xE0) == 0xC0) {
-        n = 2, c = s[0] & 0x1F, min = 0x80;
-    } else if ((s[0] & 0xF0) == 0xE0) {
-        n = 3, c = s[0] & 0x0F, min = 0x800;
-    } else if ((s[0] & 0xF8) == 0xF0) {
-        n = 4, c = s[0] & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) /* also stops at the terminating NUL */
-            return 0;
-        c = (c << 6) | (s[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return n;
-}
+#include "utf8.h"
 
 static int is_unsafe(uint32_t cp)
 {
@@ -53,7 +25,7 @@ void printable(const char *s, char *buf, size_t size)
         char esc[12];
         const char *piece = (const char *)p;
         uint32_t cp;
-        size_t n = utf8_decode(p, &cp), out_n = n;
+        size_t n = utf8_decode(p, UTF8_MAX, &cp), out_n = n;
         if (n == 0) {
             snprintf(esc, sizeof esc, "\\x%02X", *p);
             piece = esc, n = 1, out_n = 4;
@@ -78,7 +50,7 @@ bool utf8_valid(const char *s)
     const unsigned char *p = (const unsigned char *)s;
     uint32_t cp;
     for (size_t n; *p; p += n)
-        if ((n = utf8_decode(p, &cp)) == 0)
+        if ((n = utf8_decode(p, UTF8_MAX, &cp)) == 0)
             return false;
     return true;
 }
@@ -96,7 +68,7 @@ size_t display_width(const char *s)
     size_t cols = 0;
     while (*p) {
         uint32_t cp;
-        size_t n = utf8_decode(p, &cp);
+        size_t n = utf8_decode(p, UTF8_MAX, &cp);
         cols += n ? char_width(cp) : 1;
         p += n ? n : 1;
     }
@@ -111,7 +83,7 @@ void print_column(FILE *out, const char *s, size_t width)
         const unsigned char *p = (const unsigned char *)s;
         while (*p && w > width - 3) {
             uint32_t cp;
-            size_t n = utf8_decode(p, &cp);
+            size_t n = utf8_decode(p, UTF8_MAX, &cp);
             w -= n ? char_width(cp) : 1;
             p += n ? n : 1;
         }
