@@ -31,14 +31,6 @@
 /* Largest record: rlen and wlen are 16-bit. */
 #define ERF_MAX_RECORD 65535
 
-static int fail(const char *file, const char *msg)
-{
-    char path[PRINTABLE_MAX];
-    printable(file, path, sizeof path);
-    fprintf(stderr, "ibscope: %s: %s\n", path, msg);
-    return 2;
-}
-
 static void put_be16(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 8);
@@ -68,7 +60,7 @@ static bool convertible(pcap_t *in, const char *in_path)
     else
         snprintf(msg, sizeof(msg), "unsupported link type %d (%s); convert reads %s", lt,
                  name ? name : "unknown", ib_linktype_list(true, list, sizeof list));
-    fail(in_path, msg);
+    file_problem(in_path, msg);
     return false;
 }
 
@@ -87,7 +79,7 @@ static int copy_records(pcap_t *in, const char *in_path, pcap_dumper_t *out, uin
             char msg[128];
             snprintf(msg, sizeof(msg), "frame %llu is too long for an ERF record (%u bytes)",
                      (unsigned long long)frames, hdr->len);
-            return fail(in_path, msg);
+            return file_problem(in_path, msg);
         }
         uint64_t ts = erf_timestamp(hdr->ts.tv_sec, hdr->ts.tv_usec);
         for (int i = 0; i < 8; i++)
@@ -107,7 +99,7 @@ static int copy_records(pcap_t *in, const char *in_path, pcap_dumper_t *out, uin
         char msg[PCAP_ERRBUF_SIZE + 64];
         snprintf(msg, sizeof(msg), "%s (after frame %llu; the frames before it were converted)",
                  pcap_geterr(in), (unsigned long long)frames);
-        return fail(in_path, msg);
+        return file_problem(in_path, msg);
     }
     return 0;
 }
@@ -121,7 +113,7 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
     pcap_t *dead = pcap_open_dead_with_tstamp_precision(IB_DLT_ERF, ERF_MAX_RECORD,
                                                         PCAP_TSTAMP_PRECISION_NANO);
     if (!dead)
-        return fail(out_path, "out of memory");
+        return file_problem(out_path, "out of memory");
     struct output_file out;
     if (!output_open_or_say(&out, out_path)) {
         pcap_close(dead);
@@ -134,10 +126,11 @@ static int convert_capture(pcap_t *in, const char *in_path, const char *out_path
         const char *name = out.path;
         output_abort(&out);
         pcap_close(dead);
-        return fail(name, msg);
+        return file_problem(name, msg);
     }
     uint8_t *rec = malloc(ERF_MAX_RECORD);
-    int status = rec ? copy_records(in, in_path, dumper, rec) : fail(in_path, "out of memory");
+    int status =
+        rec ? copy_records(in, in_path, dumper, rec) : file_problem(in_path, "out of memory");
     free(rec);
     /* The dumper is out.fp itself: committing closes it. */
     if (!output_commit_or_say(&out, "capture"))
@@ -168,22 +161,22 @@ int convert_main(int argc, char **argv)
         return 2;
     if (strcmp(in_path, "-") != 0) {
         if (stat(in_path, &st) != 0)
-            return fail(in_path, strerror(errno));
+            return file_problem(in_path, strerror(errno));
         if (S_ISDIR(st.st_mode))
-            return fail(in_path, "is a directory");
+            return file_problem(in_path, "is a directory");
         if (S_ISREG(st.st_mode) && st.st_size == 0)
-            return fail(in_path, "empty file");
+            return file_problem(in_path, "empty file");
     } else if (isatty(STDIN_FILENO)) {
-        return fail(in_path, STDIN_IS_TERMINAL);
+        return file_problem(in_path, STDIN_IS_TERMINAL);
     }
     /* A capture's bytes would garble a terminal, and help no one there. */
     if (strcmp(out_path, "-") == 0 && isatty(STDOUT_FILENO))
-        return fail("convert", "standard output is a terminal: give OUT a file name, or "
-                               "redirect it");
+        return file_problem("convert", "standard output is a terminal: give OUT a file name, or "
+                                       "redirect it");
     struct input_stream *stream;
     FILE *fp = input_stream_open(in_path, &stream);
     if (!fp)
-        return fail(in_path, strerror(errno));
+        return file_problem(in_path, strerror(errno));
     pcap_t *in = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
     if (!in) {
         fclose(fp);
@@ -194,7 +187,7 @@ int convert_main(int argc, char **argv)
             msg = errbuf + n + 2;
         if (strstr(msg, "unknown file format"))
             msg = "not a pcap or pcapng capture (unknown file format)";
-        return fail(in_path, msg);
+        return file_problem(in_path, msg);
     }
     int status = convert_capture(in, in_path, out_path);
     pcap_close(in);

@@ -26,14 +26,6 @@
 
 #define SNAPLEN 262144
 
-static int fail(const char *file, const char *msg)
-{
-    char path[PRINTABLE_MAX];
-    printable(file, path, sizeof path);
-    fprintf(stderr, "ibscope: %s: %s\n", path, msg);
-    return 2;
-}
-
 /* IN and OUT from the command line, --mgmt required; 0, -1 after --help,
  * or the exit status of a mistake. */
 static int parse_args(int argc, char **argv, char *paths[2])
@@ -97,13 +89,13 @@ int extract_main(int argc, char **argv)
     if (!input_guard_check(&in_path, 1, out_path, "capture", NULL))
         return 2;
     if (strcmp(in_path, "-") == 0 && isatty(STDIN_FILENO))
-        return fail(in_path, STDIN_IS_TERMINAL);
+        return file_problem(in_path, STDIN_IS_TERMINAL);
     if (strcmp(out_path, "-") == 0 && isatty(STDOUT_FILENO))
-        return fail("extract", "standard output is a terminal: give OUT a file name, or "
-                               "redirect it");
+        return file_problem("extract", "standard output is a terminal: give OUT a file name, or "
+                                       "redirect it");
     struct capture_set *set = capture_set_open(&in_path, 1);
     if (!set)
-        return fail(in_path, "out of memory");
+        return file_problem(in_path, "out of memory");
     int status = 2;
     const struct capture_info *info = capture_set_info(set, 0);
     struct output_file out;
@@ -111,7 +103,7 @@ int extract_main(int argc, char **argv)
         capture_info_report(info, stderr);
     } else if (output_open_or_say(&out, out_path)) {
         if (!copy_mgmt(set, info->linktype, &out)) {
-            fail(in_path, "out of memory");
+            file_problem(in_path, "out of memory");
             output_abort(&out);
         } else {
             /* An input cut short keeps the frames before it, as convert does. */

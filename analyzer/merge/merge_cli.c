@@ -22,14 +22,6 @@ struct merge_args {
     size_t count;
 };
 
-static int say(const char *file, const char *msg)
-{
-    char path[PRINTABLE_MAX];
-    printable(file, path, sizeof path);
-    fprintf(stderr, "ibscope: %s: %s\n", path, msg);
-    return 2;
-}
-
 /* "node17" for ".../node17.json". */
 static char *host_label(const char *path)
 {
@@ -52,12 +44,12 @@ static bool read_report(struct merge *mg, const char *path, const char *host)
 {
     struct stat st;
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        say(path, "is a directory");
+        file_problem(path, "is a directory");
         return false;
     }
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
-        say(path, strerror(errno));
+        file_problem(path, strerror(errno));
         return false;
     }
     char why[320];
@@ -65,7 +57,7 @@ static bool read_report(struct merge *mg, const char *path, const char *host)
     if (f != stdin)
         fclose(f);
     if (!ok)
-        say(path, why);
+        file_problem(path, why);
     return ok;
 }
 
@@ -74,7 +66,7 @@ static int empty_name(const char *said)
 {
     char msg[OPT_SAID_MAX + 32];
     snprintf(msg, sizeof msg, "%s: the file name is empty", said);
-    return say("merge", msg);
+    return file_problem("merge", msg);
 }
 
 /* The command line over merge's option table: a format, -o, the reports;
@@ -116,10 +108,11 @@ static bool read_reports(struct merge *mg, const struct merge_args *a, char **ho
 {
     for (size_t i = 0; i < a->count; i++) {
         if (!(hosts[i] = host_label(a->inputs[i])))
-            return say("merge", "out of memory"), false;
+            return file_problem("merge", "out of memory"), false;
         if (!utf8_valid(hosts[i]))
-            return say(a->inputs[i], "the file name is not UTF-8, and the host label is made "
-                                     "of it: rename the report"),
+            return file_problem(a->inputs[i],
+                                "the file name is not UTF-8, and the host label is made "
+                                "of it: rename the report"),
                    false;
         for (size_t j = 0; j < i; j++) {
             if (strcmp(hosts[i], hosts[j]) != 0)
@@ -129,7 +122,7 @@ static bool read_reports(struct merge *mg, const struct merge_args *a, char **ho
                      "host label \"%.60s\" already taken by another report: "
                      "name each host's report after it",
                      hosts[i]);
-            return say(a->inputs[i], msg), false;
+            return file_problem(a->inputs[i], msg), false;
         }
         if (!read_report(mg, a->inputs[i], hosts[i]))
             return false;
@@ -171,8 +164,8 @@ int merge_main(int argc, char **argv, const char *version)
     a.inputs = calloc((size_t)argc, sizeof *a.inputs);
     char **hosts = calloc((size_t)argc, sizeof *hosts);
     struct merge *mg = merge_new(version, false);
-    int status =
-        !a.inputs || !hosts || !mg ? say("merge", "out of memory") : parse_args(argc, argv, &a);
+    int status = !a.inputs || !hosts || !mg ? file_problem("merge", "out of memory")
+                                            : parse_args(argc, argv, &a);
     /* The output must be no input, and no report may be given twice. */
     if (!status && !input_guard_check(a.inputs, a.count, a.out_path, "report",
                                       "its host would be merged twice"))

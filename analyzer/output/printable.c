@@ -3,6 +3,7 @@
 #include "printable.h"
 
 #include <locale.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <wchar.h>
@@ -100,4 +101,12 @@ void printable_init(void)
 {
     if (!setlocale(LC_CTYPE, "C.UTF-8"))
         setlocale(LC_CTYPE, "C.utf8");
+}
+
+int file_problem(const char *file, const char *msg)
+{
+    char path[PRINTABLE_MAX];
+    printable(file, path, sizeof path);
+    fprintf(stderr, "ibscope: %s: %s\n", path, msg);
+    return 2;
 }

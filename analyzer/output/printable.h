@@ -33,6 +33,10 @@ size_t display_width(const char *s);
  * than that keeps its end, after "...", which names the file. */
 void print_column(FILE *out, const char *s, size_t width);
 
+/* Says "ibscope: FILE: MSG" on standard error, the file's name made
+ * printable; returns 2, the exit status of an input or output error. */
+int file_problem(const char *file, const char *msg);
+
 /* Switches the C library's character functions to UTF-8 (LC_CTYPE only),
  * for display_width.  Called once from main. */
 void printable_init(void);
