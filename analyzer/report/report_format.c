@@ -86,18 +86,8 @@ void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size)
         ib_format_gid(ep->gid, gid, sizeof(gid));
         snprintf(buf, size, "GID %s", gid);
     } else {
-        snprintf(buf, size, "?");
+        snprintf(buf, size, "no address");
     }
-}
-
-struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *hop)
-{
-    struct ib_endpoint ep = { .lid = hop->lid, .has_gid = false };
-    if (hop->lid == 0) {
-        ep.has_gid = true;
-        memcpy(ep.gid, hop->gid, 16);
-    }
-    return ep;
 }
 
 void fmt_qp(uint32_t qp, char *buf, size_t size)

@@ -25,12 +25,8 @@ void fmt_frame(const struct ib_frame_ref *f, size_t capture_count, char *buf, si
 #define FINDING_TEXT_MAX (IB_FINDING_TEXT_MAX + 64)
 void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *buf, size_t size);
 
-/* "LID 12" or, without a LID, "GID fe80::1"; "?" when neither is known. */
+/* "LID 12" or, without a LID, "GID fe80::1"; "no address" when neither is known. */
 void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size);
-/* Where a redirect sends the requester: its LID, or its GID when the LID
- * is 0. */
-struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *hop);
-
 /* "QP1" for the special QPs, else "QP 0x10". */
 void fmt_qp(uint32_t qp, char *buf, size_t size);
 

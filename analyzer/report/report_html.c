@@ -842,11 +842,10 @@ struct chain_node {
     uint32_t qp;
 };
 
+/* One endpoint as the engine tells a loop (ib_endpoint_same). */
 static bool same_node(const struct chain_node *a, const struct chain_node *b)
 {
-    if (a->qp != b->qp || a->ep.lid != b->ep.lid || a->ep.has_gid != b->ep.has_gid)
-        return false;
-    return !a->ep.has_gid || memcmp(a->ep.gid, b->ep.gid, 16) == 0;
+    return a->qp == b->qp && ib_endpoint_same(&a->ep, &b->ep);
 }
 
 static bool hop_marked(const struct html_state *st, size_t chain, const struct ib_frame_ref *f,
@@ -906,7 +905,7 @@ static void chain_layout(const struct ib_redirect_chain *c, struct chain_layout 
     l->back_edges = 0;
     unsigned at = 0;
     for (unsigned h = 0; h < l->hops; h++) {
-        struct chain_node n = { hop_endpoint(&c->hops[h]), c->hops[h].qp };
+        struct chain_node n = { ib_hop_endpoint(&c->hops[h]), c->hops[h].qp };
         unsigned j = 0;
         while (j < l->count && !same_node(&l->nodes[j], &n))
             j++;

@@ -637,7 +637,7 @@ static void write_chains(FILE *out, const struct report_model *m)
         unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
         for (unsigned h = 0; h < hops && len < sizeof(text); h++) {
             const struct ib_redirect_hop *hop = &c->hops[h];
-            struct ib_endpoint target = hop_endpoint(hop);
+            struct ib_endpoint target = ib_hop_endpoint(hop);
             fmt_frame(&hop->frame, m->capture_count, fr, sizeof(fr));
             fmt_endpoint(&target, ep, sizeof(ep));
             fmt_qp(hop->qp, qp, sizeof(qp));

@@ -117,29 +117,10 @@ void eng_mad_destroy(struct ib_engine *e)
 
 /* ---- endpoints and targets ---- */
 
-static bool ep_same(const struct ib_endpoint *a, const struct ib_endpoint *b)
-{
-    if (a->lid && b->lid)
-        return a->lid == b->lid;
-    if (a->has_gid && b->has_gid)
-        return memcmp(a->gid, b->gid, 16) == 0;
-    return false;
-}
-
-static struct ib_endpoint hop_endpoint(const struct ib_redirect_hop *h)
-{
-    struct ib_endpoint ep;
-    memset(&ep, 0, sizeof ep);
-    ep.lid = h->lid;
-    ep.has_gid = !gid_is_zero(h->gid);
-    memcpy(ep.gid, h->gid, 16);
-    return ep;
-}
-
 static bool hop_is(const struct ib_redirect_hop *h, const struct ib_endpoint *ep, uint32_t qp)
 {
-    struct ib_endpoint t = hop_endpoint(h);
-    return h->qp == qp && ep_same(&t, ep);
+    struct ib_endpoint t = ib_hop_endpoint(h);
+    return h->qp == qp && ib_endpoint_same(&t, ep);
 }
 
 /* ---- redirect targets that carry MADs ---- */
@@ -294,8 +275,8 @@ static bool same_target(const struct ib_redirect_hop *a, const struct ib_redirec
 static const struct ib_frame_ref *loop_target(const struct eng_chain *c,
                                               const struct ib_redirect_hop *h)
 {
-    struct ib_endpoint t = hop_endpoint(h);
-    if (h->qp == c->pub.origin_qp && ep_same(&t, &c->pub.origin))
+    struct ib_endpoint t = ib_hop_endpoint(h);
+    if (h->qp == c->pub.origin_qp && ib_endpoint_same(&t, &c->pub.origin))
         return &c->pub.first_request;
     for (unsigned i = 0; i < c->pub.hop_count; i++)
         if (hop_is(&c->pub.hops[i], &t, h->qp))
@@ -342,7 +323,7 @@ static struct eng_chain *chain_for(struct ib_engine *e, const struct eng_redirec
     *repeat = false;
     if (c && c->pub.hop_count + c->pub.hops_dropped > 0) {
         if (same_target(&c->last, hop) && src->agent_qp == c->agent_qp &&
-            ep_same(&c->agent, src->agent)) {
+            ib_endpoint_same(&c->agent, src->agent)) {
             *repeat = true;
             return c;
         }
@@ -414,8 +395,8 @@ void eng_mad_redirect(struct ib_engine *e, const struct eng_redirect_src *src,
         loop = loop_target(c, &hop);
     } else {
         /* Untracked (chain cap): a target equal to its agent is still a loop. */
-        struct ib_endpoint t = hop_endpoint(&hop);
-        if (hop.qp == src->agent_qp && ep_same(&t, src->agent))
+        struct ib_endpoint t = ib_hop_endpoint(&hop);
+        if (hop.qp == src->agent_qp && ib_endpoint_same(&t, src->agent))
             loop = &agent_frame;
     }
     if (loop) {
@@ -479,8 +460,8 @@ void eng_mad_follow(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
     }
     if (c->not_followed_reported)
         return;
-    if ((qp == c->agent_qp && ep_same(&c->agent, &p->dst)) ||
-        (qp == c->pub.origin_qp && ep_same(&c->pub.origin, &p->dst))) {
+    if ((qp == c->agent_qp && ib_endpoint_same(&c->agent, &p->dst)) ||
+        (qp == c->pub.origin_qp && ib_endpoint_same(&c->pub.origin, &p->dst))) {
         c->not_followed_reported = true;
         about.sent_to = p->dst;
         about.sent_to_qp = qp;
@@ -495,8 +476,8 @@ void eng_mad_answer(struct ib_engine *e, const struct ib_packet *p, uint8_t cls)
     struct eng_chain *c = chain_find(e, &p->dst, cls);
     if (!c)
         return;
-    struct ib_endpoint t = hop_endpoint(&c->last);
-    if (!ep_same(&t, &p->src))
+    struct ib_endpoint t = ib_hop_endpoint(&c->last);
+    if (!ib_endpoint_same(&t, &p->src))
         return;
     c->pub.final_answer = e->at;
     c->awaiting = false;

@@ -153,3 +153,23 @@ enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind)
     return (unsigned)kind < IB_FIND_COUNT ? ib_finding_kinds[kind].group : IB_GROUP_PROTOCOL;
 }
 /* clang-format on */
+
+struct ib_endpoint ib_hop_endpoint(const struct ib_redirect_hop *hop)
+{
+    static const uint8_t zero[16];
+    struct ib_endpoint ep;
+    memset(&ep, 0, sizeof ep);
+    ep.lid = hop->lid;
+    ep.has_gid = memcmp(hop->gid, zero, 16) != 0;
+    memcpy(ep.gid, hop->gid, 16);
+    return ep;
+}
+
+bool ib_endpoint_same(const struct ib_endpoint *a, const struct ib_endpoint *b)
+{
+    if (a->lid && b->lid)
+        return a->lid == b->lid;
+    if (a->has_gid && b->has_gid)
+        return memcmp(a->gid, b->gid, 16) == 0;
+    return false;
+}

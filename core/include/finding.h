@@ -88,6 +88,12 @@ struct ib_redirect_hop {
     struct ib_frame_ref frame; /* the redirecting response */
 };
 
+/* The endpoint a redirect names: its LID, and its GID when not zero. */
+struct ib_endpoint ib_hop_endpoint(const struct ib_redirect_hop *hop);
+/* Whether two endpoints are one: by LID when both have one, else by GID
+ * when both have one (a redirect may name either); unknown ones are not. */
+bool ib_endpoint_same(const struct ib_endpoint *a, const struct ib_endpoint *b);
+
 /* redirect_bad_target: what makes the target unusable. */
 #define IB_TARGET_NO_ADDRESS 0x01 /* RedirectLID and RedirectGID both 0 */
 #define IB_TARGET_QP0        0x02 /* RedirectQP 0 */
