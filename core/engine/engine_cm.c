@@ -40,16 +40,28 @@ enum conn_end_by { END_NONE, END_REJ, END_DREP, END_SIDR_REP, END_GAVE_UP };
 
 #define NO_TIME INT64_MAX
 
+/* What few connections need, apart (cm.extra_pool) so that the records
+ * every message touches stay small: the rare messages, the latest copy of
+ * a message sent more than once, the alternate path, a REQ's DestQP other
+ * than 1. */
+struct conn_extra {
+    struct eng_ref mra, lap, apr;
+    struct eng_ref last_req; /* the latest copy of its REQ, with req_copies > 1 */
+    struct eng_ref last;     /* the latest copy of its REP or DREQ, with copies > 1 */
+    uint32_t req_qp;         /* DestQP of the REQ */
+    uint32_t alt_hash;       /* with in_alts */
+    uint16_t alt_lid;        /* the alternate path's LID on the active side */
+    bool in_alts;
+};
+
 /* A connection, kept compact (a capture may hold millions open): the frames
  * of its exchange that copies can link to, and the record built from it
  * only when it is reported (conn_record).  Its key is (node of `active`,
  * hold.comm_id, sidr) and, with an alternate path, (alt_lid, hold.comm_id). */
 struct eng_conn {
     struct eng_hold hold; /* hold.req: its first REQ; hold.comm_id: LocalCommID */
-    struct eng_ref mra, rep, rtu, dreq, lap, apr;
+    struct eng_ref rep, rtu, dreq;
     struct eng_ref end;       /* the REJ or DREP that ended it */
-    struct eng_ref last_req;  /* the latest copy of its REQ */
-    struct eng_ref last;      /* the latest copy of its REP or DREQ */
     int64_t deadline;         /* its wait runs out (NO_TIME: none) */
     int64_t due;              /* its earliest entry in the timers' heap (NO_TIME: none) */
     struct ib_tuple ip_tuple; /* valid with has_tuple */
@@ -57,7 +69,7 @@ struct eng_conn {
     uint64_t service_id, ca_guid;
     struct el_link age; /* in cm.age while open, cm.ended after */
     uint32_t hash;      /* its key's, low 32 bits */
-    uint32_t alt_hash;  /* with in_alts */
+    uint32_t extra;     /* its conn_extra's pool index + 1; 0: none */
     uint32_t self;      /* its index in the pool */
     uint32_t index;     /* ib_connection_record.index */
     uint32_t remote_comm_id;
@@ -65,7 +77,6 @@ struct eng_conn {
     uint32_t ack_ms;                   /* the path's ACK timeout (av.timeout) */
     uint32_t retransmissions;
     uint32_t frames_from_active, frames_from_passive;
-    uint32_t req_qp;             /* DestQP of the REQ */
     uint16_t req_copies, copies; /* of its REQ; of its REP or DREQ (`last`) */
     uint16_t reject_reason;
     uint8_t max_retries;
@@ -76,13 +87,60 @@ struct eng_conn {
     bool sidr;
     bool has_tuple;
     bool has_remote; /* remote_comm_id known */
-    bool in_alts;
-    uint16_t alt_lid; /* the alternate path's LID on the active side */
+    bool last_dreq;  /* with copies 1, the latest copy is `dreq`, else `rep` */
     bool counted_closed;
     bool dreq_by_passive;
     bool drep_by_passive;
     bool timed_out;
 };
+
+/* ---- the rare parts ---- */
+
+static struct conn_extra *extra_of(const struct ib_engine *e, const struct eng_conn *c)
+{
+    return c->extra ? ep_item(&e->cm.extra_pool, c->extra - 1) : NULL;
+}
+
+/* c's conn_extra, made when it has none; NULL when memory ran out (counted:
+ * what it would have held is then lost). */
+static struct conn_extra *extra_need(struct ib_engine *e, struct eng_conn *c)
+{
+    if (c->extra)
+        return ep_item(&e->cm.extra_pool, c->extra - 1);
+    uint32_t i;
+    struct conn_extra *x = ep_alloc(&e->cm.extra_pool, &i);
+    if (!x)
+        return eng_oom(e);
+    x->req_qp = 1;
+    c->extra = i + 1;
+    return x;
+}
+
+/* The latest copy of c's REQ. */
+static struct eng_ref last_req_of(const struct ib_engine *e, const struct eng_conn *c)
+{
+    const struct conn_extra *x = extra_of(e, c);
+    return c->req_copies > 1 && x ? x->last_req : c->hold.req;
+}
+
+/* The latest copy of c's REP or DREQ, whichever `copies` counts. */
+static struct eng_ref last_of(const struct ib_engine *e, const struct eng_conn *c)
+{
+    const struct conn_extra *x = extra_of(e, c);
+    if (c->copies > 1 && x)
+        return x->last;
+    return c->last_dreq ? c->dreq : c->rep;
+}
+
+/* The frame of c's first message of this kind (MRA, LAP, APR), where 0: none. */
+static struct eng_ref rare_of(const struct ib_engine *e, const struct eng_conn *c, uint16_t attr)
+{
+    static const struct eng_ref none;
+    const struct conn_extra *x = extra_of(e, c);
+    if (!x)
+        return none;
+    return attr == IB_CM_MRA ? x->mra : attr == IB_CM_LAP ? x->lap : x->apr;
+}
 
 /* ---- the kernel's timing ---- */
 
@@ -271,11 +329,19 @@ struct alt_key {
     uint32_t lid;
 };
 
+struct alt_find {
+    struct alt_key k;
+    const struct ep_pool *extras;
+};
+
 static bool alt_eq(const void *item, const void *key)
 {
     const struct eng_conn *c = item;
-    const struct alt_key *k = key;
-    return c->hold.comm_id == k->comm_id && c->in_alts && c->alt_lid == k->lid;
+    const struct alt_find *f = key;
+    if (c->hold.comm_id != f->k.comm_id || !c->extra)
+        return false;
+    const struct conn_extra *x = ep_item(f->extras, c->extra - 1);
+    return x->in_alts && x->alt_lid == f->k.lid;
 }
 
 static uint64_t alt_hash(uint32_t comm_id, uint16_t lid)
@@ -290,6 +356,7 @@ bool eng_cm_init(struct ib_engine *e)
 {
     struct eng_cm *cm = &e->cm;
     ep_init(&cm->conn_pool, sizeof(struct eng_conn));
+    ep_init(&cm->extra_pool, sizeof(struct conn_extra));
     el_init(&cm->age);
     el_init(&cm->ended);
     return et_init(&cm->conns, 64, &cm->conn_pool) && et_init(&cm->alts, 64, &cm->conn_pool);
@@ -301,14 +368,15 @@ void eng_cm_destroy(struct ib_engine *e)
     et_destroy(&cm->conns);
     et_destroy(&cm->alts);
     ep_destroy(&cm->conn_pool);
+    ep_destroy(&cm->extra_pool);
     free(cm->heap);
     cm->heap = NULL;
 }
 
 /* ---- records ---- */
 
-static void conn_record(const struct eng_conn *c, bool evicted, bool waiting,
-                        struct ib_connection_record *r)
+static void conn_record(const struct ib_engine *e, const struct eng_conn *c, bool evicted,
+                        bool waiting, struct ib_connection_record *r)
 {
     memset(r, 0, sizeof *r);
     r->index = c->index;
@@ -326,7 +394,7 @@ static void conn_record(const struct eng_conn *c, bool evicted, bool waiting,
     r->frames_from_active = c->frames_from_active;
     r->frames_from_passive = c->frames_from_passive;
     r->req = ref_unpack(c->hold.req);
-    r->mra = ref_unpack(c->mra);
+    r->mra = ref_unpack(rare_of(e, c, IB_CM_MRA));
     r->rep = ref_unpack(c->rep);
     r->rtu = ref_unpack(c->rtu);
     r->dreq = ref_unpack(c->dreq);
@@ -344,7 +412,7 @@ static void report(struct ib_engine *e, const struct eng_conn *c, bool evicted, 
     if (!e->sink)
         return;
     struct ib_connection_record r;
-    conn_record(c, evicted, waiting, &r);
+    conn_record(e, c, evicted, waiting, &r);
     e->sink(e->sink_ctx, &r);
 }
 
@@ -376,8 +444,12 @@ static void conn_free(struct ib_engine *e, struct eng_conn *c)
     et_prefetch(&cm->conns, c->hash);
     eng_ports_release(e, &c->hold);
     et_remove(&cm->conns, c->hash, c->self);
-    if (c->in_alts)
-        et_remove(&cm->alts, c->alt_hash, c->self);
+    if (c->extra) {
+        struct conn_extra *x = ep_item(&cm->extra_pool, c->extra - 1);
+        if (x->in_alts)
+            et_remove(&cm->alts, x->alt_hash, c->self);
+        ep_release(&cm->extra_pool, x, c->extra - 1);
+    }
     el_unlink(&c->age);
     cm->conn_count--;
     c->live = false;
@@ -393,12 +465,12 @@ static int64_t linger_until(const struct ib_engine *e, const struct eng_conn *c)
     unsigned sends = c->max_retries + 1u;
     if (!c->rtu.where && c->req_copies < sends) {
         int64_t req =
-            c->last_req.time_ns + (int64_t)(sends - c->req_copies) * wait_ns(c->act_wait_ms);
+            last_req_of(e, c).time_ns + (int64_t)(sends - c->req_copies) * wait_ns(c->act_wait_ms);
         t = req > t ? req : t;
     }
     if (c->dreq.where && c->copies < sends) {
         uint32_t ms = c->dreq_by_passive ? c->pas_wait_ms : c->act_wait_ms;
-        int64_t dreq = c->last.time_ns + (int64_t)(sends - c->copies) * wait_ns(ms);
+        int64_t dreq = last_of(e, c).time_ns + (int64_t)(sends - c->copies) * wait_ns(ms);
         t = dreq > t ? dreq : t;
     }
     return t;
@@ -497,17 +569,20 @@ static void set_remote(struct eng_conn *c, uint32_t id)
  * migration the connection's messages leave from it and go to it. */
 static void set_alternate(struct ib_engine *e, struct eng_conn *c, uint16_t lid)
 {
-    if (!lid || c->sidr || (c->in_alts && c->alt_lid == lid))
+    if (!lid || c->sidr)
         return;
-    if (c->in_alts) {
-        et_remove(&e->cm.alts, c->alt_hash, c->self);
-        c->in_alts = false;
+    struct conn_extra *x = extra_need(e, c);
+    if (!x || (x->in_alts && x->alt_lid == lid))
+        return;
+    if (x->in_alts) {
+        et_remove(&e->cm.alts, x->alt_hash, c->self);
+        x->in_alts = false;
     }
     uint64_t h = alt_hash(c->hold.comm_id, lid);
-    c->alt_lid = lid;
+    x->alt_lid = lid;
     if (et_insert(&e->cm.alts, h, c->self)) {
-        c->in_alts = true;
-        c->alt_hash = (uint32_t)h;
+        x->in_alts = true;
+        x->alt_hash = (uint32_t)h;
     } else {
         eng_oom(e);
     }
@@ -542,7 +617,7 @@ static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *
             if (!alt) {
                 c = by_node(e, node, id, false);
             } else {
-                struct alt_key k = { id, node->lid };
+                struct alt_find k = { { id, node->lid }, &e->cm.extra_pool };
                 c = node->lid ? et_find(&e->cm.alts, alt_hash(id, node->lid), alt_eq, &k) : NULL;
             }
             if (c && c->has_remote &&
@@ -583,13 +658,16 @@ static bool tuple_of(const struct ib_packet *p, struct ib_tuple *t)
     return cm->has_service_id && cm->has_ipcm && ib_tuple_make(&cm->sid, &cm->ipcm, t);
 }
 
-/* One more copy of the message whose copies `copies` counts, `last` the
- * latest: the frame being fed. */
-static void copy_seen(const struct ib_engine *e, uint16_t *copies, struct eng_ref *last)
+/* One more copy of c's REQ (of_req), or of the REP or DREQ `copies` counts:
+ * the frame being fed, the latest. */
+static void copy_seen(struct ib_engine *e, struct eng_conn *c, bool of_req)
 {
+    uint16_t *copies = of_req ? &c->req_copies : &c->copies;
     if (*copies < UINT16_MAX)
         (*copies)++;
-    *last = ref_pack(e->at);
+    struct conn_extra *x = extra_need(e, c);
+    if (x)
+        *(of_req ? &x->last_req : &x->last) = ref_pack(e->at);
 }
 
 /* A copy of c's REQ: the wait starts again; an ended connection stays
@@ -597,7 +675,7 @@ static void copy_seen(const struct ib_engine *e, uint16_t *copies, struct eng_re
 static void request_again(struct ib_engine *e, struct eng_conn *c, uint16_t attr)
 {
     retransmitted(e, c, attr, c->hold.req);
-    copy_seen(e, &c->req_copies, &c->last_req);
+    copy_seen(e, c, true);
     if (c->wait == W_ANSWER || c->wait == W_RTU)
         extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->req_copies, c->act_wait_ms));
     else if (c->wait == W_ENDED)
@@ -631,9 +709,14 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     c->active = p->src;
     c->passive = p->dst;
     c->state = sidr ? IB_CONN_SIDR : IB_CONN_REQ_SENT;
-    c->hold.req = c->last_req = ref_pack(e->at);
+    c->hold.req = ref_pack(e->at);
     c->req_copies = 1;
-    c->req_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+    uint32_t qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+    if (qp != 1) {
+        struct conn_extra *x = extra_need(e, c);
+        if (x)
+            x->req_qp = qp;
+    }
     timing_of(c, &p->cm);
     if (!sidr)
         set_alternate(e, c, p->cm.u.req.alternate.local_lid);
@@ -652,7 +735,8 @@ static void cm_redirect(struct ib_engine *e, const struct ib_packet *p, const st
     rs.requester = &p->dst;
     rs.mgmt_class = IB_CLASS_CM;
     rs.agent = &p->src;
-    rs.agent_qp = c ? c->req_qp : ib_packet_has(p, IB_HAS_DETH) ? p->deth.srcqp : 1;
+    const struct conn_extra *x = c ? extra_of(e, c) : NULL;
+    rs.agent_qp = x ? x->req_qp : c ? 1 : ib_packet_has(p, IB_HAS_DETH) ? p->deth.srcqp : 1;
     if (c)
         rs.request = ref_unpack(c->hold.req);
     rs.cm_attr = cm_attr;
@@ -706,7 +790,7 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
 {
     if (c->dreq.where && by_passive == c->dreq_by_passive) {
         retransmitted(e, c, IB_CM_DREQ, c->dreq);
-        copy_seen(e, &c->copies, &c->last);
+        copy_seen(e, c, false);
         uint32_t ms = by_passive ? c->pas_wait_ms : c->act_wait_ms;
         if (c->wait == W_DREP)
             extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, ms));
@@ -716,7 +800,8 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
     }
     if (c->dreq.where || c->wait == W_ENDED)
         return;
-    c->dreq = c->last = ref_pack(e->at);
+    c->dreq = ref_pack(e->at);
+    c->last_dreq = true;
     c->dreq_by_passive = by_passive;
     c->copies = 1;
     c->state = IB_CONN_CLOSING;
@@ -748,13 +833,14 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
 {
     if (c->rep.where) {
         retransmitted(e, c, IB_CM_REP, c->rep);
-        copy_seen(e, &c->copies, &c->last);
+        copy_seen(e, c, false);
         if (c->wait == W_RTU)
             extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, c->pas_wait_ms));
         return;
     }
     set_remote(c, p->cm.local_comm_id);
-    c->rep = c->last = ref_pack(e->at);
+    c->rep = ref_pack(e->at);
+    c->last_dreq = false;
     c->copies = 1;
     if (c->state == IB_CONN_REQ_SENT)
         c->state = IB_CONN_REPLIED;
@@ -788,11 +874,14 @@ static void cm_rtu(struct ib_engine *e, struct eng_conn *c)
  * ServiceTimeout plus the path's ACK timeout (cm_mra_handler: av.timeout). */
 static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c)
 {
-    if (c->mra.where) {
-        retransmitted(e, c, IB_CM_MRA, c->mra);
+    struct eng_ref first = rare_of(e, c, IB_CM_MRA);
+    if (first.where) {
+        retransmitted(e, c, IB_CM_MRA, first);
         return;
     }
-    c->mra = ref_pack(e->at);
+    struct conn_extra *x = extra_need(e, c);
+    if (x)
+        x->mra = ref_pack(e->at);
     const struct ib_cm_mra *m = &p->cm.u.mra;
     if (m->msg_mraed == 0 && c->wait == W_ANSWER && !c->sidr) {
         uint32_t ms = cm_ms(m->service_timeout) + c->ack_ms;
@@ -803,10 +892,11 @@ static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_co
 /* A LAP or APR, first of its kind for c.  On RoCE the kernel rejects it
  * (cm_lap_handler, cm_apr_handler: "Alternate path messages are not
  * supported for RoCE link layer"): no path changes. */
-static void path_message(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c,
-                         struct eng_ref *first)
+static void path_message(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c)
 {
-    *first = ref_pack(e->at);
+    struct conn_extra *x = extra_need(e, c);
+    if (x)
+        *(p->cm.attr == IB_CM_LAP ? &x->lap : &x->apr) = ref_pack(e->at);
     if (p->encap != IB_ENCAP_ROCEV1 && p->encap != IB_ENCAP_ROCEV2)
         return;
     static const struct ib_frame_ref none;
@@ -821,17 +911,18 @@ static void path_message(struct ib_engine *e, const struct ib_packet *p, struct 
 
 /* Whether a message of an ended connection repeats one it already had (a
  * copy of the REQ is handled with REQs). */
-static bool is_copy(const struct eng_conn *c, uint16_t attr, bool by_passive)
+static bool is_copy(const struct ib_engine *e, const struct eng_conn *c, uint16_t attr,
+                    bool by_passive)
 {
     switch (attr) {
-    case IB_CM_MRA: return c->mra.where != 0;
+    case IB_CM_MRA:
+    case IB_CM_LAP:
+    case IB_CM_APR: return rare_of(e, c, attr).where != 0;
     case IB_CM_REP: return c->rep.where != 0;
     case IB_CM_RTU: return c->rtu.where != 0;
     case IB_CM_REJ: return c->end_by == END_REJ;
     case IB_CM_DREQ: return c->dreq.where != 0;
     case IB_CM_DREP: return c->end_by == END_DREP && by_passive == c->drep_by_passive;
-    case IB_CM_LAP: return c->lap.where != 0;
-    case IB_CM_APR: return c->apr.where != 0;
     default: return false;
     }
 }
@@ -848,7 +939,7 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
         link_conn(e, c, by_passive);
         if (cm->remote_comm_id && cm->attr != IB_CM_REJ)
             set_remote(c, by_passive ? cm->local_comm_id : cm->remote_comm_id);
-        if (c->wait == W_ENDED && !is_copy(c, cm->attr, by_passive))
+        if (c->wait == W_ENDED && !is_copy(e, c, cm->attr, by_passive))
             return; /* late: the connection was over (given up, rejected) */
     }
     switch (cm->attr) {
@@ -881,11 +972,11 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
         if (c && cm->attr == IB_CM_LAP && !by_passive)
             set_alternate(e, c, cm->u.lap.alternate.local_lid);
         if (c) {
-            struct eng_ref *first = cm->attr == IB_CM_LAP ? &c->lap : &c->apr;
-            if (first->where)
-                retransmitted(e, c, cm->attr, *first);
+            struct eng_ref first = rare_of(e, c, cm->attr);
+            if (first.where)
+                retransmitted(e, c, cm->attr, first);
             else
-                path_message(e, p, c, first);
+                path_message(e, p, c);
         }
         return;
     default: return;
@@ -949,7 +1040,7 @@ static void give_up(struct ib_engine *e, struct eng_conn *c)
     if (c->wait == W_DREP) {
         attr = IB_CM_DREQ;
         first = c->dreq;
-        last = c->last;
+        last = last_of(e, c);
         sent = c->copies;
         c->state = IB_CONN_CLOSED;
         c->timed_out = true;
@@ -961,7 +1052,7 @@ static void give_up(struct ib_engine *e, struct eng_conn *c)
         bool rep = c->wait == W_RTU && c->req_copies <= 1;
         attr = c->sidr ? IB_CM_SIDR_REQ : rep ? IB_CM_REP : IB_CM_REQ;
         first = rep ? c->rep : c->hold.req;
-        last = rep ? c->last : c->last_req;
+        last = rep ? last_of(e, c) : last_req_of(e, c);
         sent = rep ? c->copies : c->req_copies;
         c->state = IB_CONN_UNREACHABLE;
         e->conn.unreachable++;

@@ -123,6 +123,7 @@ struct eng_cm {
     struct et_table alts;  /* (alternate path's active LID, LocalCommID) -> eng_conn, for
                             * connections whose REQ or LAP names an alternate path */
     struct ep_pool conn_pool;
+    struct ep_pool extra_pool; /* the rarely needed parts of connections (conn_extra) */
     struct el_link age;   /* open connections, oldest REQ first */
     struct el_link ended; /* ended ones still findable for late copies, oldest end first */
     size_t conn_count;    /* open and ended ones */
