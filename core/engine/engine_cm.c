@@ -59,39 +59,46 @@ struct conn_extra {
  * only when it is reported (conn_record).  Its key is (node of `active`,
  * hold.comm_id, sidr) and, with an alternate path, (alt_lid, hold.comm_id). */
 struct eng_conn {
-    struct eng_hold hold; /* hold.req: its first REQ; hold.comm_id: LocalCommID */
-    struct eng_ref rep, rtu, dreq;
-    struct eng_ref end;       /* the REJ or DREP that ended it */
-    int64_t deadline;         /* its wait runs out (NO_TIME: none) */
-    int64_t due;              /* its earliest entry in the timers' heap (NO_TIME: none) */
-    struct ib_tuple ip_tuple; /* valid with has_tuple */
-    struct ib_endpoint active, passive;
-    uint64_t service_id, ca_guid;
-    struct el_link age; /* in cm.age while open, cm.ended after */
-    uint32_t hash;      /* its key's, low 32 bits */
-    uint32_t extra;     /* its conn_extra's pool index + 1; 0: none */
-    uint32_t self;      /* its index in the pool */
-    uint32_t index;     /* ib_connection_record.index */
+    /* What every message of it reads or writes first: its key and what
+     * links a frame to it (link_conn), its state and timers, the frames its
+     * messages' copies link to. */
+    struct ib_endpoint active; /* the key's node */
     uint32_t remote_comm_id;
-    uint32_t act_wait_ms, pas_wait_ms; /* the active and the passive side's timeouts */
-    uint32_t ack_ms;                   /* the path's ACK timeout (av.timeout) */
-    uint32_t retransmissions;
+    uint32_t index; /* ib_connection_record.index */
     uint32_t frames_from_active, frames_from_passive;
-    uint16_t req_copies, copies; /* of its REQ; of its REP or DREQ (`last`) */
+    uint16_t req_copies, copies; /* of its REQ; of its REP or DREQ (last_of) */
+    struct ib_tuple ip_tuple;    /* valid with has_tuple */
+    uint64_t service_id;
+    int64_t deadline; /* its wait runs out (NO_TIME: none) */
+    int64_t due;      /* its earliest entry in the timers' heap (NO_TIME: none) */
+    struct eng_ref rep, rtu, dreq;
+    uint8_t state;       /* enum ib_conn_state */
+    uint8_t max_retries; /* the REQ's MaxCMRetries, and its timeouts as */
+    uint8_t ack_t;       /* sent: LocalACKTimeout (PacketLifeTime + 1), */
+    uint8_t rresp_t;     /* RemoteCMResponseTimeout, */
+    uint8_t lresp_t;     /* LocalCMResponseTimeout */
+    uint16_t wait : 3;   /* enum conn_wait */
+    uint16_t end_by : 3; /* enum conn_end_by */
+    uint16_t live : 1;   /* 0 once freed: the heap's stale entries see it */
+    uint16_t sidr : 1;
+    uint16_t has_tuple : 1;
+    uint16_t has_remote : 1; /* remote_comm_id known */
+    uint16_t last_dreq : 1;  /* with copies 1, the latest copy is `dreq`, else `rep` */
+    uint16_t counted_closed : 1;
+    uint16_t dreq_by_passive : 1;
+    uint16_t drep_by_passive : 1;
+    uint16_t timed_out : 1;
+    struct eng_hold hold; /* hold.req: its first REQ; hold.comm_id: LocalCommID */
+    /* What its start, its end and its report need. */
+    struct eng_ref end; /* the REJ or DREP that ended it */
+    struct ib_endpoint passive;
+    uint32_t hash; /* its key's, low 32 bits */
+    uint64_t ca_guid;
+    struct el_link age; /* in cm.age while open, cm.ended after */
+    uint32_t self;      /* its index in the pool */
+    uint32_t retransmissions;
+    uint32_t extra; /* its conn_extra's pool index + 1; 0: none */
     uint16_t reject_reason;
-    uint8_t max_retries;
-    uint8_t state;  /* enum ib_conn_state */
-    uint8_t wait;   /* enum conn_wait */
-    uint8_t end_by; /* enum conn_end_by */
-    bool live;      /* false once freed: the heap's stale entries see it */
-    bool sidr;
-    bool has_tuple;
-    bool has_remote; /* remote_comm_id known */
-    bool last_dreq;  /* with copies 1, the latest copy is `dreq`, else `rep` */
-    bool counted_closed;
-    bool dreq_by_passive;
-    bool drep_by_passive;
-    bool timed_out;
 };
 
 /* ---- the rare parts ---- */
@@ -184,16 +191,28 @@ static int64_t give_up_at(const struct eng_conn *c, int64_t last_ns, unsigned co
 static void timing_of(struct eng_conn *c, const struct ib_cm *cm)
 {
     if (c->sidr) {
-        c->act_wait_ms = c->pas_wait_ms = SIDR_WAIT_MS;
         c->max_retries = SIDR_RETRIES;
         return;
     }
     const struct ib_cm_req *r = &cm->u.req;
-    unsigned ack = r->primary.local_ack_timeout;
-    c->act_wait_ms = 2 * cm_ms(ack ? ack - 1 : 0) + cm_ms(r->remote_cm_resp_timeout);
-    c->ack_ms = cm_ms(ack);
-    c->pas_wait_ms = cm_ms(r->local_cm_resp_timeout);
+    c->ack_t = r->primary.local_ack_timeout;
+    c->rresp_t = r->remote_cm_resp_timeout;
+    c->lresp_t = r->local_cm_resp_timeout;
     c->max_retries = r->max_cm_retries;
+}
+
+/* The active side's wait, in ms. */
+static uint32_t act_wait_ms(const struct eng_conn *c)
+{
+    if (c->sidr)
+        return SIDR_WAIT_MS;
+    return 2 * cm_ms(c->ack_t ? c->ack_t - 1u : 0) + cm_ms(c->rresp_t);
+}
+
+/* The passive side's wait, in ms. */
+static uint32_t pas_wait_ms(const struct eng_conn *c)
+{
+    return c->sidr ? SIDR_WAIT_MS : cm_ms(c->lresp_t);
 }
 
 /* ---- the timers: a binary min-heap of due times ---- */
@@ -465,11 +484,11 @@ static int64_t linger_until(const struct ib_engine *e, const struct eng_conn *c)
     unsigned sends = c->max_retries + 1u;
     if (!c->rtu.where && c->req_copies < sends) {
         int64_t req =
-            last_req_of(e, c).time_ns + (int64_t)(sends - c->req_copies) * wait_ns(c->act_wait_ms);
+            last_req_of(e, c).time_ns + (int64_t)(sends - c->req_copies) * wait_ns(act_wait_ms(c));
         t = req > t ? req : t;
     }
     if (c->dreq.where && c->copies < sends) {
-        uint32_t ms = c->dreq_by_passive ? c->pas_wait_ms : c->act_wait_ms;
+        uint32_t ms = c->dreq_by_passive ? pas_wait_ms(c) : act_wait_ms(c);
         int64_t dreq = last_of(e, c).time_ns + (int64_t)(sends - c->copies) * wait_ns(ms);
         t = dreq > t ? dreq : t;
     }
@@ -677,7 +696,7 @@ static void request_again(struct ib_engine *e, struct eng_conn *c, uint16_t attr
     retransmitted(e, c, attr, c->hold.req);
     copy_seen(e, c, true);
     if (c->wait == W_ANSWER || c->wait == W_RTU)
-        extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->req_copies, c->act_wait_ms));
+        extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->req_copies, act_wait_ms(c)));
     else if (c->wait == W_ENDED)
         extend_deadline(e, c, linger_until(e, c));
     eng_ports_fill(e, &c->hold);
@@ -721,7 +740,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     if (!sidr)
         set_alternate(e, c, p->cm.u.req.alternate.local_lid);
     c->wait = W_ANSWER;
-    set_deadline(e, c, give_up_at(c, e->at.time_ns, 1, c->act_wait_ms));
+    set_deadline(e, c, give_up_at(c, e->at.time_ns, 1, act_wait_ms(c)));
     link_conn(e, c, false);
     if (!sidr && c->has_tuple)
         eng_ports_take(e, &c->hold, &c->ip_tuple);
@@ -791,7 +810,7 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
     if (c->dreq.where && by_passive == c->dreq_by_passive) {
         retransmitted(e, c, IB_CM_DREQ, c->dreq);
         copy_seen(e, c, false);
-        uint32_t ms = by_passive ? c->pas_wait_ms : c->act_wait_ms;
+        uint32_t ms = by_passive ? pas_wait_ms(c) : act_wait_ms(c);
         if (c->wait == W_DREP)
             extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, ms));
         else if (c->wait == W_ENDED)
@@ -808,7 +827,7 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
     count_closed(e, c);
     c->wait = W_DREP;
     set_deadline(e, c,
-                 give_up_at(c, e->at.time_ns, 1, by_passive ? c->pas_wait_ms : c->act_wait_ms));
+                 give_up_at(c, e->at.time_ns, 1, by_passive ? pas_wait_ms(c) : act_wait_ms(c)));
 }
 
 /* DREP: the connection is over; a DREP again from the same side answers a
@@ -835,7 +854,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
         retransmitted(e, c, IB_CM_REP, c->rep);
         copy_seen(e, c, false);
         if (c->wait == W_RTU)
-            extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, c->pas_wait_ms));
+            extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, pas_wait_ms(c)));
         return;
     }
     set_remote(c, p->cm.local_comm_id);
@@ -849,7 +868,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
         /* The active side may still be sending its REQ (it missed the REP):
          * whichever side waits longer decides. */
         c->wait = W_RTU;
-        extend_deadline(e, c, give_up_at(c, e->at.time_ns, 1, c->pas_wait_ms));
+        extend_deadline(e, c, give_up_at(c, e->at.time_ns, 1, pas_wait_ms(c)));
     }
 }
 
@@ -884,7 +903,7 @@ static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_co
         x->mra = ref_pack(e->at);
     const struct ib_cm_mra *m = &p->cm.u.mra;
     if (m->msg_mraed == 0 && c->wait == W_ANSWER && !c->sidr) {
-        uint32_t ms = cm_ms(m->service_timeout) + c->ack_ms;
+        uint32_t ms = cm_ms(m->service_timeout) + cm_ms(c->ack_t);
         extend_deadline(e, c, e->at.time_ns + wait_ns(ms));
     }
 }
