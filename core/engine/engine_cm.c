@@ -59,24 +59,12 @@ struct conn_extra {
  * only when it is reported (conn_record).  Its key is (node of `active`,
  * hold.comm_id, sidr) and, with an alternate path, (alt_lid, hold.comm_id). */
 struct eng_conn {
-    /* What every message of it reads or writes first: its key and what
-     * links a frame to it (link_conn), its state and timers, the frames its
-     * messages' copies link to. */
-    struct ib_endpoint active; /* the key's node */
-    uint32_t remote_comm_id;
-    uint32_t index; /* ib_connection_record.index */
-    uint32_t frames_from_active, frames_from_passive;
-    uint16_t req_copies, copies; /* of its REQ; of its REP or DREQ (last_of) */
-    struct ib_tuple ip_tuple;    /* valid with has_tuple */
-    uint64_t service_id;
+    /* What the timers' heap checks (due_live) in its first line, but not in
+     * its first 16 bytes, which the pool's free list takes once it is freed. */
     int64_t deadline; /* its wait runs out (NO_TIME: none) */
-    int64_t due;      /* its earliest entry in the timers' heap (NO_TIME: none) */
-    struct eng_ref rep, rtu, dreq;
-    uint8_t state;       /* enum ib_conn_state */
-    uint8_t max_retries; /* the REQ's MaxCMRetries, and its timeouts as */
-    uint8_t ack_t;       /* sent: LocalACKTimeout (PacketLifeTime + 1), */
-    uint8_t rresp_t;     /* RemoteCMResponseTimeout, */
-    uint8_t lresp_t;     /* LocalCMResponseTimeout */
+    uint32_t remote_comm_id;
+    uint32_t frames_from_active;
+    uint32_t index;      /* ib_connection_record.index */
     uint16_t wait : 3;   /* enum conn_wait */
     uint16_t end_by : 3; /* enum conn_end_by */
     uint16_t live : 1;   /* 0 once freed: the heap's stale entries see it */
@@ -88,6 +76,21 @@ struct eng_conn {
     uint16_t dreq_by_passive : 1;
     uint16_t drep_by_passive : 1;
     uint16_t timed_out : 1;
+    uint8_t state;       /* enum ib_conn_state */
+    uint8_t max_retries; /* the REQ's MaxCMRetries */
+    int64_t due;         /* its earliest entry in the timers' heap (NO_TIME: none) */
+    /* Then what every message of it reads or writes: its key and what
+     * links a frame to it (link_conn), the frames its messages' copies
+     * link to. */
+    struct ib_endpoint active; /* the key's node */
+    uint32_t frames_from_passive;
+    uint16_t req_copies, copies; /* of its REQ; of its REP or DREQ (last_of) */
+    uint8_t ack_t;               /* the REQ's timeouts as sent: LocalACKTimeout */
+    uint8_t rresp_t;             /* (PacketLifeTime + 1), RemoteCMResponseTimeout, */
+    uint8_t lresp_t;             /* LocalCMResponseTimeout */
+    struct ib_tuple ip_tuple;    /* valid with has_tuple */
+    uint64_t service_id;
+    struct eng_ref rep, rtu, dreq;
     struct eng_hold hold; /* hold.req: its first REQ; hold.comm_id: LocalCommID */
     /* What its start, its end and its report need. */
     struct eng_ref end; /* the REJ or DREP that ended it */
@@ -100,6 +103,27 @@ struct eng_conn {
     uint32_t extra; /* its conn_extra's pool index + 1; 0: none */
     uint16_t reject_reason;
 };
+
+static bool is_waiting(unsigned wait)
+{
+    return wait == W_ANSWER || wait == W_RTU || wait == W_DREP;
+}
+
+/* c now waits for this (cm.waiting counts the open ones that wait). */
+static void set_wait(struct ib_engine *e, struct eng_conn *c, enum conn_wait wait)
+{
+    e->cm.waiting += is_waiting(wait);
+    e->cm.waiting -= is_waiting(c->wait);
+    c->wait = wait;
+}
+
+/* Asks for all of c's cache lines. */
+static void conn_prefetch(const struct eng_conn *c)
+{
+    for (size_t o = 0; o < sizeof *c; o += 64)
+        __builtin_prefetch((const char *)c + o);
+    __builtin_prefetch((const char *)c + sizeof *c - 1);
+}
 
 /* ---- the rare parts ---- */
 
@@ -460,6 +484,7 @@ static void conn_free(struct ib_engine *e, struct eng_conn *c)
 {
     struct eng_cm *cm = &e->cm;
     cm->ended_count -= c->wait == W_ENDED;
+    cm->waiting -= is_waiting(c->wait);
     et_prefetch(&cm->conns, c->hash);
     eng_ports_release(e, &c->hold);
     et_remove(&cm->conns, c->hash, c->self);
@@ -505,11 +530,13 @@ static void forget_ended(struct ib_engine *e)
     struct eng_cm *cm = &e->cm;
     while (cm->ended_count > IB_CM_ENDED_KEPT) {
         struct eng_conn *c = EL_ENTRY(cm->ended.next, struct eng_conn, age);
-        /* The next to go, long out of cache, asked for now. */
+        /* The next to go (asked for by the one before) and its slot, and
+         * the one after it, long out of cache, asked for now. */
         if (c->age.next != &cm->ended) {
             const struct eng_conn *next = EL_ENTRY(c->age.next, struct eng_conn, age);
-            __builtin_prefetch(next);
             et_prefetch(&cm->conns, next->hash);
+            if (next->age.next != &cm->ended)
+                conn_prefetch(EL_ENTRY(next->age.next, struct eng_conn, age));
         }
         e->stats.ended_forgotten++;
         report(e, c, false, false);
@@ -528,7 +555,7 @@ static void conn_end(struct ib_engine *e, struct eng_conn *c, enum conn_end_by b
     c->end_by = by;
     if (by == END_REJ || by == END_DREP)
         c->end = ref_pack(e->at);
-    c->wait = W_ENDED;
+    set_wait(e, c, W_ENDED);
     eng_ports_release(e, &c->hold);
     el_unlink(&c->age);
     el_append(&e->cm.ended, &c->age);
@@ -749,7 +776,7 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     timing_of(c, &p->cm);
     if (!sidr)
         set_alternate(e, c, p->cm.u.req.alternate.local_lid);
-    c->wait = W_ANSWER;
+    set_wait(e, c, W_ANSWER);
     set_deadline(e, c, give_up_at(c, e->at.time_ns, 1, act_wait_ms(c)));
     link_conn(e, c, false);
     if (!sidr && c->has_tuple)
@@ -835,7 +862,7 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
     c->copies = 1;
     c->state = IB_CONN_CLOSING;
     count_closed(e, c);
-    c->wait = W_DREP;
+    set_wait(e, c, W_DREP);
     set_deadline(e, c,
                  give_up_at(c, e->at.time_ns, 1, by_passive ? pas_wait_ms(c) : act_wait_ms(c)));
 }
@@ -877,7 +904,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
     if (c->wait == W_ANSWER) {
         /* The active side may still be sending its REQ (it missed the REP):
          * whichever side waits longer decides. */
-        c->wait = W_RTU;
+        set_wait(e, c, W_RTU);
         extend_deadline(e, c, give_up_at(c, e->at.time_ns, 1, pas_wait_ms(c)));
     }
 }
@@ -894,7 +921,7 @@ static void cm_rtu(struct ib_engine *e, struct eng_conn *c)
     e->conn.established++;
     eng_latency_add(&e->lat_setup, e->at.time_ns - c->hold.req.time_ns);
     if (c->wait == W_ANSWER || c->wait == W_RTU) {
-        c->wait = W_NONE;
+        set_wait(e, c, W_NONE);
         c->deadline = NO_TIME;
     }
 }
@@ -1125,13 +1152,21 @@ void eng_cm_expire(struct ib_engine *e, int64_t now_ns)
             give_up(e, c);
         }
     }
+    /* The next to come up, for its check then to find it in cache. */
+    if (cm->heap_count > 0)
+        __builtin_prefetch(ep_item(&cm->conn_pool, cm->heap[0].self));
 }
 
 void eng_cm_finish(struct ib_engine *e)
 {
     /* The ended ones in order of their ends, then the open ones in REQ
      * order; the connections stay so the summary still shows the ports in
-     * use at the end of the capture. */
+     * use at the end of the capture.  Without a sink the count is enough
+     * (a walk of the open ones would miss the cache at each of them). */
+    if (!e->sink) {
+        e->conn.waiting_at_end += e->cm.waiting;
+        return;
+    }
     for (struct el_link *l = e->cm.ended.next; l != &e->cm.ended; l = l->next)
         report(e, EL_ENTRY(l, struct eng_conn, age), false, false);
     for (struct el_link *l = e->cm.age.next; l != &e->cm.age; l = l->next) {

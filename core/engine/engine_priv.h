@@ -124,10 +124,11 @@ struct eng_cm {
                             * connections whose REQ or LAP names an alternate path */
     struct ep_pool conn_pool;
     struct ep_pool extra_pool; /* the rarely needed parts of connections (conn_extra) */
-    struct el_link age;   /* open connections, oldest REQ first */
-    struct el_link ended; /* ended ones still findable for late copies, oldest end first */
-    size_t conn_count;    /* open and ended ones */
-    size_t ended_count;   /* of them ended */
+    struct el_link age;        /* open connections, oldest REQ first */
+    struct el_link ended;      /* ended ones still findable for late copies, oldest end first */
+    size_t conn_count;         /* open and ended ones */
+    size_t ended_count;        /* of them ended */
+    size_t waiting;            /* open ones waiting for an answer (REQ, REP, DREQ sent) */
     uint32_t next_conn_index;
     struct eng_due *heap; /* the connections' timers, a binary min-heap */
     size_t heap_count, heap_cap;
