@@ -281,46 +281,92 @@ static bool due_live(const struct eng_cm *cm, const struct eng_due *d)
     return c->live && c->index == d->index && c->due == d->at_ns;
 }
 
-/* Entries outlive their connections (freed, or their deadline moved
- * earlier): past twice the connections kept, the stale ones go, so that
- * the heap is bounded by the connection caps, not by how many were opened
- * within the longest wait. */
-static void heap_compact(struct eng_cm *cm)
+/* ---- the timers: most come due in the order they are set ---- */
+
+/* Entry i of the FIFO. */
+static struct eng_due *ring_at(const struct eng_cm *cm, size_t i)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < cm->heap_count; i++)
-        if (due_live(cm, &cm->heap[i]))
-            cm->heap[n++] = cm->heap[i];
-    cm->heap_count = n;
-    for (size_t i = n / 2; i-- > 0;)
-        heap_down(cm->heap, n, i);
+    return &cm->ring[(cm->ring_head + i) & (cm->ring_cap - 1)];
 }
 
-/* c's wait runs out at t (NO_TIME: none).  The heap holds one entry per
+/* Entries outlive their connections (freed, or their deadline moved
+ * earlier): past twice the connections kept, the stale ones go, so that
+ * the timers are bounded by the connection caps, not by how many were
+ * opened within the longest wait. */
+static void timers_compact(struct eng_cm *cm)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cm->heap_len; i++)
+        if (due_live(cm, &cm->heap[i]))
+            cm->heap[n++] = cm->heap[i];
+    cm->heap_len = n;
+    for (size_t i = n / 2; i-- > 0;)
+        heap_down(cm->heap, n, i);
+    n = 0;
+    for (size_t i = 0; i < cm->ring_count; i++)
+        if (due_live(cm, ring_at(cm, i)))
+            *ring_at(cm, n++) = *ring_at(cm, i);
+    cm->ring_count = n;
+}
+
+/* Appends d to the FIFO, false when memory ran out. */
+static bool ring_push(struct eng_cm *cm, struct eng_due d)
+{
+    if (cm->ring_count == cm->ring_cap) {
+        size_t cap = cm->ring_cap ? cm->ring_cap * 2 : 256;
+        struct eng_due *r = malloc(cap * sizeof *r);
+        if (!r)
+            return false;
+        for (size_t i = 0; i < cm->ring_count; i++)
+            r[i] = *ring_at(cm, i);
+        free(cm->ring);
+        cm->ring = r;
+        cm->ring_cap = cap;
+        cm->ring_head = 0;
+    }
+    cm->ring_count++;
+    *ring_at(cm, cm->ring_count - 1) = d;
+    return true;
+}
+
+static bool heap_push(struct eng_cm *cm, struct eng_due d)
+{
+    if (cm->heap_len == cm->heap_cap) {
+        size_t cap = cm->heap_cap ? cm->heap_cap * 2 : 256;
+        struct eng_due *h = realloc(cm->heap, cap * sizeof *h);
+        if (!h)
+            return false;
+        cm->heap = h;
+        cm->heap_cap = cap;
+    }
+    cm->heap[cm->heap_len] = d;
+    heap_up(cm->heap, cm->heap_len++);
+    return true;
+}
+
+/* c's wait runs out at t (NO_TIME: none).  The timers hold one entry per
  * connection at its earliest due time; a later deadline is found when that
- * entry comes up, so moving a deadline on costs nothing. */
+ * entry comes up, so moving a deadline on costs nothing.  An entry due no
+ * earlier than the FIFO's last goes at its end (most do: a REQ's wait is
+ * its time plus the same timeouts as the REQs before it); others go to the
+ * heap. */
 static void set_deadline(struct ib_engine *e, struct eng_conn *c, int64_t t)
 {
     struct eng_cm *cm = &e->cm;
     c->deadline = t;
     if (t == NO_TIME || t >= c->due)
         return;
-    if (cm->heap_count >= 2 * cm->conn_count + 1024)
-        heap_compact(cm);
-    if (cm->heap_count == cm->heap_cap) {
-        size_t cap = cm->heap_cap ? cm->heap_cap * 2 : 256;
-        struct eng_due *h = realloc(cm->heap, cap * sizeof *h);
-        if (!h) {
-            /* Without a timer the connection waits to the end: counted. */
-            eng_oom(e);
-            return;
-        }
-        cm->heap = h;
-        cm->heap_cap = cap;
-    }
+    if (cm->heap_len + cm->ring_count >= 2 * cm->conn_count + 1024)
+        timers_compact(cm);
     struct eng_due d = { t, c->self, c->index };
-    cm->heap[cm->heap_count] = d;
-    heap_up(cm->heap, cm->heap_count++);
+    bool in_order = cm->ring_count == 0 || t >= ring_at(cm, cm->ring_count - 1)->at_ns;
+    bool pushed = in_order ? ring_push(cm, d) : heap_push(cm, d);
+    cm->heap_count = cm->heap_len + cm->ring_count;
+    if (!pushed) {
+        /* Without a timer the connection waits to the end: counted. */
+        eng_oom(e);
+        return;
+    }
     c->due = t;
 }
 
@@ -414,6 +460,8 @@ void eng_cm_destroy(struct ib_engine *e)
     ep_destroy(&cm->extra_pool);
     free(cm->heap);
     cm->heap = NULL;
+    free(cm->ring);
+    cm->ring = NULL;
 }
 
 /* ---- records ---- */
@@ -1130,11 +1178,25 @@ static void give_up(struct ib_engine *e, struct eng_conn *c)
 void eng_cm_expire(struct ib_engine *e, int64_t now_ns)
 {
     struct eng_cm *cm = &e->cm;
-    while (cm->heap_count > 0 && cm->heap[0].at_ns < now_ns) {
-        struct eng_due d = cm->heap[0];
-        cm->heap[0] = cm->heap[--cm->heap_count];
-        if (cm->heap_count)
-            heap_down(cm->heap, cm->heap_count, 0);
+    for (;;) {
+        /* The earlier of the FIFO's first and the heap's (the heap's when
+         * both are due at once). */
+        bool ring =
+            cm->ring_count > 0 && (cm->heap_len == 0 || ring_at(cm, 0)->at_ns < cm->heap[0].at_ns);
+        if (!ring && cm->heap_len == 0)
+            break;
+        struct eng_due d = ring ? *ring_at(cm, 0) : cm->heap[0];
+        if (d.at_ns >= now_ns)
+            break;
+        if (ring) {
+            cm->ring_head = (cm->ring_head + 1) & (cm->ring_cap - 1);
+            cm->ring_count--;
+        } else {
+            cm->heap[0] = cm->heap[--cm->heap_len];
+            if (cm->heap_len)
+                heap_down(cm->heap, cm->heap_len, 0);
+        }
+        cm->heap_count = cm->heap_len + cm->ring_count;
         if (!due_live(cm, &d))
             continue; /* gone, or an entry since overtaken */
         struct eng_conn *c = ep_item(&cm->conn_pool, d.self);
@@ -1153,8 +1215,10 @@ void eng_cm_expire(struct ib_engine *e, int64_t now_ns)
         }
     }
     /* The next to come up, for its check then to find it in cache. */
-    if (cm->heap_count > 0)
+    if (cm->heap_len > 0)
         __builtin_prefetch(ep_item(&cm->conn_pool, cm->heap[0].self));
+    if (cm->ring_count > 0)
+        __builtin_prefetch(ep_item(&cm->conn_pool, ring_at(cm, 0)->self));
 }
 
 void eng_cm_finish(struct ib_engine *e)

@@ -111,7 +111,7 @@ void eng_ports_source_forecast(const struct ib_engine *e, size_t i, int64_t now_
 
 /* ---- connections (engine_cm.c) ---- */
 
-/* A due time of the connection timers' heap: the connection of pool index
+/* A due time of the connection timers (FIFO or heap): the connection of pool index
  * self and record index `index` (stale once that connection is gone). */
 struct eng_due {
     int64_t at_ns;
@@ -130,8 +130,11 @@ struct eng_cm {
     size_t ended_count;        /* of them ended */
     size_t waiting;            /* open ones waiting for an answer (REQ, REP, DREQ sent) */
     uint32_t next_conn_index;
-    struct eng_due *heap; /* the connections' timers, a binary min-heap */
-    size_t heap_count, heap_cap;
+    struct eng_due *ring; /* the connections' timers set in order of due time, a FIFO */
+    size_t ring_head, ring_count, ring_cap; /* ring_cap: 0 or a power of two */
+    struct eng_due *heap;                   /* the others, a binary min-heap */
+    size_t heap_len, heap_cap;
+    size_t heap_count; /* the timers pending, heap_len + ring_count (ib_engine_has_timers) */
 };
 
 bool eng_cm_init(struct ib_engine *e);
