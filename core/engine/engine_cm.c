@@ -329,6 +329,16 @@ static bool ring_push(struct eng_cm *cm, struct eng_due d)
     return true;
 }
 
+/* After a change to the FIFO or the heap: how many, and the earliest. */
+static void timers_counted(struct eng_cm *cm)
+{
+    cm->heap_count = cm->heap_len + cm->ring_count;
+    int64_t t = cm->ring_count ? ring_at(cm, 0)->at_ns : NO_TIME;
+    if (cm->heap_len && cm->heap[0].at_ns < t)
+        t = cm->heap[0].at_ns;
+    cm->first_due = t;
+}
+
 static bool heap_push(struct eng_cm *cm, struct eng_due d)
 {
     if (cm->heap_len == cm->heap_cap) {
@@ -361,7 +371,7 @@ static void set_deadline(struct ib_engine *e, struct eng_conn *c, int64_t t)
     struct eng_due d = { t, c->self, c->index };
     bool in_order = cm->ring_count == 0 || t >= ring_at(cm, cm->ring_count - 1)->at_ns;
     bool pushed = in_order ? ring_push(cm, d) : heap_push(cm, d);
-    cm->heap_count = cm->heap_len + cm->ring_count;
+    timers_counted(cm);
     if (!pushed) {
         /* Without a timer the connection waits to the end: counted. */
         eng_oom(e);
@@ -448,6 +458,7 @@ bool eng_cm_init(struct ib_engine *e)
     ep_init(&cm->extra_pool, sizeof(struct conn_extra));
     el_init(&cm->age);
     el_init(&cm->ended);
+    cm->first_due = NO_TIME;
     return et_init(&cm->conns, 64, &cm->conn_pool) && et_init(&cm->alts, 64, &cm->conn_pool);
 }
 
@@ -1178,16 +1189,14 @@ static void give_up(struct ib_engine *e, struct eng_conn *c)
 void eng_cm_expire(struct ib_engine *e, int64_t now_ns)
 {
     struct eng_cm *cm = &e->cm;
-    for (;;) {
+    if (cm->first_due >= now_ns)
+        return;
+    while (cm->first_due < now_ns) {
         /* The earlier of the FIFO's first and the heap's (the heap's when
          * both are due at once). */
         bool ring =
             cm->ring_count > 0 && (cm->heap_len == 0 || ring_at(cm, 0)->at_ns < cm->heap[0].at_ns);
-        if (!ring && cm->heap_len == 0)
-            break;
         struct eng_due d = ring ? *ring_at(cm, 0) : cm->heap[0];
-        if (d.at_ns >= now_ns)
-            break;
         if (ring) {
             cm->ring_head = (cm->ring_head + 1) & (cm->ring_cap - 1);
             cm->ring_count--;
@@ -1196,7 +1205,7 @@ void eng_cm_expire(struct ib_engine *e, int64_t now_ns)
             if (cm->heap_len)
                 heap_down(cm->heap, cm->heap_len, 0);
         }
-        cm->heap_count = cm->heap_len + cm->ring_count;
+        timers_counted(cm);
         if (!due_live(cm, &d))
             continue; /* gone, or an entry since overtaken */
         struct eng_conn *c = ep_item(&cm->conn_pool, d.self);

@@ -135,6 +135,7 @@ struct eng_cm {
     struct eng_due *heap;                   /* the others, a binary min-heap */
     size_t heap_len, heap_cap;
     size_t heap_count; /* the timers pending, heap_len + ring_count (ib_engine_has_timers) */
+    int64_t first_due; /* the earliest of them (INT64_MAX: none) */
 };
 
 bool eng_cm_init(struct ib_engine *e);
