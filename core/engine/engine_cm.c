@@ -714,13 +714,6 @@ static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *
                                    bool from_passive, bool *sent_by_passive)
 {
     const struct ib_cm *cm = &p->cm;
-    /* Both readings' slots asked for at once: the second is often needed
-     * (a DREP from the passive side is tried as the active's first). */
-    struct conn_find fp = { conn_key_make(&p->dst, cm->remote_comm_id, false), false, 0 };
-    struct conn_find fa = { conn_key_make(&p->src, cm->local_comm_id, false), false, 0 };
-    uint64_t hp = et_hash(&fp.k, sizeof fp.k), ha = et_hash(&fa.k, sizeof fa.k);
-    et_prefetch(&e->cm.conns, hp);
-    et_prefetch(&e->cm.conns, ha);
     for (int alt = 0; alt < 2; alt++) {
         if (alt && e->cm.alts.count == 0)
             break;
@@ -730,7 +723,7 @@ static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *
             uint32_t id = passive ? cm->remote_comm_id : cm->local_comm_id;
             struct eng_conn *c;
             if (!alt) {
-                c = et_find(&e->cm.conns, passive ? hp : ha, conn_eq, passive ? &fp : &fa);
+                c = by_node(e, node, id, false);
             } else {
                 struct alt_find k = { { id, node->lid }, &e->cm.extra_pool };
                 c = node->lid ? et_find(&e->cm.alts, alt_hash(id, node->lid), alt_eq, &k) : NULL;
