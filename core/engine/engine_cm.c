@@ -40,49 +40,138 @@ enum conn_end_by { END_NONE, END_REJ, END_DREP, END_SIDR_REP, END_GAVE_UP };
 
 #define NO_TIME INT64_MAX
 
+/* What few connections need, apart (cm.extra_pool) so that the records
+ * every message touches stay small: the rare messages, the latest copy of
+ * a message sent more than once, the alternate path, a REQ's DestQP other
+ * than 1. */
+struct conn_extra {
+    struct eng_ref mra, lap, apr;
+    struct eng_ref last_req; /* the latest copy of its REQ, with req_copies > 1 */
+    struct eng_ref last;     /* the latest copy of its REP or DREQ, with copies > 1 */
+    uint32_t req_qp;         /* DestQP of the REQ */
+    uint32_t alt_hash;       /* with in_alts */
+    uint16_t alt_lid;        /* the alternate path's LID on the active side */
+    bool in_alts;
+};
+
 /* A connection, kept compact (a capture may hold millions open): the frames
  * of its exchange that copies can link to, and the record built from it
  * only when it is reported (conn_record).  Its key is (node of `active`,
  * hold.comm_id, sidr) and, with an alternate path, (alt_lid, hold.comm_id). */
 struct eng_conn {
-    struct eng_hold hold; /* hold.req: its first REQ; hold.comm_id: LocalCommID */
-    struct eng_ref mra, rep, rtu, dreq, lap, apr;
-    struct eng_ref end;       /* the REJ or DREP that ended it */
-    struct eng_ref last_req;  /* the latest copy of its REQ */
-    struct eng_ref last;      /* the latest copy of its REP or DREQ */
-    int64_t deadline;         /* its wait runs out (NO_TIME: none) */
-    int64_t due;              /* its earliest entry in the timers' heap (NO_TIME: none) */
-    struct ib_tuple ip_tuple; /* valid with has_tuple */
-    struct ib_endpoint active, passive;
-    uint64_t service_id, ca_guid;
-    struct el_link age; /* in cm.age while open, cm.ended after */
-    uint32_t hash;      /* its key's, low 32 bits */
-    uint32_t alt_hash;  /* with in_alts */
-    uint32_t self;      /* its index in the pool */
-    uint32_t index;     /* ib_connection_record.index */
+    /* What the timers' heap checks (due_live) in its first line, but not in
+     * its first 16 bytes, which the pool's free list takes once it is freed. */
+    int64_t deadline; /* its wait runs out (NO_TIME: none) */
     uint32_t remote_comm_id;
-    uint32_t act_wait_ms, pas_wait_ms; /* the active and the passive side's timeouts */
-    uint32_t ack_ms;                   /* the path's ACK timeout (av.timeout) */
+    uint32_t frames_from_active;
+    uint32_t index;      /* ib_connection_record.index */
+    uint16_t wait : 3;   /* enum conn_wait */
+    uint16_t end_by : 3; /* enum conn_end_by */
+    uint16_t live : 1;   /* 0 once freed: the heap's stale entries see it */
+    uint16_t sidr : 1;
+    uint16_t has_tuple : 1;
+    uint16_t has_remote : 1; /* remote_comm_id known */
+    uint16_t last_dreq : 1;  /* with copies 1, the latest copy is `dreq`, else `rep` */
+    uint16_t counted_closed : 1;
+    uint16_t dreq_by_passive : 1;
+    uint16_t drep_by_passive : 1;
+    uint16_t timed_out : 1;
+    uint8_t state;       /* enum ib_conn_state */
+    uint8_t max_retries; /* the REQ's MaxCMRetries */
+    int64_t due;         /* its earliest entry in the timers' heap (NO_TIME: none) */
+    /* Then what every message of it reads or writes: its key and what
+     * links a frame to it (link_conn), the frames its messages' copies
+     * link to. */
+    struct ib_endpoint active; /* the key's node */
+    uint32_t frames_from_passive;
+    uint16_t req_copies, copies; /* of its REQ; of its REP or DREQ (last_of) */
+    uint8_t ack_t;               /* the REQ's timeouts as sent: LocalACKTimeout */
+    uint8_t rresp_t;             /* (PacketLifeTime + 1), RemoteCMResponseTimeout, */
+    uint8_t lresp_t;             /* LocalCMResponseTimeout */
+    struct ib_tuple ip_tuple;    /* valid with has_tuple */
+    uint64_t service_id;
+    struct eng_ref rep, rtu, dreq;
+    struct eng_hold hold; /* hold.req: its first REQ; hold.comm_id: LocalCommID */
+    /* What its start, its end and its report need. */
+    struct eng_ref end; /* the REJ or DREP that ended it */
+    struct ib_endpoint passive;
+    uint32_t hash; /* its key's, low 32 bits */
+    uint64_t ca_guid;
+    struct el_link age; /* in cm.age while open, cm.ended after */
+    uint32_t self;      /* its index in the pool */
     uint32_t retransmissions;
-    uint32_t frames_from_active, frames_from_passive;
-    uint32_t req_qp;             /* DestQP of the REQ */
-    uint16_t req_copies, copies; /* of its REQ; of its REP or DREQ (`last`) */
+    uint32_t extra; /* its conn_extra's pool index + 1; 0: none */
     uint16_t reject_reason;
-    uint8_t max_retries;
-    uint8_t state;  /* enum ib_conn_state */
-    uint8_t wait;   /* enum conn_wait */
-    uint8_t end_by; /* enum conn_end_by */
-    bool live;      /* false once freed: the heap's stale entries see it */
-    bool sidr;
-    bool has_tuple;
-    bool has_remote; /* remote_comm_id known */
-    bool in_alts;
-    uint16_t alt_lid; /* the alternate path's LID on the active side */
-    bool counted_closed;
-    bool dreq_by_passive;
-    bool drep_by_passive;
-    bool timed_out;
 };
+
+static bool is_waiting(unsigned wait)
+{
+    return wait == W_ANSWER || wait == W_RTU || wait == W_DREP;
+}
+
+/* c now waits for this (cm.waiting counts the open ones that wait). */
+static void set_wait(struct ib_engine *e, struct eng_conn *c, enum conn_wait wait)
+{
+    e->cm.waiting += is_waiting(wait);
+    e->cm.waiting -= is_waiting(c->wait);
+    c->wait = wait;
+}
+
+/* Asks for all of c's cache lines. */
+static void conn_prefetch(const struct eng_conn *c)
+{
+    for (size_t o = 0; o < sizeof *c; o += 64)
+        __builtin_prefetch((const char *)c + o);
+    __builtin_prefetch((const char *)c + sizeof *c - 1);
+}
+
+/* ---- the rare parts ---- */
+
+static struct conn_extra *extra_of(const struct ib_engine *e, const struct eng_conn *c)
+{
+    return c->extra ? ep_item(&e->cm.extra_pool, c->extra - 1) : NULL;
+}
+
+/* c's conn_extra, made when it has none; NULL when memory ran out (counted:
+ * what it would have held is then lost). */
+static struct conn_extra *extra_need(struct ib_engine *e, struct eng_conn *c)
+{
+    if (c->extra)
+        return ep_item(&e->cm.extra_pool, c->extra - 1);
+    uint32_t i;
+    struct conn_extra *x = ep_alloc(&e->cm.extra_pool, &i);
+    if (!x)
+        return eng_oom(e);
+    x->req_qp = 1;
+    c->extra = i + 1;
+    return x;
+}
+
+/* The latest copy of c's REQ. */
+static struct eng_ref last_req_of(const struct ib_engine *e, const struct eng_conn *c)
+{
+    const struct conn_extra *x = extra_of(e, c);
+    return c->req_copies > 1 && x ? x->last_req : c->hold.req;
+}
+
+/* The latest copy of c's REP or DREQ, whichever `copies` counts. */
+static struct eng_ref last_of(const struct ib_engine *e, const struct eng_conn *c)
+{
+    const struct conn_extra *x = extra_of(e, c);
+    if (c->copies > 1 && x)
+        return x->last;
+    return c->last_dreq ? c->dreq : c->rep;
+}
+
+/* The frame of c's first message of this kind (MRA, LAP, APR), where 0: none. */
+static struct eng_ref rare_of(const struct ib_engine *e, const struct eng_conn *c, uint16_t attr)
+{
+    static const struct eng_ref none;
+    const struct conn_extra *x = extra_of(e, c);
+    if (!x)
+        return none;
+    return attr == IB_CM_MRA ? x->mra : attr == IB_CM_LAP ? x->lap : x->apr;
+}
 
 /* ---- the kernel's timing ---- */
 
@@ -126,16 +215,28 @@ static int64_t give_up_at(const struct eng_conn *c, int64_t last_ns, unsigned co
 static void timing_of(struct eng_conn *c, const struct ib_cm *cm)
 {
     if (c->sidr) {
-        c->act_wait_ms = c->pas_wait_ms = SIDR_WAIT_MS;
         c->max_retries = SIDR_RETRIES;
         return;
     }
     const struct ib_cm_req *r = &cm->u.req;
-    unsigned ack = r->primary.local_ack_timeout;
-    c->act_wait_ms = 2 * cm_ms(ack ? ack - 1 : 0) + cm_ms(r->remote_cm_resp_timeout);
-    c->ack_ms = cm_ms(ack);
-    c->pas_wait_ms = cm_ms(r->local_cm_resp_timeout);
+    c->ack_t = r->primary.local_ack_timeout;
+    c->rresp_t = r->remote_cm_resp_timeout;
+    c->lresp_t = r->local_cm_resp_timeout;
     c->max_retries = r->max_cm_retries;
+}
+
+/* The active side's wait, in ms. */
+static uint32_t act_wait_ms(const struct eng_conn *c)
+{
+    if (c->sidr)
+        return SIDR_WAIT_MS;
+    return 2 * cm_ms(c->ack_t ? c->ack_t - 1u : 0) + cm_ms(c->rresp_t);
+}
+
+/* The passive side's wait, in ms. */
+static uint32_t pas_wait_ms(const struct eng_conn *c)
+{
+    return c->sidr ? SIDR_WAIT_MS : cm_ms(c->lresp_t);
 }
 
 /* ---- the timers: a binary min-heap of due times ---- */
@@ -180,46 +281,102 @@ static bool due_live(const struct eng_cm *cm, const struct eng_due *d)
     return c->live && c->index == d->index && c->due == d->at_ns;
 }
 
-/* Entries outlive their connections (freed, or their deadline moved
- * earlier): past twice the connections kept, the stale ones go, so that
- * the heap is bounded by the connection caps, not by how many were opened
- * within the longest wait. */
-static void heap_compact(struct eng_cm *cm)
+/* ---- the timers: most come due in the order they are set ---- */
+
+/* Entry i of the FIFO. */
+static struct eng_due *ring_at(const struct eng_cm *cm, size_t i)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < cm->heap_count; i++)
-        if (due_live(cm, &cm->heap[i]))
-            cm->heap[n++] = cm->heap[i];
-    cm->heap_count = n;
-    for (size_t i = n / 2; i-- > 0;)
-        heap_down(cm->heap, n, i);
+    return &cm->ring[(cm->ring_head + i) & (cm->ring_cap - 1)];
 }
 
-/* c's wait runs out at t (NO_TIME: none).  The heap holds one entry per
+/* Entries outlive their connections (freed, or their deadline moved
+ * earlier): past twice the connections kept, the stale ones go, so that
+ * the timers are bounded by the connection caps, not by how many were
+ * opened within the longest wait. */
+static void timers_compact(struct eng_cm *cm)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cm->heap_len; i++)
+        if (due_live(cm, &cm->heap[i]))
+            cm->heap[n++] = cm->heap[i];
+    cm->heap_len = n;
+    for (size_t i = n / 2; i-- > 0;)
+        heap_down(cm->heap, n, i);
+    n = 0;
+    for (size_t i = 0; i < cm->ring_count; i++)
+        if (due_live(cm, ring_at(cm, i)))
+            *ring_at(cm, n++) = *ring_at(cm, i);
+    cm->ring_count = n;
+}
+
+/* Appends d to the FIFO, false when memory ran out. */
+static bool ring_push(struct eng_cm *cm, struct eng_due d)
+{
+    if (cm->ring_count == cm->ring_cap) {
+        size_t cap = cm->ring_cap ? cm->ring_cap * 2 : 256;
+        struct eng_due *r = malloc(cap * sizeof *r);
+        if (!r)
+            return false;
+        for (size_t i = 0; i < cm->ring_count; i++)
+            r[i] = *ring_at(cm, i);
+        free(cm->ring);
+        cm->ring = r;
+        cm->ring_cap = cap;
+        cm->ring_head = 0;
+    }
+    cm->ring_count++;
+    *ring_at(cm, cm->ring_count - 1) = d;
+    return true;
+}
+
+/* After a change to the FIFO or the heap: how many, and the earliest. */
+static void timers_counted(struct eng_cm *cm)
+{
+    cm->heap_count = cm->heap_len + cm->ring_count;
+    int64_t t = cm->ring_count ? ring_at(cm, 0)->at_ns : NO_TIME;
+    if (cm->heap_len && cm->heap[0].at_ns < t)
+        t = cm->heap[0].at_ns;
+    cm->first_due = t;
+}
+
+static bool heap_push(struct eng_cm *cm, struct eng_due d)
+{
+    if (cm->heap_len == cm->heap_cap) {
+        size_t cap = cm->heap_cap ? cm->heap_cap * 2 : 256;
+        struct eng_due *h = realloc(cm->heap, cap * sizeof *h);
+        if (!h)
+            return false;
+        cm->heap = h;
+        cm->heap_cap = cap;
+    }
+    cm->heap[cm->heap_len] = d;
+    heap_up(cm->heap, cm->heap_len++);
+    return true;
+}
+
+/* c's wait runs out at t (NO_TIME: none).  The timers hold one entry per
  * connection at its earliest due time; a later deadline is found when that
- * entry comes up, so moving a deadline on costs nothing. */
+ * entry comes up, so moving a deadline on costs nothing.  An entry due no
+ * earlier than the FIFO's last goes at its end (most do: a REQ's wait is
+ * its time plus the same timeouts as the REQs before it); others go to the
+ * heap. */
 static void set_deadline(struct ib_engine *e, struct eng_conn *c, int64_t t)
 {
     struct eng_cm *cm = &e->cm;
     c->deadline = t;
     if (t == NO_TIME || t >= c->due)
         return;
-    if (cm->heap_count >= 2 * cm->conn_count + 1024)
-        heap_compact(cm);
-    if (cm->heap_count == cm->heap_cap) {
-        size_t cap = cm->heap_cap ? cm->heap_cap * 2 : 256;
-        struct eng_due *h = realloc(cm->heap, cap * sizeof *h);
-        if (!h) {
-            /* Without a timer the connection waits to the end: counted. */
-            eng_oom(e);
-            return;
-        }
-        cm->heap = h;
-        cm->heap_cap = cap;
-    }
+    if (cm->heap_len + cm->ring_count >= 2 * cm->conn_count + 1024)
+        timers_compact(cm);
     struct eng_due d = { t, c->self, c->index };
-    cm->heap[cm->heap_count] = d;
-    heap_up(cm->heap, cm->heap_count++);
+    bool in_order = cm->ring_count == 0 || t >= ring_at(cm, cm->ring_count - 1)->at_ns;
+    bool pushed = in_order ? ring_push(cm, d) : heap_push(cm, d);
+    timers_counted(cm);
+    if (!pushed) {
+        /* Without a timer the connection waits to the end: counted. */
+        eng_oom(e);
+        return;
+    }
     c->due = t;
 }
 
@@ -271,11 +428,19 @@ struct alt_key {
     uint32_t lid;
 };
 
+struct alt_find {
+    struct alt_key k;
+    const struct ep_pool *extras;
+};
+
 static bool alt_eq(const void *item, const void *key)
 {
     const struct eng_conn *c = item;
-    const struct alt_key *k = key;
-    return c->hold.comm_id == k->comm_id && c->in_alts && c->alt_lid == k->lid;
+    const struct alt_find *f = key;
+    if (c->hold.comm_id != f->k.comm_id || !c->extra)
+        return false;
+    const struct conn_extra *x = ep_item(f->extras, c->extra - 1);
+    return x->in_alts && x->alt_lid == f->k.lid;
 }
 
 static uint64_t alt_hash(uint32_t comm_id, uint16_t lid)
@@ -290,8 +455,10 @@ bool eng_cm_init(struct ib_engine *e)
 {
     struct eng_cm *cm = &e->cm;
     ep_init(&cm->conn_pool, sizeof(struct eng_conn));
+    ep_init(&cm->extra_pool, sizeof(struct conn_extra));
     el_init(&cm->age);
     el_init(&cm->ended);
+    cm->first_due = NO_TIME;
     return et_init(&cm->conns, 64, &cm->conn_pool) && et_init(&cm->alts, 64, &cm->conn_pool);
 }
 
@@ -301,14 +468,17 @@ void eng_cm_destroy(struct ib_engine *e)
     et_destroy(&cm->conns);
     et_destroy(&cm->alts);
     ep_destroy(&cm->conn_pool);
+    ep_destroy(&cm->extra_pool);
     free(cm->heap);
     cm->heap = NULL;
+    free(cm->ring);
+    cm->ring = NULL;
 }
 
 /* ---- records ---- */
 
-static void conn_record(const struct eng_conn *c, bool evicted, bool waiting,
-                        struct ib_connection_record *r)
+static void conn_record(const struct ib_engine *e, const struct eng_conn *c, bool evicted,
+                        bool waiting, struct ib_connection_record *r)
 {
     memset(r, 0, sizeof *r);
     r->index = c->index;
@@ -326,7 +496,7 @@ static void conn_record(const struct eng_conn *c, bool evicted, bool waiting,
     r->frames_from_active = c->frames_from_active;
     r->frames_from_passive = c->frames_from_passive;
     r->req = ref_unpack(c->hold.req);
-    r->mra = ref_unpack(c->mra);
+    r->mra = ref_unpack(rare_of(e, c, IB_CM_MRA));
     r->rep = ref_unpack(c->rep);
     r->rtu = ref_unpack(c->rtu);
     r->dreq = ref_unpack(c->dreq);
@@ -344,7 +514,7 @@ static void report(struct ib_engine *e, const struct eng_conn *c, bool evicted, 
     if (!e->sink)
         return;
     struct ib_connection_record r;
-    conn_record(c, evicted, waiting, &r);
+    conn_record(e, c, evicted, waiting, &r);
     e->sink(e->sink_ctx, &r);
 }
 
@@ -373,11 +543,16 @@ static void conn_free(struct ib_engine *e, struct eng_conn *c)
 {
     struct eng_cm *cm = &e->cm;
     cm->ended_count -= c->wait == W_ENDED;
+    cm->waiting -= is_waiting(c->wait);
     et_prefetch(&cm->conns, c->hash);
     eng_ports_release(e, &c->hold);
     et_remove(&cm->conns, c->hash, c->self);
-    if (c->in_alts)
-        et_remove(&cm->alts, c->alt_hash, c->self);
+    if (c->extra) {
+        struct conn_extra *x = ep_item(&cm->extra_pool, c->extra - 1);
+        if (x->in_alts)
+            et_remove(&cm->alts, x->alt_hash, c->self);
+        ep_release(&cm->extra_pool, x, c->extra - 1);
+    }
     el_unlink(&c->age);
     cm->conn_count--;
     c->live = false;
@@ -393,12 +568,12 @@ static int64_t linger_until(const struct ib_engine *e, const struct eng_conn *c)
     unsigned sends = c->max_retries + 1u;
     if (!c->rtu.where && c->req_copies < sends) {
         int64_t req =
-            c->last_req.time_ns + (int64_t)(sends - c->req_copies) * wait_ns(c->act_wait_ms);
+            last_req_of(e, c).time_ns + (int64_t)(sends - c->req_copies) * wait_ns(act_wait_ms(c));
         t = req > t ? req : t;
     }
     if (c->dreq.where && c->copies < sends) {
-        uint32_t ms = c->dreq_by_passive ? c->pas_wait_ms : c->act_wait_ms;
-        int64_t dreq = c->last.time_ns + (int64_t)(sends - c->copies) * wait_ns(ms);
+        uint32_t ms = c->dreq_by_passive ? pas_wait_ms(c) : act_wait_ms(c);
+        int64_t dreq = last_of(e, c).time_ns + (int64_t)(sends - c->copies) * wait_ns(ms);
         t = dreq > t ? dreq : t;
     }
     return t;
@@ -414,11 +589,13 @@ static void forget_ended(struct ib_engine *e)
     struct eng_cm *cm = &e->cm;
     while (cm->ended_count > IB_CM_ENDED_KEPT) {
         struct eng_conn *c = EL_ENTRY(cm->ended.next, struct eng_conn, age);
-        /* The next to go, long out of cache, asked for now. */
+        /* The next to go (asked for by the one before) and its slot, and
+         * the one after it, long out of cache, asked for now. */
         if (c->age.next != &cm->ended) {
             const struct eng_conn *next = EL_ENTRY(c->age.next, struct eng_conn, age);
-            __builtin_prefetch(next);
             et_prefetch(&cm->conns, next->hash);
+            if (next->age.next != &cm->ended)
+                conn_prefetch(EL_ENTRY(next->age.next, struct eng_conn, age));
         }
         e->stats.ended_forgotten++;
         report(e, c, false, false);
@@ -430,11 +607,14 @@ static void forget_ended(struct ib_engine *e)
  * findable for the copies that may still come. */
 static void conn_end(struct ib_engine *e, struct eng_conn *c, enum conn_end_by by)
 {
+    /* Its neighbours in age, long out of cache when many are open. */
+    __builtin_prefetch(c->age.prev);
+    __builtin_prefetch(c->age.next);
     eng_ports_prefetch(e, &c->hold);
     c->end_by = by;
     if (by == END_REJ || by == END_DREP)
         c->end = ref_pack(e->at);
-    c->wait = W_ENDED;
+    set_wait(e, c, W_ENDED);
     eng_ports_release(e, &c->hold);
     el_unlink(&c->age);
     el_append(&e->cm.ended, &c->age);
@@ -497,17 +677,20 @@ static void set_remote(struct eng_conn *c, uint32_t id)
  * migration the connection's messages leave from it and go to it. */
 static void set_alternate(struct ib_engine *e, struct eng_conn *c, uint16_t lid)
 {
-    if (!lid || c->sidr || (c->in_alts && c->alt_lid == lid))
+    if (!lid || c->sidr)
         return;
-    if (c->in_alts) {
-        et_remove(&e->cm.alts, c->alt_hash, c->self);
-        c->in_alts = false;
+    struct conn_extra *x = extra_need(e, c);
+    if (!x || (x->in_alts && x->alt_lid == lid))
+        return;
+    if (x->in_alts) {
+        et_remove(&e->cm.alts, x->alt_hash, c->self);
+        x->in_alts = false;
     }
     uint64_t h = alt_hash(c->hold.comm_id, lid);
-    c->alt_lid = lid;
+    x->alt_lid = lid;
     if (et_insert(&e->cm.alts, h, c->self)) {
-        c->in_alts = true;
-        c->alt_hash = (uint32_t)h;
+        x->in_alts = true;
+        x->alt_hash = (uint32_t)h;
     } else {
         eng_oom(e);
     }
@@ -542,7 +725,7 @@ static struct eng_conn *conn_match(struct ib_engine *e, const struct ib_packet *
             if (!alt) {
                 c = by_node(e, node, id, false);
             } else {
-                struct alt_key k = { id, node->lid };
+                struct alt_find k = { { id, node->lid }, &e->cm.extra_pool };
                 c = node->lid ? et_find(&e->cm.alts, alt_hash(id, node->lid), alt_eq, &k) : NULL;
             }
             if (c && c->has_remote &&
@@ -583,13 +766,16 @@ static bool tuple_of(const struct ib_packet *p, struct ib_tuple *t)
     return cm->has_service_id && cm->has_ipcm && ib_tuple_make(&cm->sid, &cm->ipcm, t);
 }
 
-/* One more copy of the message whose copies `copies` counts, `last` the
- * latest: the frame being fed. */
-static void copy_seen(const struct ib_engine *e, uint16_t *copies, struct eng_ref *last)
+/* One more copy of c's REQ (of_req), or of the REP or DREQ `copies` counts:
+ * the frame being fed, the latest. */
+static void copy_seen(struct ib_engine *e, struct eng_conn *c, bool of_req)
 {
+    uint16_t *copies = of_req ? &c->req_copies : &c->copies;
     if (*copies < UINT16_MAX)
         (*copies)++;
-    *last = ref_pack(e->at);
+    struct conn_extra *x = extra_need(e, c);
+    if (x)
+        *(of_req ? &x->last_req : &x->last) = ref_pack(e->at);
 }
 
 /* A copy of c's REQ: the wait starts again; an ended connection stays
@@ -597,9 +783,9 @@ static void copy_seen(const struct ib_engine *e, uint16_t *copies, struct eng_re
 static void request_again(struct ib_engine *e, struct eng_conn *c, uint16_t attr)
 {
     retransmitted(e, c, attr, c->hold.req);
-    copy_seen(e, &c->req_copies, &c->last_req);
+    copy_seen(e, c, true);
     if (c->wait == W_ANSWER || c->wait == W_RTU)
-        extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->req_copies, c->act_wait_ms));
+        extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->req_copies, act_wait_ms(c)));
     else if (c->wait == W_ENDED)
         extend_deadline(e, c, linger_until(e, c));
     eng_ports_fill(e, &c->hold);
@@ -631,14 +817,19 @@ static void cm_request(struct ib_engine *e, const struct ib_packet *p, bool sidr
     c->active = p->src;
     c->passive = p->dst;
     c->state = sidr ? IB_CONN_SIDR : IB_CONN_REQ_SENT;
-    c->hold.req = c->last_req = ref_pack(e->at);
+    c->hold.req = ref_pack(e->at);
     c->req_copies = 1;
-    c->req_qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+    uint32_t qp = ib_packet_has(p, IB_HAS_BTH) ? p->bth.destqp : 1;
+    if (qp != 1) {
+        struct conn_extra *x = extra_need(e, c);
+        if (x)
+            x->req_qp = qp;
+    }
     timing_of(c, &p->cm);
     if (!sidr)
         set_alternate(e, c, p->cm.u.req.alternate.local_lid);
-    c->wait = W_ANSWER;
-    set_deadline(e, c, give_up_at(c, e->at.time_ns, 1, c->act_wait_ms));
+    set_wait(e, c, W_ANSWER);
+    set_deadline(e, c, give_up_at(c, e->at.time_ns, 1, act_wait_ms(c)));
     link_conn(e, c, false);
     if (!sidr && c->has_tuple)
         eng_ports_take(e, &c->hold, p, &c->ip_tuple, c->ca_guid);
@@ -652,7 +843,8 @@ static void cm_redirect(struct ib_engine *e, const struct ib_packet *p, const st
     rs.requester = &p->dst;
     rs.mgmt_class = IB_CLASS_CM;
     rs.agent = &p->src;
-    rs.agent_qp = c ? c->req_qp : ib_packet_has(p, IB_HAS_DETH) ? p->deth.srcqp : 1;
+    const struct conn_extra *x = c ? extra_of(e, c) : NULL;
+    rs.agent_qp = x ? x->req_qp : c ? 1 : ib_packet_has(p, IB_HAS_DETH) ? p->deth.srcqp : 1;
     if (c)
         rs.request = ref_unpack(c->hold.req);
     rs.cm_attr = cm_attr;
@@ -706,8 +898,8 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
 {
     if (c->dreq.where && by_passive == c->dreq_by_passive) {
         retransmitted(e, c, IB_CM_DREQ, c->dreq);
-        copy_seen(e, &c->copies, &c->last);
-        uint32_t ms = by_passive ? c->pas_wait_ms : c->act_wait_ms;
+        copy_seen(e, c, false);
+        uint32_t ms = by_passive ? pas_wait_ms(c) : act_wait_ms(c);
         if (c->wait == W_DREP)
             extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, ms));
         else if (c->wait == W_ENDED)
@@ -716,14 +908,15 @@ static void cm_dreq(struct ib_engine *e, struct eng_conn *c, bool by_passive)
     }
     if (c->dreq.where || c->wait == W_ENDED)
         return;
-    c->dreq = c->last = ref_pack(e->at);
+    c->dreq = ref_pack(e->at);
+    c->last_dreq = true;
     c->dreq_by_passive = by_passive;
     c->copies = 1;
     c->state = IB_CONN_CLOSING;
     count_closed(e, c);
-    c->wait = W_DREP;
+    set_wait(e, c, W_DREP);
     set_deadline(e, c,
-                 give_up_at(c, e->at.time_ns, 1, by_passive ? c->pas_wait_ms : c->act_wait_ms));
+                 give_up_at(c, e->at.time_ns, 1, by_passive ? pas_wait_ms(c) : act_wait_ms(c)));
 }
 
 /* DREP: the connection is over; a DREP again from the same side answers a
@@ -748,13 +941,14 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
 {
     if (c->rep.where) {
         retransmitted(e, c, IB_CM_REP, c->rep);
-        copy_seen(e, &c->copies, &c->last);
+        copy_seen(e, c, false);
         if (c->wait == W_RTU)
-            extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, c->pas_wait_ms));
+            extend_deadline(e, c, give_up_at(c, e->at.time_ns, c->copies, pas_wait_ms(c)));
         return;
     }
     set_remote(c, p->cm.local_comm_id);
-    c->rep = c->last = ref_pack(e->at);
+    c->rep = ref_pack(e->at);
+    c->last_dreq = false;
     c->copies = 1;
     if (c->state == IB_CONN_REQ_SENT)
         c->state = IB_CONN_REPLIED;
@@ -762,8 +956,8 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p, struct eng_co
     if (c->wait == W_ANSWER) {
         /* The active side may still be sending its REQ (it missed the REP):
          * whichever side waits longer decides. */
-        c->wait = W_RTU;
-        extend_deadline(e, c, give_up_at(c, e->at.time_ns, 1, c->pas_wait_ms));
+        set_wait(e, c, W_RTU);
+        extend_deadline(e, c, give_up_at(c, e->at.time_ns, 1, pas_wait_ms(c)));
     }
 }
 
@@ -779,7 +973,7 @@ static void cm_rtu(struct ib_engine *e, struct eng_conn *c)
     e->conn.established++;
     eng_latency_add(&e->lat_setup, e->at.time_ns - c->hold.req.time_ns);
     if (c->wait == W_ANSWER || c->wait == W_RTU) {
-        c->wait = W_NONE;
+        set_wait(e, c, W_NONE);
         c->deadline = NO_TIME;
     }
 }
@@ -788,14 +982,17 @@ static void cm_rtu(struct ib_engine *e, struct eng_conn *c)
  * ServiceTimeout plus the path's ACK timeout (cm_mra_handler: av.timeout). */
 static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c)
 {
-    if (c->mra.where) {
-        retransmitted(e, c, IB_CM_MRA, c->mra);
+    struct eng_ref first = rare_of(e, c, IB_CM_MRA);
+    if (first.where) {
+        retransmitted(e, c, IB_CM_MRA, first);
         return;
     }
-    c->mra = ref_pack(e->at);
+    struct conn_extra *x = extra_need(e, c);
+    if (x)
+        x->mra = ref_pack(e->at);
     const struct ib_cm_mra *m = &p->cm.u.mra;
     if (m->msg_mraed == 0 && c->wait == W_ANSWER && !c->sidr) {
-        uint32_t ms = cm_ms(m->service_timeout) + c->ack_ms;
+        uint32_t ms = cm_ms(m->service_timeout) + cm_ms(c->ack_t);
         extend_deadline(e, c, e->at.time_ns + wait_ns(ms));
     }
 }
@@ -803,10 +1000,11 @@ static void cm_mra(struct ib_engine *e, const struct ib_packet *p, struct eng_co
 /* A LAP or APR, first of its kind for c.  On RoCE the kernel rejects it
  * (cm_lap_handler, cm_apr_handler: "Alternate path messages are not
  * supported for RoCE link layer"): no path changes. */
-static void path_message(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c,
-                         struct eng_ref *first)
+static void path_message(struct ib_engine *e, const struct ib_packet *p, struct eng_conn *c)
 {
-    *first = ref_pack(e->at);
+    struct conn_extra *x = extra_need(e, c);
+    if (x)
+        *(p->cm.attr == IB_CM_LAP ? &x->lap : &x->apr) = ref_pack(e->at);
     if (p->encap != IB_ENCAP_ROCEV1 && p->encap != IB_ENCAP_ROCEV2)
         return;
     static const struct ib_frame_ref none;
@@ -821,17 +1019,18 @@ static void path_message(struct ib_engine *e, const struct ib_packet *p, struct 
 
 /* Whether a message of an ended connection repeats one it already had (a
  * copy of the REQ is handled with REQs). */
-static bool is_copy(const struct eng_conn *c, uint16_t attr, bool by_passive)
+static bool is_copy(const struct ib_engine *e, const struct eng_conn *c, uint16_t attr,
+                    bool by_passive)
 {
     switch (attr) {
-    case IB_CM_MRA: return c->mra.where != 0;
+    case IB_CM_MRA:
+    case IB_CM_LAP:
+    case IB_CM_APR: return rare_of(e, c, attr).where != 0;
     case IB_CM_REP: return c->rep.where != 0;
     case IB_CM_RTU: return c->rtu.where != 0;
     case IB_CM_REJ: return c->end_by == END_REJ;
     case IB_CM_DREQ: return c->dreq.where != 0;
     case IB_CM_DREP: return c->end_by == END_DREP && by_passive == c->drep_by_passive;
-    case IB_CM_LAP: return c->lap.where != 0;
-    case IB_CM_APR: return c->apr.where != 0;
     default: return false;
     }
 }
@@ -848,7 +1047,7 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
         link_conn(e, c, by_passive);
         if (cm->remote_comm_id && cm->attr != IB_CM_REJ)
             set_remote(c, by_passive ? cm->local_comm_id : cm->remote_comm_id);
-        if (c->wait == W_ENDED && !is_copy(c, cm->attr, by_passive))
+        if (c->wait == W_ENDED && !is_copy(e, c, cm->attr, by_passive))
             return; /* late: the connection was over (given up, rejected) */
     }
     switch (cm->attr) {
@@ -881,11 +1080,11 @@ static void cm_reply(struct ib_engine *e, const struct ib_packet *p)
         if (c && cm->attr == IB_CM_LAP && !by_passive)
             set_alternate(e, c, cm->u.lap.alternate.local_lid);
         if (c) {
-            struct eng_ref *first = cm->attr == IB_CM_LAP ? &c->lap : &c->apr;
-            if (first->where)
-                retransmitted(e, c, cm->attr, *first);
+            struct eng_ref first = rare_of(e, c, cm->attr);
+            if (first.where)
+                retransmitted(e, c, cm->attr, first);
             else
-                path_message(e, p, c, first);
+                path_message(e, p, c);
         }
         return;
     default: return;
@@ -949,7 +1148,7 @@ static void give_up(struct ib_engine *e, struct eng_conn *c)
     if (c->wait == W_DREP) {
         attr = IB_CM_DREQ;
         first = c->dreq;
-        last = c->last;
+        last = last_of(e, c);
         sent = c->copies;
         c->state = IB_CONN_CLOSED;
         c->timed_out = true;
@@ -961,7 +1160,7 @@ static void give_up(struct ib_engine *e, struct eng_conn *c)
         bool rep = c->wait == W_RTU && c->req_copies <= 1;
         attr = c->sidr ? IB_CM_SIDR_REQ : rep ? IB_CM_REP : IB_CM_REQ;
         first = rep ? c->rep : c->hold.req;
-        last = rep ? c->last : c->last_req;
+        last = rep ? last_of(e, c) : last_req_of(e, c);
         sent = rep ? c->copies : c->req_copies;
         c->state = IB_CONN_UNREACHABLE;
         e->conn.unreachable++;
@@ -983,11 +1182,23 @@ static void give_up(struct ib_engine *e, struct eng_conn *c)
 void eng_cm_expire(struct ib_engine *e, int64_t now_ns)
 {
     struct eng_cm *cm = &e->cm;
-    while (cm->heap_count > 0 && cm->heap[0].at_ns < now_ns) {
-        struct eng_due d = cm->heap[0];
-        cm->heap[0] = cm->heap[--cm->heap_count];
-        if (cm->heap_count)
-            heap_down(cm->heap, cm->heap_count, 0);
+    if (cm->first_due >= now_ns)
+        return;
+    while (cm->first_due < now_ns) {
+        /* The earlier of the FIFO's first and the heap's (the heap's when
+         * both are due at once). */
+        bool ring =
+            cm->ring_count > 0 && (cm->heap_len == 0 || ring_at(cm, 0)->at_ns < cm->heap[0].at_ns);
+        struct eng_due d = ring ? *ring_at(cm, 0) : cm->heap[0];
+        if (ring) {
+            cm->ring_head = (cm->ring_head + 1) & (cm->ring_cap - 1);
+            cm->ring_count--;
+        } else {
+            cm->heap[0] = cm->heap[--cm->heap_len];
+            if (cm->heap_len)
+                heap_down(cm->heap, cm->heap_len, 0);
+        }
+        timers_counted(cm);
         if (!due_live(cm, &d))
             continue; /* gone, or an entry since overtaken */
         struct eng_conn *c = ep_item(&cm->conn_pool, d.self);
@@ -1005,13 +1216,23 @@ void eng_cm_expire(struct ib_engine *e, int64_t now_ns)
             give_up(e, c);
         }
     }
+    /* The next to come up, for its check then to find it in cache. */
+    if (cm->heap_len > 0)
+        __builtin_prefetch(ep_item(&cm->conn_pool, cm->heap[0].self));
+    if (cm->ring_count > 0)
+        __builtin_prefetch(ep_item(&cm->conn_pool, ring_at(cm, 0)->self));
 }
 
 void eng_cm_finish(struct ib_engine *e)
 {
     /* The ended ones in order of their ends, then the open ones in REQ
      * order; the connections stay so the summary still shows the ports in
-     * use at the end of the capture. */
+     * use at the end of the capture.  Without a sink the count is enough
+     * (a walk of the open ones would miss the cache at each of them). */
+    if (!e->sink) {
+        e->conn.waiting_at_end += e->cm.waiting;
+        return;
+    }
     for (struct el_link *l = e->cm.ended.next; l != &e->cm.ended; l = l->next)
         report(e, EL_ENTRY(l, struct eng_conn, age), false, false);
     for (struct el_link *l = e->cm.age.next; l != &e->cm.age; l = l->next) {
