@@ -13,7 +13,7 @@
 #                          a fresh system (Debian systems made once with mmdebstrap, kept
 #                          in $IBSCOPE_CHROOTS, default /var/cache/ibscope-chroots)
 #
-# Both are idempotent: packages already installed are not fetched again, and
+# All three are idempotent: packages already installed are not fetched again, and
 # the builds are incremental.  Run as root or with sudo available.
 set -euo pipefail
 cd "$(dirname "$0")"
