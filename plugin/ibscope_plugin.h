@@ -44,7 +44,7 @@ struct ibs_prefs {
     guint pool_high;
     /* As the analyzer's --threshold and --forecast-horizon are written
      * ("87.5", "0.5"): text, read with the core's rule (config_text.h) when
-     * a file is opened (Wireshark 4.0 and 4.4 have no decimal preference). */
+     * a file is opened (Wireshark 4.0, 4.4 and 4.6 have no decimal preference). */
     const char *threshold;
     const char *forecast_horizon;
     ibs_pref_bool enabled[IB_FIND_COUNT];

@@ -81,8 +81,8 @@ static void register_prefs(void)
                                    "Last port of the RDMA CM source port pool "
                                    "(Linux ip_local_port_range).",
                                    10, &ibs_prefs.pool_high);
-    /* Text, so that decimals are taken as the analyzer takes them (4.0 and
-     * 4.4 have no decimal preference); read when a file is opened. */
+    /* Text, so that decimals are taken as the analyzer takes them (4.0, 4.4
+     * and 4.6 have no decimal preference); read when a file is opened. */
     prefs_register_string_preference(m, "threshold", "Pool utilization threshold (%)",
                                      "Flag a REQ (pool_high) when the source's ports in use "
                                      "reach this percentage of the pool: " IB_TEXT_PERCENT_RULE
