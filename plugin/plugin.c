@@ -85,14 +85,14 @@ static void register_prefs(void)
      * and 4.6 have no decimal preference); read when a file is opened. */
     prefs_register_string_preference(m, "threshold", "Pool utilization threshold (%)",
                                      "Flag a REQ (pool_high) when the source's ports in use "
-                                     "reach this percentage of the pool: " IB_TEXT_PERCENT_RULE
-                                     ", as the analyzer's --threshold.",
+                                     "reach this percentage of the pool. As the analyzer's "
+                                     "--threshold: " IB_TEXT_PERCENT_RULE ".",
                                      &ibs_prefs.threshold);
     prefs_register_string_preference(m, "forecast_horizon", "Forecast horizon (s)",
                                      "Flag a REQ (pool_forecast) when, at the net rate its source "
                                      "has taken ports over the last fifth of this many seconds, "
-                                     "the source's pool runs out within them: " IB_TEXT_SECONDS_RULE
-                                     ", as the analyzer's --forecast-horizon.",
+                                     "the source's pool runs out within them. As the analyzer's "
+                                     "--forecast-horizon: " IB_TEXT_SECONDS_RULE ".",
                                      &ibs_prefs.forecast_horizon);
     /* One switch per finding kind.  The names are built once and live for
      * the program's lifetime, as preference names must. */
