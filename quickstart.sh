@@ -3,6 +3,9 @@
 #
 #   ./quickstart.sh demo   install what the analyzer and the plugin need, build them,
 #                          analyse a bundled sample
+#   ./quickstart.sh quick  install what the quick tests need, build with the tests, run
+#                          the quick tests alone (ctest -L quick: the unit tests and a
+#                          few of each other kind, under two minutes after the build)
 #   ./quickstart.sh test   install what the tests need too, build (plain, ASan/UBSan,
 #                          ThreadSanitizer, clang libFuzzer), run every test, fuzz each
 #                          target briefly, run the plugin tests on Wireshark 4.4 and 4.6,
@@ -10,7 +13,7 @@
 #                          a fresh system (Debian systems made once with mmdebstrap, kept
 #                          in $IBSCOPE_CHROOTS, default /var/cache/ibscope-chroots)
 #
-# Both are idempotent: packages already installed are not fetched again, and
+# All three are idempotent: packages already installed are not fetched again, and
 # the builds are incremental.  Run as root or with sudo available.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -77,6 +80,12 @@ demo)
     echo "\$ build/bin/ibscope samples/captures/cm_ib_erf.pcap"
     build/bin/ibscope samples/captures/cm_ib_erf.pcap
     ;;
+quick)
+    trap phase_report EXIT
+    phase "host packages" install_packages "${DEMO_PACKAGES[@]}" libcmocka-dev man-db
+    phase "build (plain)" build build -DIBSCOPE_TESTS=ON
+    phase "quick tests" sh -c 'cd build && ctest --output-on-failure -j"$(nproc)" -L quick'
+    ;;
 test)
     trap phase_report EXIT
     phase "host packages" install_packages "${DEMO_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
@@ -115,7 +124,7 @@ test)
     rmdir "$scratch"
     ;;
 *)
-    echo "usage: $0 demo|test" >&2
+    echo "usage: $0 demo|quick|test" >&2
     exit 2
     ;;
 esac

@@ -7,11 +7,11 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_text.h"
 #include "ipcm.h"
 #include "option_table.h"
 #include "packet.h"
@@ -27,29 +27,6 @@ bool options_parse_uint(const char *s, unsigned long max, unsigned long *out)
     if (errno != 0 || *end != '\0' || v > max)
         return false;
     *out = v;
-    return true;
-}
-
-bool options_parse_percent(const char *s, double *out)
-{
-    unsigned long whole, frac = 0;
-    const char *dot = s ? strchr(s, '.') : NULL;
-    char buf[8];
-    if (!dot)
-        return options_parse_uint(s, 100, &whole) && whole > 0 && (*out = (double)whole, true);
-    size_t wl = (size_t)(dot - s), fl = strlen(dot + 1);
-    if (wl == 0 || wl >= sizeof buf || fl == 0 || fl > 2)
-        return false;
-    memcpy(buf, s, wl);
-    buf[wl] = '\0';
-    if (!options_parse_uint(buf, 100, &whole) || !options_parse_uint(dot + 1, 99, &frac))
-        return false;
-    if (fl == 1)
-        frac *= 10;
-    unsigned long centi = whole * 100 + frac;
-    if (centi == 0 || centi > 10000)
-        return false;
-    *out = (double)centi / 100;
     return true;
 }
 
@@ -236,15 +213,11 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
         return options_parse_pool(val, &o->pool_low, &o->pool_high) ||
                refuse(err, "%s: '%.64s' is not LO-HI with 1 <= LO <= HI <= 65535", said, val);
     case IO_THRESHOLD:
-        return options_parse_percent(val, &o->threshold_pct) ||
-               refuse(err,
-                      "%s: '%.64s' is not a percentage from 0.01 to 100 "
-                      "(at most two decimals)",
-                      said, val);
+        return ib_text_percent(val, &o->threshold_pct) ||
+               refuse(err, "%s: '%.64s' is not " IB_TEXT_PERCENT_RULE, said, val);
     case IO_HORIZON:
-        return options_parse_seconds(val, &o->forecast_horizon_s) ||
-               refuse(err, "%s: '%.64s' is not a number of seconds from 0.000000001 to 1e9", said,
-                      val);
+        return ib_text_seconds(val, &o->forecast_horizon_s) ||
+               refuse(err, "%s: '%.64s' is not " IB_TEXT_SECONDS_RULE, said, val);
     case IO_FAIL_ON:
         if (parse_kinds(val, o->fail_on, bad, sizeof(bad)))
             return true;
@@ -261,9 +234,8 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
     case IO_FILTER: return set_name(&o->filter, f, "value", err);
     case IO_WRITE: return set_name(&o->write_path, f, "value", err);
     case IO_DURATION:
-        return options_parse_seconds(val, &o->duration_s) ||
-               refuse(err, "%s: '%.64s' is not a number of seconds from 0.000000001 to 1e9", said,
-                      val);
+        return ib_text_seconds(val, &o->duration_s) ||
+               refuse(err, "%s: '%.64s' is not " IB_TEXT_SECONDS_RULE, said, val);
     case IO_COUNT:
         if (!options_parse_uint(val, ULONG_MAX, &n) || n == 0)
             return refuse(err, "%s: '%.64s' is not a number of frames above 0", said, val);
@@ -271,25 +243,6 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
         return true;
     default: return refuse(err, "%s: not handled", said); /* a table line without its case */
     }
-}
-
-bool options_parse_seconds(const char *s, double *out)
-{
-    char *end;
-    if (!s || *s < '0' || *s > '9')
-        return false;
-    errno = 0;
-    double v = strtod(s, &end);
-    /* at most about 31 years: the end time stays far inside int64 ns */
-    if (errno != 0 || *end != '\0' || !isfinite(v) || v <= 0 || v > 1e9)
-        return false;
-    /* to the nanosecond, as the reports write it: what merge reads back is
-     * what ran, and 1e-10 is refused here rather than written as 0 */
-    v = round(v * 1e9) / 1e9;
-    if (v <= 0)
-        return false;
-    *out = v;
-    return true;
 }
 
 /* What --live requires of the rest of the line; false with err worded.

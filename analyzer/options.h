@@ -66,11 +66,8 @@ enum opt_result options_parse(struct options *o, int argc, char **argv, char err
 /* Pure value parsers, exposed for reuse and tests: true on success. */
 bool options_parse_pool(const char *s, uint16_t *low, uint16_t *high);
 bool options_parse_uint(const char *s, unsigned long max, unsigned long *out);
-/* A percentage above 0 and at most 100, with at most two decimals. */
-bool options_parse_percent(const char *s, double *out);
-/* A number of seconds from 1 ns to 1e9 (about 31 years), decimals allowed
- * ("0.5"), rounded to the nanosecond. */
-bool options_parse_seconds(const char *s, double *out);
+/* Percentages and seconds are the core's reading (config_text.h), which
+ * the plugin's preferences share. */
 
 /* One --host value, NAME=ADDR[,ADDR...]: the name (1 to
  * OPTIONS_HOST_NAME_MAX letters, digits, '.', '_', '-' and ':') into name,

@@ -20,6 +20,7 @@
 #include "ws_compat.h"
 
 #include "cm.h"
+#include "config_text.h"
 #include "diag.h"
 #include "engine.h"
 #include "fields.h"
@@ -41,8 +42,11 @@ struct ibs_prefs {
     ibs_pref_bool verify_crc; /* ICRC and VCRC checked (ib_parse_opts.verify_crc) */
     guint pool_low;
     guint pool_high;
-    guint threshold_pct;
-    guint forecast_horizon_s;
+    /* As the analyzer's --threshold and --forecast-horizon are written
+     * ("87.5", "0.5"): text, read with the core's rule (config_text.h) when
+     * a file is opened (Wireshark 4.0, 4.4 and 4.6 have no decimal preference). */
+    const char *threshold;
+    const char *forecast_horizon;
     ibs_pref_bool enabled[IB_FIND_COUNT];
 };
 extern struct ibs_prefs ibs_prefs;

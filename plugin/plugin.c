@@ -18,12 +18,14 @@ WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 WS_DLL_PUBLIC void plugin_register(void);
 
 int ibs_proto = -1;
+#define IBS_TEXT_(x) #x
+#define IBS_TEXT(x)  IBS_TEXT_(x)
 struct ibs_prefs ibs_prefs = { IBS_TREE_ADDED,
                                TRUE,
                                IB_POOL_LOW_DEFAULT,
                                IB_POOL_HIGH_DEFAULT,
-                               IB_THRESHOLD_PCT_DEFAULT,
-                               IB_FORECAST_HORIZON_DEFAULT,
+                               IBS_TEXT(IB_THRESHOLD_PCT_DEFAULT),
+                               IBS_TEXT(IB_FORECAST_HORIZON_DEFAULT),
                                { 0 } };
 
 static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
@@ -79,15 +81,19 @@ static void register_prefs(void)
                                    "Last port of the RDMA CM source port pool "
                                    "(Linux ip_local_port_range).",
                                    10, &ibs_prefs.pool_high);
-    prefs_register_uint_preference(m, "threshold", "Pool utilization threshold (%)",
-                                   "Flag a REQ (pool_high) when the source's ports in use "
-                                   "reach this percentage of the pool.",
-                                   10, &ibs_prefs.threshold_pct);
-    prefs_register_uint_preference(m, "forecast_horizon", "Forecast horizon (s)",
-                                   "Flag a REQ (pool_forecast) when, at the net rate its source "
-                                   "has taken ports over the last fifth of this many seconds, "
-                                   "the source's pool runs out within them.",
-                                   10, &ibs_prefs.forecast_horizon_s);
+    /* Text, so that decimals are taken as the analyzer takes them (4.0, 4.4
+     * and 4.6 have no decimal preference); read when a file is opened. */
+    prefs_register_string_preference(m, "threshold", "Pool utilization threshold (%)",
+                                     "Flag a REQ (pool_high) when the source's ports in use "
+                                     "reach this percentage of the pool. As the analyzer's "
+                                     "--threshold: " IB_TEXT_PERCENT_RULE ".",
+                                     &ibs_prefs.threshold);
+    prefs_register_string_preference(m, "forecast_horizon", "Forecast horizon (s)",
+                                     "Flag a REQ (pool_forecast) when, at the net rate its source "
+                                     "has taken ports over the last fifth of this many seconds, "
+                                     "the source's pool runs out within them. As the analyzer's "
+                                     "--forecast-horizon: " IB_TEXT_SECONDS_RULE ".",
+                                     &ibs_prefs.forecast_horizon);
     /* One switch per finding kind.  The names are built once and live for
      * the program's lifetime, as preference names must. */
     for (int k = 0; k < IB_FIND_COUNT; k++) {

@@ -41,20 +41,28 @@ static void state_init(void)
     ib_engine_config_init(&cfg);
     cfg.pool_low = (uint16_t)ibs_prefs.pool_low;
     cfg.pool_high = (uint16_t)ibs_prefs.pool_high;
-    cfg.threshold_pct = ibs_prefs.threshold_pct;
-    cfg.forecast_horizon_s = ibs_prefs.forecast_horizon_s;
-    /* A preference is a plain unsigned: a port past 16 bits is refused here,
-     * before the configuration's type would cut it; the rest is the core's. */
-    const char *problem = ibs_prefs.pool_low > 65535 || ibs_prefs.pool_high > 65535
-                              ? "a port of the pool is above 65535"
-                              : ib_engine_config_problem(&cfg);
+    /* A preference is a plain unsigned or text: a port past 16 bits is
+     * refused here, before the configuration's type would cut it, and the
+     * threshold and horizon are read as the analyzer reads its options; the
+     * rest is the core's rule. */
+    const char *threshold = ibs_prefs.threshold ? ibs_prefs.threshold : "";
+    const char *horizon = ibs_prefs.forecast_horizon ? ibs_prefs.forecast_horizon : "";
+    const char *problem;
+    if (ibs_prefs.pool_low > 65535 || ibs_prefs.pool_high > 65535)
+        problem = "a port of the pool is above 65535";
+    else if (!ib_text_percent(threshold, &cfg.threshold_pct))
+        problem = "the threshold is not " IB_TEXT_PERCENT_RULE;
+    else if (!ib_text_seconds(horizon, &cfg.forecast_horizon_s))
+        problem = "the forecast horizon is not " IB_TEXT_SECONDS_RULE;
+    else
+        problem = ib_engine_config_problem(&cfg);
     if (problem) {
         /* The analyzer's rule; said once per file, and the defaults used. */
-        g_warning("ibscope: port pool %u-%u, threshold %u %%, forecast horizon %u s: %s; "
+        g_warning("ibscope: port pool %u-%u, threshold %s %%, forecast horizon %s s: %s; "
                   "using %u-%u, %u %% and %u s",
-                  ibs_prefs.pool_low, ibs_prefs.pool_high, ibs_prefs.threshold_pct,
-                  ibs_prefs.forecast_horizon_s, problem, IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT,
-                  IB_THRESHOLD_PCT_DEFAULT, IB_FORECAST_HORIZON_DEFAULT);
+                  ibs_prefs.pool_low, ibs_prefs.pool_high, threshold, horizon, problem,
+                  IB_POOL_LOW_DEFAULT, IB_POOL_HIGH_DEFAULT, IB_THRESHOLD_PCT_DEFAULT,
+                  IB_FORECAST_HORIZON_DEFAULT);
         ib_engine_config_init(&cfg);
     }
     for (int k = 0; k < IB_FIND_COUNT; k++)

@@ -4,6 +4,10 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME docs.source_layout
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/source_layout.py
                    ${PROJECT_SOURCE_DIR})
+  # Every relative link of the pages leads to a file, and to a heading of it.
+  add_test(NAME docs.links
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/links.py
+                   ${PROJECT_SOURCE_DIR})
 endif()
 
 # Every block of program output in README.md, docs/ and the manual pages is

@@ -140,9 +140,15 @@ def check_csv_columns(src, ibscope):
 def cmake_options(src):
     """{name: default} of every option() and cache PATH of the CMake files."""
     found = {}
-    files = [os.path.join(d, f) for d, _, fs in os.walk(src) for f in fs
-             if (f == "CMakeLists.txt" or f.endswith(".cmake")) and "/build" not in d
-             and "/.git" not in d]
+    files = []
+    for d, dirs, fs in os.walk(src):
+        # Build folders and .git inside the tree are left out, by their names
+        # under the tree: a tree that is itself under a "build" folder
+        # (~/build/ibscope) is read.
+        if d == src:
+            dirs[:] = [x for x in dirs if not x.startswith("build") and x != ".git"]
+        files += [os.path.join(d, f) for f in fs
+                  if f == "CMakeLists.txt" or f.endswith(".cmake")]
     for path in files:
         text = open(path, encoding="utf-8").read()
         for m in re.finditer(r"option\(\s*(\w+)\s+\"[^\"]*\"\s+(ON|OFF)\s*\)", text):

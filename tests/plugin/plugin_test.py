@@ -21,7 +21,8 @@ CHECK is one of:
   treefields the ibscope.tree_fields preference leaves out exactly the fields it names, and
              the default tree keeps exactly what the built-in dissector lacks
   index      ibscope.analysis.conn and .chain match the analyzer's conn and chain
-  prefs      a broken pool preference is refused with the core's words, the defaults used
+  prefs      a broken pool preference is refused with the core's words, the defaults used;
+             threshold and forecast_horizon take and refuse the analyzer's text (decimals)
   conversations  -z conv,ibscope: a row per connection of `ibscope --connections`: its
              ends, frames each way, bytes and start
   endpoints  -z endpoints,ibscope: a row per source (IP, port space) of the analyzer, with
@@ -35,7 +36,8 @@ CHECK is one of:
   forecast   on ibscope-gen trend captures (a steady ramp over RoCEv2, a ramp that
              pauses, bursts): the frames marked pool_forecast are the analyzer's, the
              exhaustion_eta there its eta_s, and a filter on exhaustion_eta finds the
-             REQs from the first one on; a forecast_horizon of 0 is refused
+             REQs from the first one on (one horizon a decimal); a forecast_horizon of
+             0 is refused
 
 tshark ignores personal plugins as root, so as root it runs as `nobody`
 (runuser) with a HOME of its own; otherwise it runs directly.  Samples are
@@ -1015,10 +1017,38 @@ def decode_crcs(env, capture):
     return {f: tuple(v) for f, v in crcs.items()}
 
 
+def tshark_stderr(env, args):
+    """tshark with the plugin: (its standard output, its standard error)."""
+    cmd = ["env", "HOME=" + env.home, "WIRESHARK_PLUGIN_DIR=" + env.plugin_dir, "tshark"]
+    if os.geteuid() == 0:
+        cmd = ["runuser", "-u", "nobody", "--"] + cmd
+    p = subprocess.run(cmd + args, capture_output=True, text=True)
+    return p.stdout, p.stderr
+
+
+# Decimal thresholds on a pool of ten ports, where a hundredth moves the
+# frame that reaches it (10 % is one port, 10.01 % two).
+PREF_THRESHOLDS = ["10", "10.01", "20.5", "30.01", "87.5"]
+# Texts the analyzer refuses (exit 2) and the plugin refuses with the same
+# words, using the defaults: (preference, analyzer option, text, words).
+PREF_REFUSED = [
+    ("threshold", "--threshold", "87,5", "is not a percentage from 0.01 to 100"),
+    ("threshold", "--threshold", "0", "is not a percentage from 0.01 to 100"),
+    ("threshold", "--threshold", "100.01", "is not a percentage from 0.01 to 100"),
+    ("threshold", "--threshold", "87.555", "is not a percentage from 0.01 to 100"),
+    ("forecast_horizon", "--forecast-horizon", "0", "is not a number of seconds"),
+    ("forecast_horizon", "--forecast-horizon", "1e-10", "is not a number of seconds"),
+    ("forecast_horizon", "--forecast-horizon", "5 min", "is not a number of seconds"),
+]
+
+
 def check_prefs(env, update):
     """A port pool the analyzer would refuse (first port above the last, or
     0) is refused by the plugin too, with the core's words on standard error,
-    and the defaults used: the same Info tags as with no preference set."""
+    and the defaults used: the same Info tags as with no preference set.
+    The threshold and the forecast horizon take the analyzer's text: the
+    decimals it takes mark the frames it marks, and what it refuses the
+    plugin refuses with the same words."""
     errs = []
     ramp = os.path.join(env.source, "samples", "captures", "port_ramp_small.pcap")
     ramp = next(c for c in env.samples if os.path.basename(c) == os.path.basename(ramp))
@@ -1027,18 +1057,46 @@ def check_prefs(env, update):
                              ("0", "100", "the pool's first port is 0"),
                              ("70000", "65535", "a port of the pool is above 65535"),
                              ("1000", "70000", "a port of the pool is above 65535")):
-        args = ["-r", ramp, "-o", "ibscope.pool_low:" + low, "-o", "ibscope.pool_high:" + high]
-        cmd = ["env", "HOME=" + env.home, "WIRESHARK_PLUGIN_DIR=" + env.plugin_dir, "tshark"]
-        if os.geteuid() == 0:
-            cmd = ["runuser", "-u", "nobody", "--"] + cmd
-        p = subprocess.run(cmd + args, capture_output=True, text=True)
-        if words not in p.stderr:
+        out, err = tshark_stderr(env, ["-r", ramp, "-o", "ibscope.pool_low:" + low,
+                                       "-o", "ibscope.pool_high:" + high])
+        if words not in err:
             errs.append("pool %s-%s: stderr does not say '%s': %r" % (low, high, words,
-                                                                     p.stderr[-300:]))
-        if info_tags(p.stdout) != want:
+                                                                     err[-300:]))
+        if info_tags(out) != want:
             errs.append("pool %s-%s: Info tags differ from the defaults'" % (low, high))
     if not want:
         errs.append("port_ramp_small.pcap: no ibscope Info tags at all")
+    for pref, option, text, words in PREF_REFUSED:
+        out, err = tshark_stderr(env, ["-r", ramp, "-o", "ibscope.%s:%s" % (pref, text)])
+        if words not in err or "using 32768-60999, 90 % and 300 s" not in err:
+            errs.append("%s %r: stderr does not say '%s' and the defaults: %r"
+                        % (pref, text, words, err[-300:]))
+        if info_tags(out) != want:
+            errs.append("%s %r: Info tags differ from the defaults'" % (pref, text))
+        p = subprocess.run([env.analyzer, option, text, ramp], capture_output=True, text=True)
+        if p.returncode != 2 or words not in p.stderr:
+            errs.append("ibscope %s %r: exit %d, %r: the analyzer does not refuse it with "
+                        "the same words" % (option, text, p.returncode, p.stderr[-200:]))
+    cm = next(c for c in env.samples if os.path.basename(c) == "cm_rocev2.pcap")
+    marked = set()
+    for pct in PREF_THRESHOLDS:
+        out, err = tshark_stderr(env, ["-r", cm, "-o", "ibscope.pool_low:40000",
+                                       "-o", "ibscope.pool_high:40009",
+                                       "-o", "ibscope.threshold:" + pct,
+                                       "-Y", "ibscope.expert.pool_high",
+                                       "-T", "fields", "-e", "frame.number"])
+        got = [int(f) for f in out.split()]
+        p = subprocess.run([env.analyzer, "--format", "json", "--pool", "40000-40009",
+                            "--threshold", pct, cm], capture_output=True, text=True)
+        want_frames = [f["frame"] for f in json.loads(p.stdout)["findings"]
+                       if f["kind"] == "pool_high"]
+        if err.strip() or got != want_frames:
+            errs.append("threshold %s: pool_high in frames %s, the analyzer's %s; stderr %r"
+                        % (pct, got, want_frames, err[-200:]))
+        marked.add(tuple(got))
+    if len(marked) < 4:
+        errs.append("thresholds %s mark only %d different sets of frames: the check proves "
+                    "little" % (PREF_THRESHOLDS, len(marked)))
     return errs
 
 
@@ -1091,10 +1149,10 @@ def check_crc(env, update):
 # (name, ibscope-gen trend arguments, pool, horizon): what the forecast check reads.
 FORECASTS = [
     ("ramp", ["ramp", "--pool", "40000-40999", "--period-ms", "100", "--linktype", "1"],
-     "40000-40999", 60),
+     "40000-40999", "59.5"),
     ("stairs", ["ramp", "--pool", "40000-40999", "--every", "150", "--hold", "100",
-                "--steps", "1700"], "40000-40999", 60),
-    ("burst", ["burst", "--pool", "40000-40999", "--burst", "400"], "40000-40999", 300),
+                "--steps", "1700"], "40000-40999", "60"),
+    ("burst", ["burst", "--pool", "40000-40999", "--burst", "400"], "40000-40999", "300"),
 ]
 
 
@@ -1110,7 +1168,7 @@ def forecast_capture(env, args):
 def forecast_prefs(pool, horizon):
     low, high = pool.split("-")
     return ["-o", "ibscope.pool_low:" + low, "-o", "ibscope.pool_high:" + high,
-            "-o", "ibscope.forecast_horizon:%d" % horizon]
+            "-o", "ibscope.forecast_horizon:" + horizon]
 
 
 def check_forecast(env, update):
@@ -1121,7 +1179,7 @@ def check_forecast(env, update):
         try:
             prefs = forecast_prefs(pool, horizon)
             p = subprocess.run([env.analyzer, "--format", "json", "--pool", pool,
-                                "--forecast-horizon", str(horizon), cap],
+                                "--forecast-horizon", horizon, cap],
                                capture_output=True, text=True)
             want = {f["frame"]: f["details"]["eta_s"] for f in json.loads(p.stdout)["findings"]
                     if f["kind"] == "pool_forecast"}
@@ -1132,7 +1190,7 @@ def check_forecast(env, update):
                             % (name, got, sorted(want)))
             marked += len(got)
             rows = [l.split("\t") for l in env.read(cap, prefs + [
-                "-Y", "ibscope.analysis.exhaustion_eta < %d" % horizon, "-T", "fields",
+                "-Y", "ibscope.analysis.exhaustion_eta < " + horizon, "-T", "fields",
                 "-e", "frame.number", "-e", "ibscope.analysis.exhaustion_eta"]).splitlines()]
             etas = {int(r[0]): float(r[1]) for r in rows}
             for frame, eta in want.items():
@@ -1141,7 +1199,7 @@ def check_forecast(env, update):
                                 % (name, frame, etas.get(frame), eta))
             if name == "ramp" and (not etas or min(etas) != min(want, default=0) or
                                    any(f not in etas for f in range(min(etas), max(etas), 3))):
-                errs.append("ramp: exhaustion_eta < %d finds frames %s..., not every REQ from "
+                errs.append("ramp: exhaustion_eta < %s finds frames %s..., not every REQ from "
                             "the first pool_forecast (%s) on" % (horizon, sorted(etas)[:5],
                                                                  sorted(want)))
         finally:
@@ -1155,7 +1213,7 @@ def check_forecast(env, update):
         if os.geteuid() == 0:
             cmd = ["runuser", "-u", "nobody", "--"] + cmd
         p = subprocess.run(cmd, capture_output=True, text=True)
-        if "the forecast horizon is not above 0" not in p.stderr:
+        if "the forecast horizon is not a number of seconds" not in p.stderr:
             errs.append("forecast_horizon 0: stderr does not say why: %r" % p.stderr[-300:])
     finally:
         os.unlink(ramp)

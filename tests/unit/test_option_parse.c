@@ -224,28 +224,12 @@ static void test_ibscope_line(void **state)
     assert_true(o.list_options);
 }
 
-/* Seconds are kept to the nanosecond the reports write, so a report's
- * forecast_horizon_s is what ran and merge reads it back. */
-static void test_seconds(void **state)
-{
-    (void)state;
-    double v = 0;
-    assert_true(options_parse_seconds("0.0000000015", &v));
-    assert_true(v == 2e-9);
-    assert_true(options_parse_seconds("1e9", &v));
-    assert_true(v == 1e9);
-    assert_false(options_parse_seconds("1e-10", &v));
-    assert_false(options_parse_seconds("1.1e9", &v));
-    assert_false(options_parse_seconds("0", &v));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),      cmocka_unit_test(test_operands),
         cmocka_unit_test(test_mistakes),    cmocka_unit_test(test_choices),
         cmocka_unit_test(test_real_tables), cmocka_unit_test(test_ibscope_line),
-        cmocka_unit_test(test_seconds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
