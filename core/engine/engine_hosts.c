@@ -26,11 +26,10 @@ enum ib_host_from ib_host_from_by_name(const char *name)
     return IB_HOST_FROM_COUNT;
 }
 
-/* One declared address and its host. */
+/* One declared address and its host (never removed: no hash kept). */
 struct eng_host_addr {
     struct ib_host_address a;
     uint32_t host;
-    uint64_t hash;
 };
 
 static bool addr_eq(const void *item, const void *key)
@@ -91,10 +90,7 @@ bool ib_engine_host_address(struct ib_engine *e, int host, uint8_t ip_version, c
     *other = -1;
     if (host < 0 || (size_t)host >= hs->count)
         return false;
-    struct ib_host_address k;
-    memset(&k, 0, sizeof k);
-    k.ip_version = ip_version;
-    memcpy(k.ip, ip, 16);
+    struct ib_host_address k = eng_host_address(ip_version, ip);
     uint64_t h = addr_hash(&k);
     const struct eng_host_addr *had = et_find(&hs->addrs, h, addr_eq, &k);
     if (had) {
@@ -111,7 +107,6 @@ bool ib_engine_host_address(struct ib_engine *e, int host, uint8_t ip_version, c
     }
     a->a = k;
     a->host = (uint32_t)host;
-    a->hash = h;
     hs->addr_count++;
     return true;
 }
@@ -127,10 +122,7 @@ int eng_hosts_of(const struct ib_engine *e, const struct ib_packet *p, uint8_t i
 {
     const struct eng_hosts *hs = &e->hosts;
     if (hs->addr_count) {
-        struct ib_host_address k;
-        memset(&k, 0, sizeof k);
-        k.ip_version = ip_version;
-        memcpy(k.ip, ip, 16);
+        struct ib_host_address k = eng_host_address(ip_version, ip);
         const struct eng_host_addr *a = et_find(&hs->addrs, addr_hash(&k), addr_eq, &k);
         if (a)
             return (int)a->host;

@@ -33,10 +33,10 @@ struct eng_source {
  * engine's table of (source, address). */
 #define ADDR_SCAN 8
 
+/* Never removed (a source lives as long as the engine): no hash kept. */
 struct eng_addr {
     const struct eng_source *src;
     struct ib_host_address a;
-    uint64_t hash;
 };
 
 /* A source port held by open connections of one source. */
@@ -273,8 +273,7 @@ static void address_seen(struct ib_engine *e, struct eng_source *src, const stru
     struct addr_key k;
     memset(&k, 0, sizeof k);
     k.src = src;
-    k.a.ip_version = t->ip_version;
-    memcpy(k.a.ip, t->src_ip, 16);
+    k.a = eng_host_address(t->ip_version, t->src_ip);
     uint32_t scan = st->addresses_listed < ADDR_SCAN ? st->addresses_listed : ADDR_SCAN;
     for (uint32_t i = 0; i < scan; i++)
         if (memcmp(&src->addr[i], &k.a, sizeof k.a) == 0)
@@ -305,7 +304,6 @@ static void address_seen(struct ib_engine *e, struct eng_source *src, const stru
         }
         a->src = src;
         a->a = k.a;
-        a->hash = h;
         e->ports.addr_count++;
     }
     st->address_count++;

@@ -67,6 +67,16 @@ static inline struct ib_frame_ref ref_unpack(struct eng_ref c)
 
 /* ---- declared hosts (engine_hosts.c) ---- */
 
+/* An address as a host's table keys it: every byte set. */
+static inline struct ib_host_address eng_host_address(uint8_t ip_version, const uint8_t ip[16])
+{
+    struct ib_host_address a;
+    memset(&a, 0, sizeof a);
+    a.ip_version = ip_version;
+    memcpy(a.ip, ip, 16);
+    return a;
+}
+
 struct eng_host {
     char *name;
     uint8_t from; /* enum ib_host_from */
