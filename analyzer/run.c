@@ -105,6 +105,13 @@ static int sender_host(void *ctx, const struct ib_packet *p)
     return c >= 0 && (size_t)c < r->model.capture_count ? r->capture_host[c] : -1;
 }
 
+/* A path's last component. */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 /* One host per capture, named as its file (its path when two files share
  * a name): the addresses it owns draw from one pool. */
 static bool declare_capture_hosts(struct run *r, const struct ib_clock_sync *cs)
@@ -113,15 +120,11 @@ static bool declare_capture_hosts(struct run *r, const struct ib_clock_sync *cs)
     if (!(r->capture_host = calloc(n ? n : 1, sizeof *r->capture_host)))
         return false;
     for (size_t i = 0; i < n; i++) {
-        const char *path = r->opts->captures[i], *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        for (size_t j = 0; j < n; j++) {
-            const char *other = strrchr(r->opts->captures[j], '/');
-            other = other ? other + 1 : r->opts->captures[j];
-            if (j != i && strcmp(other, base) == 0)
-                base = path;
-        }
-        if ((r->capture_host[i] = ib_engine_host_add(r->engine, base, IB_HOST_FROM_CAPTURE)) < 0)
+        const char *path = r->opts->captures[i], *name = file_name(path);
+        for (size_t j = 0; j < n && name != path; j++)
+            if (j != i && strcmp(file_name(r->opts->captures[j]), name) == 0)
+                name = path;
+        if ((r->capture_host[i] = ib_engine_host_add(r->engine, name, IB_HOST_FROM_CAPTURE)) < 0)
             return false;
     }
     r->clock = cs;

@@ -27,20 +27,19 @@ static void on_stop(int sig)
     stop_signal = sig;
 }
 
-static int64_t now_ns(void)
+/* A clock's time in nanoseconds: CLOCK_MONOTONIC for the watch's own
+ * pace, CLOCK_REALTIME for the frames' (the kernel stamps them with the
+ * wall clock). */
+static int64_t clock_ns(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* The frames' clock (the kernel's timestamps are wall-clock time), for
- * the timers of a quiet interface. */
-static int64_t frame_clock_now(void)
+static int64_t now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return clock_ns(CLOCK_MONOTONIC);
 }
 
 /* A frame reaches the analysis up to a capture timeout and a batch after
@@ -146,7 +145,7 @@ static int watch(struct live *l)
             return 0;
         }
         if (now - l->last_draw >= REDRAW_NS) {
-            run_advance(&l->run, frame_clock_now() - FRAME_LAG_NS);
+            run_advance(&l->run, clock_ns(CLOCK_REALTIME) - FRAME_LAG_NS);
             draw(l, now, true);
         } else if (live_view_needs_redraw(&l->view))
             draw(l, now, false);
@@ -343,7 +342,7 @@ int live_run(const struct options *opts, const char *version)
     /* Watched until now, not only until the last frame: what the timers
      * had given up by then (a count of frames ends the watch at its last). */
     if (watch_status == 0 && strcmp(l.ended_by, "--count") != 0)
-        run_advance(&l.run, frame_clock_now() - FRAME_LAG_NS);
+        run_advance(&l.run, clock_ns(CLOCK_REALTIME) - FRAME_LAG_NS);
     live_view_clear(&l.view);
     describe_capture(&l);
     int save_status = close_save(&l);
