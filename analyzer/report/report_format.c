@@ -149,11 +149,13 @@ void fmt_host(const struct ib_source_stats *s, char *buf, size_t size)
     }
 }
 
-void fmt_host_addresses(const struct ib_source_stats *s, char *buf, size_t size)
+void fmt_host_line(const struct ib_source_stats *s, char *buf, size_t size)
 {
-    size_t used = 0;
-    if (size)
-        buf[0] = '\0';
+    char how[PRINTABLE_MAX + 32];
+    fmt_host(s, how, sizeof how);
+    int head = snprintf(buf, size, "%s, %" PRIu32 " address%s: ", how, s->address_count,
+                        s->address_count == 1 ? "" : "es");
+    size_t used = head > 0 ? (size_t)head : 0;
     for (uint32_t i = 0; i < s->addresses_listed && used < size; i++) {
         char ip[64];
         ib_format_ip(s->addresses[i].ip_version, s->addresses[i].ip, ip, sizeof ip);

@@ -45,9 +45,11 @@ void fmt_source_label(const struct ib_source_stats *s, char *buf, size_t size);
  * (--host)", "host NAME (its capture)", "one HCA (LocalCAGUID 0x...)",
  * "one address"; the name made printable. */
 void fmt_host(const struct ib_source_stats *s, char *buf, size_t size);
-/* Its addresses, ", " between them, and "and N more" past those listed;
- * cut with "..." when buf is too small. */
-void fmt_host_addresses(const struct ib_source_stats *s, char *buf, size_t size);
+/* The line every view shows under such a source: how, how many addresses
+ * and which ("one HCA (LocalCAGUID 0x...), 2 addresses: 10.0.1.1,
+ * 10.0.2.1"), "and N more" past those listed; cut with "..." when buf is
+ * too small. */
+void fmt_host_line(const struct ib_source_stats *s, char *buf, size_t size);
 
 #define PORT_SPACE_BUF 8
 /* Port space name or "0x1234". */

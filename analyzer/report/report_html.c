@@ -212,12 +212,10 @@ static void host_note(FILE *out, const struct ib_source_stats *s)
 {
     if (!report_host_shown(s))
         return;
-    char how[PRINTABLE_MAX + 32], addrs[1024];
-    fmt_host(s, how, sizeof how);
-    fmt_host_addresses(s, addrs, sizeof addrs);
+    char line[PRINTABLE_MAX + 1100];
+    fmt_host_line(s, line, sizeof line);
     fputs("<div class=\"host\">", out);
-    html_textf(out, "%s, %" PRIu32 " address%s: %s", how, s->address_count,
-               s->address_count == 1 ? "" : "es", addrs);
+    html_text(out, line);
     fputs("</div>", out);
 }
 

@@ -542,11 +542,8 @@ static void host_lines(FILE *out, const struct ib_source_stats *s)
 {
     if (!report_host_shown(s))
         return;
-    char how[PRINTABLE_MAX + 32], addrs[1024], line[PRINTABLE_MAX + 1100];
-    fmt_host(s, how, sizeof how);
-    fmt_host_addresses(s, addrs, sizeof addrs);
-    snprintf(line, sizeof line, "%s, %" PRIu32 " address%s: %s", how, s->address_count,
-             s->address_count == 1 ? "" : "es", addrs);
+    char line[PRINTABLE_MAX + 1100];
+    fmt_host_line(s, line, sizeof line);
     fprintf(out, "  %-16s ", "");
     wrap(out, line, 19, 21);
 }
