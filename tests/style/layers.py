@@ -171,7 +171,7 @@ def call_graph(lib, nm, prefix):
     for line in out.splitlines():
         # "lib.a:member.c.o: 0000000000000000 T name" or "lib.a:member.c.o:  U name"
         head, _, rest = line.rpartition(".o:")
-        member = os.path.basename(head)
+        member = head.rpartition(":")[2]
         if not member.endswith(".c"):
             continue
         fields = rest.split()
@@ -245,6 +245,8 @@ def main():
         graph, what = call_graph(a.core_lib, a.nm, engine_dir), "calls"
     else:
         graph, what = engine_include_graph(edges), "includes"
+    if not any(graph.values()):
+        problems.append(f"core/engine: no file {what} another: the graph was not read")
     cycle = find_cycle(graph)
     if cycle:
         problems.append(f"core/engine: a circle of {what}: {' -> '.join(cycle)}")
