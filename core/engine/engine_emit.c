@@ -1,7 +1,8 @@
 /* engine_emit.c - what every part of the engine does the same way: add a
  * finding to the frame being fed, count an allocation that failed.  It calls
- * no part, so that the parts' calls form no circle (engine.c calls the
- * parts, engine_cm.c the port pool and the MAD tracker, they all this). */
+ * no part, so that the calls among the engine's files form no circle:
+ * engine.c calls the parts, engine_cm.c the port pool and the MAD tracker,
+ * the port pool the hosts, and each of them this file. */
 #include "engine_state.h"
 
 static struct ib_finding *add_finding(struct ib_engine *e, enum ib_finding_kind kind)
