@@ -8,13 +8,13 @@
 #include "decode.h"
 #include "doctor.h"
 #include "extract.h"
-#include "live.h"
 #include "merge.h"
 #include "option_help.h"
 #include "option_table.h"
 #include "options.h"
 #include "output_file.h"
 #include "printable.h"
+#include "run.h"
 
 #ifndef IBSCOPE_VERSION
 #define IBSCOPE_VERSION "0.0.0"
@@ -64,6 +64,6 @@ int main(int argc, char **argv)
     if (opts.version || opts.list_options || opts.list_kinds)
         return show(&opts);
     if (opts.live)
-        return live_run(&opts, IBSCOPE_VERSION);
+        return run_live(&opts, IBSCOPE_VERSION);
     return analyze_run(&opts, IBSCOPE_VERSION);
 }

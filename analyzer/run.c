@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "identity.h"
+#include "live.h"
 #include "printable.h"
 #include "temp_file.h"
 
@@ -341,5 +342,68 @@ int run_exit_status(struct run *r, int status)
         status = 2;
     else if (status == 0 && fail_hit)
         status = 1;
+    return status;
+}
+
+/* ---- the run behind live.h: its steps as the watch calls them ---- */
+
+static bool live_begin(void *ctx, struct output_file *out, live_finding_fn observer,
+                       void *observer_ctx)
+{
+    struct run *r = ctx;
+    r->observer = observer;
+    r->observer_ctx = observer_ctx;
+    return run_begin(r, out);
+}
+
+static void live_frame(void *ctx, const struct capture_frame *fr)
+{
+    run_frame(ctx, fr);
+}
+
+static void live_advance(void *ctx, int64_t now_ns)
+{
+    run_advance(ctx, now_ns);
+}
+
+static void live_not_ib(void *ctx, uint16_t *other_port, bool *iwarp)
+{
+    const struct not_ib *n = &((struct run *)ctx)->not_ib[0];
+    *other_port = n->roce ? n->other_port : 0;
+    *iwarp = n->iwarp > 0;
+}
+
+static int live_end(void *ctx, struct output_file *out)
+{
+    return run_end(ctx, out);
+}
+
+static int live_exit_status(void *ctx, int status)
+{
+    return run_exit_status(ctx, status);
+}
+
+int run_live(const struct options *opts, const char *version)
+{
+    struct live_settings s = {
+        .iface = opts->live,
+        .filter = opts->filter,
+        .rocev2_port = opts->rocev2_port,
+        .duration_s = opts->duration_s,
+        .max_frames = opts->max_frames,
+        .write_path = opts->write_path,
+        .output = opts->output,
+        .text_report = opts->format == FORMAT_TEXT,
+        .jsonl_report = opts->format == FORMAT_JSONL,
+    };
+    struct run r;
+    if (!run_init(&r, opts, version, 1))
+        return 2;
+    struct live_analysis a = {
+        &r,           &r.model,    r.engine, live_begin,       live_frame,
+        live_advance, live_not_ib, live_end, live_exit_status,
+    };
+    int status = live_run(&s, &a);
+    run_free(&r);
     return status;
 }

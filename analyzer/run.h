@@ -1,11 +1,11 @@
 /* run.h - one analysis, whatever the frames come from.
  *
  * A run owns the engine, the report model and the renderer's state.  Its
- * driver (analyze.c for capture files, live.c for an interface) opens the
- * report, hands over frames one by one and ends it; the run decodes each
- * frame with the core, feeds the engine, counts, and streams findings and
- * connection records to the renderer and to an optional observer (the
- * live view). */
+ * driver (analyze.c for capture files, live.c through run_live for an
+ * interface) opens the report, hands over frames one by one and ends it; the
+ * run decodes each frame with the core, feeds the engine, counts, and streams
+ * findings and connection records to the renderer and to an optional
+ * observer (the live view). */
 #ifndef IBSCOPE_RUN_H
 #define IBSCOPE_RUN_H
 
@@ -67,5 +67,9 @@ int run_exit_status(struct run *r, int status);
 
 /* One line per problem input: "ibscope: FILE: problem".  True if any. */
 bool run_report_input_errors(const struct run *r);
+
+/* ibscope --live: the watch of live.h on a run of one capture.  Returns
+ * live_run's exit status, or 2 when out of memory (said). */
+int run_live(const struct options *opts, const char *version);
 
 #endif

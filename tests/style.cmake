@@ -11,4 +11,10 @@ if(Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/style/format_check.py
                    ${PROJECT_SOURCE_DIR})
   set_tests_properties(style.format PROPERTIES SKIP_RETURN_CODE 77)
+  # The layers of docs/architecture.md: every include of the core, the plugin
+  # and the analyzer's folders, and no circle of calls among core/engine's files.
+  add_test(NAME style.layers
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/style/layers.py
+                   ${PROJECT_SOURCE_DIR} --core-lib $<TARGET_FILE:ibscope_core> --nm ${CMAKE_NM})
+  set_tests_properties(style.layers PROPERTIES LABELS quick)
 endif()

@@ -1,4 +1,4 @@
-/* live.c - the live run: poll the interface, feed the run, redraw. */
+/* live.c - the live run: poll the interface, feed the analysis, redraw. */
 #include "live.h"
 
 #include <errno.h>
@@ -15,7 +15,6 @@
 #include "output_file.h"
 #include "pcapng_writer.h"
 #include "printable.h"
-#include "run.h"
 
 #define REDRAW_NS    1000000000LL /* the status block, about once a second */
 #define BATCH_FRAMES 4096         /* frames between looks at the clock */
@@ -48,8 +47,8 @@ static int64_t now_ns(void)
 #define FRAME_LAG_NS (1000000000LL)
 
 struct live {
-    const struct options *opts;
-    struct run run;
+    const struct live_settings *settings;
+    const struct live_analysis *analysis;
     struct live_capture *cap;
     struct live_view view;
     struct pcapng_writer *save;
@@ -70,14 +69,14 @@ static void on_frame(void *ctx, const struct capture_frame *fr)
     struct live *l = ctx;
     if (l->save)
         pcapng_writer_frame(l->save, fr->time_ns, fr->data, fr->caplen, fr->wirelen);
-    l->run.model.captures[0].info.frames++;
+    l->analysis->model->captures[0].info.frames++;
     if (fr->caplen < fr->wirelen) {
-        struct capture_info *ci = &l->run.model.captures[0].info;
+        struct capture_info *ci = &l->analysis->model->captures[0].info;
         if (!ci->snaplen_cut++)
             ci->first_cut = fr->frame;
         ci->errors++;
     }
-    run_frame(&l->run, fr);
+    l->analysis->frame(l->analysis->ctx, fr);
 }
 
 static void on_finding(void *ctx, const struct report_model *m, const struct ib_finding *f)
@@ -92,7 +91,7 @@ static void draw(struct live *l, int64_t now, bool tick)
 {
     if (tick) {
         int64_t span = now - l->last_draw;
-        uint64_t frames = l->run.model.frames;
+        uint64_t frames = l->analysis->model->frames;
         l->frames_per_second =
             span > 0 ? (double)(frames - l->frames_at_last_draw) * 1e9 / (double)span : 0;
         l->last_draw = now;
@@ -101,30 +100,32 @@ static void draw(struct live *l, int64_t now, bool tick)
             pcapng_writer_flush(l->save);
     }
     char why[PRINTABLE_MAX];
-    const struct not_ib *n = &l->run.not_ib[0];
     struct live_quiet q = {
-        l->opts->live,       l->rdma_dev[0] ? l->rdma_dev : NULL, !l->opts->filter,
-        l->run.model.frames, n->roce ? n->other_port : 0,         n->iwarp > 0
+        .iface = l->settings->iface,
+        .rdma_dev = l->rdma_dev[0] ? l->rdma_dev : NULL,
+        .default_filter = !l->settings->filter,
+        .frames = l->analysis->model->frames,
     };
+    l->analysis->not_ib(l->analysis->ctx, &q.other_port, &q.iwarp);
     live_quiet_hint(&q, why, sizeof why);
-    bool quiet = l->run.model.ib_frames == 0 && now - l->started >= QUIET_NS;
+    bool quiet = l->analysis->model->ib_frames == 0 && now - l->started >= QUIET_NS;
     struct live_view_status st = {
         .quiet = quiet ? why : NULL,
-        .iface = l->opts->live,
-        .filter = l->opts->filter ? live_capture_filter(l->cap) : "RoCE, the default filter",
+        .iface = l->settings->iface,
+        .filter = l->settings->filter ? live_capture_filter(l->cap) : "RoCE, the default filter",
         .elapsed_ns = now - l->started,
         .frames_per_second = l->frames_per_second,
-        .engine = l->run.engine,
+        .engine = l->analysis->engine,
     };
     live_capture_stats(l->cap, &st.kernel);
-    live_view_draw(&l->view, &l->run.model, &st);
+    live_view_draw(&l->view, l->analysis->model, &st);
 }
 
 /* Polls and reads until a signal, --duration or --count ends the watch.
  * Returns 0, or 2 when the capture failed (said on stderr). */
 static int watch(struct live *l)
 {
-    const struct options *o = l->opts;
+    const struct live_settings *o = l->settings;
     int64_t end = o->duration_s > 0 ? l->started + (int64_t)(o->duration_s * 1e9) : INT64_MAX;
     struct pollfd pfd = { .fd = live_capture_fd(l->cap), .events = POLLIN };
     char err[LIVE_CAPTURE_ERROR_MAX];
@@ -140,12 +141,12 @@ static int watch(struct live *l)
             l->ended_by = "--duration";
             return 0;
         }
-        if (o->max_frames && l->run.model.frames >= o->max_frames) {
+        if (o->max_frames && l->analysis->model->frames >= o->max_frames) {
             l->ended_by = "--count";
             return 0;
         }
         if (now - l->last_draw >= REDRAW_NS) {
-            run_advance(&l->run, clock_ns(CLOCK_REALTIME) - FRAME_LAG_NS);
+            l->analysis->advance(l->analysis->ctx, clock_ns(CLOCK_REALTIME) - FRAME_LAG_NS);
             draw(l, now, true);
         } else if (live_view_needs_redraw(&l->view))
             draw(l, now, false);
@@ -154,16 +155,16 @@ static int watch(struct live *l)
             wait = end - now;
         int ms = (int)(wait / 1000000) + 1;
         if (poll(&pfd, 1, ms) < 0 && errno != EINTR) {
-            fprintf(stderr, "ibscope: %s: poll: %s\n", o->live, strerror(errno));
+            fprintf(stderr, "ibscope: %s: poll: %s\n", o->iface, strerror(errno));
             return 2;
         }
         /* Read what is there even without POLLIN: libpcap may hold frames
          * of a block it has already taken from the ring. */
         int batch = BATCH_FRAMES;
-        if (o->max_frames && o->max_frames - l->run.model.frames < (uint64_t)batch)
-            batch = (int)(o->max_frames - l->run.model.frames);
+        if (o->max_frames && o->max_frames - l->analysis->model->frames < (uint64_t)batch)
+            batch = (int)(o->max_frames - l->analysis->model->frames);
         if (live_capture_dispatch(l->cap, batch, on_frame, l, err) < 0) {
-            fprintf(stderr, "ibscope: %s: %s\n", o->live, err);
+            fprintf(stderr, "ibscope: %s: %s\n", o->iface, err);
             l->ended_by = "a capture error";
             return 2;
         }
@@ -178,10 +179,10 @@ static int watch(struct live *l)
  * standard output cannot be opened (said). */
 static bool choose_view(struct live *l, struct output_file *report)
 {
-    const struct options *o = l->opts;
+    const struct live_settings *o = l->settings;
     bool report_on_stdout = report->kind == OUTPUT_STDOUT;
-    if (report_on_stdout && o->format != FORMAT_TEXT) {
-        if (isatty(STDOUT_FILENO) || o->format == FORMAT_JSONL)
+    if (report_on_stdout && !o->text_report) {
+        if (isatty(STDOUT_FILENO) || o->jsonl_report)
             live_view_init(&l->view, stderr, STDERR_FILENO,
                            isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO), false);
         else
@@ -200,7 +201,7 @@ static bool choose_view(struct live *l, struct output_file *report)
 }
 
 /* -w and -o must not be one file: the report would replace the frames. */
-static bool save_is_output(const struct options *o)
+static bool save_is_output(const struct live_settings *o)
 {
     struct stat a, b;
     return o->write_path && o->output && stat(o->write_path, &a) == 0 && stat(o->output, &b) == 0 &&
@@ -209,14 +210,14 @@ static bool save_is_output(const struct options *o)
 
 static bool open_save(struct live *l)
 {
-    const struct options *o = l->opts;
+    const struct live_settings *o = l->settings;
     if (!o->write_path)
         return true;
     int err = 0;
     char path[PRINTABLE_MAX];
     printable(o->write_path, path, sizeof path);
     l->save = pcapng_writer_open(o->write_path, live_capture_linktype(l->cap), LIVE_CAPTURE_SNAPLEN,
-                                 o->live, &err);
+                                 o->iface, &err);
     if (!l->save) {
         fprintf(stderr, "ibscope: %s: %s%s\n", path, strerror(err),
                 err == EEXIST ? "; -w writes a new capture and never replaces one" : "");
@@ -240,7 +241,7 @@ static int close_save(struct live *l)
     l->save = NULL;
     if (err) {
         char path[PRINTABLE_MAX];
-        printable(l->opts->write_path, path, sizeof path);
+        printable(l->settings->write_path, path, sizeof path);
         fprintf(stderr, "ibscope: %s: %s; the saved capture is incomplete\n", path, strerror(err));
         return 2;
     }
@@ -251,15 +252,15 @@ static int close_save(struct live *l)
  * kernel's counts and how the watch ended. */
 static void describe_capture(struct live *l)
 {
-    struct report_capture *c = &l->run.model.captures[0];
+    struct report_capture *c = &l->analysis->model->captures[0];
     struct live_capture_stats ks;
     live_capture_stats(l->cap, &ks);
-    c->info.path = l->opts->live;
+    c->info.path = l->settings->iface;
     c->info.opened = true;
     c->info.linktype = live_capture_linktype(l->cap);
     c->live.on = true;
     c->live.filter = live_capture_filter(l->cap);
-    c->live.default_filter = !l->opts->filter && c->live.filter[0];
+    c->live.default_filter = !l->settings->filter && c->live.filter[0];
     c->live.received = ks.received;
     c->live.dropped = ks.dropped;
     c->live.if_dropped = ks.if_dropped;
@@ -270,9 +271,9 @@ static void describe_capture(struct live *l)
 static void say_watching(const struct live *l)
 {
     char iface[PRINTABLE_MAX];
-    printable(l->opts->live, iface, sizeof iface);
+    printable(l->settings->iface, iface, sizeof iface);
     fprintf(stderr, "ibscope: watching %s (%s); Ctrl-C ends it with the report\n", iface,
-            l->opts->filter ? "--filter" : "default RoCE filter");
+            l->settings->filter ? "--filter" : "default RoCE filter");
     if (l->rdma_dev[0])
         fprintf(stderr,
                 "ibscope: note: %s is a port of RDMA device %s: RoCE the NIC offloads does not "
@@ -285,23 +286,24 @@ static void say_watching(const struct live *l)
 /* Drops are never hidden: a last line on stderr, whatever the format. */
 static void say_drops(const struct live *l)
 {
-    const struct report_capture *c = &l->run.model.captures[0];
+    const struct report_capture *c = &l->analysis->model->captures[0];
     char iface[PRINTABLE_MAX];
-    printable(l->opts->live, iface, sizeof iface);
+    printable(l->settings->iface, iface, sizeof iface);
     fprintf(stderr,
             "ibscope: %s: %llu frames, ended by %s; dropped: kernel %llu, "
             "interface %llu\n",
-            iface, (unsigned long long)l->run.model.frames, l->ended_by ? l->ended_by : "-",
+            iface, (unsigned long long)l->analysis->model->frames, l->ended_by ? l->ended_by : "-",
             (unsigned long long)c->live.dropped, (unsigned long long)c->live.if_dropped);
 }
 
-int live_run(const struct options *opts, const char *version)
+int live_run(const struct live_settings *s, const struct live_analysis *a)
 {
     struct live l;
     memset(&l, 0, sizeof l);
-    l.opts = opts;
+    l.settings = s;
+    l.analysis = a;
     char err[LIVE_CAPTURE_ERROR_MAX];
-    struct live_capture_config cfg = { opts->live, opts->filter, opts->rocev2_port };
+    struct live_capture_config cfg = { s->iface, s->filter, s->rocev2_port };
     l.cap = live_capture_open(&cfg, err);
     if (!l.cap) {
         char safe[LIVE_CAPTURE_ERROR_MAX * 4];
@@ -309,13 +311,9 @@ int live_run(const struct options *opts, const char *version)
         fprintf(stderr, "ibscope: %s\n", safe);
         return 2;
     }
-    if (!run_init(&l.run, opts, version, 1)) {
-        live_capture_close(l.cap);
-        return 2;
-    }
     int status = 2;
     struct output_file out;
-    if (!output_open_or_say(&out, opts->output))
+    if (!output_open_or_say(&out, s->output))
         goto done;
     if (!open_save(&l)) {
         output_abort(&out);
@@ -329,11 +327,9 @@ int live_run(const struct options *opts, const char *version)
         output_abort(&out);
         goto done;
     }
-    l.run.observer = on_finding;
-    l.run.observer_ctx = &l.view;
-    if (!run_begin(&l.run, &out))
+    if (!a->begin(a->ctx, &out, on_finding, &l.view))
         goto done;
-    if (!live_rdma_device(LIVE_SYS_NET, opts->live, l.rdma_dev, sizeof l.rdma_dev))
+    if (!live_rdma_device(LIVE_SYS_NET, s->iface, l.rdma_dev, sizeof l.rdma_dev))
         l.rdma_dev[0] = '\0';
     say_watching(&l);
     l.started = l.last_draw = now_ns();
@@ -342,12 +338,12 @@ int live_run(const struct options *opts, const char *version)
     /* Watched until now, not only until the last frame: what the timers
      * had given up by then (a count of frames ends the watch at its last). */
     if (watch_status == 0 && strcmp(l.ended_by, "--count") != 0)
-        run_advance(&l.run, clock_ns(CLOCK_REALTIME) - FRAME_LAG_NS);
+        a->advance(a->ctx, clock_ns(CLOCK_REALTIME) - FRAME_LAG_NS);
     live_view_clear(&l.view);
     describe_capture(&l);
     int save_status = close_save(&l);
     say_drops(&l);
-    status = run_end(&l.run, &out);
+    status = a->end(a->ctx, &out);
     /* After the report: the view's commit, like any, stops the signals. */
     if (l.view_out_open) {
         l.view_out_open = false;
@@ -356,13 +352,12 @@ int live_run(const struct options *opts, const char *version)
     }
     if (watch_status || save_status)
         status = 2;
-    status = run_exit_status(&l.run, status);
+    status = a->exit_status(a->ctx, status);
 done:
     if (l.view_out_open)
         output_abort(&l.view_out);
     if (l.save)
         close_save(&l);
     live_capture_close(l.cap);
-    run_free(&l.run);
     return status;
 }

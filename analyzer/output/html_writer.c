@@ -181,14 +181,3 @@ void html_page_end(FILE *out)
 {
     fprintf(out, "<script>%s</script>\n</body></html>\n", page_script);
 }
-
-const char *html_severity_mark(enum ib_severity s)
-{
-    /* A shape beside each colour, so severities stay apart in grayscale. */
-    switch (s) {
-    case IB_SEV_ERROR: return "\xe2\x96\xa0"; /* black square */
-    case IB_SEV_WARN: return "\xe2\x96\xb2";  /* black triangle */
-    case IB_SEV_NOTE: return "\xe2\x97\x8f";  /* black circle */
-    default: return "\xe2\x97\x8b";           /* white circle */
-    }
-}

@@ -6,8 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
-
 /* Text with & < > " ' escaped: safe in element content and quoted attributes. */
 void html_text(FILE *out, const char *s);
 /* printf, then escaped. */
@@ -22,9 +20,6 @@ void html_textf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2
  * tables (th[data-sort]) and filters #findings-table by #filter. */
 void html_page_begin(FILE *out, const char *title, const char *version);
 void html_page_end(FILE *out);
-
-/* A shape for each severity, so they stay apart without colour. */
-const char *html_severity_mark(enum ib_severity s);
 
 /* A chart's plot area: times [t_min, t_max] across x..x+w, values
  * [0, v_max] from y+h up to y. */

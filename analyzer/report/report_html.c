@@ -97,6 +97,19 @@ static void *html_begin(const struct report_model *m, FILE *out)
     return st;
 }
 
+/* A shape for each severity, so they stay apart without colour: the
+ * report's, which may use the core, not html_writer's. */
+static const char *html_severity_mark(enum ib_severity s)
+{
+    /* A shape beside each colour, so severities stay apart in grayscale. */
+    switch (s) {
+    case IB_SEV_ERROR: return "\xe2\x96\xa0"; /* black square */
+    case IB_SEV_WARN: return "\xe2\x96\xb2";  /* black triangle */
+    case IB_SEV_NOTE: return "\xe2\x97\x8f";  /* black circle */
+    default: return "\xe2\x97\x8b";           /* white circle */
+    }
+}
+
 static bool marks_chain(enum ib_finding_kind k)
 {
     return k == IB_FIND_REDIRECT_BAD_TARGET || k == IB_FIND_REDIRECT_KEY_MISMATCH ||

@@ -12,7 +12,11 @@
  *      redirect_not_followed; on a response redirect, redirect_gid_only,
  *      redirect_bad_target, redirect_loop.
  */
-#include "engine_priv.h"
+#include "engine_cm.h"
+#include "engine_hosts.h"
+#include "engine_mad.h"
+#include "engine_ports.h"
+#include "engine_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,44 +36,6 @@ const char *ib_conn_state_name(enum ib_conn_state state)
     return "unknown";
 }
 
-void ib_engine_config_init(struct ib_engine_config *cfg)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->pool_low = IB_POOL_LOW_DEFAULT;
-    cfg->pool_high = IB_POOL_HIGH_DEFAULT;
-    cfg->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
-    cfg->forecast_horizon_s = IB_FORECAST_HORIZON_DEFAULT;
-    cfg->max_connections = (size_t)1 << 17; /* about 37 MiB of 280-byte records (x86-64) */
-    cfg->max_transactions = (size_t)1 << 18;
-    cfg->max_chains = 10000;
-    cfg->max_sources = 65536;
-    for (unsigned i = 0; i < IB_FIND_COUNT; i++)
-        cfg->enabled[i] = true;
-}
-
-const char *ib_engine_config_problem(const struct ib_engine_config *cfg)
-{
-    if (cfg->pool_low == 0)
-        return "the pool's first port is 0";
-    if (cfg->pool_low > cfg->pool_high)
-        return "the pool's first port is above its last";
-    if (!(cfg->threshold_pct > 0 && cfg->threshold_pct <= 100)) /* NaN too */
-        return "the threshold is not above 0 and at most 100 percent";
-    if (!(cfg->forecast_horizon_s > 0 && cfg->forecast_horizon_s <= IB_FORECAST_HORIZON_MAX))
-        return "the forecast horizon is not above 0 and at most 1e9 seconds";
-    return NULL;
-}
-
-uint32_t ib_engine_config_threshold_ports(const struct ib_engine_config *cfg)
-{
-    /* ceil(threshold% of the pool), at least one port; in hundredths of a
-     * percent, so that 50.5 % of 200 ports is exactly 101 */
-    uint64_t size = (uint64_t)cfg->pool_high - cfg->pool_low + 1;
-    uint64_t centi = (uint64_t)(cfg->threshold_pct * 100 + 0.5);
-    uint64_t th = (size * centi + 9999) / 10000;
-    return th ? (uint32_t)th : 1;
-}
-
 struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
 {
     if (cfg && ib_engine_config_problem(cfg))
@@ -81,14 +47,6 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
         e->cfg = *cfg;
     else
         ib_engine_config_init(&e->cfg);
-    e->pool_size = (uint32_t)e->cfg.pool_high - e->cfg.pool_low + 1;
-    e->threshold_ports = ib_engine_config_threshold_ports(&e->cfg);
-    /* Re-arm only after falling 5% of the pool below the threshold, so that a
-     * source hovering at the threshold raises one finding, not one per REQ. */
-    uint32_t margin = e->pool_size / 20 ? e->pool_size / 20 : 1;
-    e->rearm_ports = e->threshold_ports > margin ? e->threshold_ports - margin : 0;
-    ef_clock_init(&e->forecast_clock, e->cfg.forecast_horizon_s);
-    e->forecast_rearm_s = e->cfg.forecast_horizon_s * IB_FORECAST_REARM_FACTOR;
     bool ok = eng_cm_init(e);
     ok = eng_ports_init(e) && ok;
     ok = eng_hosts_init(e) && ok;
@@ -117,12 +75,6 @@ void ib_engine_set_connection_sink(struct ib_engine *e, ib_connection_sink sink,
     e->sink_ctx = ctx;
 }
 
-void ib_engine_set_usage_sink(struct ib_engine *e, ib_usage_sink sink, void *ctx)
-{
-    e->usage_sink = sink;
-    e->usage_ctx = ctx;
-}
-
 void ib_engine_finish(struct ib_engine *e)
 {
     if (e->finished)
@@ -131,44 +83,12 @@ void ib_engine_finish(struct ib_engine *e)
     eng_cm_finish(e);
 }
 
-static struct ib_finding *add_finding(struct ib_engine *e, enum ib_finding_kind kind)
-{
-    if (!e->cfg.enabled[kind])
-        return NULL;
-    e->stats.findings[kind]++;
-    struct ib_frame_analysis *out = e->out;
-    if (out->count >= IB_FRAME_FINDINGS_MAX) {
-        out->dropped++;
-        return NULL;
-    }
-    struct ib_finding *f = &out->findings[out->count++];
-    memset(f, 0, sizeof *f);
-    f->kind = kind;
-    f->severity = ib_finding_kinds[kind].severity;
-    f->at = e->at;
-    return f;
-}
-
-void *eng_oom(struct ib_engine *e)
-{
-    e->stats.allocation_failures++;
-    return NULL;
-}
-
-struct ib_finding *eng_emit(struct ib_engine *e, enum ib_finding_kind kind,
-                            struct ib_frame_ref related)
-{
-    struct ib_finding *f = add_finding(e, kind);
-    if (f)
-        f->related = related;
-    return f;
-}
-
 /* Core diagnostics as findings: addressing rules as addressing, errors (cut
  * or inconsistent lengths, unknown MAD or IP CM versions) as malformed; the
  * snaplen note stays in the tree. */
 static void diag_findings(struct ib_engine *e, const struct ib_packet *p)
 {
+    static const struct ib_frame_ref none;
     bool counted[IB_DIAG_COUNT] = { false }; /* a packet counts once per diagnostic */
     for (unsigned i = 0; i < p->diags.count && i < IB_DIAG_MAX; i++) {
         uint16_t id = p->diags.items[i].id;
@@ -184,7 +104,7 @@ static void diag_findings(struct ib_engine *e, const struct ib_packet *p)
             kind = IB_FIND_MALFORMED;
         else
             continue;
-        struct ib_finding *f = add_finding(e, kind);
+        struct ib_finding *f = eng_emit(e, kind, none);
         if (!f)
             continue;
         f->severity = info->severity;
@@ -217,7 +137,7 @@ static void crc_findings(struct ib_engine *e, const struct ib_packet *p)
 void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
                     struct ib_frame_analysis *out)
 {
-    /* Everything but the findings array, which add_finding fills entry by
+    /* Everything but the findings array, which eng_emit fills entry by
      * entry: clearing its kilobytes on every frame would dominate the cost. */
     memset(out, 0, offsetof(struct ib_frame_analysis, findings));
     e->stats.frames++;
@@ -289,32 +209,6 @@ void ib_engine_connections(const struct ib_engine *e, struct ib_connection_stats
     *out = e->conn;
     latency_fill(&out->setup, &e->lat_setup);
     latency_fill(&out->req_rep, &e->lat_req_rep);
-}
-
-size_t ib_engine_source_count(const struct ib_engine *e)
-{
-    return e->ports.source_count;
-}
-
-const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i)
-{
-    return eng_ports_source(e, i);
-}
-
-void ib_engine_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
-                               struct ib_forecast out[IB_MODEL_COUNT])
-{
-    eng_ports_source_forecast(e, i, now_ns, out);
-}
-
-uint32_t ib_engine_pool_size(const struct ib_engine *e)
-{
-    return e->pool_size;
-}
-
-uint32_t ib_engine_threshold_ports(const struct ib_engine *e)
-{
-    return e->threshold_ports;
 }
 
 const struct ib_engine_config *ib_engine_get_config(const struct ib_engine *e)

@@ -20,7 +20,12 @@
  * reported and forgotten.  The timers are a binary heap of due times, one
  * entry a connection, checked as each frame's time passes them.
  */
-#include "engine_priv.h"
+#include "engine_cm.h"
+#include "engine_latency.h"
+#include "engine_mad.h"
+#include "engine_ports.h"
+#include "engine_ref.h"
+#include "engine_state.h"
 
 #include <stdlib.h>
 

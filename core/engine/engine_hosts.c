@@ -2,7 +2,8 @@
  * with their addresses (--host), or one per capture when several hosts'
  * captures are read as one, and the caller's word on who sent a packet.
  * engine_ports.c asks which host a REQ's source address belongs to. */
-#include "engine_priv.h"
+#include "engine_hosts.h"
+#include "engine_state.h"
 
 #include <stdlib.h>
 

@@ -7,7 +7,9 @@
  * next request of that class shows whether it followed.  CM redirects (REJ
  * 24/25, SIDR_REP 4) come in through eng_mad_redirect() from engine_cm.c.
  */
-#include "engine_priv.h"
+#include "engine_mad.h"
+#include "engine_ref.h"
+#include "engine_state.h"
 #include "names.h"
 
 #include <stdio.h>

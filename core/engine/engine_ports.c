@@ -10,7 +10,9 @@
  * it in REQ order, which gives the "latest holder" links.  A hold is taken
  * by a REQ and given back when its connection ends (engine_cm.c says when).
  */
-#include "engine_priv.h"
+#include "engine_hosts.h"
+#include "engine_ports.h"
+#include "engine_state.h"
 
 #include <stdlib.h>
 
@@ -162,6 +164,14 @@ static bool tuple_eq(const void *item, const void *key)
 bool eng_ports_init(struct ib_engine *e)
 {
     struct eng_ports *ps = &e->ports;
+    ps->pool_size = (uint32_t)e->cfg.pool_high - e->cfg.pool_low + 1;
+    ps->threshold_ports = ib_engine_config_threshold_ports(&e->cfg);
+    /* Re-arm only after falling 5% of the pool below the threshold, so that a
+     * source hovering at the threshold raises one finding, not one per REQ. */
+    uint32_t margin = ps->pool_size / 20 ? ps->pool_size / 20 : 1;
+    ps->rearm_ports = ps->threshold_ports > margin ? ps->threshold_ports - margin : 0;
+    ef_clock_init(&ps->forecast_clock, e->cfg.forecast_horizon_s);
+    ps->forecast_rearm_s = e->cfg.forecast_horizon_s * IB_FORECAST_REARM_FACTOR;
     ep_init(&ps->source_pool, sizeof(struct eng_source));
     ep_init(&ps->port_pool, sizeof(struct eng_port));
     ep_init(&ps->dest_pool, sizeof(struct eng_dest));
@@ -197,12 +207,12 @@ void eng_ports_destroy(struct ib_engine *e)
 /* The estimate of src's latest port event, into its stats. */
 static void forecast_make(const struct ib_engine *e, struct eng_source *src)
 {
-    ef_estimate(&src->forecast, &e->forecast_clock, src->st.forecast_at.time_ns, e->pool_size,
-                src->st.forecast);
+    ef_estimate(&src->forecast, &e->ports.forecast_clock, src->st.forecast_at.time_ns,
+                e->ports.pool_size, src->st.forecast);
     src->forecast_stale = false;
 }
 
-const struct ib_source_stats *eng_ports_source(const struct ib_engine *e, size_t i)
+const struct ib_source_stats *ib_engine_source(const struct ib_engine *e, size_t i)
 {
     if (i >= e->ports.source_count)
         return NULL;
@@ -212,13 +222,34 @@ const struct ib_source_stats *eng_ports_source(const struct ib_engine *e, size_t
     return &src->st;
 }
 
-void eng_ports_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
+void ib_engine_source_forecast(const struct ib_engine *e, size_t i, int64_t now_ns,
                                struct ib_forecast out[IB_MODEL_COUNT])
 {
     memset(out, 0, IB_MODEL_COUNT * sizeof *out);
     if (i < e->ports.source_count)
-        ef_estimate(&e->ports.source_list[i]->forecast, &e->forecast_clock, now_ns, e->pool_size,
-                    out);
+        ef_estimate(&e->ports.source_list[i]->forecast, &e->ports.forecast_clock, now_ns,
+                    e->ports.pool_size, out);
+}
+
+size_t ib_engine_source_count(const struct ib_engine *e)
+{
+    return e->ports.source_count;
+}
+
+uint32_t ib_engine_pool_size(const struct ib_engine *e)
+{
+    return e->ports.pool_size;
+}
+
+uint32_t ib_engine_threshold_ports(const struct ib_engine *e)
+{
+    return e->ports.threshold_ports;
+}
+
+void ib_engine_set_usage_sink(struct ib_engine *e, ib_usage_sink sink, void *ctx)
+{
+    e->ports.usage_sink = sink;
+    e->ports.usage_ctx = ctx;
 }
 
 /* ---- ports ---- */
@@ -462,7 +493,7 @@ void eng_ports_fill(struct ib_engine *e, const struct eng_hold *h)
     out->links.source = h->port->src->index;
     out->links.ports_in_use = h->port->src->st.ports_in_use;
     out->links.tuple_ports_in_use = h->tuple->dest->ports;
-    out->links.pool_utilization = 100.0 * out->links.ports_in_use / e->pool_size;
+    out->links.pool_utilization = 100.0 * out->links.ports_in_use / e->ports.pool_size;
 }
 
 /* What the REQ's tuple and port meet among the open connections, before it
@@ -515,8 +546,8 @@ static void pool_figures(struct ib_engine *e, struct eng_source *src, const stru
     if (st->ports_in_use > st->peak_ports_in_use) {
         st->peak_ports_in_use = st->ports_in_use;
         st->peak_at = e->at;
-        st->pool_utilization = 100.0 * st->peak_ports_in_use / e->pool_size;
-        if (st->peak_ports_in_use >= e->pool_size)
+        st->pool_utilization = 100.0 * st->peak_ports_in_use / e->ports.pool_size;
+        if (st->peak_ports_in_use >= e->ports.pool_size)
             st->exhausted = true;
     }
     if (d->ports > st->peak_ports_per_destination) {
@@ -525,17 +556,17 @@ static void pool_figures(struct ib_engine *e, struct eng_source *src, const stru
         st->peak_dst_ip_version = t->ip_version;
         memcpy(st->peak_dst_ip, d->ip, 16);
         st->peak_dst_port = d->port;
-        if (d->ports >= e->pool_size)
+        if (d->ports >= e->ports.pool_size)
             st->exhausted_per_destination = true;
     }
-    if (src->pool_high_armed && st->ports_in_use >= e->threshold_ports) {
+    if (src->pool_high_armed && st->ports_in_use >= e->ports.threshold_ports) {
         src->pool_high_armed = false;
         struct ib_frame_ref none = { 0, 0, 0 };
         struct ib_finding *f = eng_emit(e, IB_FIND_POOL_HIGH, none);
         if (f) {
             f->data.tuple = *t;
             f->data.ports_in_use = st->ports_in_use;
-            f->data.pool_size = e->pool_size;
+            f->data.pool_size = e->ports.pool_size;
             f->data.host_addresses = st->address_count;
         }
     }
@@ -547,7 +578,7 @@ static void forecast_event(struct ib_engine *e, struct eng_source *src, bool req
 {
     struct ib_source_stats *st = &src->st;
     uint32_t after[IB_MODEL_COUNT] = { st->ports_in_use, src->busiest };
-    ef_event(&src->forecast, &e->forecast_clock, e->at.time_ns, after);
+    ef_event(&src->forecast, &e->ports.forecast_clock, e->at.time_ns, after);
     st->forecast_at = e->at;
     /* An end that gives a port back matters now only to re-arm the
      * finding; otherwise the estimate is made when the stats are read. */
@@ -559,7 +590,7 @@ static void forecast_event(struct ib_engine *e, struct eng_source *src, bool req
     bool any = ib_forecast_soonest(st->forecast, &m);
     const struct ib_forecast *fc = &st->forecast[m];
     /* Hysteresis: one finding per crossing, re-armed only well above it. */
-    if (!any || fc->eta_s > e->forecast_rearm_s)
+    if (!any || fc->eta_s > e->ports.forecast_rearm_s)
         src->forecast_armed = true;
     if (!req || !any)
         return;
@@ -577,7 +608,7 @@ static void forecast_event(struct ib_engine *e, struct eng_source *src, bool req
         f->data.tuple.ip_version = st->ip_version;
         memcpy(f->data.tuple.src_ip, st->ip, 16);
         f->data.ports_in_use = fc->ports_in_use;
-        f->data.pool_size = e->pool_size;
+        f->data.pool_size = e->ports.pool_size;
         f->data.eta_s = fc->eta_s;
         f->data.rate_per_s = fc->rate_per_s;
         f->data.model = (uint8_t)m;
@@ -644,10 +675,10 @@ static void dest_ports_moved(struct ib_engine *e, struct eng_source *src, uint32
 
 static void usage_changed(struct ib_engine *e, const struct eng_source *src)
 {
-    if (!e->usage_sink)
+    if (!e->ports.usage_sink)
         return;
     struct ib_usage_change u = { src->index, e->at, src->st.ports_in_use, src->busiest };
-    e->usage_sink(e->usage_ctx, &u);
+    e->ports.usage_sink(e->ports.usage_ctx, &u);
 }
 
 /* The REQ of hold c takes its source port: findings, counts and peaks. */
@@ -725,7 +756,7 @@ void eng_ports_release(struct ib_engine *e, struct eng_hold *c)
         src->st.ports_in_use -= in_pool;
         et_remove(&e->ports.ports, po->hash, po->self);
         ep_release(&e->ports.port_pool, po, po->self);
-        if (src->st.ports_in_use <= e->rearm_ports)
+        if (src->st.ports_in_use <= e->ports.rearm_ports)
             src->pool_high_armed = true;
     }
     if (--tu->holders == 0) {
