@@ -127,6 +127,8 @@ static void check_names(const struct ib_packet *p)
     }
     if (ib_packet_has(p, IB_HAS_BTH))
         (void)ib_name_lookup(ib_opcode_names, p->bth.opcode);
+    if (ib_packet_has(p, IB_HAS_AETH) && !ib_name_lookup(ib_aeth_kind_names, p->ext.aeth.kind))
+        fuzz_fail("aeth kind %u without a name", p->ext.aeth.kind);
 }
 
 void fuzz_check_packet(const struct ib_packet *p, size_t caplen)
@@ -137,6 +139,16 @@ void fuzz_check_packet(const struct ib_packet *p, size_t caplen)
     check_layer(p, IB_HAS_GRH, "grh", p->off.grh, caplen);
     check_layer(p, IB_HAS_BTH, "bth", p->off.bth, caplen);
     check_layer(p, IB_HAS_DETH, "deth", p->off.deth, caplen);
+    check_layer(p, IB_HAS_XRCETH, "xrceth", p->off.xrceth, caplen);
+    check_layer(p, IB_HAS_RETH, "reth", p->off.reth, caplen);
+    check_layer(p, IB_HAS_ATOMICETH, "atomiceth", p->off.atomiceth, caplen);
+    check_layer(p, IB_HAS_AETH, "aeth", p->off.aeth, caplen);
+    check_layer(p, IB_HAS_ATOMICACKETH, "atomicacketh", p->off.atomicacketh, caplen);
+    check_layer(p, IB_HAS_IMMDT, "immdt", p->off.immdt, caplen);
+    check_layer(p, IB_HAS_IETH, "ieth", p->off.ieth, caplen);
+    if (ib_packet_has(p, IB_HAS_PAYLOAD) && (uint64_t)p->off.payload + p->payload_len > caplen)
+        fuzz_fail_unless("layer:payload", "payload [%u, +%u) past a %zu-byte frame",
+                         p->off.payload, p->payload_len, caplen);
     check_layer(p, IB_HAS_MAD, "mad", p->off.mad, caplen);
     check_layer(p, IB_HAS_CPI, "cpi", p->off.cpi, caplen);
     check_names(p);

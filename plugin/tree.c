@@ -7,6 +7,7 @@
 #include "ibscope_plugin.h"
 
 #include "classportinfo.h"
+#include "ext_headers.h"
 #include "headers.h"
 #include "mad.h"
 
@@ -27,9 +28,20 @@ struct group {
 };
 
 static const struct group groups[] = {
-    { "lrh", IBS_ETT_LRH, IB_HAS_LRH }, { "grh", IBS_ETT_GRH, IB_HAS_GRH },
-    { "bth", IBS_ETT_BTH, IB_HAS_BTH }, { "deth", IBS_ETT_DETH, IB_HAS_DETH },
-    { "mad", IBS_ETT_MAD, IB_HAS_MAD }, { "cpi", IBS_ETT_CPI, IB_HAS_CPI },
+    { "lrh", IBS_ETT_LRH, IB_HAS_LRH },
+    { "grh", IBS_ETT_GRH, IB_HAS_GRH },
+    { "bth", IBS_ETT_BTH, IB_HAS_BTH },
+    { "deth", IBS_ETT_DETH, IB_HAS_DETH },
+    { "xrceth", IBS_ETT_XRCETH, IB_HAS_XRCETH },
+    { "reth", IBS_ETT_RETH, IB_HAS_RETH },
+    { "atomiceth", IBS_ETT_ATOMICETH, IB_HAS_ATOMICETH },
+    { "aeth", IBS_ETT_AETH, IB_HAS_AETH },
+    { "atomicacketh", IBS_ETT_ATOMICACKETH, IB_HAS_ATOMICACKETH },
+    { "immdt", IBS_ETT_IMMDT, IB_HAS_IMMDT },
+    { "ieth", IBS_ETT_IETH, IB_HAS_IETH },
+    { "payload", IBS_ETT_PAYLOAD, IB_HAS_PAYLOAD },
+    { "mad", IBS_ETT_MAD, IB_HAS_MAD },
+    { "cpi", IBS_ETT_CPI, IB_HAS_CPI },
     { "cm", IBS_ETT_CM, IB_HAS_CM },
 };
 #define GROUP_COUNT G_N_ELEMENTS(groups)
@@ -74,7 +86,8 @@ static unsigned mask_shift(guint64 mask)
 /* What Wireshark's InfiniBand dissector does not show: the MAD status
  * bits, ClassPortInfo of every class, and the IP CM data of REQ and
  * SIDR_REQ (the port space and port in the ServiceID, the IP CM header).
- * The LID types and GID scopes are derived items (add_derived_*). */
+ * The LID types and GID scopes are derived items (add_derived_*).  The
+ * payload length is left to `all`: Wireshark shows the payload's bytes. */
 static bool lacking_in_builtin(const struct ib_field *f)
 {
     return f->role == IB_FR_STATUS || f->role == IB_FR_STATUS_BIT || f->layer == IB_LAYER_CPI ||
@@ -127,6 +140,14 @@ static void group_range(const struct group *g, const struct ib_packet *p, guint 
         *off = p->off.deth;
         *len = IB_DETH_SIZE;
         break;
+    case IBS_ETT_XRCETH: *off = p->off.xrceth, *len = IB_XRCETH_SIZE; break;
+    case IBS_ETT_RETH: *off = p->off.reth, *len = IB_RETH_SIZE; break;
+    case IBS_ETT_ATOMICETH: *off = p->off.atomiceth, *len = IB_ATOMICETH_SIZE; break;
+    case IBS_ETT_AETH: *off = p->off.aeth, *len = IB_AETH_SIZE; break;
+    case IBS_ETT_ATOMICACKETH: *off = p->off.atomicacketh, *len = IB_ATOMICACKETH_SIZE; break;
+    case IBS_ETT_IMMDT: *off = p->off.immdt, *len = IB_IMMDT_SIZE; break;
+    case IBS_ETT_IETH: *off = p->off.ieth, *len = IB_IETH_SIZE; break;
+    case IBS_ETT_PAYLOAD: *off = p->off.payload, *len = p->payload_len; break;
     case IBS_ETT_MAD:
         *off = p->off.mad;
         *len = IB_MAD_HEADER_SIZE;
@@ -255,6 +276,8 @@ static void add_fields(proto_tree *root, tvbuff_t *tvb, const struct ib_packet *
                 sub = add_heading(root, tvb, &groups[g], p);
             proto_tree *into = ib_fields[i].role == IB_FR_STATUS_BIT && status ? status : sub;
             proto_item *it = add_core_item(into, tvb, i, p, &v);
+            if (ib_fields[i].role == IB_FR_DERIVED)
+                proto_item_set_generated(it);
             if (ib_fields[i].role == IB_FR_STATUS)
                 status = proto_item_add_subtree(it, ibs_ett[IBS_ETT_MAD_STATUS]);
         }

@@ -32,6 +32,14 @@ enum ib_field_layer {
     IB_LAYER_MAD,
     IB_LAYER_CPI,
     IB_LAYER_IPCM,
+    IB_LAYER_XRCETH,
+    IB_LAYER_RETH,
+    IB_LAYER_ATOMICETH,
+    IB_LAYER_AETH,
+    IB_LAYER_ATOMICACKETH,
+    IB_LAYER_IMMDT,
+    IB_LAYER_IETH,
+    IB_LAYER_PAYLOAD, /* a length, not bytes: its items cover none */
 };
 
 /* When a field applies, beyond its layer being present. */
@@ -55,6 +63,9 @@ enum ib_field_cond {
     IB_COND_IPCM,
     IB_COND_IPCM_V4,
     IB_COND_IPCM_V6,
+    IB_COND_AETH_ACK, /* the AETH syndrome's kind */
+    IB_COND_AETH_RNR_NAK,
+    IB_COND_AETH_NAK,
 };
 
 /* What a field is to a view beyond its value. */
@@ -63,6 +74,7 @@ enum ib_field_role {
     IB_FR_ATTR_ID,    /* a MAD AttributeID: its name depends on the class */
     IB_FR_STATUS,     /* a MAD Status word, shown with its bits beneath */
     IB_FR_STATUS_BIT, /* one bit or code of the MAD Status word */
+    IB_FR_DERIVED,    /* worked out from the headers: no wire bytes (wire_len 0) */
 };
 
 struct ib_field {

@@ -102,17 +102,11 @@ enum ib_transport {
 
 #define IB_OPCODE_UD_SEND_ONLY     0x64
 #define IB_OPCODE_UD_SEND_ONLY_IMM 0x65
+#define IB_OPCODE_CNP              0x81 /* RoCEv2, Annex A17 */
 
 bool ib_parse_lrh(struct ib_span s, struct ib_lrh *out);
 bool ib_parse_grh(struct ib_span s, struct ib_grh *out);
 bool ib_parse_bth(struct ib_span s, struct ib_bth *out);
 bool ib_parse_deth(struct ib_span s, struct ib_deth *out);
-
-/* Length of the extended transport headers that follow the BTH for an
- * opcode, before the payload (DETH for UD, RETH, AETH, ...); -1 when the
- * opcode is unknown or vendor-specific (no payload is decoded then). */
-int ib_opcode_ext_header_len(uint8_t opcode);
-/* True when the opcode carries a DETH right after the BTH (UD, RD). */
-bool ib_opcode_has_deth(uint8_t opcode);
 
 #endif

@@ -18,6 +18,9 @@ extern const struct ib_value_name ib_port_space_names[];
 extern const struct ib_value_name ib_sidr_status_names[];
 extern const struct ib_value_name ib_opcode_names[];
 extern const struct ib_value_name ib_lnh_names[];
+extern const struct ib_value_name ib_aeth_kind_names[];   /* enum ib_aeth_kind */
+extern const struct ib_value_name ib_nak_code_names[];    /* enum ib_nak_code */
+extern const struct ib_value_name ib_rnr_timer_names[];   /* what ib_rnr_timer_us gives, in ms */
 extern const struct ib_value_name ib_crc_status_names[];  /* enum ib_crc_status */
 extern const struct ib_value_name ib_lid_type_names[];    /* enum ib_lid_type */
 extern const struct ib_value_name ib_gid_scope_names[];   /* enum ib_gid_scope */

@@ -16,6 +16,7 @@
 #include "cm.h"
 #include "crc.h"
 #include "diag.h"
+#include "ext_headers.h"
 #include "headers.h"
 #include "mad.h"
 
@@ -68,12 +69,23 @@ enum ib_present {
     IB_HAS_CM = 1u << 6,
     IB_HAS_ICRC = 1u << 7,
     IB_HAS_VCRC = 1u << 8,
+    /* The extended transport headers besides the DETH (ext_headers.h). */
+    IB_HAS_XRCETH = 1u << 9,
+    IB_HAS_RETH = 1u << 10,
+    IB_HAS_ATOMICETH = 1u << 11,
+    IB_HAS_AETH = 1u << 12,
+    IB_HAS_ATOMICACKETH = 1u << 13,
+    IB_HAS_IMMDT = 1u << 14,
+    IB_HAS_IETH = 1u << 15,
+    /* The transport headers were all known and read: payload_len holds. */
+    IB_HAS_PAYLOAD = 1u << 16,
 };
 
 /* Frame offsets of each layer found (valid when its IB_HAS_ bit is set). */
 struct ib_layer_offsets {
     uint32_t ib; /* first InfiniBand header */
     uint32_t lrh, grh, bth, deth, mad, cpi;
+    uint32_t xrceth, reth, atomiceth, aeth, atomicacketh, immdt, ieth;
     uint32_t payload; /* first byte after the transport headers */
     uint32_t ip, udp; /* RoCEv2: the IP and UDP headers before the BTH */
 };
@@ -97,6 +109,7 @@ struct ib_packet {
     struct ib_grh grh;
     struct ib_bth bth;
     struct ib_deth deth;
+    struct ib_ext ext; /* the other extended transport headers */
     struct ib_mad mad;
     struct ib_cpi cpi;
     struct ib_cm cm;

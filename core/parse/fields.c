@@ -106,6 +106,50 @@ const struct ib_field ib_fields[] = {
       IB_LAYER_DETH, NONE, deth.qkey, 0, 4, 0),
     U("deth.srcqp", "SrcQP", "Queue pair that sent the datagram.", HEX, IB_LAYER_DETH, NONE,
       deth.srcqp, 5, 3, 0),
+    /* XRCETH, Annex A14 */
+    U("xrceth.srqn", "XRCSRQ", "Shared receive queue of the XRC target the request is for.",
+      HEX, IB_LAYER_XRCETH, NONE, ext.xrc_srqn, 1, 3, 0),
+    /* RETH, §9.3.3 */
+    U("reth.va", "Virtual Address", "Remote memory the RDMA read or write starts at.", HEX,
+      IB_LAYER_RETH, NONE, ext.reth.va, 0, 8, 0),
+    U("reth.rkey", "R_Key", "Key that authorises access to the remote memory.", HEX,
+      IB_LAYER_RETH, NONE, ext.reth.rkey, 8, 4, 0),
+    U("reth.dma_len", "DMA Length", "Bytes the whole RDMA operation reads or writes.", DEC,
+      IB_LAYER_RETH, NONE, ext.reth.dma_len, 12, 4, 0),
+    /* AtomicETH, §9.3.4 */
+    U("atomiceth.va", "Virtual Address", "Remote 8-byte word the atomic operation acts on.",
+      HEX, IB_LAYER_ATOMICETH, NONE, ext.atomic.va, 0, 8, 0),
+    U("atomiceth.rkey", "R_Key", "Key that authorises access to the remote word.", HEX,
+      IB_LAYER_ATOMICETH, NONE, ext.atomic.rkey, 8, 4, 0),
+    U("atomiceth.swap_add", "Swap (or Add) Data", "Value stored (CmpSwap) or added (FetchAdd).",
+      HEX, IB_LAYER_ATOMICETH, NONE, ext.atomic.swap_add, 12, 8, 0),
+    U("atomiceth.compare", "Compare Data", "Value the remote word must hold for CmpSwap.", HEX,
+      IB_LAYER_ATOMICETH, NONE, ext.atomic.compare, 20, 8, 0),
+    /* AETH, §9.3.5 */
+    U("aeth.syndrome", "Syndrome", "What the response says: ACK, RNR NAK or NAK, and its value.",
+      HEX, IB_LAYER_AETH, NONE, ext.aeth.syndrome, 0, 1, 0),
+    U("aeth.kind", "Kind", "ACK, RNR NAK (receiver not ready) or NAK.", DEC, IB_LAYER_AETH,
+      NONE, ext.aeth.kind, 0, 1, 0x60, .names = ib_aeth_kind_names),
+    U("aeth.credit_count", "Credit Count", "Receive credits the responder has (31: none tracked).",
+      DEC, IB_LAYER_AETH, IB_COND_AETH_ACK, ext.aeth.credit_count, 0, 1, 0x1F),
+    U("aeth.rnr_timer", "RNR Timer", "How long the requester must wait before it sends again.",
+      DEC, IB_LAYER_AETH, IB_COND_AETH_RNR_NAK, ext.aeth.rnr_timer, 0, 1, 0x1F,
+      .names = ib_rnr_timer_names),
+    U("aeth.nak_code", "NAK Code", "Why the responder refused the request.", DEC, IB_LAYER_AETH,
+      IB_COND_AETH_NAK, ext.aeth.nak_code, 0, 1, 0x1F, .names = ib_nak_code_names),
+    U("aeth.msn", "MSN", "Message sequence number: requests the responder has completed.", DEC,
+      IB_LAYER_AETH, NONE, ext.aeth.msn, 1, 3, 0),
+    /* AtomicAckETH, §9.3.6 */
+    U("atomicacketh.orig_data", "Original Remote Data", "The remote word before the atomic.",
+      HEX, IB_LAYER_ATOMICACKETH, NONE, ext.atomic_orig, 0, 8, 0),
+    /* ImmDt, §9.3.7; IETH, §9.3.8 */
+    U("immdt.data", "Immediate Data", "Four bytes the sender passes to the receiver's completion.",
+      HEX, IB_LAYER_IMMDT, NONE, ext.immdt, 0, 4, 0),
+    U("ieth.rkey", "Invalidate R_Key", "R_Key the responder invalidates on receipt.", HEX,
+      IB_LAYER_IETH, NONE, ext.ieth_rkey, 0, 4, 0),
+    /* The payload, what the headers leave before the pad bytes and the ICRC */
+    U("payload.length", "Payload Length", "Bytes of data the packet carries.", DEC,
+      IB_LAYER_PAYLOAD, NONE, payload_len, 0, 0, 0, .role = IB_FR_DERIVED),
     /* MAD common header, §13.4.3 */
     U("mad.base_version", "BaseVersion", "MAD format version; 1 is the only one defined.", DEC,
       IB_LAYER_MAD, NONE, mad.base_version, 0, 1, 0),
@@ -333,8 +377,13 @@ const size_t ib_field_count = sizeof ib_fields / sizeof ib_fields[0];
 static bool cond_holds(uint8_t cond, const struct ib_packet *p)
 {
     const struct ib_cm *cm = &p->cm;
-    if (cond == IB_COND_NONE)
-        return true;
+    switch (cond) {
+    case IB_COND_NONE: return true;
+    case IB_COND_AETH_ACK: return p->ext.aeth.kind == IB_AETH_ACK;
+    case IB_COND_AETH_RNR_NAK: return p->ext.aeth.kind == IB_AETH_RNR_NAK;
+    case IB_COND_AETH_NAK: return p->ext.aeth.kind == IB_AETH_NAK;
+    default: break;
+    }
     if (!ib_packet_has(p, IB_HAS_CM))
         return false;
     switch (cond) {
@@ -389,6 +438,14 @@ static uint32_t layer_bit(uint8_t layer)
     case IB_LAYER_DETH: return IB_HAS_DETH;
     case IB_LAYER_MAD: return IB_HAS_MAD;
     case IB_LAYER_CPI: return IB_HAS_CPI;
+    case IB_LAYER_XRCETH: return IB_HAS_XRCETH;
+    case IB_LAYER_RETH: return IB_HAS_RETH;
+    case IB_LAYER_ATOMICETH: return IB_HAS_ATOMICETH;
+    case IB_LAYER_AETH: return IB_HAS_AETH;
+    case IB_LAYER_ATOMICACKETH: return IB_HAS_ATOMICACKETH;
+    case IB_LAYER_IMMDT: return IB_HAS_IMMDT;
+    case IB_LAYER_IETH: return IB_HAS_IETH;
+    case IB_LAYER_PAYLOAD: return IB_HAS_PAYLOAD;
     default: return IB_HAS_CM;
     }
 }
@@ -425,6 +482,14 @@ uint32_t ib_field_frame_offset(const struct ib_field *f, const struct ib_packet 
     case IB_LAYER_DETH: base = p->off.deth; break;
     case IB_LAYER_MAD: base = p->off.mad; break;
     case IB_LAYER_CPI: base = p->off.cpi; break;
+    case IB_LAYER_XRCETH: base = p->off.xrceth; break;
+    case IB_LAYER_RETH: base = p->off.reth; break;
+    case IB_LAYER_ATOMICETH: base = p->off.atomiceth; break;
+    case IB_LAYER_AETH: base = p->off.aeth; break;
+    case IB_LAYER_ATOMICACKETH: base = p->off.atomicacketh; break;
+    case IB_LAYER_IMMDT: base = p->off.immdt; break;
+    case IB_LAYER_IETH: base = p->off.ieth; break;
+    case IB_LAYER_PAYLOAD: base = p->off.payload; break;
     default: base = p->off.mad + p->cm.private_offset; break;
     }
     return base + f->wire_off;

@@ -147,6 +147,29 @@ const struct ib_value_name ib_lnh_names[] = {
     { 0, NULL },
 };
 
+/* The AETH syndrome, IBA Vol. 1 §9.3.5 and §9.7.5.2. */
+const struct ib_value_name ib_aeth_kind_names[] = {
+    { 0, "ACK" }, { 1, "RNR NAK" }, { 2, "reserved" }, { 3, "NAK" }, { 0, NULL },
+};
+
+const struct ib_value_name ib_nak_code_names[] = {
+    { 0, "PSN sequence error" },       { 1, "invalid request" },    { 2, "remote access error" },
+    { 3, "remote operational error" }, { 4, "invalid RD request" }, { 0, NULL },
+};
+
+/* Table 45; unit.test_parse_headers holds these to ib_rnr_timer_us. */
+const struct ib_value_name ib_rnr_timer_names[] = {
+    { 0, "655.36 ms" },  { 1, "0.01 ms" },    { 2, "0.02 ms" },    { 3, "0.03 ms" },
+    { 4, "0.04 ms" },    { 5, "0.06 ms" },    { 6, "0.08 ms" },    { 7, "0.12 ms" },
+    { 8, "0.16 ms" },    { 9, "0.24 ms" },    { 10, "0.32 ms" },   { 11, "0.48 ms" },
+    { 12, "0.64 ms" },   { 13, "0.96 ms" },   { 14, "1.28 ms" },   { 15, "1.92 ms" },
+    { 16, "2.56 ms" },   { 17, "3.84 ms" },   { 18, "5.12 ms" },   { 19, "7.68 ms" },
+    { 20, "10.24 ms" },  { 21, "15.36 ms" },  { 22, "20.48 ms" },  { 23, "30.72 ms" },
+    { 24, "40.96 ms" },  { 25, "61.44 ms" },  { 26, "81.92 ms" },  { 27, "122.88 ms" },
+    { 28, "163.84 ms" }, { 29, "245.76 ms" }, { 30, "327.68 ms" }, { 31, "491.52 ms" },
+    { 0, NULL },
+};
+
 const struct ib_value_name ib_opcode_names[] = {
     { 0x00, "RC Send First" },
     { 0x01, "RC Send Middle" },

@@ -166,6 +166,64 @@ void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const ui
     ib_check_addressing(p);
 }
 
+/* Bytes of the extended headers in h (enum ib_ext_header bits): a walk of
+ * the bits set, of which a packet has two at most. */
+static size_t ext_length(uint16_t h)
+{
+    size_t n = 0;
+    for (; h; h &= (uint16_t)(h - 1))
+        n += ib_ext_header_size(h & (uint16_t)-h);
+    return n;
+}
+
+static void mark_layer(struct ib_packet *p, uint32_t bit, uint32_t *off, size_t at)
+{
+    p->present |= bit;
+    *off = (uint32_t)at;
+}
+
+/* The extended headers of h but the DETH, from at on, all in the span. */
+static void read_ext_headers(struct ib_span t, size_t at, uint16_t h, struct ib_packet *p)
+{
+    struct ib_ext *x = &p->ext;
+    for (; h; h &= (uint16_t)(h - 1)) {
+        uint16_t bit = h & (uint16_t)-h;
+        struct ib_span s = ib_span_from(t, at);
+        switch (bit) {
+        case IB_EXT_XRCETH:
+            if (ib_parse_xrceth(s, &x->xrc_srqn))
+                mark_layer(p, IB_HAS_XRCETH, &p->off.xrceth, at);
+            break;
+        case IB_EXT_RETH:
+            if (ib_parse_reth(s, &x->reth))
+                mark_layer(p, IB_HAS_RETH, &p->off.reth, at);
+            break;
+        case IB_EXT_ATOMICETH:
+            if (ib_parse_atomiceth(s, &x->atomic))
+                mark_layer(p, IB_HAS_ATOMICETH, &p->off.atomiceth, at);
+            break;
+        case IB_EXT_AETH:
+            if (ib_parse_aeth(s, &x->aeth))
+                mark_layer(p, IB_HAS_AETH, &p->off.aeth, at);
+            break;
+        case IB_EXT_ATOMICACKETH:
+            x->atomic_orig = ib_rd64(s, 0);
+            mark_layer(p, IB_HAS_ATOMICACKETH, &p->off.atomicacketh, at);
+            break;
+        case IB_EXT_IMMDT:
+            x->immdt = ib_rd32(s, 0);
+            mark_layer(p, IB_HAS_IMMDT, &p->off.immdt, at);
+            break;
+        case IB_EXT_IETH:
+            x->ieth_rkey = ib_rd32(s, 0);
+            mark_layer(p, IB_HAS_IETH, &p->off.ieth, at);
+            break;
+        default: break; /* the DETH, read before; a CNP's reserved bytes */
+        }
+        at += ib_ext_header_size(bit);
+    }
+}
+
 /* BTH, extended transport headers, then the MAD when this is management traffic. */
 static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, size_t at,
                             size_t limit, bool cut, struct ib_packet *p)
@@ -178,10 +236,10 @@ static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, 
     }
     p->present |= IB_HAS_BTH;
     at += IB_BTH_SIZE;
-    int ext = ib_opcode_ext_header_len(p->bth.opcode);
-    if (ext < 0)
+    uint16_t headers = ib_opcode_ext_headers(p->bth.opcode);
+    if (headers == IB_EXT_UNKNOWN)
         return; /* an opcode whose headers we do not know: stop at the BTH */
-    if (ib_opcode_has_deth(p->bth.opcode)) {
+    if (headers & IB_EXT_DETH) {
         p->off.deth = (uint32_t)at;
         if (!ib_parse_deth(ib_span_from(t, at), &p->deth)) {
             ib_diag_add(&p->diags, IB_DIAG_TRUNC_DETH, at, limit > at ? limit - at : 0);
@@ -189,12 +247,15 @@ static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, 
         }
         p->present |= IB_HAS_DETH;
     }
-    if (!ib_span_has(t, at, (size_t)ext)) {
+    size_t ext = ext_length(headers);
+    if (!ib_span_has(t, at, ext)) {
         ib_diag_add(&p->diags, IB_DIAG_TRUNC_BTH, at, limit > at ? limit - at : 0);
         return;
     }
-    at += (size_t)ext;
+    read_ext_headers(t, at, headers, p);
+    at += ext;
     p->off.payload = (uint32_t)at;
+    p->present |= IB_HAS_PAYLOAD;
     size_t payload = limit - at;
     if (!cut) {
         if (p->bth.padcnt > payload)

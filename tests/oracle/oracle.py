@@ -34,6 +34,16 @@ MAP = {
     "bth.destqp": "infiniband.bth.destqp", "bth.ackreq": "infiniband.bth.a",
     "bth.psn": "infiniband.bth.psn",
     "deth.qkey": "infiniband.deth.q_key", "deth.srcqp": "infiniband.deth.srcqp",
+    "reth.va": "infiniband.reth.va", "reth.rkey": "infiniband.reth.r_key",
+    "reth.dma_len": "infiniband.reth.dmalen",
+    "aeth.syndrome": "infiniband.aeth.syndrome", "aeth.kind": "infiniband.aeth.syndrome.opcode",
+    "aeth.credit_count": "infiniband.aeth.syndrome.credit_count",
+    "aeth.rnr_timer": "infiniband.aeth.syndrome.timer",
+    "aeth.nak_code": "infiniband.aeth.syndrome.error_code", "aeth.msn": "infiniband.aeth.msn",
+    "atomiceth.swap_add": "infiniband.atomiceth.swapdt",
+    "atomiceth.compare": "infiniband.atomiceth.cmpdt",
+    "atomicacketh.orig_data": "infiniband.atomicacketh.origremdt",
+    "immdt.data": "infiniband.immdt", "ieth.rkey": "infiniband.ieth",
     "mad.base_version": "infiniband.mad.baseversion",
     "mad.mgmt_class": "infiniband.mad.mgmtclass",
     "mad.class_version": "infiniband.mad.classversion",
@@ -133,9 +143,16 @@ EXTRA = sorted({v for pair in COMM_IDS.values() for v in pair if v} |
                {"infiniband.cm.req.serviceid.protocol", "_ws.malformed", "_ws.expert.message"})
 
 
-def norm(value):
+# Fields Wireshark shows as bytes (hex digits, maybe with colons) that ibscope reads as
+# one big-endian integer.
+BYTES_AS_INT = {"infiniband.immdt", "infiniband.ieth"}
+
+
+def norm(value, tfield=None):
     """Integers of any base, booleans and addresses compare by meaning, not spelling."""
     v = value.strip()
+    if tfield in BYTES_AS_INT:
+        return int(v.replace(":", ""), 16)
     if len(v) == 32 and all(c in "0123456789abcdefABCDEF" for c in v):
         return ipaddress.ip_address(bytes.fromhex(v))  # an all-zero GID, printed raw
     if v in ("True", "False"):
@@ -202,8 +219,9 @@ def compare(ibscope, tshark, capture, well_formed):
         if well_formed and t.get("_ws.malformed"):
             problems.append(f"frame {frame}: tshark reports it malformed")
         o = ours.get(frame, {})
-        # Vendor DC opcodes (0x40-0x5F): Wireshark reads a DETH and MADs into them (see
-        # ../shared/captures/SOURCES.md); we decode nothing past their BTH.
+        # Vendor DC opcodes (0x40-0x5F): Wireshark reads them as RD, with a DETH, MADs
+        # and the RD request and response headers (see ../shared/captures/SOURCES.md);
+        # we decode nothing past their BTH.
         vendor_dc = o.get("bth.opcode") and 0x40 <= int(o["bth.opcode"], 0) <= 0x5F
         pairs = [(k, v) for k, v in MAP.items()]
         msg = int(o["cm.msg"], 0) if "cm.msg" in o else None
@@ -223,12 +241,13 @@ def compare(ibscope, tshark, capture, well_formed):
             if tv == "":
                 continue  # a field Wireshark does not decode here
             if ov is None:
-                if vendor_dc and tfield.startswith(("infiniband.mad", "infiniband.cm", "infiniband.deth")):
+                if vendor_dc and not tfield.startswith(("infiniband.lrh", "infiniband.grh",
+                                                        "infiniband.bth")):
                     continue
                 problems.append(f"frame {frame}: {tfield}={tv} but ibscope has no {ofield}")
                 continue
             compared += 1
-            if norm(tv) != norm(ov):
+            if norm(tv, tfield) != norm(ov):
                 problems.append(f"frame {frame}: {ofield}={ov} but {tfield}={tv}")
     return rc, compared, problems
 

@@ -16,6 +16,9 @@ CHECK is one of:
   tree       a pass without a tree (plain -r) and one with (a display filter on ibscope)
              give the same Info tags and expert infos: the packet is found without a tree
   tunnel     RoCEv1 and RoCEv2 inside VXLAN decode and flag as they do unwrapped
+  transport  the headers after the BTH (RETH, AETH, ImmDt, ...) and the payload length, as
+             the plugin shows them with tree_fields=all, are `ibscope decode`'s, frame by
+             frame, on every capture with RC traffic (the real ones: --captures)
   builtin    Wireshark's own InfiniBand decode is the same with and without the plugin
   port       RoCEv2 on a non-default UDP port, set through infiniband.rroce.port
   treefields the ibscope.tree_fields preference leaves out exactly the fields it names, and
@@ -477,7 +480,8 @@ def check_builtin(env, update):
 
 
 CM_DETAIL = re.compile(r"ibscope\.cm\.[a-z_]+\.")               # ibscope.cm.req.local_qpn
-DECODED = re.compile(r"ibscope\.(lrh|grh|bth|deth|mad|cpi|cm)(\.|$)")
+LAYERS = r"lrh|grh|bth|deth|xrceth|reth|atomiceth|aeth|atomicacketh|immdt|ieth|payload|mad|cpi|cm"
+DECODED = re.compile(r"ibscope\.(%s)(\.|$)" % LAYERS)
 
 
 # What the default tree ("added") keeps of the decode: what Wireshark's own
@@ -485,8 +489,8 @@ DECODED = re.compile(r"ibscope\.(lrh|grh|bth|deth|mad|cpi|cm)(\.|$)")
 ADDED = re.compile(r"ibscope\.(lrh\.(dlid|slid)_type|grh\.(sgid_scope|dgid_scope|mcast_flags|"
                    r"mcast_scope)|mad\.status(\..*)?|cpi\..*|cm\.(port_space|dport|ipcm_.*|sport|"
                    r"src_ip6?|dst_ip6?))$")
-HEADING = re.compile(r"ibscope\.(lrh|grh|bth|deth|mad|cpi|cm|cm\.(req|mra|rej|rep|rtu|dreq|drep|"
-                     r"sidr_req|sidr_rep|lap|apr))$")
+HEADING = re.compile(r"ibscope\.(%s|cm\.(req|mra|rej|rep|rtu|dreq|drep|"
+                     r"sidr_req|sidr_rep|lap|apr))$" % LAYERS)
 
 
 def added_view(full):
@@ -1042,6 +1046,56 @@ PREF_REFUSED = [
 ]
 
 
+TRANSPORT_FIELDS = ["reth.va", "reth.rkey", "reth.dma_len", "aeth.syndrome", "aeth.kind",
+                    "aeth.credit_count", "aeth.rnr_timer", "aeth.nak_code", "aeth.msn",
+                    "atomiceth.va", "atomiceth.rkey", "atomiceth.swap_add", "atomiceth.compare",
+                    "atomicacketh.orig_data", "immdt.data", "ieth.rkey", "xrceth.srqn",
+                    "payload.length"]
+
+
+def decode_fields(env, capture, wanted):
+    """{frame: {field: int}} of the fields in wanted, as `ibscope decode` prints them."""
+    out = subprocess.run([env.analyzer, "decode", capture], capture_output=True,
+                         text=True).stdout
+    frames, current = {}, None
+    for line in out.splitlines():
+        if line.startswith("frame "):
+            current = frames.setdefault(int(line.split()[1].rstrip(":")), {})
+        elif current is not None and " = " in line:
+            k, v = line.strip().split(" = ", 1)
+            if k in wanted:
+                current[k] = int(v, 0)
+    return frames
+
+
+def check_transport(env, update):
+    errs, compared, seen = [], 0, set()
+    args = ["-o", "ibscope.tree_fields:all", "-T", "fields", "-E", "occurrence=f",
+            "-e", "frame.number"] + [a for f in TRANSPORT_FIELDS for a in ("-e", "ibscope." + f)]
+    for c in env.samples + env.extra:
+        want = decode_fields(env, c, set(TRANSPORT_FIELDS))
+        for line in env.read(c, args).splitlines():
+            cells = line.split("\t")
+            frame, got = int(cells[0]), {}
+            for f, v in zip(TRANSPORT_FIELDS, cells[1:]):
+                if v:
+                    got[f] = int(v, 0)
+            expected = want.get(frame, {})
+            if got != expected:
+                errs.append("%s frame %d: the plugin shows %s, ibscope decode %s"
+                            % (name(c), frame, got, expected))
+            compared += len(got)
+            seen |= set(got)
+    # The real captures carry RDMA READ and WRITE (RETH), their ACKs (AETH) and
+    # SENDs with immediate data: a run that saw none of them checked nothing.
+    for f in ("reth.va", "aeth.msn", "immdt.data", "payload.length"):
+        if env.extra and f not in seen:
+            errs.append("no frame of the captures showed ibscope.%s: nothing compared" % f)
+    if compared == 0:
+        errs.append("no transport field compared: the captures carry no RC traffic")
+    return errs[:40]
+
+
 def check_prefs(env, update):
     """A port pool the analyzer would refuse (first port above the last, or
     0) is refused by the plugin too, with the core's words on standard error,
@@ -1291,6 +1345,7 @@ CHECKS = {
     "forward": check_forward,
     "tree": check_tree,
     "tunnel": check_tunnel,
+    "transport": check_transport,
     "treefields": check_treefields,
     "crc": check_crc,
     "index": check_index,

@@ -13,7 +13,9 @@
 
 #include <cmocka.h>
 
+#include "ext_headers.h"
 #include "headers.h"
+#include "names.h"
 #include "test_support.h"
 
 /* LRH: VL 0xA, LVer 0, SL 0x5, rsv 0, LNH 2, DLID 0x1234, PktLen 0x123, SLID 0x0BCD.
@@ -229,8 +231,8 @@ static void test_opcode_ext_header_len(void **state)
         { 0xB3, 32 }, /* XRC CmpSwap: XRCETH + AtomicETH */
         { 0x40, -1 }, /* RD: not decoded */
         { 0x46, -1 }, /* RD range / vendor DC (Wireshark) */
-        { 0x4A, -1 }, { 0x5F, -1 }, { 0x80, -1 }, /* CNP */
-        { 0x81, -1 }, { 0xC0, -1 },               /* manufacturer specific */
+        { 0x4A, -1 }, { 0x5F, -1 }, { 0x80, -1 }, /* 0x80: CNP transport, no operation */
+        { 0x81, 16 }, { 0xC0, -1 },               /* CNP: 16 reserved; manufacturer */
         { 0xFF, -1 }, { 0x18, -1 },               /* RC reserved */
         { 0x1F, -1 },
     };
