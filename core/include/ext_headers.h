@@ -39,6 +39,37 @@ enum ib_ext_header {
 };
 #define IB_EXT_UNKNOWN 0xFFFFu /* an opcode whose headers are not known */
 
+/* What a connected (RC, UC, XRC) opcode asks or answers. */
+enum ib_op {
+    IB_OP_UNKNOWN,
+    IB_OP_SEND,
+    IB_OP_WRITE,
+    IB_OP_READ_REQUEST,
+    IB_OP_READ_RESPONSE,
+    IB_OP_ACK,
+    IB_OP_ATOMIC_ACK,
+    IB_OP_CMP_SWAP,
+    IB_OP_FETCH_ADD,
+    IB_OP_CNP,
+    IB_OP_UD_SEND,
+};
+
+/* Where a packet falls in its message. */
+enum ib_op_segment { IB_SEG_ONLY, IB_SEG_FIRST, IB_SEG_MIDDLE, IB_SEG_LAST };
+
+/* An opcode as the transport analysis reads it: its operation, the packet's
+ * place in the message, and the extended headers it carries. */
+struct ib_opcode_info {
+    uint16_t headers; /* enum ib_ext_header bits, or IB_EXT_UNKNOWN */
+    uint8_t op;       /* enum ib_op */
+    uint8_t segment;  /* enum ib_op_segment */
+};
+
+struct ib_opcode_info ib_opcode_info(uint8_t opcode);
+/* True for the operations a responder answers with (ACK, READ response,
+ * atomic ACK): their PSN is the request's they answer. */
+bool ib_op_is_response(uint8_t op);
+
 /* The extended headers an opcode carries (enum ib_ext_header bits), or
  * IB_EXT_UNKNOWN for RD, reserved and vendor opcodes. */
 uint16_t ib_opcode_ext_headers(uint8_t opcode);

@@ -4,69 +4,92 @@
 
 #include "headers.h"
 
+/* One row of the connected opcodes' table: headers, operation, segment. */
+#define ROW(h, op, seg)               \
+    {                                 \
+        (h), IB_OP_##op, IB_SEG_##seg \
+    }
 #define NONE   0
 #define IMM    IB_EXT_IMMDT
 #define RETH   IB_EXT_RETH
 #define AETH   IB_EXT_AETH
 #define ATOMIC IB_EXT_ATOMICETH
-#define UNK    IB_EXT_UNKNOWN
+#define UNKNOWN_ROW                                \
+    {                                              \
+        IB_EXT_UNKNOWN, IB_OP_UNKNOWN, IB_SEG_ONLY \
+    }
 
-/* The RC operations, by the opcode's low 5 bits; UC and XRC use the same
- * rows (UC only the SEND and RDMA WRITE ones). */
-static const uint16_t connected_ext[32] = {
-    [0x00] = NONE,                       /* SEND First */
-    [0x01] = NONE,                       /* SEND Middle */
-    [0x02] = NONE,                       /* SEND Last */
-    [0x03] = IMM,                        /* SEND Last with Immediate */
-    [0x04] = NONE,                       /* SEND Only */
-    [0x05] = IMM,                        /* SEND Only with Immediate */
-    [0x06] = RETH,                       /* RDMA WRITE First */
-    [0x07] = NONE,                       /* RDMA WRITE Middle */
-    [0x08] = NONE,                       /* RDMA WRITE Last */
-    [0x09] = IMM,                        /* RDMA WRITE Last with Immediate */
-    [0x0A] = RETH,                       /* RDMA WRITE Only */
-    [0x0B] = RETH | IMM,                 /* RDMA WRITE Only with Immediate */
-    [0x0C] = RETH,                       /* RDMA READ Request */
-    [0x0D] = AETH,                       /* RDMA READ Response First */
-    [0x0E] = NONE,                       /* RDMA READ Response Middle */
-    [0x0F] = AETH,                       /* RDMA READ Response Last */
-    [0x10] = AETH,                       /* RDMA READ Response Only */
-    [0x11] = AETH,                       /* Acknowledge */
-    [0x12] = AETH | IB_EXT_ATOMICACKETH, /* ATOMIC Acknowledge */
-    [0x13] = ATOMIC,                     /* CmpSwap */
-    [0x14] = ATOMIC,                     /* FetchAdd */
-    [0x15] = UNK,                        /* reserved */
-    [0x16] = IB_EXT_IETH,                /* SEND Last with Invalidate */
-    [0x17] = IB_EXT_IETH,                /* SEND Only with Invalidate */
-    [0x18] = UNK,
-    [0x19] = UNK,
-    [0x1A] = UNK,
-    [0x1B] = UNK,
-    [0x1C] = UNK,
-    [0x1D] = UNK,
-    [0x1E] = UNK,
-    [0x1F] = UNK,
+/* The RC operations, by the opcode's low 5 bits (IBA Vol. 1 Table 38); UC
+ * and XRC use the same rows (UC only the SEND and RDMA WRITE ones). */
+static const struct ib_opcode_info connected[32] = {
+    [0x00] = ROW(NONE, SEND, FIRST),
+    [0x01] = ROW(NONE, SEND, MIDDLE),
+    [0x02] = ROW(NONE, SEND, LAST),
+    [0x03] = ROW(IMM, SEND, LAST),
+    [0x04] = ROW(NONE, SEND, ONLY),
+    [0x05] = ROW(IMM, SEND, ONLY),
+    [0x06] = ROW(RETH, WRITE, FIRST),
+    [0x07] = ROW(NONE, WRITE, MIDDLE),
+    [0x08] = ROW(NONE, WRITE, LAST),
+    [0x09] = ROW(IMM, WRITE, LAST),
+    [0x0A] = ROW(RETH, WRITE, ONLY),
+    [0x0B] = ROW(RETH | IMM, WRITE, ONLY),
+    [0x0C] = ROW(RETH, READ_REQUEST, ONLY),
+    [0x0D] = ROW(AETH, READ_RESPONSE, FIRST),
+    [0x0E] = ROW(NONE, READ_RESPONSE, MIDDLE),
+    [0x0F] = ROW(AETH, READ_RESPONSE, LAST),
+    [0x10] = ROW(AETH, READ_RESPONSE, ONLY),
+    [0x11] = ROW(AETH, ACK, ONLY),
+    [0x12] = ROW(AETH | IB_EXT_ATOMICACKETH, ATOMIC_ACK, ONLY),
+    [0x13] = ROW(ATOMIC, CMP_SWAP, ONLY),
+    [0x14] = ROW(ATOMIC, FETCH_ADD, ONLY),
+    [0x15] = UNKNOWN_ROW,
+    [0x16] = ROW(IB_EXT_IETH, SEND, LAST), /* with Invalidate */
+    [0x17] = ROW(IB_EXT_IETH, SEND, ONLY), /* with Invalidate */
+    [0x18] = UNKNOWN_ROW,
+    [0x19] = UNKNOWN_ROW,
+    [0x1A] = UNKNOWN_ROW,
+    [0x1B] = UNKNOWN_ROW,
+    [0x1C] = UNKNOWN_ROW,
+    [0x1D] = UNKNOWN_ROW,
+    [0x1E] = UNKNOWN_ROW,
+    [0x1F] = UNKNOWN_ROW,
 };
+
+struct ib_opcode_info ib_opcode_info(uint8_t opcode)
+{
+    static const struct ib_opcode_info unknown = UNKNOWN_ROW;
+    struct ib_opcode_info i = connected[opcode & 0x1F];
+    switch (opcode >> 5) {
+    case IB_TRANSPORT_RC: return i;
+    case IB_TRANSPORT_UC: /* SEND and RDMA WRITE only */
+        return (opcode & 0x1F) <= 0x0B ? i : unknown;
+    case IB_TRANSPORT_XRC: /* requests carry an XRCETH; responses do not */
+        if (i.headers != IB_EXT_UNKNOWN && !ib_op_is_response(i.op))
+            i.headers |= IB_EXT_XRCETH;
+        return i;
+    case IB_TRANSPORT_UD:
+        if (opcode == IB_OPCODE_UD_SEND_ONLY)
+            return (struct ib_opcode_info){ IB_EXT_DETH, IB_OP_UD_SEND, IB_SEG_ONLY };
+        if (opcode == IB_OPCODE_UD_SEND_ONLY_IMM)
+            return (struct ib_opcode_info){ IB_EXT_DETH | IMM, IB_OP_UD_SEND, IB_SEG_ONLY };
+        return unknown;
+    case IB_TRANSPORT_CNP:
+        if (opcode == IB_OPCODE_CNP)
+            return (struct ib_opcode_info){ IB_EXT_CNP, IB_OP_CNP, IB_SEG_ONLY };
+        return unknown;
+    default: return unknown; /* RD and manufacturer-specific opcodes */
+    }
+}
+
+bool ib_op_is_response(uint8_t op)
+{
+    return op == IB_OP_READ_RESPONSE || op == IB_OP_ACK || op == IB_OP_ATOMIC_ACK;
+}
 
 uint16_t ib_opcode_ext_headers(uint8_t opcode)
 {
-    uint8_t op = opcode & 0x1F;
-    switch (opcode >> 5) {
-    case IB_TRANSPORT_RC: return connected_ext[op];
-    case IB_TRANSPORT_UC: /* SEND and RDMA WRITE only */
-        return op <= 0x0B ? connected_ext[op] : UNK;
-    case IB_TRANSPORT_XRC: { /* requests carry an XRCETH; responses (0x0D-0x12) do not */
-        uint16_t h = connected_ext[op];
-        bool response = op >= 0x0D && op <= 0x12;
-        return h == UNK || response ? h : (uint16_t)(h | IB_EXT_XRCETH);
-    }
-    case IB_TRANSPORT_UD:
-        if (opcode == IB_OPCODE_UD_SEND_ONLY)
-            return IB_EXT_DETH;
-        return opcode == IB_OPCODE_UD_SEND_ONLY_IMM ? IB_EXT_DETH | IMM : UNK;
-    case IB_TRANSPORT_CNP: return opcode == IB_OPCODE_CNP ? IB_EXT_CNP : UNK;
-    default: return UNK; /* RD and manufacturer-specific opcodes */
-    }
+    return ib_opcode_info(opcode).headers;
 }
 
 size_t ib_ext_header_size(uint16_t header)

@@ -18,6 +18,7 @@
 #include "fields.h"
 #include "names.h"
 #include "packet.h"
+#include "psn.h"
 #include "test_support.h"
 
 /* RETH: VA 0x0102030405060708, R_Key 0x11223344, DMA length 0x00010203. */
@@ -265,6 +266,66 @@ static void test_cnp_packet(void **state)
     assert_int_equal(p.off.payload, 36);
 }
 
+/* Table 38 read back as operations: every RC opcode's operation and place,
+ * the XRC request's XRCETH, UC's missing READ, UD, the CNP, the unknown. */
+static void test_opcode_info(void **state)
+{
+    (void)state;
+    static const struct {
+        uint8_t opcode, op, segment;
+        uint16_t headers;
+    } rows[] = {
+        { 0x00, IB_OP_SEND, IB_SEG_FIRST, 0 },
+        { 0x03, IB_OP_SEND, IB_SEG_LAST, IB_EXT_IMMDT },
+        { 0x06, IB_OP_WRITE, IB_SEG_FIRST, IB_EXT_RETH },
+        { 0x07, IB_OP_WRITE, IB_SEG_MIDDLE, 0 },
+        { 0x0B, IB_OP_WRITE, IB_SEG_ONLY, IB_EXT_RETH | IB_EXT_IMMDT },
+        { 0x0C, IB_OP_READ_REQUEST, IB_SEG_ONLY, IB_EXT_RETH },
+        { 0x0E, IB_OP_READ_RESPONSE, IB_SEG_MIDDLE, 0 },
+        { 0x0F, IB_OP_READ_RESPONSE, IB_SEG_LAST, IB_EXT_AETH },
+        { 0x11, IB_OP_ACK, IB_SEG_ONLY, IB_EXT_AETH },
+        { 0x12, IB_OP_ATOMIC_ACK, IB_SEG_ONLY, IB_EXT_AETH | IB_EXT_ATOMICACKETH },
+        { 0x13, IB_OP_CMP_SWAP, IB_SEG_ONLY, IB_EXT_ATOMICETH },
+        { 0x14, IB_OP_FETCH_ADD, IB_SEG_ONLY, IB_EXT_ATOMICETH },
+        { 0x17, IB_OP_SEND, IB_SEG_ONLY, IB_EXT_IETH },
+        { 0x2A, IB_OP_WRITE, IB_SEG_ONLY, IB_EXT_RETH },
+        { 0x2C, IB_OP_UNKNOWN, IB_SEG_ONLY, IB_EXT_UNKNOWN },
+        { 0x65, IB_OP_UD_SEND, IB_SEG_ONLY, IB_EXT_DETH | IB_EXT_IMMDT },
+        { 0x81, IB_OP_CNP, IB_SEG_ONLY, IB_EXT_CNP },
+        { 0xA4, IB_OP_SEND, IB_SEG_ONLY, IB_EXT_XRCETH },
+        { 0xB1, IB_OP_ACK, IB_SEG_ONLY, IB_EXT_AETH },
+        { 0x46, IB_OP_UNKNOWN, IB_SEG_ONLY, IB_EXT_UNKNOWN },
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct ib_opcode_info info = ib_opcode_info(rows[i].opcode);
+        if (info.op != rows[i].op || info.segment != rows[i].segment ||
+            info.headers != rows[i].headers)
+            fail_msg("opcode 0x%02X: op %u segment %u headers 0x%x", rows[i].opcode, info.op,
+                     info.segment, info.headers);
+    }
+    assert_true(ib_op_is_response(IB_OP_ACK));
+    assert_true(ib_op_is_response(IB_OP_READ_RESPONSE));
+    assert_false(ib_op_is_response(IB_OP_READ_REQUEST));
+}
+
+/* 24-bit PSNs on their circle: 0 comes after 0xFFFFFF, and half the circle
+ * away is behind. */
+static void test_psn_arithmetic(void **state)
+{
+    (void)state;
+    assert_int_equal(ib_psn_diff(5, 3), 2);
+    assert_int_equal(ib_psn_diff(3, 5), -2);
+    assert_int_equal(ib_psn_diff(0, 0xFFFFFF), 1);
+    assert_int_equal(ib_psn_diff(0xFFFFFF, 0), -1);
+    assert_int_equal(ib_psn_diff(0x7FFFFF, 0), 0x7FFFFF);
+    assert_int_equal(ib_psn_diff(0x800000, 0), -0x800000);
+    assert_int_equal(ib_psn_add(0xFFFFFE, 3), 1);
+    assert_int_equal(ib_psn_add(1, -2), 0xFFFFFF);
+    assert_true(ib_psn_before(0xFFFFF0, 0x10));
+    assert_false(ib_psn_before(0x10, 0xFFFFF0));
+    assert_false(ib_psn_before(7, 7));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +340,8 @@ int main(void)
         cmocka_unit_test(test_aeth_fields),
         cmocka_unit_test(test_cut_aeth),
         cmocka_unit_test(test_cnp_packet),
+        cmocka_unit_test(test_opcode_info),
+        cmocka_unit_test(test_psn_arithmetic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
