@@ -14,8 +14,8 @@ struct merge *merge_new(const char *version, bool any_version)
         return NULL;
     mg->version = version;
     mg->any_version = any_version;
-    mg->opts.frames = true; /* the text lists every finding, with its host */
-    mg->opts.crc = true;    /* unless a report says its CRCs were not checked */
+    mg->render.frames = true; /* the text lists every finding, with its host */
+    mg->render.crc = true;    /* unless a report says its CRCs were not checked */
     return mg;
 }
 
@@ -143,7 +143,7 @@ static bool views_make(const struct merge *mg, struct views *v)
 static void model_make(const struct merge *mg, const struct views *v, struct report_model *m)
 {
     memset(m, 0, sizeof *m);
-    m->opts = &mg->opts;
+    m->render = mg->render;
     m->version = mg->version;
     m->capture_count = mg->capture_count;
     m->captures = mg->captures;

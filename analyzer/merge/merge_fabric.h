@@ -5,7 +5,6 @@
 
 #include "merge.h"
 #include "merge_values.h"
-#include "options.h"
 
 /* What one report may hold, as an analysis keeps it (engine.h's default
  * caps); more is a report no ibscope wrote. */
@@ -33,7 +32,7 @@ struct merge_chain {
 struct merge {
     const char *version;
     bool any_version;
-    struct options opts; /* what the renderers read: frames, crc */
+    struct report_render render; /* every finding listed; crc: unless a report did not check */
 
     size_t host_count, host_cap;
     struct report_host *hosts; /* names owned */

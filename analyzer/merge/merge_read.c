@@ -39,7 +39,6 @@ static struct report_capture *capture_slot(struct merge_report *mr, uint64_t i)
         c->host = mr->host;
         c->info.path = NULL; /* captures[] must give it */
         c->info.linktype = -1;
-        c->info.opened = true;
     }
     return &mg->captures[at];
 }
@@ -60,7 +59,7 @@ static bool keep_string(struct rd *r, bool null_ok, const char **out)
 }
 
 /* A capture's first problem, cut to the report's room at a character. */
-static bool read_error(struct rd *r, struct capture_info *info)
+static bool read_error(struct rd *r, struct report_capture_file *info)
 {
     const char *s;
     if (!rd_string(r, true, &s) || !s)
@@ -829,7 +828,7 @@ static bool read_crc(struct merge_report *mr)
         if (k == 0 && !rd_bool(r, &checked))
             return false;
         if (k == 0)
-            mr->mg->opts.crc &= checked;
+            mr->mg->render.crc &= checked;
         if (k == 1) {
             size_t list = r->path_len;
             if (!rd_open(r, JP_ARRAY, "an array (crc.captures)"))

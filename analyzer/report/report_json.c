@@ -49,7 +49,7 @@ static void *json_begin(const struct report_model *m, FILE *out)
         fail(st);
     else
         json_writer_fragment(&st->findings, st->findings_tmp, true, FINDINGS_DEPTH);
-    if (m->opts->connections) {
+    if (m->render.connections) {
         st->conn_tmp = temp_file();
         if (!st->conn_tmp)
             fail(st);
@@ -65,7 +65,7 @@ static void write_connections(struct json_writer *w, struct json_state *st,
     jw_key(w, "connections");
     jw_begin_object(w);
     jv_connection_stats_members(w, &m->connections, m->medians);
-    if (m->opts->connections) {
+    if (m->render.connections) {
         jw_key(w, "list");
         jw_begin_array(w);
         if (st->conn_tmp && !jw_flush(&st->conns))
@@ -226,7 +226,7 @@ static void write_crc(struct json_writer *w, const struct report_model *m)
     jw_key(w, "crc");
     jw_begin_object(w);
     jw_key(w, "checked");
-    jw_bool(w, m->opts->crc);
+    jw_bool(w, m->render.crc);
     jw_key(w, "captures");
     jw_begin_array(w);
     for (size_t i = 0; i < m->capture_count; i++) {

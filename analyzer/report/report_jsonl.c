@@ -69,7 +69,7 @@ static void jsonl_connection(void *p, const struct report_model *m,
 
 static void crc_records(struct jsonl_state *st, const struct report_model *m)
 {
-    if (!m->opts->crc)
+    if (!m->render.crc)
         return;
     for (size_t i = 0; i < m->capture_count; i++) {
         jv_crc_capture_members(record(st, "crc"), m, i);
