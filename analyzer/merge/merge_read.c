@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "merge_fabric.h"
+#include "merge_schema.h"
 #include "names.h"
 #include "printable.h"
 #include "temp_file.h"
@@ -383,172 +384,6 @@ static bool read_connections(struct merge_report *mr)
     return rd_required(r, base, keys, seen, ALL(10));
 }
 
-/* A source's busiest destination: {ip, port}, or null. */
-static bool read_destination(struct rd *r, struct ib_source_stats *s, uint8_t *version)
-{
-    static const char *const keys[] = { "ip", "port", NULL };
-    size_t base = r->path_len;
-    uint64_t seen = 0;
-    enum jp_type t;
-    if (!jp_value(r->jp, &t))
-        return false;
-    if (t == JP_NULL)
-        return true;
-    if (t != JP_OBJECT)
-        return rd_not(r, t, "a destination ({ip, port}) or null");
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0   ? rd_ip(r, version, s->peak_dst_ip)
-                  : k == 1 ? rd_u16(r, "a port", &s->peak_dst_port)
-                           : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
-    return rd_required(r, base, keys, seen, ALL(2));
-}
-
-static const char *const source_keys[] = { "ip",
-                                           "ip_version",
-                                           "port_space",
-                                           "connections",
-                                           "ports_in_use",
-                                           "peak_ports_in_use",
-                                           "peak_frame",
-                                           "pool_utilization",
-                                           "exhausted",
-                                           "peak_ports_per_destination",
-                                           "peak_per_destination_frame",
-                                           "peak_destination",
-                                           "exhausted_per_destination",
-                                           "ports_outside_pool",
-                                           "forecast_frame",
-                                           "rate_per_s",
-                                           "eta_s",
-                                           "rate_per_destination_per_s",
-                                           "eta_per_destination_s",
-                                           "host_name",
-                                           "host_from",
-                                           "ca_guid",
-                                           "address_count",
-                                           "addresses",
-                                           NULL };
-
-/* The last estimate of a model: its rate (null: too little seen) or its
- * time left (null: none, the rate is not above 0). */
-static bool read_forecast(struct rd *r, bool eta, struct ib_forecast *fc)
-{
-    bool null;
-    if (eta) {
-        if (!rd_real_or_null(r, 0, DBL_MAX, "a number of seconds or null", &fc->eta_s, &null))
-            return false;
-        fc->has_eta = !null;
-        return true;
-    }
-    if (!rd_real_or_null(r, -DBL_MAX, DBL_MAX, "a rate (ports a second) or null", &fc->rate_per_s,
-                         &null))
-        return false;
-    fc->has_rate = !null;
-    return true;
-}
-
-/* A copy of the string read, or NULL for null; false on a bad value or
- * for want of memory. */
-static bool read_host_name(struct rd *r, const char **name)
-{
-    const char *s = NULL;
-    if (!rd_string(r, true, &s))
-        return false;
-    if (s && !(*name = strdup(s)))
-        return rd_fail(r, "out of memory");
-    return true;
-}
-
-static bool read_host_from(struct rd *r, uint8_t *from)
-{
-    const char *s = "";
-    if (!rd_string(r, false, &s))
-        return false;
-    enum ib_host_from f = ib_host_from_by_name(s);
-    if (f == IB_HOST_FROM_COUNT)
-        return rd_not(r, JP_STRING, "how a host is known (address, ca_guid, capture, option)");
-    *from = (uint8_t)f;
-    return true;
-}
-
-static bool read_ca_guid(struct rd *r, uint64_t *guid)
-{
-    const char *s = NULL;
-    if (!rd_string(r, true, &s))
-        return false;
-    *guid = 0;
-    if (!s)
-        return true;
-    char back[24];
-    unsigned long long v = strtoull(s, NULL, 16);
-    snprintf(back, sizeof back, "0x%016llx", v);
-    if (strcmp(back, s) != 0 || v == 0)
-        return rd_not(r, JP_STRING, "a GUID (0x and 16 hex digits, not 0) or null");
-    *guid = v;
-    return true;
-}
-
-/* Up to IB_HOST_ADDRESSES_MAX IP addresses, into a new array. */
-static bool read_addresses(struct rd *r, struct ib_source_stats *s)
-{
-    size_t list = r->path_len;
-    bool more;
-    if (!rd_open(r, JP_ARRAY, "an array of IP addresses"))
-        return false;
-    struct ib_host_address *a = NULL;
-    size_t cap = 0;
-    for (size_t i = 0; rd_item(r, list, i, &more) && more; i++) {
-        if (i == IB_HOST_ADDRESSES_MAX)
-            return rd_fail(r, "past the %d addresses a host lists (address_count counts the rest)",
-                           IB_HOST_ADDRESSES_MAX);
-        if (i == cap) { /* most hosts have one or two */
-            cap = cap ? cap * 2 : 1;
-            if (!(a = realloc((void *)s->addresses, cap * sizeof *a)))
-                return rd_fail(r, "out of memory");
-            s->addresses = a;
-        }
-        if (!rd_ip(r, &a[i].ip_version, a[i].ip))
-            return false;
-        s->addresses_listed = (uint32_t)i + 1;
-    }
-    return !r->jp->error[0];
-}
-
-static bool read_source_member(struct rd *r, int k, struct ib_source_stats *s, uint64_t *version,
-                               uint8_t *dst_version)
-{
-    switch (k) {
-    case 0: return rd_ip(r, &s->ip_version, s->ip);
-    case 1: return rd_uint(r, 6, "an IP version (4 or 6)", version);
-    case 2: return rd_port_space(r, &s->port_space);
-    case 3: return rd_count(r, &s->connections);
-    case 4: return rd_u32(r, UINT32_MAX, "a count of ports", &s->ports_in_use);
-    case 5: return rd_u32(r, UINT32_MAX, "a count of ports", &s->peak_ports_in_use);
-    case 6: return rd_frame(r, &s->peak_at);
-    case 7: return rd_real(r, 0, 100, "a percentage", &s->pool_utilization);
-    case 8: return rd_bool(r, &s->exhausted);
-    case 9: return rd_u32(r, UINT32_MAX, "a count of ports", &s->peak_ports_per_destination);
-    case 10: return rd_frame(r, &s->peak_per_destination_at);
-    case 11: return read_destination(r, s, dst_version);
-    case 12: return rd_bool(r, &s->exhausted_per_destination);
-    case 13: return rd_count(r, &s->ports_outside_pool);
-    case 14: return rd_frame(r, &s->forecast_at);
-    case 15: return read_forecast(r, false, &s->forecast[IB_MODEL_ONE_PORT]);
-    case 16: return read_forecast(r, true, &s->forecast[IB_MODEL_ONE_PORT]);
-    case 17: return read_forecast(r, false, &s->forecast[IB_MODEL_PER_DESTINATION]);
-    case 18: return read_forecast(r, true, &s->forecast[IB_MODEL_PER_DESTINATION]);
-    case 19: return read_host_name(r, &s->host_name);
-    case 20: return read_host_from(r, &s->host_from);
-    case 21: return read_ca_guid(r, &s->ca_guid);
-    case 22: return rd_u32(r, UINT32_MAX, "a count of addresses", &s->address_count);
-    case 23: return read_addresses(r, s);
-    default: return k == RD_OTHER && rd_skip(r);
-    }
-}
-
 /* The estimates as the engine makes them: none before the source's first
  * port event (forecast_frame), and a time left only at a rate of 0 or more
  * (above 0, but written to 6 decimals). */
@@ -556,7 +391,10 @@ static bool check_forecast(struct rd *r, const struct ib_source_stats *s)
 {
     for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
         const struct ib_forecast *fc = &s->forecast[m];
-        const char *rate = source_keys[15 + 2 * m], *eta = source_keys[16 + 2 * m];
+        const char *rate = ms_key_at(
+            &rs_source, offsetof(struct ib_source_stats, forecast[0].rate_per_s) + m * sizeof *fc);
+        const char *eta = ms_key_at(
+            &rs_source, offsetof(struct ib_source_stats, forecast[0].eta_s) + m * sizeof *fc);
         if (!s->forecast_at.frame && (fc->has_rate || fc->has_eta))
             return rd_path_key(r, fc->has_rate ? rate : eta),
                    rd_fail(r, "not null while forecast_frame is (no port event yet)");
@@ -573,7 +411,7 @@ static bool check_forecast(struct rd *r, const struct ib_source_stats *s)
  * joined by one. */
 static bool check_host(struct rd *r, struct ib_source_stats *s, uint64_t seen)
 {
-    const uint64_t host_keys = (uint64_t)0x1f << 19;
+    const uint64_t host_keys = ms_optional(&rs_source);
     if ((seen & host_keys) == 0) {
         struct ib_host_address *a = calloc(1, sizeof *a);
         if (!a)
@@ -610,10 +448,8 @@ static bool read_source(struct merge_report *mr)
 {
     struct rd *r = &mr->rd;
     struct merge *mg = mr->mg;
-    size_t base = r->path_len;
     uint64_t seen = 0;
-    uint64_t version = 0;
-    uint8_t dst_version = 0;
+    struct ms_scratch scratch = { 0 };
     if (!rd_open(r, JP_OBJECT, "a source"))
         return false;
     if (mr->sources == MERGE_REPORT_SOURCES)
@@ -623,13 +459,9 @@ static bool read_source(struct merge_report *mr)
     struct merge_source *ms = &mg->sources[mg->source_count];
     memset(ms, 0, sizeof *ms);
     ms->host = mr->host;
-    bool ok = true;
-    for (int k; ok && (k = rd_member(r, base, source_keys, &seen)) != RD_END;)
-        ok = read_source_member(r, k, &ms->s, &version, &dst_version);
-    ok = ok && rd_required(r, base, source_keys, seen, ALL(19));
-    if (ok && version != ms->s.ip_version)
+    bool ok = ms_read_members(r, &rs_source, &ms->s, &scratch, &seen);
+    if (ok && scratch.ip_version != ms->s.ip_version)
         ok = rd_fail(r, "its ip is not of its ip_version");
-    ms->s.peak_dst_ip_version = dst_version;
     ok = ok && check_host(r, &ms->s, seen) && check_forecast(r, &ms->s);
     if (!ok) {
         free((void *)ms->s.host_name);

@@ -12,6 +12,7 @@
 #include "names.h"
 #include "report_format.h"
 #include "report_model.h"
+#include "report_schema.h"
 
 void jv_percent(struct json_writer *w, double pct)
 {
@@ -434,100 +435,108 @@ void jv_crc_counts(struct json_writer *w, const uint64_t n[3])
     jw_end_object(w);
 }
 
-/* The source's last estimate, by model: the rate (null: too little seen)
- * and the seconds left (null: none, the rate is not above 0). */
-static void forecast_members(struct json_writer *w, const struct ib_source_stats *s)
+/* The codecs' writers (report_schema.h): a source's members the kinds
+ * cannot say. */
+static void ip_version_value(struct json_writer *w, const void *obj)
 {
-    static const char *const keys[IB_MODEL_COUNT][2] = {
-        { "rate_per_s", "eta_s" },
-        { "rate_per_destination_per_s", "eta_per_destination_s" },
-    };
-    jw_key(w, "forecast_frame");
-    jv_frame(w, &s->forecast_at);
-    for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
-        const struct ib_forecast *fc = &s->forecast[m];
-        jw_key(w, keys[m][0]);
-        if (fc->has_rate)
-            jv_number(w, fc->rate_per_s, 6);
-        else
-            jw_null(w);
-        jw_key(w, keys[m][1]);
-        if (fc->has_eta)
-            jv_number(w, fc->eta_s, 3);
-        else
-            jw_null(w);
-    }
+    jw_uint(w, ((const struct ib_source_stats *)obj)->ip_version);
 }
 
-/* The host whose pool it is (engine.h, "Hosts"): its name, how its
- * addresses were joined, its HCA's GUID, its addresses. */
-static void jv_host_members(struct json_writer *w, const struct ib_source_stats *s)
+static void ca_guid_value(struct json_writer *w, const void *obj)
 {
-    jw_key(w, "host_name");
-    if (s->host_name)
-        jw_string(w, s->host_name);
-    else
-        jw_null(w);
-    jw_key(w, "host_from");
-    jw_string(w, ib_host_from_name((enum ib_host_from)s->host_from));
-    jw_key(w, "ca_guid");
-    if (s->ca_guid) {
-        char buf[24];
-        snprintf(buf, sizeof buf, "0x%016" PRIx64, s->ca_guid);
-        jw_string(w, buf);
-    } else {
-        jw_null(w);
-    }
-    jw_key(w, "address_count");
-    jw_uint(w, s->address_count);
-    jw_key(w, "addresses");
+    const struct ib_source_stats *s = obj;
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%016" PRIx64, s->ca_guid);
+    jw_string(w, s->ca_guid ? buf : NULL);
+}
+
+static void addresses_value(struct json_writer *w, const void *obj)
+{
+    const struct ib_source_stats *s = obj;
     jw_begin_array(w);
     for (uint32_t i = 0; i < s->addresses_listed; i++)
         jv_ip(w, s->addresses[i].ip_version, s->addresses[i].ip);
     jw_end_array(w);
 }
 
+static void destination_value(struct json_writer *w, const void *obj)
+{
+    const struct ib_source_stats *s = obj;
+    if (s->peak_per_destination_at.frame == 0) {
+        jw_null(w);
+        return;
+    }
+    jw_begin_object(w);
+    jw_key(w, "ip");
+    jv_ip(w, s->peak_dst_ip_version, s->peak_dst_ip);
+    jw_key(w, "port");
+    jw_uint(w, s->peak_dst_port);
+    jw_end_object(w);
+}
+
+static void (*const codec_writers[])(struct json_writer *, const void *) = {
+    [RS_CODEC_IP_VERSION] = ip_version_value,
+    [RS_CODEC_CA_GUID] = ca_guid_value,
+    [RS_CODEC_ADDRESSES] = addresses_value,
+    [RS_CODEC_DESTINATION] = destination_value,
+};
+
+static uint64_t uint_at(const void *p, uint8_t size)
+{
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    switch (size) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    default: memcpy(&u64, p, 8); return u64;
+    }
+}
+
+static void real_value(struct json_writer *w, const struct rs_member *mb, const char *obj)
+{
+    double v;
+    bool there = true;
+    memcpy(&v, obj + mb->at, sizeof v);
+    if (mb->nullable)
+        memcpy(&there, obj + mb->aux, sizeof there);
+    if (!there)
+        jw_null(w);
+    else if (mb->trim)
+        jv_number(w, v, mb->decimals);
+    else
+        jw_double(w, v, mb->decimals);
+}
+
+static void member_value(struct json_writer *w, const struct rs_member *mb, const char *obj)
+{
+    const void *p = obj + mb->at;
+    switch (mb->kind) {
+    case RS_UINT: jw_uint(w, uint_at(p, mb->size)); break;
+    case RS_BOOL: jw_bool(w, *(const bool *)p); break;
+    case RS_FRAME: jv_frame(w, p); break;
+    case RS_IP: jv_ip(w, *(const uint8_t *)(obj + mb->aux), p); break;
+    case RS_PORT_SPACE: jv_port_space(w, (uint16_t)uint_at(p, 2)); break;
+    case RS_REAL: real_value(w, mb, obj); break;
+    case RS_STRING: jw_string(w, *(const char *const *)p); break;
+    case RS_ENUM: jw_string(w, mb->names->name((unsigned)uint_at(p, 1))); break;
+    case RS_CODEC: codec_writers[mb->codec](w, obj); break;
+    }
+}
+
+void jv_members(struct json_writer *w, const struct rs_object *o, const void *obj)
+{
+    for (size_t i = 0; i < o->count; i++) {
+        jw_key(w, o->members[i].key);
+        member_value(w, &o->members[i], obj);
+    }
+}
+
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
 {
-    jw_key(w, "ip");
-    jv_ip(w, s->ip_version, s->ip);
-    jw_key(w, "ip_version");
-    jw_uint(w, s->ip_version);
-    jw_key(w, "port_space");
-    jv_port_space(w, s->port_space);
-    jv_host_members(w, s);
-    jw_key(w, "connections");
-    jw_uint(w, s->connections);
-    jw_key(w, "ports_in_use");
-    jw_uint(w, s->ports_in_use);
-    jw_key(w, "peak_ports_in_use");
-    jw_uint(w, s->peak_ports_in_use);
-    jw_key(w, "peak_frame");
-    jv_frame(w, &s->peak_at);
-    jw_key(w, "pool_utilization");
-    jw_double(w, s->pool_utilization, 2);
-    jw_key(w, "exhausted");
-    jw_bool(w, s->exhausted);
-    jw_key(w, "peak_ports_per_destination");
-    jw_uint(w, s->peak_ports_per_destination);
-    jw_key(w, "peak_per_destination_frame");
-    jv_frame(w, &s->peak_per_destination_at);
-    jw_key(w, "peak_destination");
-    if (s->peak_per_destination_at.frame != 0) {
-        jw_begin_object(w);
-        jw_key(w, "ip");
-        jv_ip(w, s->peak_dst_ip_version, s->peak_dst_ip);
-        jw_key(w, "port");
-        jw_uint(w, s->peak_dst_port);
-        jw_end_object(w);
-    } else {
-        jw_null(w);
-    }
-    jw_key(w, "exhausted_per_destination");
-    jw_bool(w, s->exhausted_per_destination);
-    jw_key(w, "ports_outside_pool");
-    jw_uint(w, s->ports_outside_pool);
-    forecast_members(w, s);
+    jv_members(w, &rs_source, s);
 }
 
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)

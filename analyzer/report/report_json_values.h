@@ -44,6 +44,9 @@ void jv_pool(struct json_writer *w, const struct report_pool *p); /* {low, high,
 void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
 /* A connection with its index first (the plugin's ibscope.analysis.conn). */
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);
+/* The members of obj, as its table says (report_schema.h). */
+struct rs_object;
+void jv_members(struct json_writer *w, const struct rs_object *o, const void *obj);
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s);
 /* A chain with its index first (the plugin's ibscope.analysis.chain). */
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index);

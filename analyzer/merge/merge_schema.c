@@ -1,0 +1,236 @@
+/* merge_schema.c - a report's object read back by its table (merge_schema.h). */
+#include "merge_schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* The codecs' readers (report_schema.h): a source's members the kinds
+ * cannot say. */
+static bool ip_version_read(struct rd *r, const struct rs_member *mb, void *obj,
+                            struct ms_scratch *scratch)
+{
+    (void)mb, (void)obj;
+    return rd_uint(r, 6, "an IP version (4 or 6)", &scratch->ip_version);
+}
+
+static bool ca_guid_read(struct rd *r, const struct rs_member *mb, void *obj,
+                         struct ms_scratch *scratch)
+{
+    const char *s = NULL;
+    uint64_t *guid = (uint64_t *)((char *)obj + mb->at);
+    (void)scratch;
+    if (!rd_string(r, true, &s))
+        return false;
+    *guid = 0;
+    if (!s)
+        return true;
+    char back[24];
+    unsigned long long v = strtoull(s, NULL, 16);
+    snprintf(back, sizeof back, "0x%016llx", v);
+    if (strcmp(back, s) != 0 || v == 0)
+        return rd_not(r, JP_STRING, "a GUID (0x and 16 hex digits, not 0) or null");
+    *guid = v;
+    return true;
+}
+
+/* Up to IB_HOST_ADDRESSES_MAX IP addresses, into a new array. */
+static bool addresses_read(struct rd *r, const struct rs_member *mb, void *obj,
+                           struct ms_scratch *scratch)
+{
+    struct ib_source_stats *s = obj;
+    size_t list = r->path_len;
+    bool more;
+    (void)mb, (void)scratch;
+    if (!rd_open(r, JP_ARRAY, "an array of IP addresses"))
+        return false;
+    struct ib_host_address *a = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; rd_item(r, list, i, &more) && more; i++) {
+        if (i == IB_HOST_ADDRESSES_MAX)
+            return rd_fail(r, "past the %d addresses a host lists (address_count counts the rest)",
+                           IB_HOST_ADDRESSES_MAX);
+        if (i == cap) { /* most hosts have one or two */
+            cap = cap ? cap * 2 : 1;
+            if (!(a = realloc((void *)s->addresses, cap * sizeof *a)))
+                return rd_fail(r, "out of memory");
+            s->addresses = a;
+        }
+        if (!rd_ip(r, &a[i].ip_version, a[i].ip))
+            return false;
+        s->addresses_listed = (uint32_t)i + 1;
+    }
+    return !r->jp->error[0];
+}
+
+/* A source's busiest destination: {ip, port}, or null. */
+static bool destination_read(struct rd *r, const struct rs_member *mb, void *obj,
+                             struct ms_scratch *scratch)
+{
+    static const char *const keys[] = { "ip", "port", NULL };
+    struct ib_source_stats *s = obj;
+    size_t base = r->path_len;
+    uint64_t seen = 0;
+    enum jp_type t;
+    (void)mb, (void)scratch;
+    if (!jp_value(r->jp, &t))
+        return false;
+    if (t == JP_NULL)
+        return true;
+    if (t != JP_OBJECT)
+        return rd_not(r, t, "a destination ({ip, port}) or null");
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        bool ok = k == 0   ? rd_ip(r, &s->peak_dst_ip_version, s->peak_dst_ip)
+                  : k == 1 ? rd_u16(r, "a port", &s->peak_dst_port)
+                           : k == RD_OTHER && rd_skip(r);
+        if (!ok)
+            return false;
+    }
+    return rd_required(r, base, keys, seen, 3);
+}
+
+static bool (*const codec_readers[])(struct rd *, const struct rs_member *, void *,
+                                     struct ms_scratch *) = {
+    [RS_CODEC_IP_VERSION] = ip_version_read,
+    [RS_CODEC_CA_GUID] = ca_guid_read,
+    [RS_CODEC_ADDRESSES] = addresses_read,
+    [RS_CODEC_DESTINATION] = destination_read,
+};
+
+static void uint_to(void *p, uint8_t size, uint64_t v)
+{
+    uint8_t u8 = (uint8_t)v;
+    uint16_t u16 = (uint16_t)v;
+    uint32_t u32 = (uint32_t)v;
+    switch (size) {
+    case 1: memcpy(p, &u8, 1); break;
+    case 2: memcpy(p, &u16, 2); break;
+    case 4: memcpy(p, &u32, 4); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+static bool real_read(struct rd *r, const struct rs_member *mb, char *obj)
+{
+    double v = 0;
+    bool null = false;
+    bool ok = mb->nullable ? rd_real_or_null(r, mb->lo, mb->hi, mb->noun, &v, &null)
+                           : rd_real(r, mb->lo, mb->hi, mb->noun, &v);
+    if (!ok)
+        return false;
+    memcpy(obj + mb->at, &v, sizeof v);
+    if (mb->nullable) {
+        bool there = !null;
+        memcpy(obj + mb->aux, &there, sizeof there);
+    }
+    return true;
+}
+
+/* A string kept: a copy the caller owns. */
+static bool string_read(struct rd *r, const struct rs_member *mb, char *obj)
+{
+    const char *s = NULL;
+    if (!rd_string(r, mb->nullable, &s))
+        return false;
+    char *copy = s ? strdup(s) : NULL;
+    if (s && !copy)
+        return rd_fail(r, "out of memory");
+    memcpy(obj + mb->at, &copy, sizeof copy);
+    return true;
+}
+
+static bool enum_read(struct rd *r, const struct rs_member *mb, char *obj)
+{
+    const char *s = "";
+    if (!rd_string(r, false, &s))
+        return false;
+    unsigned v = mb->names->by_name(s);
+    if (v >= mb->names->count)
+        return rd_not(r, JP_STRING, mb->noun);
+    uint_to(obj + mb->at, 1, v);
+    return true;
+}
+
+static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
+                        struct ms_scratch *scratch)
+{
+    void *p = obj + mb->at;
+    uint64_t v;
+    uint16_t ps;
+    switch (mb->kind) {
+    case RS_UINT:
+        if (!rd_uint(r, mb->max, mb->noun, &v))
+            return false;
+        uint_to(p, mb->size, v);
+        return true;
+    case RS_BOOL: return rd_bool(r, p);
+    case RS_FRAME: return rd_frame(r, p);
+    case RS_IP: return rd_ip(r, (uint8_t *)obj + mb->aux, p);
+    case RS_PORT_SPACE:
+        if (!rd_port_space(r, &ps))
+            return false;
+        uint_to(p, 2, ps);
+        return true;
+    case RS_REAL: return real_read(r, mb, obj);
+    case RS_STRING: return string_read(r, mb, obj);
+    case RS_ENUM: return enum_read(r, mb, obj);
+    case RS_CODEC: return codec_readers[mb->codec](r, mb, obj, scratch);
+    }
+    return false;
+}
+
+/* The row of the key just read, o->count for none. */
+static size_t row_of(const struct rs_object *o, const char *key)
+{
+    size_t i = 0;
+    while (i < o->count && strcmp(o->members[i].key, key) != 0)
+        i++;
+    return i;
+}
+
+bool ms_read_members(struct rd *r, const struct rs_object *o, void *obj, struct ms_scratch *scratch,
+                     uint64_t *seen)
+{
+    size_t base = r->path_len;
+    bool more;
+    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
+        rd_path_key(r, r->jp->text);
+        size_t i = row_of(o, r->jp->text);
+        if (i == o->count) {
+            if (!rd_skip(r))
+                return false;
+            continue;
+        }
+        if (*seen & UINT64_C(1) << i)
+            return rd_fail(r, "given twice");
+        *seen |= UINT64_C(1) << i;
+        if (!member_read(r, &o->members[i], obj, scratch))
+            return false;
+    }
+    if (r->jp->error[0])
+        return false;
+    for (size_t i = 0; i < o->count; i++)
+        if (!o->members[i].optional && !(*seen & UINT64_C(1) << i)) {
+            rd_path_key(r, o->members[i].key);
+            return rd_fail(r, "missing");
+        }
+    return true;
+}
+
+const char *ms_key_at(const struct rs_object *o, size_t at)
+{
+    for (size_t i = 0; i < o->count; i++)
+        if (o->members[i].at == at)
+            return o->members[i].key;
+    return "?";
+}
+
+uint64_t ms_optional(const struct rs_object *o)
+{
+    uint64_t bits = 0;
+    for (size_t i = 0; i < o->count; i++)
+        if (o->members[i].optional)
+            bits |= UINT64_C(1) << i;
+    return bits;
+}

@@ -1,0 +1,81 @@
+/* report_schema.c - the report's objects as tables (report_schema.h).
+ *
+ * One row a member, in the reports' order; the rows are laid out by hand,
+ * one a line, so that a member added is a line added.
+ */
+#include "report_schema.h"
+
+#include <float.h>
+
+#include "engine.h"
+
+/* clang-format off */
+
+#define ROWS(a) (a), sizeof(a) / sizeof((a)[0])
+
+static const char *host_from_name(unsigned v) { return ib_host_from_name((enum ib_host_from)v); }
+static unsigned host_from_by_name(const char *s) { return (unsigned)ib_host_from_by_name(s); }
+static const struct rs_names host_from_names = { host_from_name, host_from_by_name, IB_HOST_FROM_COUNT };
+
+/* The kinds' rows for a member at field of the object type T. */
+#define AT(T, field)            offsetof(T, field), .size = sizeof(((T *)0)->field)
+#define COUNT(T, key, field)    { key, RS_UINT, AT(T, field), .max = UINT64_MAX, .noun = "a count" }
+#define U32(T, key, field, n)   { key, RS_UINT, AT(T, field), .max = UINT32_MAX, .noun = n }
+#define FLAG(T, key, field)     { key, RS_BOOL, AT(T, field) }
+#define FRAME(T, key, field)    { key, RS_FRAME, AT(T, field) }
+#define CODEC(T, key, field, c) { key, RS_CODEC, AT(T, field), .codec = c }
+
+#define S struct ib_source_stats
+static const struct rs_member source_members[] = {
+    { "ip", RS_IP, AT(S, ip), .aux = offsetof(S, ip_version) },
+    CODEC(S, "ip_version", ip_version, RS_CODEC_IP_VERSION),
+    { "port_space", RS_PORT_SPACE, AT(S, port_space) },
+    { "host_name", RS_STRING, AT(S, host_name), .nullable = true, .optional = true },
+    { "host_from", RS_ENUM, AT(S, host_from), .names = &host_from_names, .optional = true,
+      .noun = "how a host is known (address, ca_guid, capture, option)" },
+    { "ca_guid", RS_CODEC, AT(S, ca_guid), .codec = RS_CODEC_CA_GUID, .optional = true },
+    { "address_count", RS_UINT, AT(S, address_count), .max = UINT32_MAX, .optional = true,
+      .noun = "a count of addresses" },
+    { "addresses", RS_CODEC, AT(S, addresses), .codec = RS_CODEC_ADDRESSES, .optional = true },
+    COUNT(S, "connections", connections),
+    U32(S, "ports_in_use", ports_in_use, "a count of ports"),
+    U32(S, "peak_ports_in_use", peak_ports_in_use, "a count of ports"),
+    FRAME(S, "peak_frame", peak_at),
+    { "pool_utilization", RS_REAL, AT(S, pool_utilization), .lo = 0, .hi = 100, .decimals = 2,
+      .noun = "a percentage" },
+    FLAG(S, "exhausted", exhausted),
+    U32(S, "peak_ports_per_destination", peak_ports_per_destination, "a count of ports"),
+    FRAME(S, "peak_per_destination_frame", peak_per_destination_at),
+    CODEC(S, "peak_destination", peak_dst_ip, RS_CODEC_DESTINATION),
+    FLAG(S, "exhausted_per_destination", exhausted_per_destination),
+    COUNT(S, "ports_outside_pool", ports_outside_pool),
+    FRAME(S, "forecast_frame", forecast_at),
+    { "rate_per_s", RS_REAL, AT(S, forecast[IB_MODEL_ONE_PORT].rate_per_s),
+      .aux = offsetof(S, forecast[IB_MODEL_ONE_PORT].has_rate), .nullable = true,
+      .lo = -DBL_MAX, .hi = DBL_MAX, .decimals = 6, .trim = true,
+      .noun = "a rate (ports a second) or null" },
+    { "eta_s", RS_REAL, AT(S, forecast[IB_MODEL_ONE_PORT].eta_s),
+      .aux = offsetof(S, forecast[IB_MODEL_ONE_PORT].has_eta), .nullable = true,
+      .lo = 0, .hi = DBL_MAX, .decimals = 3, .trim = true, .noun = "a number of seconds or null" },
+    { "rate_per_destination_per_s", RS_REAL, AT(S, forecast[IB_MODEL_PER_DESTINATION].rate_per_s),
+      .aux = offsetof(S, forecast[IB_MODEL_PER_DESTINATION].has_rate), .nullable = true,
+      .lo = -DBL_MAX, .hi = DBL_MAX, .decimals = 6, .trim = true,
+      .noun = "a rate (ports a second) or null" },
+    { "eta_per_destination_s", RS_REAL, AT(S, forecast[IB_MODEL_PER_DESTINATION].eta_s),
+      .aux = offsetof(S, forecast[IB_MODEL_PER_DESTINATION].has_eta), .nullable = true,
+      .lo = 0, .hi = DBL_MAX, .decimals = 3, .trim = true, .noun = "a number of seconds or null" },
+};
+#undef S
+const struct rs_object rs_source = { "sources[]", ROWS(source_members) };
+
+/* clang-format on */
+
+const struct rs_object *const rs_objects[] = { &rs_source };
+const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];
+
+void rs_list(FILE *out)
+{
+    for (size_t o = 0; o < rs_object_count; o++)
+        for (size_t i = 0; i < rs_objects[o]->count; i++)
+            fprintf(out, "%s\t%s\n", rs_objects[o]->name, rs_objects[o]->members[i].key);
+}

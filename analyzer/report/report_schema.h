@@ -1,0 +1,84 @@
+/* report_schema.h - the report's objects as tables: one row per member,
+ * in the order the reports write them (docs/report-schema.md).
+ *
+ * A row says the member's key, the kind of its value, where the value
+ * lives in the object (offsetof) and what a report may hold there (the
+ * bounds a reader checks).  One walker writes an object from its table
+ * (report_json_values.c's jv_members), one reads it back (merge's
+ * ms_read_members), and `ibscope --list-report-keys` prints the tables for
+ * docs.lists.  A member the kinds cannot say (a value made of several
+ * fields, a list) names a codec: its writer is report_json_values.c's, its
+ * reader merge_schema.c's.  Adding a member is one row here (and its line
+ * in docs/report-schema.md).
+ */
+#ifndef IBSCOPE_REPORT_SCHEMA_H
+#define IBSCOPE_REPORT_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum rs_kind {
+    RS_UINT,       /* an unsigned integer of `size` bytes, 0..max */
+    RS_BOOL,       /* bool */
+    RS_FRAME,      /* struct ib_frame_ref: {capture, frame, time}, null for frame 0 */
+    RS_IP,         /* uint8_t[16], its version the uint8_t at aux */
+    RS_PORT_SPACE, /* uint16_t: "TCP", "UDP", "IB", "IPoIB" or "0x0123" */
+    RS_REAL,       /* double in [lo, hi], `decimals` decimals (trim: no trailing zeros);
+                      null where the bool at aux is false (nullable) */
+    RS_STRING,     /* const char *: a copy the reader owns; null for NULL (nullable) */
+    RS_ENUM,       /* uint8_t, written by its name (names) */
+    RS_CODEC,      /* the member's own writer and reader (codec) */
+};
+
+/* The members whose value the kinds cannot say. */
+enum rs_codec {
+    RS_CODEC_NONE,
+    RS_CODEC_IP_VERSION,  /* a source's ip_version: its ip's, checked against it */
+    RS_CODEC_CA_GUID,     /* "0x" and 16 hex digits, null for 0 */
+    RS_CODEC_ADDRESSES,   /* a host's addresses, up to IB_HOST_ADDRESSES_MAX */
+    RS_CODEC_DESTINATION, /* a source's busiest destination: {ip, port} or null */
+};
+
+/* An enum's names: by value and back (count: none by that name). */
+struct rs_names {
+    const char *(*name)(unsigned value);
+    unsigned (*by_name)(const char *name);
+    unsigned count;
+};
+
+struct rs_member {
+    const char *key;
+    enum rs_kind kind;
+    size_t at;  /* offsetof the value in the object */
+    size_t aux; /* RS_IP: its version's; RS_REAL nullable: the bool saying it is there */
+    uint8_t size;
+    uint64_t max;
+    double lo, hi;
+    int decimals;
+    bool trim;
+    bool nullable;
+    bool optional;    /* reports written before it came lack it */
+    const char *noun; /* what a refused value is not: "a count of ports" */
+    const struct rs_names *names;
+    enum rs_codec codec;
+};
+
+struct rs_object {
+    const char *name; /* as docs/report-schema.md heads it: "sources[]" */
+    const struct rs_member *members;
+    size_t count;
+};
+
+/* sources[] (and JSON Lines' "source" records): struct ib_source_stats. */
+extern const struct rs_object rs_source;
+
+/* Every table, for --list-report-keys. */
+extern const struct rs_object *const rs_objects[];
+extern const size_t rs_object_count;
+
+/* --list-report-keys: a line per member, "OBJECT\tKEY", in order. */
+void rs_list(FILE *out);
+
+#endif
