@@ -44,110 +44,19 @@ static struct report_capture *capture_slot(struct merge_report *mr, uint64_t i)
     return &mg->captures[at];
 }
 
-/* A string member kept: a copy the merge owns (freed with it). */
-static bool keep_string(struct rd *r, bool null_ok, const char **out)
-{
-    const char *s;
-    if (!rd_string(r, null_ok, &s))
-        return false;
-    if (!s)
-        return true;
-    char *copy = strdup(s);
-    if (!copy)
-        return rd_fail(r, "out of memory");
-    *out = copy;
-    return true;
-}
-
-/* A capture's first problem, cut to the report's room at a character. */
-static bool read_error(struct rd *r, struct report_capture_file *info)
-{
-    const char *s;
-    if (!rd_string(r, true, &s) || !s)
-        return !r->why[0] && !r->jp->error[0];
-    size_t n = strlen(s);
-    if (n >= sizeof info->error)
-        for (n = sizeof info->error - 1; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80;)
-            n--;
-    memcpy(info->error, s, n);
-    info->error[n] = '\0';
-    return true;
-}
-
-static bool read_live(struct rd *r, struct report_live *l)
-{
-    static const char *const keys[] = {
-        "filter", "default_filter", "received", "kernel_dropped", "interface_dropped", "ended_by",
-        NULL
-    };
-    size_t base = r->path_len;
-    uint64_t seen = 0;
-    if (!rd_open(r, JP_OBJECT, "an object (live)"))
-        return false;
-    l->on = true;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0   ? keep_string(r, false, &l->filter)
-                  : k == 1 ? rd_bool(r, &l->default_filter)
-                  : k == 2 ? rd_count(r, &l->received)
-                  : k == 3 ? rd_count(r, &l->dropped)
-                  : k == 4 ? rd_count(r, &l->if_dropped)
-                  : k == 5 ? keep_string(r, true, &l->ended_by)
-                           : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
-    return rd_required(r, base, keys, seen, ALL(6));
-}
-
-static bool read_capture_member(struct rd *r, int k, struct report_capture *c, uint64_t i)
-{
-    uint64_t v;
-    bool null;
-    switch (k) {
-    case 0:
-        if (!rd_count(r, &v))
-            return false;
-        return v == i || rd_fail(r, "%llu is not the capture's place in captures (%llu)",
-                                 (unsigned long long)v, (unsigned long long)i);
-    case 1: return keep_string(r, false, &c->info.path);
-    case 2:
-        if (!rd_uint_or_null(r, INT32_MAX, "a link type or null", &v, &null))
-            return false;
-        c->info.linktype = null ? -1 : (int)v;
-        return true;
-    case 3: return rd_string(r, true, &(const char *){ NULL }); /* the table's, again */
-    case 4: return rd_count(r, &c->info.frames);
-    case 5: return rd_count(r, &c->ib_frames);
-    case 6: return rd_count(r, &c->info.errors);
-    case 7: return read_error(r, &c->info);
-    case 8: return rd_count(r, &c->info.snaplen_cut);
-    case 9: return read_live(r, &c->live);
-    default: return k == RD_OTHER && rd_skip(r);
-    }
-}
-
 static bool read_captures(struct merge_report *mr)
 {
-    static const char *const keys[] = { "index",       "path",      "linktype", "linktype_name",
-                                        "frames",      "ib_frames", "errors",   "error",
-                                        "snaplen_cut", "live",      NULL };
     struct rd *r = &mr->rd;
     size_t list = r->path_len;
     bool more;
     if (!rd_open(r, JP_ARRAY, "an array (captures)"))
         return false;
     for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++) {
-        size_t base = r->path_len;
         uint64_t seen = 0;
         if (!rd_open(r, JP_OBJECT, "a capture"))
             return false;
         struct report_capture *c = capture_slot(mr, i);
-        if (!c)
-            return false;
-        for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;)
-            if (!read_capture_member(r, k, c, i))
-                return false;
-        if (!rd_required(r, base, keys, seen, ALL(9)))
+        if (!c || !ms_read_members(r, &rs_capture, c, &(struct ms_scratch){ .index = i }, &seen))
             return false;
         mr->captures = i + 1;
     }
@@ -486,75 +395,6 @@ static bool read_sources(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
-static bool read_hops(struct rd *r, struct ib_redirect_chain *c)
-{
-    size_t list = r->path_len;
-    bool more;
-    if (!rd_open(r, JP_ARRAY, "an array of hops"))
-        return false;
-    for (size_t i = 0; rd_item(r, list, i, &more) && more; i++) {
-        if (i == IB_CHAIN_HOPS_MAX)
-            return rd_fail(r, "past the %d hops a chain keeps (hops_dropped counts the rest)",
-                           IB_CHAIN_HOPS_MAX);
-        if (!rd_hop(r, &c->hops[i], true))
-            return false;
-        c->hop_count = (unsigned)i + 1;
-    }
-    return !r->jp->error[0];
-}
-
-/* A chain's end: one of the engine's names. */
-static bool read_end(struct rd *r, enum ib_chain_end *end)
-{
-    enum jp_type t;
-    if (!jp_value(r->jp, &t))
-        return false;
-    *end = t == JP_STRING ? ib_chain_end_by_name(r->jp->text) : IB_CHAIN_END_COUNT;
-    if (*end != IB_CHAIN_END_COUNT)
-        return true;
-    char names[112] = "one of ";
-    size_t len = strlen(names);
-    for (int e = 0; e < IB_CHAIN_END_COUNT && len < sizeof names; e++)
-        len += (size_t)snprintf(names + len, sizeof names - len, "%s\"%s\"", e ? ", " : "",
-                                ib_chain_end_name((enum ib_chain_end)e));
-    return rd_not(r, t, names); /* the value read, not the key's name */
-}
-
-static const char *const chain_keys[] = {
-    "chain",         "requester", "mgmt_class",   "mgmt_class_name", "origin", "origin_qp",
-    "first_request", "hops",      "hops_dropped", "final_answer",    "loop",   "followed",
-    "end",           NULL
-};
-
-static bool read_chain_member(struct rd *r, int k, struct ib_redirect_chain *c, uint64_t i)
-{
-    uint64_t v;
-    switch (k) {
-    case 0:
-        if (!rd_count(r, &v))
-            return false;
-        return v == i || rd_fail(r, "%llu is not the chain's place in redirect_chains (%llu)",
-                                 (unsigned long long)v, (unsigned long long)i);
-    case 1: return rd_endpoint(r, &c->requester);
-    case 2:
-        if (!rd_uint(r, UINT8_MAX, "a management class", &v))
-            return false;
-        c->mgmt_class = (uint8_t)v;
-        return true;
-    case 3: return rd_string(r, true, &(const char *){ NULL }); /* the table's, again */
-    case 4: return rd_endpoint(r, &c->origin);
-    case 5: return rd_u32(r, RD_QP_MAX, "a QP number", &c->origin_qp);
-    case 6: return rd_frame(r, &c->first_request);
-    case 7: return read_hops(r, c);
-    case 8: return rd_u32(r, UINT32_MAX, "a count of hops", &c->hops_dropped);
-    case 9: return rd_frame(r, &c->final_answer);
-    case 10: return rd_bool(r, &c->loop);
-    case 11: return rd_bool(r, &c->followed);
-    case 12: return read_end(r, &c->end);
-    default: return k == RD_OTHER && rd_skip(r);
-    }
-}
-
 /* A report from before chains had "end": the views' old reading of it. */
 static enum ib_chain_end old_end(const struct ib_redirect_chain *c)
 {
@@ -568,7 +408,6 @@ static bool read_chain(struct merge_report *mr, uint64_t i)
 {
     struct rd *r = &mr->rd;
     struct merge *mg = mr->mg;
-    size_t base = r->path_len;
     uint64_t seen = 0;
     if (!rd_open(r, JP_OBJECT, "a redirect chain"))
         return false;
@@ -579,12 +418,9 @@ static bool read_chain(struct merge_report *mr, uint64_t i)
     struct merge_chain *mc = &mg->chains[mg->chain_count];
     memset(mc, 0, sizeof *mc);
     mc->host = mr->host;
-    for (int k; (k = rd_member(r, base, chain_keys, &seen)) != RD_END;)
-        if (!read_chain_member(r, k, &mc->c, i))
-            return false;
-    if (!rd_required(r, base, chain_keys, seen, ALL(12)))
+    if (!ms_read_members(r, &rs_chain, &mc->c, &(struct ms_scratch){ .index = i }, &seen))
         return false;
-    if (!(seen & 1u << 12))
+    if (!ms_given(&rs_chain, seen, "end"))
         mc->c.end = old_end(&mc->c);
     mg->chain_count++;
     mr->chains++;

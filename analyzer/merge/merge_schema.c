@@ -1,10 +1,12 @@
 /* merge_schema.c - a report's object read back by its table (merge_schema.h). */
 #include "merge_schema.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+#include "report_model.h"
 
 /* The codecs' readers (report_schema.h): a source's members the kinds
  * cannot say. */
@@ -90,15 +92,69 @@ static bool destination_read(struct rd *r, const struct rs_member *mb, void *obj
     return rd_required(r, base, keys, seen, 3);
 }
 
+static bool hops_read(struct rd *r, const struct rs_member *mb, void *obj,
+                      struct ms_scratch *scratch)
+{
+    struct ib_redirect_chain *c = obj;
+    size_t list = r->path_len;
+    bool more;
+    (void)mb, (void)scratch;
+    if (!rd_open(r, JP_ARRAY, "an array of hops"))
+        return false;
+    for (size_t i = 0; rd_item(r, list, i, &more) && more; i++) {
+        if (i == IB_CHAIN_HOPS_MAX)
+            return rd_fail(r, "past the %d hops a chain keeps (hops_dropped counts the rest)",
+                           IB_CHAIN_HOPS_MAX);
+        if (!rd_hop(r, &c->hops[i], true))
+            return false;
+        c->hop_count = (unsigned)i + 1;
+    }
+    return !r->jp->error[0];
+}
+
+static bool linktype_read(struct rd *r, const struct rs_member *mb, void *obj,
+                          struct ms_scratch *scratch)
+{
+    struct report_capture *c = obj;
+    uint64_t v;
+    bool null;
+    (void)mb, (void)scratch;
+    if (!rd_uint_or_null(r, INT32_MAX, "a link type or null", &v, &null))
+        return false;
+    c->info.linktype = null ? -1 : (int)v;
+    return true;
+}
+
+/* A capture's first problem, cut to the model's room at a character. */
+static bool error_read(struct rd *r, const struct rs_member *mb, void *obj,
+                       struct ms_scratch *scratch)
+{
+    struct report_capture_file *info = &((struct report_capture *)obj)->info;
+    const char *s;
+    (void)mb, (void)scratch;
+    if (!rd_string(r, true, &s) || !s)
+        return !r->why[0] && !r->jp->error[0];
+    size_t n = strlen(s);
+    if (n >= sizeof info->error)
+        for (n = sizeof info->error - 1; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80;)
+            n--;
+    memcpy(info->error, s, n);
+    info->error[n] = '\0';
+    return true;
+}
+
 static bool (*const codec_readers[])(struct rd *, const struct rs_member *, void *,
                                      struct ms_scratch *) = {
     [RS_CODEC_IP_VERSION] = ip_version_read,
     [RS_CODEC_CA_GUID] = ca_guid_read,
     [RS_CODEC_ADDRESSES] = addresses_read,
     [RS_CODEC_DESTINATION] = destination_read,
+    [RS_CODEC_HOPS] = hops_read,
+    [RS_CODEC_LINKTYPE] = linktype_read,
+    [RS_CODEC_ERROR] = error_read,
 };
 
-static void uint_to(void *p, uint8_t size, uint64_t v)
+static void uint_to(void *p, size_t size, uint64_t v)
 {
     uint8_t u8 = (uint8_t)v;
     uint16_t u16 = (uint16_t)v;
@@ -111,19 +167,47 @@ static void uint_to(void *p, uint8_t size, uint64_t v)
     }
 }
 
+/* The bool a row's `has` names: whether its value was there (not null). */
+static void set_has(const struct rs_member *mb, char *obj, bool there)
+{
+    if (mb->has)
+        memcpy(obj + mb->has - 1, &there, sizeof there);
+}
+
+static bool uint_read(struct rd *r, const struct rs_member *mb, char *obj)
+{
+    uint64_t v = 0;
+    bool null = false;
+    bool ok = mb->has ? rd_uint_or_null(r, mb->max, mb->noun, &v, &null)
+                      : rd_uint(r, mb->max, mb->noun, &v);
+    if (ok) {
+        uint_to(obj + mb->at, mb->size, v);
+        set_has(mb, obj, !null);
+    }
+    return ok;
+}
+
+static bool int_read(struct rd *r, const struct rs_member *mb, char *obj)
+{
+    int64_t v = 0;
+    bool null = false;
+    if (!rd_int(r, mb->noun ? mb->noun : "a time in ns", &v, mb->has ? &null : NULL))
+        return false;
+    memcpy(obj + mb->at, &v, sizeof v);
+    set_has(mb, obj, !null);
+    return true;
+}
+
 static bool real_read(struct rd *r, const struct rs_member *mb, char *obj)
 {
     double v = 0;
     bool null = false;
-    bool ok = mb->nullable ? rd_real_or_null(r, mb->lo, mb->hi, mb->noun, &v, &null)
-                           : rd_real(r, mb->lo, mb->hi, mb->noun, &v);
+    bool ok = mb->has ? rd_real_or_null(r, mb->lo, mb->hi, mb->noun, &v, &null)
+                      : rd_real(r, mb->lo, mb->hi, mb->noun, &v);
     if (!ok)
         return false;
     memcpy(obj + mb->at, &v, sizeof v);
-    if (mb->nullable) {
-        bool there = !null;
-        memcpy(obj + mb->aux, &there, sizeof there);
-    }
+    set_has(mb, obj, !null);
     return true;
 }
 
@@ -140,32 +224,63 @@ static bool string_read(struct rd *r, const struct rs_member *mb, char *obj)
     return true;
 }
 
+/* One of the names of the row's enum; the refusal names the value read
+ * and, unless the row words it, the names. */
 static bool enum_read(struct rd *r, const struct rs_member *mb, char *obj)
 {
-    const char *s = "";
-    if (!rd_string(r, false, &s))
+    const struct rs_names *names = mb->names;
+    enum jp_type t;
+    if (!jp_value(r->jp, &t))
         return false;
-    unsigned v = mb->names->by_name(s);
-    if (v >= mb->names->count)
-        return rd_not(r, JP_STRING, mb->noun);
-    uint_to(obj + mb->at, 1, v);
-    return true;
+    unsigned v = t == JP_STRING ? names->by_name(r->jp->text) : names->count;
+    if (v < names->count) {
+        uint_to(obj + mb->at, mb->size, v);
+        return true;
+    }
+    if (mb->noun)
+        return rd_not(r, t, mb->noun);
+    char list[112] = "one of ";
+    size_t len = strlen(list);
+    for (unsigned e = 0; e < names->count && len < sizeof list; e++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s\"%s\"", e ? ", " : "",
+                                names->name(e));
+    return rd_not(r, t, list);
+}
+
+static bool index_read(struct rd *r, const struct rs_member *mb, const struct ms_scratch *scratch)
+{
+    uint64_t v;
+    if (!rd_count(r, &v))
+        return false;
+    return v == scratch->index || rd_fail(r, "%llu is not %s (%llu)", (unsigned long long)v,
+                                          mb->noun, (unsigned long long)scratch->index);
+}
+
+static bool object_read(struct rd *r, const struct rs_member *mb, char *obj,
+                        struct ms_scratch *scratch)
+{
+    char noun[64];
+    uint64_t seen = 0;
+    snprintf(noun, sizeof noun, "an object (%s)", mb->key);
+    if (!rd_open(r, JP_OBJECT, noun))
+        return false;
+    set_has(mb, obj, true);
+    return ms_read_members(r, mb->object, obj + mb->at, scratch, &seen);
 }
 
 static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
                         struct ms_scratch *scratch)
 {
     void *p = obj + mb->at;
-    uint64_t v;
     uint16_t ps;
+    if (mb->fabric) /* the merge correlates no captures */
+        return rd_skip(r);
     switch (mb->kind) {
-    case RS_UINT:
-        if (!rd_uint(r, mb->max, mb->noun, &v))
-            return false;
-        uint_to(p, mb->size, v);
-        return true;
+    case RS_UINT: return uint_read(r, mb, obj);
+    case RS_INT: return int_read(r, mb, obj);
     case RS_BOOL: return rd_bool(r, p);
     case RS_FRAME: return rd_frame(r, p);
+    case RS_ENDPOINT: return rd_endpoint(r, p);
     case RS_IP: return rd_ip(r, (uint8_t *)obj + mb->aux, p);
     case RS_PORT_SPACE:
         if (!rd_port_space(r, &ps))
@@ -175,6 +290,9 @@ static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
     case RS_REAL: return real_read(r, mb, obj);
     case RS_STRING: return string_read(r, mb, obj);
     case RS_ENUM: return enum_read(r, mb, obj);
+    case RS_TEXT: return rd_string(r, true, &(const char *){ NULL }); /* named again */
+    case RS_INDEX: return index_read(r, mb, scratch);
+    case RS_OBJECT: return object_read(r, mb, obj, scratch);
     case RS_CODEC: return codec_readers[mb->codec](r, mb, obj, scratch);
     }
     return false;
@@ -211,7 +329,7 @@ bool ms_read_members(struct rd *r, const struct rs_object *o, void *obj, struct 
     if (r->jp->error[0])
         return false;
     for (size_t i = 0; i < o->count; i++)
-        if (!o->members[i].optional && !(*seen & UINT64_C(1) << i)) {
+        if (!o->members[i].optional && !o->members[i].fabric && !(*seen & UINT64_C(1) << i)) {
             rd_path_key(r, o->members[i].key);
             return rd_fail(r, "missing");
         }
@@ -224,6 +342,12 @@ const char *ms_key_at(const struct rs_object *o, size_t at)
         if (o->members[i].at == at)
             return o->members[i].key;
     return "?";
+}
+
+bool ms_given(const struct rs_object *o, uint64_t seen, const char *key)
+{
+    size_t i = row_of(o, key);
+    return i < o->count && (seen & UINT64_C(1) << i);
 }
 
 uint64_t ms_optional(const struct rs_object *o)

@@ -11,9 +11,11 @@
 #include "merge_values.h"
 #include "report_schema.h"
 
-/* What a codec's reader keeps beside the object: a source's ip_version,
- * checked against its ip once both are read. */
+/* What the reader is told of the object (its place in its array, for
+ * RS_INDEX) and what a codec's reader keeps beside it (a source's
+ * ip_version, checked against its ip once both are read). */
 struct ms_scratch {
+    uint64_t index;
     uint64_t ip_version;
 };
 
@@ -26,6 +28,9 @@ bool ms_read_members(struct rd *r, const struct rs_object *o, void *obj, struct 
 /* The key of o's member whose value is at offset at (for a check's
  * message); "?" for none. */
 const char *ms_key_at(const struct rs_object *o, size_t at);
+
+/* Whether o's member of that key was read (seen as ms_read_members set it). */
+bool ms_given(const struct rs_object *o, uint64_t seen, const char *key);
 
 /* The bits of o's optional members. */
 uint64_t ms_optional(const struct rs_object *o);

@@ -474,14 +474,48 @@ static void destination_value(struct json_writer *w, const void *obj)
     jw_end_object(w);
 }
 
+static void hops_value(struct json_writer *w, const void *obj)
+{
+    const struct ib_redirect_chain *c = obj;
+    jw_begin_array(w);
+    unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
+    for (unsigned h = 0; h < hops; h++) {
+        const struct ib_redirect_hop *hop = &c->hops[h];
+        jw_begin_object(w);
+        target_members(w, hop);
+        jw_key(w, "frame");
+        jv_frame(w, &hop->frame);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+}
+
+static void linktype_value(struct json_writer *w, const void *obj)
+{
+    const struct report_capture *c = obj;
+    if (c->info.linktype >= 0)
+        jw_int(w, c->info.linktype);
+    else
+        jw_null(w);
+}
+
+static void error_value(struct json_writer *w, const void *obj)
+{
+    const struct report_capture *c = obj;
+    jw_string(w, c->info.error[0] ? c->info.error : NULL);
+}
+
 static void (*const codec_writers[])(struct json_writer *, const void *) = {
     [RS_CODEC_IP_VERSION] = ip_version_value,
     [RS_CODEC_CA_GUID] = ca_guid_value,
     [RS_CODEC_ADDRESSES] = addresses_value,
     [RS_CODEC_DESTINATION] = destination_value,
+    [RS_CODEC_HOPS] = hops_value,
+    [RS_CODEC_LINKTYPE] = linktype_value,
+    [RS_CODEC_ERROR] = error_value,
 };
 
-static uint64_t uint_at(const void *p, uint8_t size)
+static uint64_t uint_at(const void *p, size_t size)
 {
     uint8_t u8;
     uint16_t u16;
@@ -495,88 +529,76 @@ static uint64_t uint_at(const void *p, uint8_t size)
     }
 }
 
-static void real_value(struct json_writer *w, const struct rs_member *mb, const char *obj)
+/* Whether the bool a row's `has` names is true (no such bool: true). */
+static bool has_value(const struct rs_member *mb, const char *obj)
+{
+    bool there = true;
+    if (mb->has)
+        memcpy(&there, obj + mb->has - 1, sizeof there);
+    return there;
+}
+
+static void real_value(struct json_writer *w, const struct rs_member *mb, const void *p)
 {
     double v;
-    bool there = true;
-    memcpy(&v, obj + mb->at, sizeof v);
-    if (mb->nullable)
-        memcpy(&there, obj + mb->aux, sizeof there);
-    if (!there)
-        jw_null(w);
-    else if (mb->trim)
+    memcpy(&v, p, sizeof v);
+    if (mb->trim)
         jv_number(w, v, mb->decimals);
     else
         jw_double(w, v, mb->decimals);
 }
 
-static void member_value(struct json_writer *w, const struct rs_member *mb, const char *obj)
+static void member_value(struct json_writer *w, const struct rs_member *mb, const char *obj,
+                         const struct rs_place *at)
 {
     const void *p = obj + mb->at;
+    int64_t i64;
+    if (!has_value(mb, obj) && mb->kind != RS_OBJECT) {
+        jw_null(w);
+        return;
+    }
     switch (mb->kind) {
     case RS_UINT: jw_uint(w, uint_at(p, mb->size)); break;
+    case RS_INT: memcpy(&i64, p, sizeof i64), jw_int(w, i64); break;
     case RS_BOOL: jw_bool(w, *(const bool *)p); break;
     case RS_FRAME: jv_frame(w, p); break;
+    case RS_ENDPOINT: jv_endpoint(w, p); break;
     case RS_IP: jv_ip(w, *(const uint8_t *)(obj + mb->aux), p); break;
     case RS_PORT_SPACE: jv_port_space(w, (uint16_t)uint_at(p, 2)); break;
-    case RS_REAL: real_value(w, mb, obj); break;
+    case RS_REAL: real_value(w, mb, p); break;
     case RS_STRING: jw_string(w, *(const char *const *)p); break;
-    case RS_ENUM: jw_string(w, mb->names->name((unsigned)uint_at(p, 1))); break;
+    case RS_ENUM: jw_string(w, mb->names->name((unsigned)uint_at(p, mb->size))); break;
+    case RS_TEXT: jw_string(w, mb->text(obj)); break;
+    case RS_INDEX: jw_uint(w, at->index); break;
+    case RS_OBJECT:
+        jw_begin_object(w);
+        jv_members(w, mb->object, p, at);
+        jw_end_object(w);
+        break;
     case RS_CODEC: codec_writers[mb->codec](w, obj); break;
     }
 }
 
-void jv_members(struct json_writer *w, const struct rs_object *o, const void *obj)
+void jv_members(struct json_writer *w, const struct rs_object *o, const void *obj,
+                const struct rs_place *at)
 {
     for (size_t i = 0; i < o->count; i++) {
-        jw_key(w, o->members[i].key);
-        member_value(w, &o->members[i], obj);
+        const struct rs_member *mb = &o->members[i];
+        if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !has_value(mb, obj)))
+            continue;
+        jw_key(w, mb->key);
+        member_value(w, mb, obj, at);
     }
 }
 
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
 {
-    jv_members(w, &rs_source, s);
+    jv_members(w, &rs_source, s, &(struct rs_place){ 0 });
 }
 
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)
 {
-    jw_key(w, "chain");
-    jw_uint(w, index);
-    jw_key(w, "requester");
-    jv_endpoint(w, &c->requester);
-    jw_key(w, "mgmt_class");
-    jw_uint(w, c->mgmt_class);
-    jw_key(w, "mgmt_class_name");
-    jw_string(w, ib_mgmt_class_name(c->mgmt_class));
-    jw_key(w, "origin");
-    jv_endpoint(w, &c->origin);
-    jw_key(w, "origin_qp");
-    jw_uint(w, c->origin_qp);
-    jw_key(w, "first_request");
-    jv_frame(w, &c->first_request);
-    jw_key(w, "hops");
-    jw_begin_array(w);
-    unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
-    for (unsigned h = 0; h < hops; h++) {
-        const struct ib_redirect_hop *hop = &c->hops[h];
-        jw_begin_object(w);
-        target_members(w, hop);
-        jw_key(w, "frame");
-        jv_frame(w, &hop->frame);
-        jw_end_object(w);
-    }
-    jw_end_array(w);
-    jw_key(w, "hops_dropped");
-    jw_uint(w, c->hops_dropped);
-    jw_key(w, "final_answer");
-    jv_frame(w, &c->final_answer);
-    jw_key(w, "loop");
-    jw_bool(w, c->loop);
-    jw_key(w, "followed");
-    jw_bool(w, c->followed);
-    jw_key(w, "end");
-    jw_string(w, ib_chain_end_name(c->end));
+    jv_members(w, &rs_chain, c, &(struct rs_place){ .index = index });
 }
 
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es)
@@ -615,27 +637,6 @@ void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_
         return;
     jw_key(w, "host");
     jw_string(w, m->hosts[host].name);
-}
-
-/* Only with captures correlated: a report of captures that share no
- * packet stays as it was. */
-static void clock_members(struct json_writer *w, const struct report_capture *c)
-{
-    jw_key(w, "clock_reference");
-    if (c->clock_linked)
-        jw_uint(w, c->clock_reference);
-    else
-        jw_null(w);
-    jw_key(w, "clock_offset_ns");
-    if (c->clock_linked)
-        jw_int(w, c->clock_offset_ns);
-    else
-        jw_null(w);
-    jw_key(w, "clock_offset_error_ns");
-    if (c->clock_linked)
-        jw_int(w, c->clock_error_ns);
-    else
-        jw_null(w);
 }
 
 void jv_fabric(struct json_writer *w, const struct report_model *m)
@@ -693,48 +694,9 @@ void jv_fabric(struct json_writer *w, const struct report_model *m)
 
 static void capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
-    const struct report_capture *c = &m->captures[i];
-    jw_key(w, "index");
-    jw_uint(w, i);
-    jw_key(w, "path");
-    jw_string(w, c->info.path);
-    jw_key(w, "linktype");
-    if (c->info.linktype >= 0)
-        jw_int(w, c->info.linktype);
-    else
-        jw_null(w);
-    jw_key(w, "linktype_name");
-    jw_string(w, linktype_name(c->info.linktype));
-    jw_key(w, "frames");
-    jw_uint(w, c->info.frames);
-    jw_key(w, "ib_frames");
-    jw_uint(w, c->ib_frames);
-    jw_key(w, "errors");
-    jw_uint(w, c->info.errors);
-    jw_key(w, "error");
-    jw_string(w, c->info.error[0] ? c->info.error : NULL);
-    jw_key(w, "snaplen_cut");
-    jw_uint(w, c->info.snaplen_cut);
-    if (c->live.on) {
-        jw_key(w, "live");
-        jw_begin_object(w);
-        jw_key(w, "filter");
-        jw_string(w, c->live.filter);
-        jw_key(w, "default_filter");
-        jw_bool(w, c->live.default_filter);
-        jw_key(w, "received");
-        jw_uint(w, c->live.received);
-        jw_key(w, "kernel_dropped");
-        jw_uint(w, c->live.dropped);
-        jw_key(w, "interface_dropped");
-        jw_uint(w, c->live.if_dropped);
-        jw_key(w, "ended_by");
-        jw_string(w, c->live.ended_by);
-        jw_end_object(w);
-    }
-    if (m->fabric)
-        clock_members(w, c);
-    jv_host_member(w, m, c->host);
+    jv_members(w, &rs_capture, &m->captures[i],
+               &(struct rs_place){ .index = i, .fabric = m->fabric != NULL });
+    jv_host_member(w, m, m->captures[i].host);
 }
 
 void jv_captures(struct json_writer *w, const struct report_model *m)

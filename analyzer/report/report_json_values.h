@@ -46,7 +46,9 @@ void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);
 /* The members of obj, as its table says (report_schema.h). */
 struct rs_object;
-void jv_members(struct json_writer *w, const struct rs_object *o, const void *obj);
+struct rs_place;
+void jv_members(struct json_writer *w, const struct rs_object *o, const void *obj,
+                const struct rs_place *at);
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s);
 /* A chain with its index first (the plugin's ibscope.analysis.chain). */
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index);

@@ -8,6 +8,9 @@
 #include <float.h>
 
 #include "engine.h"
+#include "names.h"
+#include "report_format.h"
+#include "report_model.h"
 
 /* clang-format off */
 
@@ -17,6 +20,23 @@ static const char *host_from_name(unsigned v) { return ib_host_from_name((enum i
 static unsigned host_from_by_name(const char *s) { return (unsigned)ib_host_from_by_name(s); }
 static const struct rs_names host_from_names = { host_from_name, host_from_by_name, IB_HOST_FROM_COUNT };
 
+static const char *chain_end_name(unsigned v) { return ib_chain_end_name((enum ib_chain_end)v); }
+static unsigned chain_end_by_name(const char *s) { return (unsigned)ib_chain_end_by_name(s); }
+static const struct rs_names chain_end_names = { chain_end_name, chain_end_by_name, IB_CHAIN_END_COUNT };
+
+static const char *mgmt_class_text(const void *c)
+{
+    return ib_mgmt_class_name(((const struct ib_redirect_chain *)c)->mgmt_class);
+}
+
+static const char *linktype_text(const void *c)
+{
+    return linktype_name(((const struct report_capture *)c)->info.linktype);
+}
+
+/* The QP numbers' 24 bits. */
+#define QP_MAX 0xFFFFFFu
+
 /* The kinds' rows for a member at field of the object type T. */
 #define AT(T, field)            offsetof(T, field), .size = sizeof(((T *)0)->field)
 #define COUNT(T, key, field)    { key, RS_UINT, AT(T, field), .max = UINT64_MAX, .noun = "a count" }
@@ -24,6 +44,7 @@ static const struct rs_names host_from_names = { host_from_name, host_from_by_na
 #define FLAG(T, key, field)     { key, RS_BOOL, AT(T, field) }
 #define FRAME(T, key, field)    { key, RS_FRAME, AT(T, field) }
 #define CODEC(T, key, field, c) { key, RS_CODEC, AT(T, field), .codec = c }
+#define HAS(T, field)           .has = 1 + offsetof(T, field)
 
 #define S struct ib_source_stats
 static const struct rs_member source_members[] = {
@@ -51,26 +72,77 @@ static const struct rs_member source_members[] = {
     COUNT(S, "ports_outside_pool", ports_outside_pool),
     FRAME(S, "forecast_frame", forecast_at),
     { "rate_per_s", RS_REAL, AT(S, forecast[IB_MODEL_ONE_PORT].rate_per_s),
-      .aux = offsetof(S, forecast[IB_MODEL_ONE_PORT].has_rate), .nullable = true,
+      HAS(S, forecast[IB_MODEL_ONE_PORT].has_rate),
       .lo = -DBL_MAX, .hi = DBL_MAX, .decimals = 6, .trim = true,
       .noun = "a rate (ports a second) or null" },
     { "eta_s", RS_REAL, AT(S, forecast[IB_MODEL_ONE_PORT].eta_s),
-      .aux = offsetof(S, forecast[IB_MODEL_ONE_PORT].has_eta), .nullable = true,
+      HAS(S, forecast[IB_MODEL_ONE_PORT].has_eta),
       .lo = 0, .hi = DBL_MAX, .decimals = 3, .trim = true, .noun = "a number of seconds or null" },
     { "rate_per_destination_per_s", RS_REAL, AT(S, forecast[IB_MODEL_PER_DESTINATION].rate_per_s),
-      .aux = offsetof(S, forecast[IB_MODEL_PER_DESTINATION].has_rate), .nullable = true,
+      HAS(S, forecast[IB_MODEL_PER_DESTINATION].has_rate),
       .lo = -DBL_MAX, .hi = DBL_MAX, .decimals = 6, .trim = true,
       .noun = "a rate (ports a second) or null" },
     { "eta_per_destination_s", RS_REAL, AT(S, forecast[IB_MODEL_PER_DESTINATION].eta_s),
-      .aux = offsetof(S, forecast[IB_MODEL_PER_DESTINATION].has_eta), .nullable = true,
+      HAS(S, forecast[IB_MODEL_PER_DESTINATION].has_eta),
       .lo = 0, .hi = DBL_MAX, .decimals = 3, .trim = true, .noun = "a number of seconds or null" },
 };
 #undef S
 const struct rs_object rs_source = { "sources[]", ROWS(source_members) };
 
+#define C struct ib_redirect_chain
+static const struct rs_member chain_members[] = {
+    { "chain", RS_INDEX, 0, .noun = "the chain's place in redirect_chains" },
+    { "requester", RS_ENDPOINT, AT(C, requester) },
+    { "mgmt_class", RS_UINT, AT(C, mgmt_class), .max = UINT8_MAX, .noun = "a management class" },
+    { "mgmt_class_name", RS_TEXT, 0, .text = mgmt_class_text },
+    { "origin", RS_ENDPOINT, AT(C, origin) },
+    U32(C, "origin_qp", origin_qp, "a QP number"),
+    FRAME(C, "first_request", first_request),
+    CODEC(C, "hops", hops, RS_CODEC_HOPS),
+    U32(C, "hops_dropped", hops_dropped, "a count of hops"),
+    FRAME(C, "final_answer", final_answer),
+    FLAG(C, "loop", loop),
+    FLAG(C, "followed", followed),
+    { "end", RS_ENUM, AT(C, end), .names = &chain_end_names, .optional = true },
+};
+#undef C
+const struct rs_object rs_chain = { "redirect_chains[]", ROWS(chain_members) };
+
+#define L struct report_live
+static const struct rs_member live_members[] = {
+    { "filter", RS_STRING, AT(L, filter) },
+    FLAG(L, "default_filter", default_filter),
+    COUNT(L, "received", received),
+    COUNT(L, "kernel_dropped", dropped),
+    COUNT(L, "interface_dropped", if_dropped),
+    { "ended_by", RS_STRING, AT(L, ended_by), .nullable = true },
+};
+#undef L
+static const struct rs_object rs_live = { "captures[].live", ROWS(live_members) };
+
+#define K struct report_capture
+static const struct rs_member capture_members[] = {
+    { "index", RS_INDEX, 0, .noun = "the capture's place in captures" },
+    { "path", RS_STRING, AT(K, info.path) },
+    CODEC(K, "linktype", info.linktype, RS_CODEC_LINKTYPE),
+    { "linktype_name", RS_TEXT, 0, .text = linktype_text },
+    COUNT(K, "frames", info.frames),
+    COUNT(K, "ib_frames", ib_frames),
+    COUNT(K, "errors", info.errors),
+    CODEC(K, "error", info.error, RS_CODEC_ERROR),
+    COUNT(K, "snaplen_cut", info.snaplen_cut),
+    { "live", RS_OBJECT, AT(K, live), HAS(K, live.on), .object = &rs_live, .optional = true },
+    { "clock_reference", RS_UINT, AT(K, clock_reference), HAS(K, clock_linked), .fabric = true },
+    { "clock_offset_ns", RS_INT, AT(K, clock_offset_ns), HAS(K, clock_linked), .fabric = true },
+    { "clock_offset_error_ns", RS_INT, AT(K, clock_error_ns), HAS(K, clock_linked),
+      .fabric = true },
+};
+#undef K
+const struct rs_object rs_capture = { "captures[]", ROWS(capture_members) };
+
 /* clang-format on */
 
-const struct rs_object *const rs_objects[] = { &rs_source };
+const struct rs_object *const rs_objects[] = { &rs_capture, &rs_live, &rs_source, &rs_chain };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];
 
 void rs_list(FILE *out)

@@ -21,14 +21,19 @@
 
 enum rs_kind {
     RS_UINT,       /* an unsigned integer of `size` bytes, 0..max */
+    RS_INT,        /* int64_t (nanoseconds) */
     RS_BOOL,       /* bool */
     RS_FRAME,      /* struct ib_frame_ref: {capture, frame, time}, null for frame 0 */
+    RS_ENDPOINT,   /* struct ib_endpoint: {lid, gid} */
     RS_IP,         /* uint8_t[16], its version the uint8_t at aux */
     RS_PORT_SPACE, /* uint16_t: "TCP", "UDP", "IB", "IPoIB" or "0x0123" */
-    RS_REAL,       /* double in [lo, hi], `decimals` decimals (trim: no trailing zeros);
-                      null where the bool at aux is false (nullable) */
+    RS_REAL,       /* double in [lo, hi], `decimals` decimals (trim: no trailing zeros) */
     RS_STRING,     /* const char *: a copy the reader owns; null for NULL (nullable) */
-    RS_ENUM,       /* uint8_t, written by its name (names) */
+    RS_ENUM,       /* an enum of `size` bytes, written by its name (names) */
+    RS_TEXT,       /* text(obj), a name of another member's value: read back and
+                      not kept (the views name the value again) */
+    RS_INDEX,      /* the object's place in its array: must be where it is */
+    RS_OBJECT,     /* an object at `at` with its own table (object) */
     RS_CODEC,      /* the member's own writer and reader (codec) */
 };
 
@@ -39,6 +44,9 @@ enum rs_codec {
     RS_CODEC_CA_GUID,     /* "0x" and 16 hex digits, null for 0 */
     RS_CODEC_ADDRESSES,   /* a host's addresses, up to IB_HOST_ADDRESSES_MAX */
     RS_CODEC_DESTINATION, /* a source's busiest destination: {ip, port} or null */
+    RS_CODEC_HOPS,        /* a chain's hops, up to IB_CHAIN_HOPS_MAX */
+    RS_CODEC_LINKTYPE,    /* an int, null for -1 */
+    RS_CODEC_ERROR,       /* a capture's first problem: char[], null for "" */
 };
 
 /* An enum's names: by value and back (count: none by that name). */
@@ -48,20 +56,28 @@ struct rs_names {
     unsigned count;
 };
 
+struct rs_object;
+
 struct rs_member {
     const char *key;
     enum rs_kind kind;
     size_t at;  /* offsetof the value in the object */
-    size_t aux; /* RS_IP: its version's; RS_REAL nullable: the bool saying it is there */
-    uint8_t size;
+    size_t aux; /* RS_IP: offsetof its version */
+    /* 1 + offsetof a bool: when false, the value is null (RS_UINT, RS_INT,
+     * RS_REAL) or the member is not written (RS_OBJECT); 0 for none. */
+    size_t has;
+    size_t size;
     uint64_t max;
     double lo, hi;
     int decimals;
     bool trim;
     bool nullable;
     bool optional;    /* reports written before it came lack it */
+    bool fabric;      /* written only with captures correlated; merge does not read it */
     const char *noun; /* what a refused value is not: "a count of ports" */
     const struct rs_names *names;
+    const char *(*text)(const void *obj);
+    const struct rs_object *object;
     enum rs_codec codec;
 };
 
@@ -71,8 +87,19 @@ struct rs_object {
     size_t count;
 };
 
+/* Where an object is written: its place in its array (RS_INDEX), and
+ * whether the report has captures correlated. */
+struct rs_place {
+    uint64_t index;
+    bool fabric;
+};
+
 /* sources[] (and JSON Lines' "source" records): struct ib_source_stats. */
 extern const struct rs_object rs_source;
+/* redirect_chains[]: struct ib_redirect_chain. */
+extern const struct rs_object rs_chain;
+/* captures[]: struct report_capture. */
+extern const struct rs_object rs_capture;
 
 /* Every table, for --list-report-keys. */
 extern const struct rs_object *const rs_objects[];
