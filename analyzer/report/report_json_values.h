@@ -32,6 +32,19 @@ struct report_model;
 void jv_captures(struct json_writer *w, const struct report_model *m); /* captures[] */
 /* {window_ns, repeat_sightings, deliveries[], ...}: m->fabric set */
 void jv_fabric(struct json_writer *w, const struct report_model *m);
+/* What writes an array member in place (the JSON report's connections
+ * list, from its scratch file). */
+struct jv_list {
+    void (*write)(struct json_writer *w, void *ctx);
+    void *ctx;
+};
+/* The report's summary, in the JSON report's order: every member but the
+ * findings (report_json.c).  streamed: JSON Lines' summary record, whose
+ * own records carry the sources, chains and CRC counts per capture (and
+ * connections, as they end): those arrays are left out.  list: writes
+ * connections.list, NULL for none. */
+void jv_summary_members(struct json_writer *w, const struct report_model *m, bool streamed,
+                        const struct jv_list *list);
 /* A merge's "host": the label of the host an item came from (nothing
  * for one run's report). */
 void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_t host);
