@@ -48,12 +48,10 @@ struct merge {
     struct merge_key *keys;
     int scratch_error; /* errno of a failed write to findings */
 
-    /* Totals. */
-    uint64_t frames, ib_frames, link_records, findings_dropped;
-    bool have_time;
-    int64_t first_ns, last_ns; /* the earliest first, the latest last */
-    struct ib_connection_stats connections;
-    struct ib_engine_stats stats;
+    /* Totals, as the model keeps them: frames, ib_frames, link_records,
+     * findings_dropped, connections, stats; have_time, first_ns (the
+     * earliest first) and last_ns (the latest last). */
+    struct report_model sum;
 };
 
 /* One report being read into the merge. */

@@ -85,51 +85,39 @@ static bool read_frames(struct merge_report *mr)
     }
     if (!rd_required(r, base, keys, seen, ALL(5)))
         return false;
-    merge_add(&mg->frames, n[0]);
-    merge_add(&mg->ib_frames, n[1]);
-    merge_add(&mg->link_records, n[2]);
+    merge_add(&mg->sum.frames, n[0]);
+    merge_add(&mg->sum.ib_frames, n[1]);
+    merge_add(&mg->sum.link_records, n[2]);
     for (int i = 0; i < 2; i++) {
         if (null[i])
             continue;
-        if (!mg->have_time)
-            mg->first_ns = mg->last_ns = t[i];
-        mg->have_time = true;
-        if (i == 0 && t[i] < mg->first_ns)
-            mg->first_ns = t[i];
-        if (i == 1 && t[i] > mg->last_ns)
-            mg->last_ns = t[i];
+        if (!mg->sum.have_time)
+            mg->sum.first_ns = mg->sum.last_ns = t[i];
+        mg->sum.have_time = true;
+        if (i == 0 && t[i] < mg->sum.first_ns)
+            mg->sum.first_ns = t[i];
+        if (i == 1 && t[i] > mg->sum.last_ns)
+            mg->sum.last_ns = t[i];
     }
     return true;
 }
 
 static bool read_pool(struct merge_report *mr)
 {
-    static const char *const keys[] = {
-        "low", "high", "size", "threshold_pct", "forecast_horizon_s", "forecast_window_s", NULL
-    };
     struct rd *r = &mr->rd;
-    size_t base = r->path_len;
     uint64_t seen = 0;
+    struct report_pool p = { 0 };
+    if (!rd_open(r, JP_OBJECT, "an object (pool)") ||
+        !ms_read_members(r, &rs_pool, &p, &(struct ms_scratch){ 0 }, &seen))
+        return false;
     struct ib_engine_config cfg;
-    uint64_t size = 0;
-    double window = 0;
     ib_engine_config_init(&cfg);
-    if (!rd_open(r, JP_OBJECT, "an object (pool)"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0   ? rd_u16(r, "a port", &cfg.pool_low)
-                  : k == 1 ? rd_u16(r, "a port", &cfg.pool_high)
-                  : k == 2 ? rd_count(r, &size)
-                  : k == 3 ? rd_real(r, 0, 100, "a percentage", &cfg.threshold_pct)
-                  : k == 4 ? rd_real(r, 0, IB_FORECAST_HORIZON_MAX, "a number of seconds",
-                                     &cfg.forecast_horizon_s)
-                  : k == 5 ? rd_real(r, 0, IB_FORECAST_HORIZON_MAX, "a number of seconds", &window)
-                           : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
-    if (!rd_required(r, base, keys, seen, ALL(6)))
-        return false;
+    cfg.pool_low = p.low;
+    cfg.pool_high = p.high;
+    cfg.threshold_pct = p.threshold_pct;
+    cfg.forecast_horizon_s = p.forecast_horizon_s;
+    uint64_t size = p.size;
+    double window = p.forecast_window_s;
     const char *problem = ib_engine_config_problem(&cfg);
     if (problem)
         return rd_fail(r, "%s", problem);
@@ -256,7 +244,7 @@ static bool read_connections(struct merge_report *mr)
                                         "retransmissions_by_message",
                                         NULL };
     struct rd *r = &mr->rd;
-    struct ib_connection_stats *cs = &mr->mg->connections;
+    struct ib_connection_stats *cs = &mr->mg->sum.connections;
     uint64_t *counts[] = { &cs->requests,        &cs->established,   &cs->rejected,    &cs->closed,
                            &cs->retransmissions, &cs->sidr_requests, &cs->sidr_replies };
     size_t base = r->path_len;
@@ -555,33 +543,20 @@ static int diagnostic_index(const char *name)
     return d != IB_DIAG_COUNT && !ib_diag_info(d)->addressing ? (int)d : -1;
 }
 
+/* The limits, added up. */
 static bool read_limits(struct merge_report *mr)
 {
-    static const char *const keys[] = { "findings_dropped",      "connections_evicted",
-                                        "transactions_evicted",  "chains_dropped",
-                                        "sources_dropped",       "allocation_failures",
-                                        "connections_forgotten", NULL };
     struct rd *r = &mr->rd;
-    struct ib_engine_stats *es = &mr->mg->stats;
-    /* connections_forgotten, the last, came later: summed when present */
-    uint64_t *into[] = { &mr->mg->findings_dropped, &es->connections_evicted,
-                         &es->transactions_evicted, &es->chains_dropped,
-                         &es->sources_dropped,      &es->allocation_failures,
-                         &es->ended_forgotten };
-    size_t base = r->path_len;
     uint64_t seen = 0;
-    uint64_t n;
-    if (!rd_open(r, JP_OBJECT, "an object (limits)"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        if (k >= 0 && !rd_count(r, &n))
-            return false;
-        if (k >= 0)
-            merge_add(into[k], n);
-        else if (!(k == RD_OTHER && rd_skip(r)))
-            return false;
-    }
-    return rd_required(r, base, keys, seen, ALL(6));
+    struct report_model *n = calloc(1, sizeof *n);
+    if (!n)
+        return rd_fail(r, "out of memory");
+    bool ok = rd_open(r, JP_OBJECT, "an object (limits)") &&
+              ms_read_members(r, &rs_limits, n, &(struct ms_scratch){ 0 }, &seen);
+    if (ok)
+        ms_add_counts(&rs_limits, &mr->mg->sum, n);
+    free(n);
+    return ok;
 }
 
 /* A finding into the scratch file, and its time into the keys to sort. */
@@ -638,12 +613,13 @@ static bool read_top(struct merge_report *mr, int k)
     case 5: return read_chains(mr);
     case 6:
     case 7:
-        return read_count_map(r, mg->stats.diagnostics, IB_DIAG_COUNT,
+        return read_count_map(r, mg->sum.stats.diagnostics, IB_DIAG_COUNT,
                               k == 6 ? rule_index : diagnostic_index,
                               k == 6 ? "an addressing rule" : "a diagnostic");
     case 8: return read_crc(mr);
     case 9:
-        return read_count_map(r, mg->stats.findings, IB_FIND_COUNT, kind_index, "a finding kind");
+        return read_count_map(r, mg->sum.stats.findings, IB_FIND_COUNT, kind_index,
+                              "a finding kind");
     case 10: return read_limits(mr);
     case 11: return read_findings(mr);
     case 12:

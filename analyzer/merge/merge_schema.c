@@ -358,3 +358,17 @@ uint64_t ms_optional(const struct rs_object *o)
             bits |= UINT64_C(1) << i;
     return bits;
 }
+
+void ms_add_counts(const struct rs_object *o, void *into, const void *from)
+{
+    for (size_t i = 0; i < o->count; i++) {
+        const struct rs_member *mb = &o->members[i];
+        if (mb->kind != RS_UINT || mb->size != sizeof(uint64_t))
+            continue;
+        uint64_t a, b;
+        memcpy(&a, (char *)into + mb->at, sizeof a);
+        memcpy(&b, (const char *)from + mb->at, sizeof b);
+        a = a > UINT64_MAX - b ? UINT64_MAX : a + b;
+        memcpy((char *)into + mb->at, &a, sizeof a);
+    }
+}

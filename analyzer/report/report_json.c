@@ -256,7 +256,7 @@ static void write_counts(struct json_writer *w, const struct report_model *m)
     jw_key(w, "finding_counts");
     jv_finding_counts(w, es);
     jw_key(w, "limits");
-    jv_limits(w, m->findings_dropped, es);
+    jv_limits(w, m);
 }
 
 void jv_summary_members(struct json_writer *w, const struct report_model *m, bool streamed,

@@ -14,12 +14,6 @@
 #include "report_model.h"
 #include "report_schema.h"
 
-void jv_percent(struct json_writer *w, double pct)
-{
-    long centi = lround(pct * 100);
-    jw_double(w, pct, centi % 100 == 0 ? 0 : centi % 10 == 0 ? 1 : 2);
-}
-
 void jv_number(struct json_writer *w, double v, int decimals)
 {
     if (fabs(v) < 0.5 * pow(10, -decimals))
@@ -611,23 +605,10 @@ void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es)
     jw_end_object(w);
 }
 
-void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es)
+void jv_limits(struct json_writer *w, const struct report_model *m)
 {
     jw_begin_object(w);
-    jw_key(w, "findings_dropped");
-    jw_uint(w, findings_dropped);
-    jw_key(w, "connections_evicted");
-    jw_uint(w, es->connections_evicted);
-    jw_key(w, "transactions_evicted");
-    jw_uint(w, es->transactions_evicted);
-    jw_key(w, "chains_dropped");
-    jw_uint(w, es->chains_dropped);
-    jw_key(w, "sources_dropped");
-    jw_uint(w, es->sources_dropped);
-    jw_key(w, "allocation_failures");
-    jw_uint(w, es->allocation_failures);
-    jw_key(w, "connections_forgotten");
-    jw_uint(w, es->ended_forgotten);
+    jv_members(w, &rs_limits, m, &(struct rs_place){ 0 });
     jw_end_object(w);
 }
 
@@ -724,18 +705,7 @@ void jv_crc_capture_members(struct json_writer *w, const struct report_model *m,
 void jv_pool(struct json_writer *w, const struct report_pool *p)
 {
     jw_begin_object(w);
-    jw_key(w, "low");
-    jw_uint(w, p->low);
-    jw_key(w, "high");
-    jw_uint(w, p->high);
-    jw_key(w, "size");
-    jw_uint(w, p->size);
-    jw_key(w, "threshold_pct");
-    jv_percent(w, p->threshold_pct);
-    jw_key(w, "forecast_horizon_s");
-    jv_number(w, p->forecast_horizon_s, 9);
-    jw_key(w, "forecast_window_s");
-    jv_number(w, p->forecast_window_s, 9);
+    jv_members(w, &rs_pool, p, &(struct rs_place){ 0 });
     jw_end_object(w);
 }
 

@@ -14,7 +14,6 @@
 
 void jv_time(struct json_writer *w, int64_t ns);                    /* RFC 3339 */
 void jv_frame(struct json_writer *w, const struct ib_frame_ref *f); /* {capture, frame, time} */
-void jv_percent(struct json_writer *w, double pct);                 /* 90, 87.5, 33.33 */
 /* At most `decimals` decimals, no trailing zeros: 300, 57.25; null when
  * not finite. */
 void jv_number(struct json_writer *w, double v, int decimals);
@@ -26,7 +25,8 @@ void jv_port_space(struct json_writer *w, uint16_t ps);
 void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median);
 void jv_crc_counts(struct json_writer *w, const uint64_t n[3]); /* by enum ib_crc_status */
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es);
-void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es);
+struct report_model;
+void jv_limits(struct json_writer *w, const struct report_model *m);
 
 struct report_model;
 void jv_captures(struct json_writer *w, const struct report_model *m); /* captures[] */

@@ -140,9 +140,39 @@ static const struct rs_member capture_members[] = {
 #undef K
 const struct rs_object rs_capture = { "captures[]", ROWS(capture_members) };
 
+#define P struct report_pool
+static const struct rs_member pool_members[] = {
+    { "low", RS_UINT, AT(P, low), .max = UINT16_MAX, .noun = "a port" },
+    { "high", RS_UINT, AT(P, high), .max = UINT16_MAX, .noun = "a port" },
+    U32(P, "size", size, "a count"),
+    { "threshold_pct", RS_REAL, AT(P, threshold_pct), .lo = 0, .hi = 100, .decimals = 2,
+      .trim = true, .noun = "a percentage" },
+    { "forecast_horizon_s", RS_REAL, AT(P, forecast_horizon_s), .lo = 0,
+      .hi = IB_FORECAST_HORIZON_MAX, .decimals = 9, .trim = true, .noun = "a number of seconds" },
+    { "forecast_window_s", RS_REAL, AT(P, forecast_window_s), .lo = 0,
+      .hi = IB_FORECAST_HORIZON_MAX, .decimals = 9, .trim = true, .noun = "a number of seconds" },
+};
+#undef P
+const struct rs_object rs_pool = { "pool", ROWS(pool_members) };
+
+#define M struct report_model
+static const struct rs_member limits_members[] = {
+    COUNT(M, "findings_dropped", findings_dropped),
+    COUNT(M, "connections_evicted", stats.connections_evicted),
+    COUNT(M, "transactions_evicted", stats.transactions_evicted),
+    COUNT(M, "chains_dropped", stats.chains_dropped),
+    COUNT(M, "sources_dropped", stats.sources_dropped),
+    COUNT(M, "allocation_failures", stats.allocation_failures),
+    { "connections_forgotten", RS_UINT, AT(M, stats.ended_forgotten), .max = UINT64_MAX,
+      .noun = "a count", .optional = true },
+};
+#undef M
+const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
+
 /* clang-format on */
 
-const struct rs_object *const rs_objects[] = { &rs_capture, &rs_live, &rs_source, &rs_chain };
+const struct rs_object *const rs_objects[] = { &rs_capture, &rs_live, &rs_pool,
+                                               &rs_source, &rs_chain, &rs_limits };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];
 
 void rs_list(FILE *out)

@@ -100,6 +100,10 @@ extern const struct rs_object rs_source;
 extern const struct rs_object rs_chain;
 /* captures[]: struct report_capture. */
 extern const struct rs_object rs_capture;
+/* pool (a merge's pools[] and hosts[].pool): struct report_pool. */
+extern const struct rs_object rs_pool;
+/* limits: struct report_model (its findings_dropped and stats). */
+extern const struct rs_object rs_limits;
 
 /* Every table, for --list-report-keys. */
 extern const struct rs_object *const rs_objects[];
