@@ -142,143 +142,32 @@ static bool read_pool(struct merge_report *mr)
     return true;
 }
 
-/* connections.reject_reasons: "reason" -> count, added up. */
-static bool read_reject_reasons(struct rd *r, struct ib_connection_stats *cs)
+/* A latency added: counts add, the extremes hold (medians do not merge). */
+static void add_latency(struct ib_latency *into, const struct ib_latency *l)
 {
-    size_t base = r->path_len;
-    uint64_t given = 0; /* reasons seen, a bit each */
-    bool more;
-    if (!rd_open(r, JP_OBJECT, "an object (reason -> count)"))
-        return false;
-    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
-        const char *key = r->jp->text;
-        char *end;
-        unsigned long reason = strtoul(key, &end, 10);
-        bool canonical = key[0] >= '0' && key[0] <= '9' && !*end && (key[0] != '0' || !key[1]);
-        rd_path_key(r, key);
-        if (!canonical || reason >= IB_REJ_REASON_MAX)
-            return rd_fail(r, "not a reject reason (0 to %d)", IB_REJ_REASON_MAX - 1);
-        if (given & (uint64_t)1 << reason)
-            return rd_fail(r, "given twice");
-        given |= (uint64_t)1 << reason;
-        uint64_t n;
-        if (!rd_count(r, &n))
-            return false;
-        merge_add(&cs->reject_reasons[reason], n);
-    }
-    rd_path_back(r, base);
-    return !r->jp->error[0];
+    if (!l->count)
+        return;
+    if (!into->count || l->min_ns < into->min_ns)
+        into->min_ns = l->min_ns;
+    if (!into->count || l->max_ns > into->max_ns)
+        into->max_ns = l->max_ns;
+    merge_add(&into->count, l->count);
 }
 
-/* A latency: counts add, the extremes hold (medians do not merge). */
-static bool read_latency(struct rd *r, struct ib_latency *into)
-{
-    static const char *const keys[] = { "count", "min_ns", "median_ns", "max_ns", NULL };
-    size_t base = r->path_len;
-    uint64_t seen = 0;
-    uint64_t count = 0;
-    int64_t v[3] = { 0 };
-    bool null[3] = { true, true, true };
-    if (!rd_open(r, JP_OBJECT, "an object (a latency)"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0  ? rd_count(r, &count)
-                  : k > 0 ? rd_int(r, "a time in ns or null", &v[k - 1], &null[k - 1])
-                          : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
-    if (!rd_required(r, base, keys, seen, ALL(4)))
-        return false;
-    if (count && (null[0] || null[2]))
-        return rd_path_key(r, null[0] ? "min_ns" : "max_ns"),
-               rd_fail(r, "null with a count of %llu", (unsigned long long)count);
-    if (!count)
-        return true;
-    for (int i = 0; i < 3; i++)
-        if (v[i] < 0) /* a step back counts as instant: never below 0 */
-            return rd_path_key(r, keys[i + 1]),
-                   rd_fail(r, "%lld is not a latency (0 ns up)", (long long)v[i]);
-    if (v[0] > v[2] || (!null[1] && (v[1] < v[0] || v[1] > v[2])))
-        return rd_fail(r, "min_ns, median_ns and max_ns are not in order");
-    if (!into->count || v[0] < into->min_ns)
-        into->min_ns = v[0];
-    if (!into->count || v[2] > into->max_ns)
-        into->max_ns = v[2];
-    merge_add(&into->count, count);
-    return true;
-}
-
-static bool read_count_map(struct rd *r, uint64_t *counts, int size, int (*index)(const char *),
-                           const char *noun);
-
-/* "REQ" ... "APR": the index of a per-message count. */
-static int cm_message_index(const char *name)
-{
-    for (int m = 0; m < IB_CM_MSG_COUNT; m++) {
-        const char *n = ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + (unsigned)m);
-        if (n && strcmp(n, name) == 0)
-            return m;
-    }
-    return -1;
-}
-
+/* The CM figures, added up. */
 static bool read_connections(struct merge_report *mr)
 {
-    /* The first ten are required; the counts after "list" came with the
-     * kernel's connection model and are summed when present. */
-    static const char *const keys[] = { "requests",
-                                        "established",
-                                        "rejected",
-                                        "closed",
-                                        "retransmissions",
-                                        "sidr_requests",
-                                        "sidr_replies",
-                                        "reject_reasons",
-                                        "setup_latency",
-                                        "req_rep_latency",
-                                        "list",
-                                        "unreachable",
-                                        "disconnect_timeouts",
-                                        "waiting_at_end",
-                                        "retransmissions_by_message",
-                                        NULL };
     struct rd *r = &mr->rd;
     struct ib_connection_stats *cs = &mr->mg->sum.connections;
-    uint64_t *counts[] = { &cs->requests,        &cs->established,   &cs->rejected,    &cs->closed,
-                           &cs->retransmissions, &cs->sidr_requests, &cs->sidr_replies };
-    size_t base = r->path_len;
+    struct ib_connection_stats n = { 0 };
     uint64_t seen = 0;
-    uint64_t n;
-    if (!rd_open(r, JP_OBJECT, "an object (connections)"))
+    if (!rd_open(r, JP_OBJECT, "an object (connections)") ||
+        !ms_read_members(r, &rs_connections, &n, &(struct ms_scratch){ 0 }, &seen))
         return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok;
-        if (k >= 0 && k < 7) {
-            ok = rd_count(r, &n);
-            merge_add(counts[k], ok ? n : 0);
-        } else if (k == 7) {
-            ok = read_reject_reasons(r, cs);
-        } else if (k == 8 || k == 9) {
-            ok = read_latency(r, k == 8 ? &cs->setup : &cs->req_rep);
-        } else if (k == 10) { /* the --connections list: not merged */
-            ok = rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
-        } else if (k >= 11 && k <= 13) {
-            ok = rd_count(r, &n);
-            merge_add(k == 11   ? &cs->unreachable
-                      : k == 12 ? &cs->disconnect_timeouts
-                                : &cs->waiting_at_end,
-                      ok ? n : 0);
-        } else if (k == 14) {
-            ok = read_count_map(r, cs->retransmissions_by_message, IB_CM_MSG_COUNT,
-                                cm_message_index, "a CM message");
-        } else {
-            ok = k == RD_OTHER && rd_skip(r);
-        }
-        if (!ok)
-            return false;
-    }
-    return rd_required(r, base, keys, seen, ALL(10));
+    ms_add_counts(&rs_connections, cs, &n);
+    add_latency(&cs->setup, &n.setup);
+    add_latency(&cs->req_rep, &n.req_rep);
+    return true;
 }
 
 /* The estimates as the engine makes them: none before the source's first
@@ -499,33 +388,6 @@ static bool read_crc(struct merge_report *mr)
     return !r->jp->error[0] && rd_required(r, base, keys, seen, ALL(2));
 }
 
-/* An object of name -> count whose names are those of a table (finding
- * kinds, diagnostics): each count added to counts[the name's index]. */
-static bool read_count_map(struct rd *r, uint64_t *counts, int size, int (*index)(const char *),
-                           const char *noun)
-{
-    size_t base = r->path_len;
-    bool given[64 > IB_DIAG_COUNT ? 64 : IB_DIAG_COUNT] = { false };
-    bool more;
-    if (!rd_open(r, JP_OBJECT, "an object (name -> count)"))
-        return false;
-    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
-        int i = index(r->jp->text);
-        rd_path_key(r, r->jp->text);
-        if (i < 0 || i >= size)
-            return rd_fail(r, "not %s", noun);
-        if (given[i])
-            return rd_fail(r, "given twice");
-        given[i] = true;
-        uint64_t n;
-        if (!rd_count(r, &n))
-            return false;
-        merge_add(&counts[i], n);
-    }
-    rd_path_back(r, base);
-    return !r->jp->error[0];
-}
-
 static int kind_index(const char *name)
 {
     return (int)ib_finding_kind_by_name(name);
@@ -613,13 +475,13 @@ static bool read_top(struct merge_report *mr, int k)
     case 5: return read_chains(mr);
     case 6:
     case 7:
-        return read_count_map(r, mg->sum.stats.diagnostics, IB_DIAG_COUNT,
-                              k == 6 ? rule_index : diagnostic_index,
-                              k == 6 ? "an addressing rule" : "a diagnostic");
+        return ms_read_count_map(r, mg->sum.stats.diagnostics, IB_DIAG_COUNT,
+                                 k == 6 ? rule_index : diagnostic_index,
+                                 k == 6 ? "an addressing rule" : "a diagnostic");
     case 8: return read_crc(mr);
     case 9:
-        return read_count_map(r, mg->sum.stats.findings, IB_FIND_COUNT, kind_index,
-                              "a finding kind");
+        return ms_read_count_map(r, mg->sum.stats.findings, IB_FIND_COUNT, kind_index,
+                                 "a finding kind");
     case 10: return read_limits(mr);
     case 11: return read_findings(mr);
     case 12:

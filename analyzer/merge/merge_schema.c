@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cm.h"
 #include "engine.h"
+#include "merge_fabric.h"
+#include "names.h"
 #include "report_model.h"
 
 /* The codecs' readers (report_schema.h): a source's members the kinds
@@ -143,6 +146,123 @@ static bool error_read(struct rd *r, const struct rs_member *mb, void *obj,
     return true;
 }
 
+/* An object of name -> count whose names are those of a table (finding
+ * kinds, diagnostics): each count added to counts[the name's index]. */
+bool ms_read_count_map(struct rd *r, uint64_t *counts, int size, int (*index)(const char *),
+                       const char *noun)
+{
+    size_t base = r->path_len;
+    bool given[64 > IB_DIAG_COUNT ? 64 : IB_DIAG_COUNT] = { false };
+    bool more;
+    if (!rd_open(r, JP_OBJECT, "an object (name -> count)"))
+        return false;
+    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
+        int i = index(r->jp->text);
+        rd_path_key(r, r->jp->text);
+        if (i < 0 || i >= size)
+            return rd_fail(r, "not %s", noun);
+        if (given[i])
+            return rd_fail(r, "given twice");
+        given[i] = true;
+        uint64_t n;
+        if (!rd_count(r, &n))
+            return false;
+        merge_add(&counts[i], n);
+    }
+    rd_path_back(r, base);
+    return !r->jp->error[0];
+}
+
+/* "REQ" ... "APR": the index of a per-message count. */
+static int cm_message_index(const char *name)
+{
+    for (int m = 0; m < IB_CM_MSG_COUNT; m++) {
+        const char *n = ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + (unsigned)m);
+        if (n && strcmp(n, name) == 0)
+            return m;
+    }
+    return -1;
+}
+
+/* connections.reject_reasons: "reason" -> count, added up. */
+static bool reject_reasons_read(struct rd *r, const struct rs_member *mb, void *obj,
+                                struct ms_scratch *scratch)
+{
+    uint64_t *counts = (uint64_t *)((char *)obj + mb->at);
+    size_t base = r->path_len;
+    uint64_t given = 0; /* reasons seen, a bit each */
+    bool more;
+    (void)scratch;
+    if (!rd_open(r, JP_OBJECT, "an object (reason -> count)"))
+        return false;
+    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
+        const char *key = r->jp->text;
+        char *end;
+        unsigned long reason = strtoul(key, &end, 10);
+        bool canonical = key[0] >= '0' && key[0] <= '9' && !*end && (key[0] != '0' || !key[1]);
+        rd_path_key(r, key);
+        if (!canonical || reason >= IB_REJ_REASON_MAX)
+            return rd_fail(r, "not a reject reason (0 to %d)", IB_REJ_REASON_MAX - 1);
+        if (given & (uint64_t)1 << reason)
+            return rd_fail(r, "given twice");
+        given |= (uint64_t)1 << reason;
+        uint64_t n;
+        if (!rd_count(r, &n))
+            return false;
+        counts[reason] = n;
+    }
+    rd_path_back(r, base);
+    return !r->jp->error[0];
+}
+
+/* A latency as the engine makes it: a count, and min_ns <= median_ns <=
+ * max_ns from 0 up, null when the count is 0 (median_ns: when unknown). */
+static bool latency_read(struct rd *r, const struct rs_member *mb, void *obj,
+                         struct ms_scratch *scratch)
+{
+    static const char *const keys[] = { "count", "min_ns", "median_ns", "max_ns", NULL };
+    struct ib_latency *into = (struct ib_latency *)((char *)obj + mb->at);
+    size_t base = r->path_len;
+    uint64_t seen = 0;
+    uint64_t count = 0;
+    (void)scratch;
+    int64_t v[3] = { 0 };
+    bool null[3] = { true, true, true };
+    if (!rd_open(r, JP_OBJECT, "an object (a latency)"))
+        return false;
+    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
+        bool ok = k == 0  ? rd_count(r, &count)
+                  : k > 0 ? rd_int(r, "a time in ns or null", &v[k - 1], &null[k - 1])
+                          : k == RD_OTHER && rd_skip(r);
+        if (!ok)
+            return false;
+    }
+    if (!rd_required(r, base, keys, seen, 15))
+        return false;
+    if (count && (null[0] || null[2]))
+        return rd_path_key(r, null[0] ? "min_ns" : "max_ns"),
+               rd_fail(r, "null with a count of %llu", (unsigned long long)count);
+    if (!count)
+        return true;
+    for (int i = 0; i < 3; i++)
+        if (v[i] < 0) /* a step back counts as instant: never below 0 */
+            return rd_path_key(r, keys[i + 1]),
+                   rd_fail(r, "%lld is not a latency (0 ns up)", (long long)v[i]);
+    if (v[0] > v[2] || (!null[1] && (v[1] < v[0] || v[1] > v[2])))
+        return rd_fail(r, "min_ns, median_ns and max_ns are not in order");
+    *into =
+        (struct ib_latency){ .count = count, .min_ns = v[0], .median_ns = v[1], .max_ns = v[2] };
+    return true;
+}
+
+static bool by_message_read(struct rd *r, const struct rs_member *mb, void *obj,
+                            struct ms_scratch *scratch)
+{
+    (void)scratch;
+    return ms_read_count_map(r, (uint64_t *)((char *)obj + mb->at), IB_CM_MSG_COUNT,
+                             cm_message_index, "a CM message");
+}
+
 static bool (*const codec_readers[])(struct rd *, const struct rs_member *, void *,
                                      struct ms_scratch *) = {
     [RS_CODEC_IP_VERSION] = ip_version_read,
@@ -152,6 +272,9 @@ static bool (*const codec_readers[])(struct rd *, const struct rs_member *, void
     [RS_CODEC_HOPS] = hops_read,
     [RS_CODEC_LINKTYPE] = linktype_read,
     [RS_CODEC_ERROR] = error_read,
+    [RS_CODEC_REJECT_REASONS] = reject_reasons_read,
+    [RS_CODEC_BY_MESSAGE] = by_message_read,
+    [RS_CODEC_LATENCY] = latency_read,
 };
 
 static void uint_to(void *p, size_t size, uint64_t v)
@@ -293,6 +416,8 @@ static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
     case RS_TEXT: return rd_string(r, true, &(const char *){ NULL }); /* named again */
     case RS_INDEX: return index_read(r, mb, scratch);
     case RS_OBJECT: return object_read(r, mb, obj, scratch);
+    case RS_RECORDS: /* records of a run, not merged */
+        return rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
     case RS_CODEC: return codec_readers[mb->codec](r, mb, obj, scratch);
     }
     return false;
@@ -363,12 +488,13 @@ void ms_add_counts(const struct rs_object *o, void *into, const void *from)
 {
     for (size_t i = 0; i < o->count; i++) {
         const struct rs_member *mb = &o->members[i];
-        if (mb->kind != RS_UINT || mb->size != sizeof(uint64_t))
-            continue;
-        uint64_t a, b;
-        memcpy(&a, (char *)into + mb->at, sizeof a);
-        memcpy(&b, (const char *)from + mb->at, sizeof b);
-        a = a > UINT64_MAX - b ? UINT64_MAX : a + b;
-        memcpy((char *)into + mb->at, &a, sizeof a);
+        for (size_t k = 0; mb->sums && k < mb->size / sizeof(uint64_t); k++) {
+            uint64_t a, b;
+            size_t at = mb->at + k * sizeof a;
+            memcpy(&a, (char *)into + at, sizeof a);
+            memcpy(&b, (const char *)from + at, sizeof b);
+            merge_add(&a, b);
+            memcpy((char *)into + at, &a, sizeof a);
+        }
     }
 }

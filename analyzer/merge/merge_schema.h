@@ -29,9 +29,15 @@ bool ms_read_members(struct rd *r, const struct rs_object *o, void *obj, struct 
  * message); "?" for none. */
 const char *ms_key_at(const struct rs_object *o, size_t at);
 
-/* Adds the counts (8-byte RS_UINT members) of from to those of into, both
- * objects of o's type, each held at the largest count. */
+/* Adds the counts (the members marked sums) of from to those of into,
+ * both objects of o's type, each held at the largest count. */
 void ms_add_counts(const struct rs_object *o, void *into, const void *from);
+
+/* An object of name -> count whose names are those of a table (finding
+ * kinds, diagnostics, CM messages): each count added to counts[the name's
+ * index]. */
+bool ms_read_count_map(struct rd *r, uint64_t *counts, int size, int (*index)(const char *),
+                       const char *noun);
 
 /* Whether o's member of that key was read (seen as ms_read_members set it). */
 bool ms_given(const struct rs_object *o, uint64_t seen, const char *key);

@@ -394,29 +394,6 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
     }
 }
 
-void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median)
-{
-    jw_begin_object(w);
-    jw_key(w, "count");
-    jw_uint(w, l->count);
-    jw_key(w, "min_ns");
-    if (l->count)
-        jw_int(w, l->min_ns);
-    else
-        jw_null(w);
-    jw_key(w, "median_ns");
-    if (l->count && median)
-        jw_int(w, l->median_ns);
-    else
-        jw_null(w);
-    jw_key(w, "max_ns");
-    if (l->count)
-        jw_int(w, l->max_ns);
-    else
-        jw_null(w);
-    jw_end_object(w);
-}
-
 void jv_crc_counts(struct json_writer *w, const uint64_t n[3])
 {
     jw_begin_object(w);
@@ -431,21 +408,27 @@ void jv_crc_counts(struct json_writer *w, const uint64_t n[3])
 
 /* The codecs' writers (report_schema.h): a source's members the kinds
  * cannot say. */
-static void ip_version_value(struct json_writer *w, const void *obj)
+static void ip_version_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                             const struct rs_place *at)
 {
+    (void)mb, (void)at;
     jw_uint(w, ((const struct ib_source_stats *)obj)->ip_version);
 }
 
-static void ca_guid_value(struct json_writer *w, const void *obj)
+static void ca_guid_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                          const struct rs_place *at)
 {
+    (void)mb, (void)at;
     const struct ib_source_stats *s = obj;
     char buf[24];
     snprintf(buf, sizeof buf, "0x%016" PRIx64, s->ca_guid);
     jw_string(w, s->ca_guid ? buf : NULL);
 }
 
-static void addresses_value(struct json_writer *w, const void *obj)
+static void addresses_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                            const struct rs_place *at)
 {
+    (void)mb, (void)at;
     const struct ib_source_stats *s = obj;
     jw_begin_array(w);
     for (uint32_t i = 0; i < s->addresses_listed; i++)
@@ -453,8 +436,10 @@ static void addresses_value(struct json_writer *w, const void *obj)
     jw_end_array(w);
 }
 
-static void destination_value(struct json_writer *w, const void *obj)
+static void destination_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                              const struct rs_place *at)
 {
+    (void)mb, (void)at;
     const struct ib_source_stats *s = obj;
     if (s->peak_per_destination_at.frame == 0) {
         jw_null(w);
@@ -468,8 +453,10 @@ static void destination_value(struct json_writer *w, const void *obj)
     jw_end_object(w);
 }
 
-static void hops_value(struct json_writer *w, const void *obj)
+static void hops_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                       const struct rs_place *at)
 {
+    (void)mb, (void)at;
     const struct ib_redirect_chain *c = obj;
     jw_begin_array(w);
     unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
@@ -484,8 +471,10 @@ static void hops_value(struct json_writer *w, const void *obj)
     jw_end_array(w);
 }
 
-static void linktype_value(struct json_writer *w, const void *obj)
+static void linktype_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                           const struct rs_place *at)
 {
+    (void)mb, (void)at;
     const struct report_capture *c = obj;
     if (c->info.linktype >= 0)
         jw_int(w, c->info.linktype);
@@ -493,13 +482,71 @@ static void linktype_value(struct json_writer *w, const void *obj)
         jw_null(w);
 }
 
-static void error_value(struct json_writer *w, const void *obj)
+static void error_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                        const struct rs_place *at)
 {
+    (void)mb, (void)at;
     const struct report_capture *c = obj;
     jw_string(w, c->info.error[0] ? c->info.error : NULL);
 }
 
-static void (*const codec_writers[])(struct json_writer *, const void *) = {
+static void latency_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                          const struct rs_place *at)
+{
+    const struct ib_latency *l = (const struct ib_latency *)((const char *)obj + mb->at);
+    jw_begin_object(w);
+    jw_key(w, "count");
+    jw_uint(w, l->count);
+    jw_key(w, "min_ns");
+    if (l->count)
+        jw_int(w, l->min_ns);
+    else
+        jw_null(w);
+    jw_key(w, "median_ns");
+    if (l->count && at->medians)
+        jw_int(w, l->median_ns);
+    else
+        jw_null(w);
+    jw_key(w, "max_ns");
+    if (l->count)
+        jw_int(w, l->max_ns);
+    else
+        jw_null(w);
+    jw_end_object(w);
+}
+
+static void by_message_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                             const struct rs_place *at)
+{
+    const uint64_t *n = (const uint64_t *)((const char *)obj + mb->at);
+    (void)at;
+    jw_begin_object(w);
+    for (unsigned m = 0; m < IB_CM_MSG_COUNT; m++) {
+        jw_key(w, ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + m));
+        jw_uint(w, n[m]);
+    }
+    jw_end_object(w);
+}
+
+static void reject_reasons_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                                 const struct rs_place *at)
+{
+    const uint64_t *n = (const uint64_t *)((const char *)obj + mb->at);
+    (void)at;
+    jw_begin_object(w);
+    for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
+        if (n[r] == 0)
+            continue;
+        char key[8];
+        snprintf(key, sizeof(key), "%u", r);
+        jw_key(w, key);
+        jw_uint(w, n[r]);
+    }
+    jw_end_object(w);
+}
+
+static void (*const codec_writers[])(struct json_writer *, const struct rs_member *, const void *,
+                                     const struct rs_place *) = {
     [RS_CODEC_IP_VERSION] = ip_version_value,
     [RS_CODEC_CA_GUID] = ca_guid_value,
     [RS_CODEC_ADDRESSES] = addresses_value,
@@ -507,6 +554,9 @@ static void (*const codec_writers[])(struct json_writer *, const void *) = {
     [RS_CODEC_HOPS] = hops_value,
     [RS_CODEC_LINKTYPE] = linktype_value,
     [RS_CODEC_ERROR] = error_value,
+    [RS_CODEC_REJECT_REASONS] = reject_reasons_value,
+    [RS_CODEC_BY_MESSAGE] = by_message_value,
+    [RS_CODEC_LATENCY] = latency_value,
 };
 
 static uint64_t uint_at(const void *p, size_t size)
@@ -569,7 +619,8 @@ static void member_value(struct json_writer *w, const struct rs_member *mb, cons
         jv_members(w, mb->object, p, at);
         jw_end_object(w);
         break;
-    case RS_CODEC: codec_writers[mb->codec](w, obj); break;
+    case RS_RECORDS: break; /* the renderer's, after the others */
+    case RS_CODEC: codec_writers[mb->codec](w, mb, obj, at); break;
     }
 }
 
@@ -578,7 +629,8 @@ void jv_members(struct json_writer *w, const struct rs_object *o, const void *ob
 {
     for (size_t i = 0; i < o->count; i++) {
         const struct rs_member *mb = &o->members[i];
-        if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !has_value(mb, obj)))
+        if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !has_value(mb, obj)) ||
+            mb->kind == RS_RECORDS)
             continue;
         jw_key(w, mb->key);
         member_value(w, mb, obj, at);
@@ -712,46 +764,5 @@ void jv_pool(struct json_writer *w, const struct report_pool *p)
 void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs,
                                  bool medians)
 {
-    jw_key(w, "requests");
-    jw_uint(w, cs->requests);
-    jw_key(w, "established");
-    jw_uint(w, cs->established);
-    jw_key(w, "rejected");
-    jw_uint(w, cs->rejected);
-    jw_key(w, "closed");
-    jw_uint(w, cs->closed);
-    jw_key(w, "unreachable");
-    jw_uint(w, cs->unreachable);
-    jw_key(w, "disconnect_timeouts");
-    jw_uint(w, cs->disconnect_timeouts);
-    jw_key(w, "waiting_at_end");
-    jw_uint(w, cs->waiting_at_end);
-    jw_key(w, "retransmissions");
-    jw_uint(w, cs->retransmissions);
-    jw_key(w, "retransmissions_by_message");
-    jw_begin_object(w);
-    for (unsigned m = 0; m < IB_CM_MSG_COUNT; m++) {
-        jw_key(w, ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + m));
-        jw_uint(w, cs->retransmissions_by_message[m]);
-    }
-    jw_end_object(w);
-    jw_key(w, "sidr_requests");
-    jw_uint(w, cs->sidr_requests);
-    jw_key(w, "sidr_replies");
-    jw_uint(w, cs->sidr_replies);
-    jw_key(w, "reject_reasons");
-    jw_begin_object(w);
-    for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
-        if (cs->reject_reasons[r] == 0)
-            continue;
-        char key[8];
-        snprintf(key, sizeof(key), "%u", r);
-        jw_key(w, key);
-        jw_uint(w, cs->reject_reasons[r]);
-    }
-    jw_end_object(w);
-    jw_key(w, "setup_latency");
-    jv_latency(w, &cs->setup, medians);
-    jw_key(w, "req_rep_latency");
-    jv_latency(w, &cs->req_rep, medians);
+    jv_members(w, &rs_connections, cs, &(struct rs_place){ .medians = medians });
 }

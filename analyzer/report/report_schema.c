@@ -39,7 +39,7 @@ static const char *linktype_text(const void *c)
 
 /* The kinds' rows for a member at field of the object type T. */
 #define AT(T, field)            offsetof(T, field), .size = sizeof(((T *)0)->field)
-#define COUNT(T, key, field)    { key, RS_UINT, AT(T, field), .max = UINT64_MAX, .noun = "a count" }
+#define COUNT(T, key, field)    { key, RS_UINT, AT(T, field), .max = UINT64_MAX, .noun = "a count", .sums = true }
 #define U32(T, key, field, n)   { key, RS_UINT, AT(T, field), .max = UINT32_MAX, .noun = n }
 #define FLAG(T, key, field)     { key, RS_BOOL, AT(T, field) }
 #define FRAME(T, key, field)    { key, RS_FRAME, AT(T, field) }
@@ -155,6 +155,27 @@ static const struct rs_member pool_members[] = {
 #undef P
 const struct rs_object rs_pool = { "pool", ROWS(pool_members) };
 
+#define N struct ib_connection_stats
+static const struct rs_member connection_members[] = {
+    COUNT(N, "requests", requests),
+    COUNT(N, "established", established),
+    COUNT(N, "rejected", rejected),
+    COUNT(N, "closed", closed),
+    { "unreachable", RS_UINT, AT(N, unreachable), .max = UINT64_MAX, .noun = "a count", .sums = true, .optional = true },
+    { "disconnect_timeouts", RS_UINT, AT(N, disconnect_timeouts), .max = UINT64_MAX, .noun = "a count", .sums = true, .optional = true },
+    { "waiting_at_end", RS_UINT, AT(N, waiting_at_end), .max = UINT64_MAX, .noun = "a count", .sums = true, .optional = true },
+    COUNT(N, "retransmissions", retransmissions),
+    { "retransmissions_by_message", RS_CODEC, AT(N, retransmissions_by_message), .codec = RS_CODEC_BY_MESSAGE, .sums = true, .optional = true },
+    COUNT(N, "sidr_requests", sidr_requests),
+    COUNT(N, "sidr_replies", sidr_replies),
+    { "reject_reasons", RS_CODEC, AT(N, reject_reasons), .codec = RS_CODEC_REJECT_REASONS, .sums = true },
+    CODEC(N, "setup_latency", setup, RS_CODEC_LATENCY),
+    CODEC(N, "req_rep_latency", req_rep, RS_CODEC_LATENCY),
+    { "list", RS_RECORDS, 0, .optional = true },
+};
+#undef N
+const struct rs_object rs_connections = { "connections", ROWS(connection_members) };
+
 #define M struct report_model
 static const struct rs_member limits_members[] = {
     COUNT(M, "findings_dropped", findings_dropped),
@@ -171,8 +192,8 @@ const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
 
 /* clang-format on */
 
-const struct rs_object *const rs_objects[] = { &rs_capture, &rs_live, &rs_pool,
-                                               &rs_source, &rs_chain, &rs_limits };
+const struct rs_object *const rs_objects[] = { &rs_capture, &rs_live,  &rs_pool,  &rs_connections,
+                                               &rs_source,  &rs_chain, &rs_limits };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];
 
 void rs_list(FILE *out)

@@ -34,19 +34,25 @@ enum rs_kind {
                       not kept (the views name the value again) */
     RS_INDEX,      /* the object's place in its array: must be where it is */
     RS_OBJECT,     /* an object at `at` with its own table (object) */
+    RS_RECORDS,    /* an array of records the renderer writes itself, after the
+                      others (JSON: spliced in; JSON Lines: records of their own);
+                      merge skips it */
     RS_CODEC,      /* the member's own writer and reader (codec) */
 };
 
 /* The members whose value the kinds cannot say. */
 enum rs_codec {
     RS_CODEC_NONE,
-    RS_CODEC_IP_VERSION,  /* a source's ip_version: its ip's, checked against it */
-    RS_CODEC_CA_GUID,     /* "0x" and 16 hex digits, null for 0 */
-    RS_CODEC_ADDRESSES,   /* a host's addresses, up to IB_HOST_ADDRESSES_MAX */
-    RS_CODEC_DESTINATION, /* a source's busiest destination: {ip, port} or null */
-    RS_CODEC_HOPS,        /* a chain's hops, up to IB_CHAIN_HOPS_MAX */
-    RS_CODEC_LINKTYPE,    /* an int, null for -1 */
-    RS_CODEC_ERROR,       /* a capture's first problem: char[], null for "" */
+    RS_CODEC_IP_VERSION,     /* a source's ip_version: its ip's, checked against it */
+    RS_CODEC_CA_GUID,        /* "0x" and 16 hex digits, null for 0 */
+    RS_CODEC_ADDRESSES,      /* a host's addresses, up to IB_HOST_ADDRESSES_MAX */
+    RS_CODEC_DESTINATION,    /* a source's busiest destination: {ip, port} or null */
+    RS_CODEC_HOPS,           /* a chain's hops, up to IB_CHAIN_HOPS_MAX */
+    RS_CODEC_LINKTYPE,       /* an int, null for -1 */
+    RS_CODEC_ERROR,          /* a capture's first problem: char[], null for "" */
+    RS_CODEC_REJECT_REASONS, /* uint64_t[IB_REJ_REASON_MAX]: "reason" -> count, non-zero */
+    RS_CODEC_BY_MESSAGE,     /* uint64_t[IB_CM_MSG_COUNT]: "REQ" -> count, every message */
+    RS_CODEC_LATENCY,        /* struct ib_latency: {count, min_ns, median_ns, max_ns} */
 };
 
 /* An enum's names: by value and back (count: none by that name). */
@@ -74,6 +80,7 @@ struct rs_member {
     bool nullable;
     bool optional;    /* reports written before it came lack it */
     bool fabric;      /* written only with captures correlated; merge does not read it */
+    bool sums;        /* uint64_t counts (size bytes), added up by a merge */
     const char *noun; /* what a refused value is not: "a count of ports" */
     const struct rs_names *names;
     const char *(*text)(const void *obj);
@@ -92,6 +99,7 @@ struct rs_object {
 struct rs_place {
     uint64_t index;
     bool fabric;
+    bool medians; /* latencies have a median (a merge's have none) */
 };
 
 /* sources[] (and JSON Lines' "source" records): struct ib_source_stats. */
@@ -102,6 +110,8 @@ extern const struct rs_object rs_chain;
 extern const struct rs_object rs_capture;
 /* pool (a merge's pools[] and hosts[].pool): struct report_pool. */
 extern const struct rs_object rs_pool;
+/* connections: struct ib_connection_stats. */
+extern const struct rs_object rs_connections;
 /* limits: struct report_model (its findings_dropped and stats). */
 extern const struct rs_object rs_limits;
 
