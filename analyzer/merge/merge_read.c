@@ -63,43 +63,36 @@ static bool read_captures(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
+/* The frame counts added up; the earliest first time, the latest last. */
 static bool read_frames(struct merge_report *mr)
 {
-    static const char *const keys[] = { "total",      "ib",        "link_records",
-                                        "first_time", "last_time", NULL };
     struct rd *r = &mr->rd;
-    struct merge *mg = mr->mg;
-    size_t base = r->path_len;
+    struct report_model *sum = &mr->mg->sum;
     uint64_t seen = 0;
-    uint64_t n[3] = { 0 };
-    int64_t t[2];
-    bool null[2];
-    if (!rd_open(r, JP_OBJECT, "an object (frames)"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k >= 0 && k < 3 ? rd_count(r, &n[k])
-                  : k >= 3        ? rd_time(r, &t[k - 3], &null[k - 3])
-                                  : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
+    struct report_model *n = calloc(1, sizeof *n);
+    if (!n)
+        return rd_fail(r, "out of memory");
+    n->first_ns = INT64_MAX; /* null: none (the times held are within 2^62) */
+    n->last_ns = INT64_MIN;
+    bool ok = rd_open(r, JP_OBJECT, "an object (frames)") &&
+              ms_read_members(r, &rs_frames, n, &(struct ms_scratch){ 0 }, &seen);
+    if (ok) {
+        ms_add_counts(&rs_frames, sum, n);
+        int64_t t[2] = { n->first_ns, n->last_ns };
+        for (int i = 0; i < 2; i++) {
+            if (t[i] == (i == 0 ? INT64_MAX : INT64_MIN))
+                continue;
+            if (!sum->have_time)
+                sum->first_ns = sum->last_ns = t[i];
+            sum->have_time = true;
+            if (i == 0 && t[i] < sum->first_ns)
+                sum->first_ns = t[i];
+            if (i == 1 && t[i] > sum->last_ns)
+                sum->last_ns = t[i];
+        }
     }
-    if (!rd_required(r, base, keys, seen, ALL(5)))
-        return false;
-    merge_add(&mg->sum.frames, n[0]);
-    merge_add(&mg->sum.ib_frames, n[1]);
-    merge_add(&mg->sum.link_records, n[2]);
-    for (int i = 0; i < 2; i++) {
-        if (null[i])
-            continue;
-        if (!mg->sum.have_time)
-            mg->sum.first_ns = mg->sum.last_ns = t[i];
-        mg->sum.have_time = true;
-        if (i == 0 && t[i] < mg->sum.first_ns)
-            mg->sum.first_ns = t[i];
-        if (i == 1 && t[i] > mg->sum.last_ns)
-            mg->sum.last_ns = t[i];
-    }
-    return true;
+    free(n);
+    return ok;
 }
 
 static bool read_pool(struct merge_report *mr)

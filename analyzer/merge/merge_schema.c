@@ -290,10 +290,12 @@ static void uint_to(void *p, size_t size, uint64_t v)
     }
 }
 
-/* The bool a row's `has` names: whether its value was there (not null). */
+/* The bool a row's `has` names: set when its value was there (not null).
+ * Objects are read into zeroed memory, and two members may share the
+ * bool (frames' first_time and last_time): a null leaves it. */
 static void set_has(const struct rs_member *mb, char *obj, bool there)
 {
-    if (mb->has)
+    if (mb->has && there)
         memcpy(obj + mb->has - 1, &there, sizeof there);
 }
 
@@ -317,6 +319,18 @@ static bool int_read(struct rd *r, const struct rs_member *mb, char *obj)
     if (!rd_int(r, mb->noun ? mb->noun : "a time in ns", &v, mb->has ? &null : NULL))
         return false;
     memcpy(obj + mb->at, &v, sizeof v);
+    set_has(mb, obj, !null);
+    return true;
+}
+
+static bool time_read(struct rd *r, const struct rs_member *mb, char *obj)
+{
+    int64_t v = 0;
+    bool null = false;
+    if (!rd_time(r, &v, mb->has ? &null : NULL))
+        return false;
+    if (!null)
+        memcpy(obj + mb->at, &v, sizeof v);
     set_has(mb, obj, !null);
     return true;
 }
@@ -401,6 +415,7 @@ static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
     switch (mb->kind) {
     case RS_UINT: return uint_read(r, mb, obj);
     case RS_INT: return int_read(r, mb, obj);
+    case RS_TIME: return time_read(r, mb, obj);
     case RS_BOOL: return rd_bool(r, p);
     case RS_FRAME: return rd_frame(r, p);
     case RS_ENDPOINT: return rd_endpoint(r, p);

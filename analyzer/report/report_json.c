@@ -153,24 +153,7 @@ static void write_chains(struct json_writer *w, const struct report_model *m)
 static void write_frames(struct json_writer *w, const struct report_model *m)
 {
     jw_key(w, "frames");
-    jw_begin_object(w);
-    jw_key(w, "total");
-    jw_uint(w, m->frames);
-    jw_key(w, "ib");
-    jw_uint(w, m->ib_frames);
-    jw_key(w, "link_records");
-    jw_uint(w, m->link_records);
-    jw_key(w, "first_time");
-    if (m->have_time)
-        jv_time(w, m->first_ns);
-    else
-        jw_null(w);
-    jw_key(w, "last_time");
-    if (m->have_time)
-        jv_time(w, m->last_ns);
-    else
-        jw_null(w);
-    jw_end_object(w);
+    jv_frames(w, m);
 }
 
 static void write_pool(struct json_writer *w, const struct report_model *m)

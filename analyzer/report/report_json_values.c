@@ -604,6 +604,7 @@ static void member_value(struct json_writer *w, const struct rs_member *mb, cons
     switch (mb->kind) {
     case RS_UINT: jw_uint(w, uint_at(p, mb->size)); break;
     case RS_INT: memcpy(&i64, p, sizeof i64), jw_int(w, i64); break;
+    case RS_TIME: memcpy(&i64, p, sizeof i64), jv_time(w, i64); break;
     case RS_BOOL: jw_bool(w, *(const bool *)p); break;
     case RS_FRAME: jv_frame(w, p); break;
     case RS_ENDPOINT: jv_endpoint(w, p); break;
@@ -654,6 +655,13 @@ void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es)
         jw_key(w, ib_finding_kind_name((enum ib_finding_kind)k));
         jw_uint(w, es->findings[k]);
     }
+    jw_end_object(w);
+}
+
+void jv_frames(struct json_writer *w, const struct report_model *m)
+{
+    jw_begin_object(w);
+    jv_members(w, &rs_frames, m, &(struct rs_place){ 0 });
     jw_end_object(w);
 }
 

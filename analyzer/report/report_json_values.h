@@ -25,6 +25,7 @@ void jv_crc_counts(struct json_writer *w, const uint64_t n[3]); /* by enum ib_cr
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es);
 struct report_model;
 void jv_limits(struct json_writer *w, const struct report_model *m);
+void jv_frames(struct json_writer *w, const struct report_model *m); /* {total, ib, ...} */
 
 struct report_model;
 void jv_captures(struct json_writer *w, const struct report_model *m); /* captures[] */

@@ -177,6 +177,15 @@ static const struct rs_member connection_members[] = {
 const struct rs_object rs_connections = { "connections", ROWS(connection_members) };
 
 #define M struct report_model
+static const struct rs_member frames_members[] = {
+    COUNT(M, "total", frames),
+    COUNT(M, "ib", ib_frames),
+    COUNT(M, "link_records", link_records),
+    { "first_time", RS_TIME, AT(M, first_ns), HAS(M, have_time) },
+    { "last_time", RS_TIME, AT(M, last_ns), HAS(M, have_time) },
+};
+const struct rs_object rs_frames = { "frames", ROWS(frames_members) };
+
 static const struct rs_member limits_members[] = {
     COUNT(M, "findings_dropped", findings_dropped),
     COUNT(M, "connections_evicted", stats.connections_evicted),
@@ -192,8 +201,10 @@ const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
 
 /* clang-format on */
 
-const struct rs_object *const rs_objects[] = { &rs_capture, &rs_live,  &rs_pool,  &rs_connections,
-                                               &rs_source,  &rs_chain, &rs_limits };
+/* In the order of the JSON report. */
+const struct rs_object *const rs_objects[] = {
+    &rs_capture, &rs_live, &rs_frames, &rs_pool, &rs_connections, &rs_source, &rs_chain, &rs_limits
+};
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];
 
 void rs_list(FILE *out)

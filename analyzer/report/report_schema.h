@@ -22,6 +22,7 @@
 enum rs_kind {
     RS_UINT,       /* an unsigned integer of `size` bytes, 0..max */
     RS_INT,        /* int64_t (nanoseconds) */
+    RS_TIME,       /* int64_t nanoseconds since the epoch, written in RFC 3339 */
     RS_BOOL,       /* bool */
     RS_FRAME,      /* struct ib_frame_ref: {capture, frame, time}, null for frame 0 */
     RS_ENDPOINT,   /* struct ib_endpoint: {lid, gid} */
@@ -108,6 +109,8 @@ extern const struct rs_object rs_source;
 extern const struct rs_object rs_chain;
 /* captures[]: struct report_capture. */
 extern const struct rs_object rs_capture;
+/* frames: struct report_model (its frame counts and times). */
+extern const struct rs_object rs_frames;
 /* pool (a merge's pools[] and hosts[].pool): struct report_pool. */
 extern const struct rs_object rs_pool;
 /* connections: struct ib_connection_stats. */
