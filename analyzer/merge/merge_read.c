@@ -310,47 +310,17 @@ static bool read_chains(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
-/* {verified, mismatch, not_present}, by enum ib_crc_status. */
-static bool read_crc_counts(struct rd *r, uint64_t n[3])
-{
-    static const char *const keys[] = { "verified", "mismatch", "not_present", NULL };
-    static const int status[] = { IB_CRC_VERIFIED, IB_CRC_MISMATCH, IB_CRC_NOT_PRESENT };
-    size_t base = r->path_len;
-    uint64_t seen = 0;
-    if (!rd_open(r, JP_OBJECT, "an object of CRC counts"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;)
-        if (!(k >= 0 ? rd_count(r, &n[status[k]]) : k == RD_OTHER && rd_skip(r)))
-            return false;
-    return rd_required(r, base, keys, seen, ALL(3));
-}
-
 static bool read_crc_capture(struct merge_report *mr, uint64_t i)
 {
-    static const char *const keys[] = { "capture", "icrc", "vcrc", NULL };
     struct rd *r = &mr->rd;
-    size_t base = r->path_len;
     uint64_t seen = 0;
-    uint64_t c;
     if (!rd_open(r, JP_OBJECT, "an object (a capture's CRCs)"))
         return false;
-    if (!capture_slot(mr, i))
+    struct report_capture *c = capture_slot(mr, i);
+    if (!c || !ms_read_members(r, &rs_crc_capture, c, &(struct ms_scratch){ .index = i }, &seen))
         return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        struct report_crc_counts *crc = &mr->mg->captures[mr->rd.capture_base + i].crc;
-        bool ok = k == 0 ? rd_count(r, &c) &&
-                               (c == i || rd_fail(r,
-                                                  "%llu is not its place "
-                                                  "in crc.captures (%llu)",
-                                                  (unsigned long long)c, (unsigned long long)i))
-                  : k == 1 ? read_crc_counts(r, crc->icrc)
-                  : k == 2 ? read_crc_counts(r, crc->vcrc)
-                           : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
     mr->crc_captures = i + 1;
-    return rd_required(r, base, keys, seen, ALL(3));
+    return true;
 }
 
 static bool read_crc(struct merge_report *mr)

@@ -394,18 +394,6 @@ void jv_connection_members(struct json_writer *w, const struct ib_connection_rec
     }
 }
 
-void jv_crc_counts(struct json_writer *w, const uint64_t n[3])
-{
-    jw_begin_object(w);
-    jw_key(w, "verified");
-    jw_uint(w, n[IB_CRC_VERIFIED]);
-    jw_key(w, "mismatch");
-    jw_uint(w, n[IB_CRC_MISMATCH]);
-    jw_key(w, "not_present");
-    jw_uint(w, n[IB_CRC_NOT_PRESENT]);
-    jw_end_object(w);
-}
-
 /* The codecs' writers (report_schema.h): a source's members the kinds
  * cannot say. */
 static void ip_version_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
@@ -753,12 +741,7 @@ void jv_captures(struct json_writer *w, const struct report_model *m)
 
 void jv_crc_capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
-    jw_key(w, "capture");
-    jw_uint(w, i);
-    jw_key(w, "icrc");
-    jv_crc_counts(w, m->captures[i].crc.icrc);
-    jw_key(w, "vcrc");
-    jv_crc_counts(w, m->captures[i].crc.vcrc);
+    jv_members(w, &rs_crc_capture, &m->captures[i], &(struct rs_place){ .index = i });
     jv_host_member(w, m, m->captures[i].host);
 }
 

@@ -21,7 +21,6 @@ void jv_gid(struct json_writer *w, const uint8_t gid[16]);
 void jv_ip(struct json_writer *w, uint8_t version, const uint8_t ip[16]);
 void jv_endpoint(struct json_writer *w, const struct ib_endpoint *ep);
 void jv_port_space(struct json_writer *w, uint16_t ps);
-void jv_crc_counts(struct json_writer *w, const uint64_t n[3]); /* by enum ib_crc_status */
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es);
 struct report_model;
 void jv_limits(struct json_writer *w, const struct report_model *m);

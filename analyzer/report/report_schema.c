@@ -137,8 +137,25 @@ static const struct rs_member capture_members[] = {
     { "clock_offset_error_ns", RS_INT, AT(K, clock_error_ns), HAS(K, clock_linked),
       .fabric = true },
 };
-#undef K
 const struct rs_object rs_capture = { "captures[]", ROWS(capture_members) };
+
+/* Frames by CRC status (enum ib_crc_status): a uint64_t[3]. */
+#define STATUS(key, s) { key, RS_UINT, sizeof(uint64_t) * (s), .size = sizeof(uint64_t), \
+                         .max = UINT64_MAX, .noun = "a count" }
+static const struct rs_member crc_count_members[] = {
+    STATUS("verified", IB_CRC_VERIFIED),
+    STATUS("mismatch", IB_CRC_MISMATCH),
+    STATUS("not_present", IB_CRC_NOT_PRESENT),
+};
+static const struct rs_object rs_crc_counts = { "crc.captures[].icrc", ROWS(crc_count_members) };
+
+static const struct rs_member crc_capture_members[] = {
+    { "capture", RS_INDEX, 0, .noun = "its place in crc.captures" },
+    { "icrc", RS_OBJECT, AT(K, crc.icrc), .object = &rs_crc_counts },
+    { "vcrc", RS_OBJECT, AT(K, crc.vcrc), .object = &rs_crc_counts },
+};
+const struct rs_object rs_crc_capture = { "crc.captures[]", ROWS(crc_capture_members) };
+#undef K
 
 #define P struct report_pool
 static const struct rs_member pool_members[] = {

@@ -109,6 +109,8 @@ extern const struct rs_object rs_source;
 extern const struct rs_object rs_chain;
 /* captures[]: struct report_capture. */
 extern const struct rs_object rs_capture;
+/* crc.captures[] (and JSON Lines' "crc" records): struct report_capture. */
+extern const struct rs_object rs_crc_capture;
 /* frames: struct report_model (its frame counts and times). */
 extern const struct rs_object rs_frames;
 /* pool (a merge's pools[] and hosts[].pool): struct report_pool. */
