@@ -20,23 +20,22 @@ static bool ip_version_read(struct rd *r, const struct rs_member *mb, void *obj,
     return rd_uint(r, 6, "an IP version (4 or 6)", &scratch->ip_version);
 }
 
-static bool ca_guid_read(struct rd *r, const struct rs_member *mb, void *obj,
-                         struct ms_scratch *scratch)
+/* "0x" and 16 hex digits; nullable: null for 0 (so a 0 written out is no
+ * value ibscope writes). */
+static bool hex64_read(struct rd *r, const struct rs_member *mb, char *obj)
 {
     const char *s = NULL;
-    uint64_t *guid = (uint64_t *)((char *)obj + mb->at);
-    (void)scratch;
-    if (!rd_string(r, true, &s))
+    uint64_t v = 0;
+    if (!rd_string(r, mb->nullable, &s))
         return false;
-    *guid = 0;
-    if (!s)
-        return true;
-    char back[24];
-    unsigned long long v = strtoull(s, NULL, 16);
-    snprintf(back, sizeof back, "0x%016llx", v);
-    if (strcmp(back, s) != 0 || v == 0)
-        return rd_not(r, JP_STRING, "a GUID (0x and 16 hex digits, not 0) or null");
-    *guid = v;
+    if (s) {
+        char back[24];
+        v = strtoull(s, NULL, 16);
+        snprintf(back, sizeof back, "0x%016llx", (unsigned long long)v);
+        if (strcmp(back, s) != 0 || (mb->nullable && v == 0))
+            return rd_not(r, JP_STRING, mb->noun);
+    }
+    memcpy(obj + mb->at, &v, sizeof v);
     return true;
 }
 
@@ -266,7 +265,6 @@ static bool by_message_read(struct rd *r, const struct rs_member *mb, void *obj,
 static bool (*const codec_readers[])(struct rd *, const struct rs_member *, void *,
                                      struct ms_scratch *) = {
     [RS_CODEC_IP_VERSION] = ip_version_read,
-    [RS_CODEC_CA_GUID] = ca_guid_read,
     [RS_CODEC_ADDRESSES] = addresses_read,
     [RS_CODEC_DESTINATION] = destination_read,
     [RS_CODEC_HOPS] = hops_read,
@@ -369,7 +367,12 @@ static bool enum_read(struct rd *r, const struct rs_member *mb, char *obj)
     enum jp_type t;
     if (!jp_value(r->jp, &t))
         return false;
-    unsigned v = t == JP_STRING ? names->by_name(r->jp->text) : names->count;
+    unsigned v = names->count;
+    for (unsigned e = 0; t == JP_STRING && !names->by_name && e < names->count; e++)
+        if (strcmp(names->name(e), r->jp->text) == 0)
+            v = e;
+    if (t == JP_STRING && names->by_name)
+        v = names->by_name(r->jp->text);
     if (v < names->count) {
         uint_to(obj + mb->at, mb->size, v);
         return true;
@@ -427,13 +430,16 @@ static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
         return true;
     case RS_REAL: return real_read(r, mb, obj);
     case RS_STRING: return string_read(r, mb, obj);
+    case RS_HEX64: return hex64_read(r, mb, obj);
     case RS_ENUM: return enum_read(r, mb, obj);
     case RS_TEXT: return rd_string(r, true, &(const char *){ NULL }); /* named again */
     case RS_INDEX: return index_read(r, mb, scratch);
     case RS_OBJECT: return object_read(r, mb, obj, scratch);
     case RS_RECORDS: /* records of a run, not merged */
         return rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
-    case RS_CODEC: return codec_readers[mb->codec](r, mb, obj, scratch);
+    case RS_CODEC: /* a codec without a reader: a record's, which no merge keeps */
+        return codec_readers[mb->codec] ? codec_readers[mb->codec](r, mb, obj, scratch)
+                                        : rd_skip(r);
     }
     return false;
 }

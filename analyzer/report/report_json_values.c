@@ -331,67 +331,7 @@ void jv_finding_members(struct json_writer *w, const struct ib_finding *f)
 
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec)
 {
-    int64_t lat;
-    jw_key(w, "conn");
-    jw_uint(w, rec->index);
-    if (rec->has_tuple)
-        tuple_members(w, &rec->tuple);
-    jw_key(w, "service_id");
-    {
-        char buf[24];
-        snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)rec->service_id);
-        jw_string(w, buf);
-    }
-    jw_key(w, "local_comm_id");
-    jw_uint(w, rec->local_comm_id);
-    jw_key(w, "remote_comm_id");
-    jw_uint(w, rec->remote_comm_id);
-    jw_key(w, "active");
-    jv_endpoint(w, &rec->active);
-    jw_key(w, "passive");
-    jv_endpoint(w, &rec->passive);
-    jw_key(w, "state");
-    jw_string(w, ib_conn_state_name(rec->state));
-    jw_key(w, "reject_reason");
-    if (rec->rej.frame != 0)
-        jw_uint(w, rec->reject_reason);
-    else
-        jw_null(w);
-    jw_key(w, "retransmissions");
-    jw_uint(w, rec->retransmissions);
-    jw_key(w, "frames_from_active");
-    jw_uint(w, rec->frames_from_active);
-    jw_key(w, "frames_from_passive");
-    jw_uint(w, rec->frames_from_passive);
-    static const char *const names[] = { "req", "mra", "rep", "rtu", "dreq", "drep", "rej" };
-    const struct ib_frame_ref *refs[] = { &rec->req,  &rec->mra,  &rec->rep, &rec->rtu,
-                                          &rec->dreq, &rec->drep, &rec->rej };
-    jw_key(w, "frames");
-    jw_begin_object(w);
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        jw_key(w, names[i]);
-        jv_frame(w, refs[i]);
-    }
-    jw_end_object(w);
-    jw_key(w, "setup_latency_ns");
-    if (report_connection_latency(rec, &lat))
-        jw_int(w, lat);
-    else
-        jw_null(w);
-    jw_key(w, "evicted");
-    jw_bool(w, rec->evicted);
-    jw_key(w, "timed_out");
-    jw_bool(w, rec->timed_out);
-    jw_key(w, "waiting_at_end");
-    jw_bool(w, rec->waiting);
-    if (rec->seen_at) { /* only with captures correlated */
-        jw_key(w, "seen_at");
-        jw_begin_array(w);
-        for (unsigned i = 0; i < 64; i++)
-            if (rec->seen_at & (1ull << i))
-                jw_uint(w, i);
-        jw_end_array(w);
-    }
+    jv_members(w, &rs_connection_record, rec, &(struct rs_place){ 0 });
 }
 
 /* The codecs' writers (report_schema.h): a source's members the kinds
@@ -403,14 +343,47 @@ static void ip_version_value(struct json_writer *w, const struct rs_member *mb, 
     jw_uint(w, ((const struct ib_source_stats *)obj)->ip_version);
 }
 
-static void ca_guid_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+static void hex64_value(struct json_writer *w, const struct rs_member *mb, const void *p)
+{
+    uint64_t v;
+    char buf[24];
+    memcpy(&v, p, sizeof v);
+    snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+    jw_string(w, mb->nullable && v == 0 ? NULL : buf);
+}
+
+static void reject_reason_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                                const struct rs_place *at)
+{
+    const struct ib_connection_record *rec = obj;
+    (void)mb, (void)at;
+    if (rec->rej.frame != 0)
+        jw_uint(w, rec->reject_reason);
+    else
+        jw_null(w);
+}
+
+static void setup_ns_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                           const struct rs_place *at)
+{
+    int64_t lat;
+    (void)mb, (void)at;
+    if (report_connection_latency(obj, &lat))
+        jw_int(w, lat);
+    else
+        jw_null(w);
+}
+
+static void seen_at_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
                           const struct rs_place *at)
 {
+    uint64_t mask = ((const struct ib_connection_record *)obj)->seen_at;
     (void)mb, (void)at;
-    const struct ib_source_stats *s = obj;
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%016" PRIx64, s->ca_guid);
-    jw_string(w, s->ca_guid ? buf : NULL);
+    jw_begin_array(w);
+    for (unsigned i = 0; i < 64; i++)
+        if (mask & (1ull << i))
+            jw_uint(w, i);
+    jw_end_array(w);
 }
 
 static void addresses_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
@@ -536,7 +509,6 @@ static void reject_reasons_value(struct json_writer *w, const struct rs_member *
 static void (*const codec_writers[])(struct json_writer *, const struct rs_member *, const void *,
                                      const struct rs_place *) = {
     [RS_CODEC_IP_VERSION] = ip_version_value,
-    [RS_CODEC_CA_GUID] = ca_guid_value,
     [RS_CODEC_ADDRESSES] = addresses_value,
     [RS_CODEC_DESTINATION] = destination_value,
     [RS_CODEC_HOPS] = hops_value,
@@ -545,6 +517,9 @@ static void (*const codec_writers[])(struct json_writer *, const struct rs_membe
     [RS_CODEC_REJECT_REASONS] = reject_reasons_value,
     [RS_CODEC_BY_MESSAGE] = by_message_value,
     [RS_CODEC_LATENCY] = latency_value,
+    [RS_CODEC_REJECT_REASON] = reject_reason_value,
+    [RS_CODEC_SETUP_NS] = setup_ns_value,
+    [RS_CODEC_SEEN_AT] = seen_at_value,
 };
 
 static uint64_t uint_at(const void *p, size_t size)
@@ -600,6 +575,7 @@ static void member_value(struct json_writer *w, const struct rs_member *mb, cons
     case RS_PORT_SPACE: jv_port_space(w, (uint16_t)uint_at(p, 2)); break;
     case RS_REAL: real_value(w, mb, p); break;
     case RS_STRING: jw_string(w, *(const char *const *)p); break;
+    case RS_HEX64: hex64_value(w, mb, p); break;
     case RS_ENUM: jw_string(w, mb->names->name((unsigned)uint_at(p, mb->size))); break;
     case RS_TEXT: jw_string(w, mb->text(obj)); break;
     case RS_INDEX: jw_uint(w, at->index); break;
@@ -619,7 +595,7 @@ void jv_members(struct json_writer *w, const struct rs_object *o, const void *ob
     for (size_t i = 0; i < o->count; i++) {
         const struct rs_member *mb = &o->members[i];
         if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !has_value(mb, obj)) ||
-            mb->kind == RS_RECORDS)
+            mb->kind == RS_RECORDS || (mb->present && !mb->present(obj)))
             continue;
         jw_key(w, mb->key);
         member_value(w, mb, obj, at);

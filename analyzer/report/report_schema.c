@@ -54,7 +54,8 @@ static const struct rs_member source_members[] = {
     { "host_name", RS_STRING, AT(S, host_name), .nullable = true, .optional = true },
     { "host_from", RS_ENUM, AT(S, host_from), .names = &host_from_names, .optional = true,
       .noun = "how a host is known (address, ca_guid, capture, option)" },
-    { "ca_guid", RS_CODEC, AT(S, ca_guid), .codec = RS_CODEC_CA_GUID, .optional = true },
+    { "ca_guid", RS_HEX64, AT(S, ca_guid), .nullable = true, .optional = true,
+      .noun = "a GUID (0x and 16 hex digits, not 0) or null" },
     { "address_count", RS_UINT, AT(S, address_count), .max = UINT32_MAX, .optional = true,
       .noun = "a count of addresses" },
     { "addresses", RS_CODEC, AT(S, addresses), .codec = RS_CODEC_ADDRESSES, .optional = true },
@@ -139,6 +140,45 @@ static const struct rs_member capture_members[] = {
 };
 const struct rs_object rs_capture = { "captures[]", ROWS(capture_members) };
 
+static const char *conn_state_name(unsigned v) { return ib_conn_state_name((enum ib_conn_state)v); }
+static const struct rs_names conn_state_names = { conn_state_name, NULL, IB_CONN_UNREACHABLE + 1 };
+static bool has_tuple(const void *rec) { return ((const struct ib_connection_record *)rec)->has_tuple; }
+static bool seen(const void *rec) { return ((const struct ib_connection_record *)rec)->seen_at != 0; }
+
+#define R struct ib_connection_record
+static const struct rs_member conn_frames_members[] = {
+    FRAME(R, "req", req), FRAME(R, "mra", mra), FRAME(R, "rep", rep), FRAME(R, "rtu", rtu),
+    FRAME(R, "dreq", dreq), FRAME(R, "drep", drep), FRAME(R, "rej", rej),
+};
+static const struct rs_object rs_conn_frames = { "connections.list[].frames", ROWS(conn_frames_members) };
+
+static const struct rs_member connection_record_members[] = {
+    U32(R, "conn", index, "a connection number"),
+    { "port_space", RS_PORT_SPACE, AT(R, tuple.port_space), .present = has_tuple },
+    { "src_ip", RS_IP, AT(R, tuple.src_ip), .aux = offsetof(R, tuple.ip_version), .present = has_tuple },
+    { "src_port", RS_UINT, AT(R, tuple.src_port), .max = UINT16_MAX, .noun = "a port", .present = has_tuple },
+    { "dst_ip", RS_IP, AT(R, tuple.dst_ip), .aux = offsetof(R, tuple.ip_version), .present = has_tuple },
+    { "dst_port", RS_UINT, AT(R, tuple.dst_port), .max = UINT16_MAX, .noun = "a port", .present = has_tuple },
+    { "service_id", RS_HEX64, AT(R, service_id), .noun = "a service ID (0x and 16 hex digits)" },
+    U32(R, "local_comm_id", local_comm_id, "a comm ID"),
+    U32(R, "remote_comm_id", remote_comm_id, "a comm ID"),
+    { "active", RS_ENDPOINT, AT(R, active) },
+    { "passive", RS_ENDPOINT, AT(R, passive) },
+    { "state", RS_ENUM, AT(R, state), .names = &conn_state_names },
+    CODEC(R, "reject_reason", reject_reason, RS_CODEC_REJECT_REASON),
+    U32(R, "retransmissions", retransmissions, "a count"),
+    U32(R, "frames_from_active", frames_from_active, "a count"),
+    U32(R, "frames_from_passive", frames_from_passive, "a count"),
+    { "frames", RS_OBJECT, 0, .object = &rs_conn_frames },
+    CODEC(R, "setup_latency_ns", req, RS_CODEC_SETUP_NS),
+    FLAG(R, "evicted", evicted),
+    FLAG(R, "timed_out", timed_out),
+    FLAG(R, "waiting_at_end", waiting),
+    { "seen_at", RS_CODEC, AT(R, seen_at), .codec = RS_CODEC_SEEN_AT, .present = seen },
+};
+#undef R
+const struct rs_object rs_connection_record = { "connections.list[]", ROWS(connection_record_members) };
+
 /* Frames by CRC status (enum ib_crc_status): a uint64_t[3]. */
 #define STATUS(key, s) { key, RS_UINT, sizeof(uint64_t) * (s), .size = sizeof(uint64_t), \
                          .max = UINT64_MAX, .noun = "a count" }
@@ -220,7 +260,9 @@ const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
 
 /* In the order of the JSON report. */
 const struct rs_object *const rs_objects[] = {
-    &rs_capture, &rs_live, &rs_frames, &rs_pool, &rs_connections, &rs_source, &rs_chain, &rs_limits
+    &rs_capture,           &rs_live,        &rs_frames, &rs_pool,  &rs_connections,
+    &rs_connection_record, &rs_conn_frames, &rs_source, &rs_chain, &rs_crc_capture,
+    &rs_crc_counts,        &rs_limits,
 };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];
 

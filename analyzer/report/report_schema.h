@@ -30,6 +30,7 @@ enum rs_kind {
     RS_PORT_SPACE, /* uint16_t: "TCP", "UDP", "IB", "IPoIB" or "0x0123" */
     RS_REAL,       /* double in [lo, hi], `decimals` decimals (trim: no trailing zeros) */
     RS_STRING,     /* const char *: a copy the reader owns; null for NULL (nullable) */
+    RS_HEX64,      /* uint64_t as "0x" and 16 hex digits; nullable: null for 0 */
     RS_ENUM,       /* an enum of `size` bytes, written by its name (names) */
     RS_TEXT,       /* text(obj), a name of another member's value: read back and
                       not kept (the views name the value again) */
@@ -54,9 +55,14 @@ enum rs_codec {
     RS_CODEC_REJECT_REASONS, /* uint64_t[IB_REJ_REASON_MAX]: "reason" -> count, non-zero */
     RS_CODEC_BY_MESSAGE,     /* uint64_t[IB_CM_MSG_COUNT]: "REQ" -> count, every message */
     RS_CODEC_LATENCY,        /* struct ib_latency: {count, min_ns, median_ns, max_ns} */
+    /* A connection record's (written only: the merge keeps no records). */
+    RS_CODEC_REJECT_REASON, /* int, null unless a REJ was seen */
+    RS_CODEC_SETUP_NS,      /* RTU time - REQ time, null unless both seen */
+    RS_CODEC_SEEN_AT,       /* the captures that showed it, from a mask */
 };
 
-/* An enum's names: by value and back (count: none by that name). */
+/* An enum's names: by value and back (count: none by that name; by_name
+ * NULL: looked up by name). */
 struct rs_names {
     const char *(*name)(unsigned value);
     unsigned (*by_name)(const char *name);
@@ -85,6 +91,7 @@ struct rs_member {
     const char *noun; /* what a refused value is not: "a count of ports" */
     const struct rs_names *names;
     const char *(*text)(const void *obj);
+    bool (*present)(const void *obj); /* NULL: always written; else only when true */
     const struct rs_object *object;
     enum rs_codec codec;
 };
@@ -117,6 +124,9 @@ extern const struct rs_object rs_frames;
 extern const struct rs_object rs_pool;
 /* connections: struct ib_connection_stats. */
 extern const struct rs_object rs_connections;
+/* connections.list[] (and JSON Lines' "connection" records): struct
+ * ib_connection_record. */
+extern const struct rs_object rs_connection_record;
 /* limits: struct report_model (its findings_dropped and stats). */
 extern const struct rs_object rs_limits;
 
