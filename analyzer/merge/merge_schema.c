@@ -458,6 +458,8 @@ bool ms_read_members(struct rd *r, const struct rs_object *o, void *obj, struct 
 {
     size_t base = r->path_len;
     bool more;
+    if (o->count > 64) /* *seen has a bit per row */
+        return rd_fail(r, "%s: a table of more than 64 members", o->name);
     while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
         rd_path_key(r, r->jp->text);
         size_t i = row_of(o, r->jp->text);
