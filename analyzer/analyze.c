@@ -110,8 +110,8 @@ int analyze_run(const struct options *opts, const char *version)
         goto done;
     bool any_open = false;
     for (size_t i = 0; i < opts->capture_count; i++) {
-        r.model.captures[i].info = *capture_set_info(set, i);
-        any_open |= r.model.captures[i].info.opened;
+        run_capture_info(&r, i, capture_set_info(set, i));
+        any_open |= capture_set_info(set, i)->opened;
     }
     if (!any_open) { /* nothing to report on: only the errors */
         run_report_input_errors(&r);
@@ -126,7 +126,7 @@ int analyze_run(const struct options *opts, const char *version)
         bool complete = read_all(&r, set);
         /* the report lists what each capture turned out to be */
         for (size_t i = 0; i < r.model.capture_count; i++)
-            r.model.captures[i].info = *capture_set_info(set, i);
+            run_capture_info(&r, i, capture_set_info(set, i));
         status = run_end(&r, &out);
         if (!complete)
             status = 2;

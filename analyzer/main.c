@@ -14,13 +14,14 @@
 #include "options.h"
 #include "output_file.h"
 #include "printable.h"
+#include "report_schema.h"
 #include "run.h"
 
 #ifndef IBSCOPE_VERSION
 #define IBSCOPE_VERSION "0.0.0"
 #endif
 
-/* --version, --list-options or --list-kinds on standard output. */
+/* --version, --list-options, --list-kinds or --list-report-keys on standard output. */
 static int show(const struct options *opts)
 {
     struct output_file out;
@@ -30,6 +31,8 @@ static int show(const struct options *opts)
         fprintf(out.fp, "ibscope %s\n", IBSCOPE_VERSION);
     } else if (opts->list_kinds) {
         options_list_kinds(out.fp);
+    } else if (opts->list_report_keys) {
+        rs_list(out.fp);
     } else {
         opt_list(out.fp, &ibscope_command);
         for (size_t i = 0; i < ibscope_subcommand_count; i++)
@@ -61,7 +64,7 @@ int main(int argc, char **argv)
         return opt_usage_error(err);
     if (opts.help)
         return opt_show_help(&ibscope_command);
-    if (opts.version || opts.list_options || opts.list_kinds)
+    if (opts.version || opts.list_options || opts.list_kinds || opts.list_report_keys)
         return show(&opts);
     if (opts.live)
         return run_live(&opts, IBSCOPE_VERSION);

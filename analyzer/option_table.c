@@ -68,6 +68,7 @@ static const struct opt ibscope_opts[] = {
     { OPT_HELP, 'h', "help", NULL, NULL, 0, O, "print this help and exit" },
     { IO_LIST_OPTIONS, 0, "list-options", NULL, NULL, 0, NULL, NULL },
     { IO_LIST_KINDS, 0, "list-kinds", NULL, NULL, 0, NULL, NULL },
+    { IO_LIST_REPORT_KEYS, 0, "list-report-keys", NULL, NULL, 0, NULL, NULL },
     { IO_LIVE, 0, "live", "IFACE", NULL, 0, L,
       "watch an interface: findings as they happen, a status\n"
       "view on a terminal, the report when it ends" },

@@ -35,6 +35,7 @@ enum ibscope_opt {
     IO_VERSION,
     IO_LIST_OPTIONS,
     IO_LIST_KINDS,
+    IO_LIST_REPORT_KEYS,
     IO_LIVE,
     IO_FILTER,
     IO_DURATION,

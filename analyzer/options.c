@@ -103,6 +103,7 @@ static void set_flag(struct options *o, int id)
     case IO_VERSION: o->version = true; break;
     case IO_LIST_OPTIONS: o->list_options = true; break;
     case IO_LIST_KINDS: o->list_kinds = true; break;
+    case IO_LIST_REPORT_KEYS: o->list_report_keys = true; break;
     case IO_FRAMES: o->frames = true; break;
     case IO_CONNECTIONS: o->connections = true; break;
     case IO_NO_PROGRESS: o->progress = false; break;
@@ -299,7 +300,8 @@ enum opt_result options_parse(struct options *o, int argc, char **argv, char err
     o->capture_count = nfiles;
     if (!check_live(o, *live_only ? live_only : NULL, nfiles, err))
         return OPT_USAGE;
-    if (!o->help && !o->version && !o->list_options && !o->list_kinds && nfiles == 0 && !o->live) {
+    if (!o->help && !o->version && !o->list_options && !o->list_kinds && !o->list_report_keys &&
+        nfiles == 0 && !o->live) {
         snprintf(err, OPT_ERR_MAX, "no capture file given (try --help)");
         return OPT_USAGE;
     }

@@ -54,6 +54,7 @@ struct options {
     const char *write_path; /* -w, --write: save the frames seen as pcapng */
     bool help, version;
     bool list_options, list_kinds; /* for tools: the option tables, the finding kinds */
+    bool list_report_keys;         /* for docs.lists: the report's tables (report_schema.h) */
     size_t capture_count;
     char **captures; /* points into argv */
 };

@@ -48,7 +48,9 @@ bool run_init(struct run *r, const struct options *opts, const char *version, si
     memset(r, 0, sizeof(*r));
     r->opts = opts;
     r->renderer = renderer_for(opts->format);
-    r->model.opts = opts;
+    r->model.render = (struct report_render){ .frames = opts->frames,
+                                              .connections = opts->connections,
+                                              .crc = opts->crc };
     r->model.version = version;
     r->model.capture_count = capture_count;
 
@@ -306,11 +308,31 @@ int run_end(struct run *r, struct output_file *out)
     return output_commit_or_say(out, "report") ? 0 : 2;
 }
 
+_Static_assert(REPORT_CAPTURE_ERROR_MAX == CAPTURE_ERROR_MAX, "a capture's error fits the model");
+
+void run_capture_info(struct run *r, size_t i, const struct capture_info *ci)
+{
+    struct report_capture_file *f = &r->model.captures[i].info;
+    *f = (struct report_capture_file){ .path = ci->path,
+                                       .linktype = ci->linktype,
+                                       .frames = ci->frames,
+                                       .errors = ci->errors,
+                                       .snaplen_cut = ci->snaplen_cut,
+                                       .first_cut = ci->first_cut };
+    memcpy(f->error, ci->error, sizeof f->error);
+}
+
 bool run_report_input_errors(const struct run *r)
 {
     bool any = false;
-    for (size_t i = 0; i < r->model.capture_count; i++)
-        any = capture_info_report(&r->model.captures[i].info, stderr) || any;
+    for (size_t i = 0; i < r->model.capture_count; i++) {
+        const struct report_capture_file *f = &r->model.captures[i].info;
+        struct capture_info ci = { .path = f->path,
+                                   .snaplen_cut = f->snaplen_cut,
+                                   .first_cut = f->first_cut };
+        memcpy(ci.error, f->error, sizeof ci.error);
+        any = capture_info_report(&ci, stderr) || any;
+    }
     return any;
 }
 

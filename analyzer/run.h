@@ -13,6 +13,7 @@
 
 #include "capture_reader.h"
 #include "not_ib.h"
+#include "options.h"
 #include "output_file.h"
 #include "packet.h"
 #include "report_model.h"
@@ -64,6 +65,10 @@ int run_end(struct run *r, struct output_file *out);
 /* The exit status after run_end returned status: the problems of the
  * inputs (one line each) and the engine's, and --fail-on. */
 int run_exit_status(struct run *r, int status);
+
+/* The model's copy of what capture i's reader found (the driver's, before
+ * run_begin and again before run_end). */
+void run_capture_info(struct run *r, size_t i, const struct capture_info *ci);
 
 /* One line per problem input: "ibscope: FILE: problem".  True if any. */
 bool run_report_input_errors(const struct run *r);

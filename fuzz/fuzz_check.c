@@ -147,8 +147,8 @@ void fuzz_check_packet(const struct ib_packet *p, size_t caplen)
     check_layer(p, IB_HAS_IMMDT, "immdt", p->off.immdt, caplen);
     check_layer(p, IB_HAS_IETH, "ieth", p->off.ieth, caplen);
     if (ib_packet_has(p, IB_HAS_PAYLOAD) && (uint64_t)p->off.payload + p->payload_len > caplen)
-        fuzz_fail_unless("layer:payload", "payload [%u, +%u) past a %zu-byte frame",
-                         p->off.payload, p->payload_len, caplen);
+        fuzz_fail_unless("layer:payload", "payload [%u, +%u) past a %zu-byte frame", p->off.payload,
+                         p->payload_len, caplen);
     check_layer(p, IB_HAS_MAD, "mad", p->off.mad, caplen);
     check_layer(p, IB_HAS_CPI, "cpi", p->off.cpi, caplen);
     check_names(p);

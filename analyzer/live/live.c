@@ -71,7 +71,7 @@ static void on_frame(void *ctx, const struct capture_frame *fr)
         pcapng_writer_frame(l->save, fr->time_ns, fr->data, fr->caplen, fr->wirelen);
     l->analysis->model->captures[0].info.frames++;
     if (fr->caplen < fr->wirelen) {
-        struct capture_info *ci = &l->analysis->model->captures[0].info;
+        struct report_capture_file *ci = &l->analysis->model->captures[0].info;
         if (!ci->snaplen_cut++)
             ci->first_cut = fr->frame;
         ci->errors++;
@@ -256,7 +256,6 @@ static void describe_capture(struct live *l)
     struct live_capture_stats ks;
     live_capture_stats(l->cap, &ks);
     c->info.path = l->settings->iface;
-    c->info.opened = true;
     c->info.linktype = live_capture_linktype(l->cap);
     c->live.on = true;
     c->live.filter = live_capture_filter(l->cap);

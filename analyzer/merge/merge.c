@@ -14,8 +14,8 @@ struct merge *merge_new(const char *version, bool any_version)
         return NULL;
     mg->version = version;
     mg->any_version = any_version;
-    mg->opts.frames = true; /* the text lists every finding, with its host */
-    mg->opts.crc = true;    /* unless a report says its CRCs were not checked */
+    mg->render.frames = true; /* the text lists every finding, with its host */
+    mg->render.crc = true;    /* unless a report says its CRCs were not checked */
     return mg;
 }
 
@@ -143,21 +143,21 @@ static bool views_make(const struct merge *mg, struct views *v)
 static void model_make(const struct merge *mg, const struct views *v, struct report_model *m)
 {
     memset(m, 0, sizeof *m);
-    m->opts = &mg->opts;
+    m->render = mg->render;
     m->version = mg->version;
     m->capture_count = mg->capture_count;
     m->captures = mg->captures;
-    m->findings_dropped = mg->findings_dropped;
-    m->frames = mg->frames;
-    m->ib_frames = mg->ib_frames;
-    m->link_records = mg->link_records;
-    m->have_time = mg->have_time;
-    m->first_ns = m->min_ns = mg->first_ns;
-    m->last_ns = m->max_ns = mg->last_ns;
+    m->findings_dropped = mg->sum.findings_dropped;
+    m->frames = mg->sum.frames;
+    m->ib_frames = mg->sum.ib_frames;
+    m->link_records = mg->sum.link_records;
+    m->have_time = mg->sum.have_time;
+    m->first_ns = m->min_ns = mg->sum.first_ns;
+    m->last_ns = m->max_ns = mg->sum.last_ns;
     m->pool = mg->hosts[0].pool;
-    m->connections = mg->connections;
+    m->connections = mg->sum.connections;
     m->medians = false; /* a median of medians is not a median */
-    m->stats = mg->stats;
+    m->stats = mg->sum.stats;
     m->source_count = mg->source_count;
     m->sources = v->sources;
     m->chain_count = mg->chain_count;

@@ -5,7 +5,6 @@
 
 #include "merge.h"
 #include "merge_values.h"
-#include "options.h"
 
 /* What one report may hold, as an analysis keeps it (engine.h's default
  * caps); more is a report no ibscope wrote. */
@@ -33,7 +32,7 @@ struct merge_chain {
 struct merge {
     const char *version;
     bool any_version;
-    struct options opts; /* what the renderers read: frames, crc */
+    struct report_render render; /* every finding listed; crc: unless a report did not check */
 
     size_t host_count, host_cap;
     struct report_host *hosts; /* names owned */
@@ -49,12 +48,10 @@ struct merge {
     struct merge_key *keys;
     int scratch_error; /* errno of a failed write to findings */
 
-    /* Totals. */
-    uint64_t frames, ib_frames, link_records, findings_dropped;
-    bool have_time;
-    int64_t first_ns, last_ns; /* the earliest first, the latest last */
-    struct ib_connection_stats connections;
-    struct ib_engine_stats stats;
+    /* Totals, as the model keeps them: frames, ib_frames, link_records,
+     * findings_dropped, connections, stats; have_time, first_ns (the
+     * earliest first) and last_ns (the latest last). */
+    struct report_model sum;
 };
 
 /* One report being read into the merge. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "merge_fabric.h"
+#include "merge_schema.h"
 #include "names.h"
 #include "printable.h"
 #include "temp_file.h"
@@ -39,188 +40,77 @@ static struct report_capture *capture_slot(struct merge_report *mr, uint64_t i)
         c->host = mr->host;
         c->info.path = NULL; /* captures[] must give it */
         c->info.linktype = -1;
-        c->info.opened = true;
     }
     return &mg->captures[at];
 }
 
-/* A string member kept: a copy the merge owns (freed with it). */
-static bool keep_string(struct rd *r, bool null_ok, const char **out)
-{
-    const char *s;
-    if (!rd_string(r, null_ok, &s))
-        return false;
-    if (!s)
-        return true;
-    char *copy = strdup(s);
-    if (!copy)
-        return rd_fail(r, "out of memory");
-    *out = copy;
-    return true;
-}
-
-/* A capture's first problem, cut to the report's room at a character. */
-static bool read_error(struct rd *r, struct capture_info *info)
-{
-    const char *s;
-    if (!rd_string(r, true, &s) || !s)
-        return !r->why[0] && !r->jp->error[0];
-    size_t n = strlen(s);
-    if (n >= sizeof info->error)
-        for (n = sizeof info->error - 1; n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80;)
-            n--;
-    memcpy(info->error, s, n);
-    info->error[n] = '\0';
-    return true;
-}
-
-static bool read_live(struct rd *r, struct report_live *l)
-{
-    static const char *const keys[] = {
-        "filter", "default_filter", "received", "kernel_dropped", "interface_dropped", "ended_by",
-        NULL
-    };
-    size_t base = r->path_len;
-    uint64_t seen = 0;
-    if (!rd_open(r, JP_OBJECT, "an object (live)"))
-        return false;
-    l->on = true;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0   ? keep_string(r, false, &l->filter)
-                  : k == 1 ? rd_bool(r, &l->default_filter)
-                  : k == 2 ? rd_count(r, &l->received)
-                  : k == 3 ? rd_count(r, &l->dropped)
-                  : k == 4 ? rd_count(r, &l->if_dropped)
-                  : k == 5 ? keep_string(r, true, &l->ended_by)
-                           : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
-    return rd_required(r, base, keys, seen, ALL(6));
-}
-
-static bool read_capture_member(struct rd *r, int k, struct report_capture *c, uint64_t i)
-{
-    uint64_t v;
-    bool null;
-    switch (k) {
-    case 0:
-        if (!rd_count(r, &v))
-            return false;
-        return v == i || rd_fail(r, "%llu is not the capture's place in captures (%llu)",
-                                 (unsigned long long)v, (unsigned long long)i);
-    case 1: return keep_string(r, false, &c->info.path);
-    case 2:
-        if (!rd_uint_or_null(r, INT32_MAX, "a link type or null", &v, &null))
-            return false;
-        c->info.linktype = null ? -1 : (int)v;
-        return true;
-    case 3: return rd_string(r, true, &(const char *){ NULL }); /* the table's, again */
-    case 4: return rd_count(r, &c->info.frames);
-    case 5: return rd_count(r, &c->ib_frames);
-    case 6: return rd_count(r, &c->info.errors);
-    case 7: return read_error(r, &c->info);
-    case 8: return rd_count(r, &c->info.snaplen_cut);
-    case 9: return read_live(r, &c->live);
-    default: return k == RD_OTHER && rd_skip(r);
-    }
-}
-
 static bool read_captures(struct merge_report *mr)
 {
-    static const char *const keys[] = { "index",       "path",      "linktype", "linktype_name",
-                                        "frames",      "ib_frames", "errors",   "error",
-                                        "snaplen_cut", "live",      NULL };
     struct rd *r = &mr->rd;
     size_t list = r->path_len;
     bool more;
     if (!rd_open(r, JP_ARRAY, "an array (captures)"))
         return false;
     for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++) {
-        size_t base = r->path_len;
         uint64_t seen = 0;
         if (!rd_open(r, JP_OBJECT, "a capture"))
             return false;
         struct report_capture *c = capture_slot(mr, i);
-        if (!c)
-            return false;
-        for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;)
-            if (!read_capture_member(r, k, c, i))
-                return false;
-        if (!rd_required(r, base, keys, seen, ALL(9)))
+        if (!c || !ms_read_members(r, &rs_capture, c, &(struct ms_scratch){ .index = i }, &seen))
             return false;
         mr->captures = i + 1;
     }
     return !r->jp->error[0];
 }
 
+/* The frame counts added up; the earliest first time, the latest last. */
 static bool read_frames(struct merge_report *mr)
 {
-    static const char *const keys[] = { "total",      "ib",        "link_records",
-                                        "first_time", "last_time", NULL };
     struct rd *r = &mr->rd;
-    struct merge *mg = mr->mg;
-    size_t base = r->path_len;
+    struct report_model *sum = &mr->mg->sum;
     uint64_t seen = 0;
-    uint64_t n[3] = { 0 };
-    int64_t t[2];
-    bool null[2];
-    if (!rd_open(r, JP_OBJECT, "an object (frames)"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k >= 0 && k < 3 ? rd_count(r, &n[k])
-                  : k >= 3        ? rd_time(r, &t[k - 3], &null[k - 3])
-                                  : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
+    struct report_model *n = calloc(1, sizeof *n);
+    if (!n)
+        return rd_fail(r, "out of memory");
+    n->first_ns = INT64_MAX; /* null: none (the times held are within 2^62) */
+    n->last_ns = INT64_MIN;
+    bool ok = rd_open(r, JP_OBJECT, "an object (frames)") &&
+              ms_read_members(r, &rs_frames, n, &(struct ms_scratch){ 0 }, &seen);
+    if (ok) {
+        ms_add_counts(&rs_frames, sum, n);
+        int64_t t[2] = { n->first_ns, n->last_ns };
+        for (int i = 0; i < 2; i++) {
+            if (t[i] == (i == 0 ? INT64_MAX : INT64_MIN))
+                continue;
+            if (!sum->have_time)
+                sum->first_ns = sum->last_ns = t[i];
+            sum->have_time = true;
+            if (i == 0 && t[i] < sum->first_ns)
+                sum->first_ns = t[i];
+            if (i == 1 && t[i] > sum->last_ns)
+                sum->last_ns = t[i];
+        }
     }
-    if (!rd_required(r, base, keys, seen, ALL(5)))
-        return false;
-    merge_add(&mg->frames, n[0]);
-    merge_add(&mg->ib_frames, n[1]);
-    merge_add(&mg->link_records, n[2]);
-    for (int i = 0; i < 2; i++) {
-        if (null[i])
-            continue;
-        if (!mg->have_time)
-            mg->first_ns = mg->last_ns = t[i];
-        mg->have_time = true;
-        if (i == 0 && t[i] < mg->first_ns)
-            mg->first_ns = t[i];
-        if (i == 1 && t[i] > mg->last_ns)
-            mg->last_ns = t[i];
-    }
-    return true;
+    free(n);
+    return ok;
 }
 
 static bool read_pool(struct merge_report *mr)
 {
-    static const char *const keys[] = {
-        "low", "high", "size", "threshold_pct", "forecast_horizon_s", "forecast_window_s", NULL
-    };
     struct rd *r = &mr->rd;
-    size_t base = r->path_len;
     uint64_t seen = 0;
+    struct report_pool p = { 0 };
+    if (!rd_open(r, JP_OBJECT, "an object (pool)") ||
+        !ms_read_members(r, &rs_pool, &p, &(struct ms_scratch){ 0 }, &seen))
+        return false;
     struct ib_engine_config cfg;
-    uint64_t size = 0;
-    double window = 0;
     ib_engine_config_init(&cfg);
-    if (!rd_open(r, JP_OBJECT, "an object (pool)"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0   ? rd_u16(r, "a port", &cfg.pool_low)
-                  : k == 1 ? rd_u16(r, "a port", &cfg.pool_high)
-                  : k == 2 ? rd_count(r, &size)
-                  : k == 3 ? rd_real(r, 0, 100, "a percentage", &cfg.threshold_pct)
-                  : k == 4 ? rd_real(r, 0, IB_FORECAST_HORIZON_MAX, "a number of seconds",
-                                     &cfg.forecast_horizon_s)
-                  : k == 5 ? rd_real(r, 0, IB_FORECAST_HORIZON_MAX, "a number of seconds", &window)
-                           : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
-    if (!rd_required(r, base, keys, seen, ALL(6)))
-        return false;
+    cfg.pool_low = p.low;
+    cfg.pool_high = p.high;
+    cfg.threshold_pct = p.threshold_pct;
+    cfg.forecast_horizon_s = p.forecast_horizon_s;
+    uint64_t size = p.size;
+    double window = p.forecast_window_s;
     const char *problem = ib_engine_config_problem(&cfg);
     if (problem)
         return rd_fail(r, "%s", problem);
@@ -245,309 +135,32 @@ static bool read_pool(struct merge_report *mr)
     return true;
 }
 
-/* connections.reject_reasons: "reason" -> count, added up. */
-static bool read_reject_reasons(struct rd *r, struct ib_connection_stats *cs)
+/* A latency added: counts add, the extremes hold (medians do not merge). */
+static void add_latency(struct ib_latency *into, const struct ib_latency *l)
 {
-    size_t base = r->path_len;
-    uint64_t given = 0; /* reasons seen, a bit each */
-    bool more;
-    if (!rd_open(r, JP_OBJECT, "an object (reason -> count)"))
-        return false;
-    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
-        const char *key = r->jp->text;
-        char *end;
-        unsigned long reason = strtoul(key, &end, 10);
-        bool canonical = key[0] >= '0' && key[0] <= '9' && !*end && (key[0] != '0' || !key[1]);
-        rd_path_key(r, key);
-        if (!canonical || reason >= IB_REJ_REASON_MAX)
-            return rd_fail(r, "not a reject reason (0 to %d)", IB_REJ_REASON_MAX - 1);
-        if (given & (uint64_t)1 << reason)
-            return rd_fail(r, "given twice");
-        given |= (uint64_t)1 << reason;
-        uint64_t n;
-        if (!rd_count(r, &n))
-            return false;
-        merge_add(&cs->reject_reasons[reason], n);
-    }
-    rd_path_back(r, base);
-    return !r->jp->error[0];
+    if (!l->count)
+        return;
+    if (!into->count || l->min_ns < into->min_ns)
+        into->min_ns = l->min_ns;
+    if (!into->count || l->max_ns > into->max_ns)
+        into->max_ns = l->max_ns;
+    merge_add(&into->count, l->count);
 }
 
-/* A latency: counts add, the extremes hold (medians do not merge). */
-static bool read_latency(struct rd *r, struct ib_latency *into)
-{
-    static const char *const keys[] = { "count", "min_ns", "median_ns", "max_ns", NULL };
-    size_t base = r->path_len;
-    uint64_t seen = 0;
-    uint64_t count = 0;
-    int64_t v[3] = { 0 };
-    bool null[3] = { true, true, true };
-    if (!rd_open(r, JP_OBJECT, "an object (a latency)"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0  ? rd_count(r, &count)
-                  : k > 0 ? rd_int(r, "a time in ns or null", &v[k - 1], &null[k - 1])
-                          : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
-    if (!rd_required(r, base, keys, seen, ALL(4)))
-        return false;
-    if (count && (null[0] || null[2]))
-        return rd_path_key(r, null[0] ? "min_ns" : "max_ns"),
-               rd_fail(r, "null with a count of %llu", (unsigned long long)count);
-    if (!count)
-        return true;
-    for (int i = 0; i < 3; i++)
-        if (v[i] < 0) /* a step back counts as instant: never below 0 */
-            return rd_path_key(r, keys[i + 1]),
-                   rd_fail(r, "%lld is not a latency (0 ns up)", (long long)v[i]);
-    if (v[0] > v[2] || (!null[1] && (v[1] < v[0] || v[1] > v[2])))
-        return rd_fail(r, "min_ns, median_ns and max_ns are not in order");
-    if (!into->count || v[0] < into->min_ns)
-        into->min_ns = v[0];
-    if (!into->count || v[2] > into->max_ns)
-        into->max_ns = v[2];
-    merge_add(&into->count, count);
-    return true;
-}
-
-static bool read_count_map(struct rd *r, uint64_t *counts, int size, int (*index)(const char *),
-                           const char *noun);
-
-/* "REQ" ... "APR": the index of a per-message count. */
-static int cm_message_index(const char *name)
-{
-    for (int m = 0; m < IB_CM_MSG_COUNT; m++) {
-        const char *n = ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + (unsigned)m);
-        if (n && strcmp(n, name) == 0)
-            return m;
-    }
-    return -1;
-}
-
+/* The CM figures, added up. */
 static bool read_connections(struct merge_report *mr)
 {
-    /* The first ten are required; the counts after "list" came with the
-     * kernel's connection model and are summed when present. */
-    static const char *const keys[] = { "requests",
-                                        "established",
-                                        "rejected",
-                                        "closed",
-                                        "retransmissions",
-                                        "sidr_requests",
-                                        "sidr_replies",
-                                        "reject_reasons",
-                                        "setup_latency",
-                                        "req_rep_latency",
-                                        "list",
-                                        "unreachable",
-                                        "disconnect_timeouts",
-                                        "waiting_at_end",
-                                        "retransmissions_by_message",
-                                        NULL };
     struct rd *r = &mr->rd;
-    struct ib_connection_stats *cs = &mr->mg->connections;
-    uint64_t *counts[] = { &cs->requests,        &cs->established,   &cs->rejected,    &cs->closed,
-                           &cs->retransmissions, &cs->sidr_requests, &cs->sidr_replies };
-    size_t base = r->path_len;
+    struct ib_connection_stats *cs = &mr->mg->sum.connections;
+    struct ib_connection_stats n = { 0 };
     uint64_t seen = 0;
-    uint64_t n;
-    if (!rd_open(r, JP_OBJECT, "an object (connections)"))
+    if (!rd_open(r, JP_OBJECT, "an object (connections)") ||
+        !ms_read_members(r, &rs_connections, &n, &(struct ms_scratch){ 0 }, &seen))
         return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok;
-        if (k >= 0 && k < 7) {
-            ok = rd_count(r, &n);
-            merge_add(counts[k], ok ? n : 0);
-        } else if (k == 7) {
-            ok = read_reject_reasons(r, cs);
-        } else if (k == 8 || k == 9) {
-            ok = read_latency(r, k == 8 ? &cs->setup : &cs->req_rep);
-        } else if (k == 10) { /* the --connections list: not merged */
-            ok = rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
-        } else if (k >= 11 && k <= 13) {
-            ok = rd_count(r, &n);
-            merge_add(k == 11   ? &cs->unreachable
-                      : k == 12 ? &cs->disconnect_timeouts
-                                : &cs->waiting_at_end,
-                      ok ? n : 0);
-        } else if (k == 14) {
-            ok = read_count_map(r, cs->retransmissions_by_message, IB_CM_MSG_COUNT,
-                                cm_message_index, "a CM message");
-        } else {
-            ok = k == RD_OTHER && rd_skip(r);
-        }
-        if (!ok)
-            return false;
-    }
-    return rd_required(r, base, keys, seen, ALL(10));
-}
-
-/* A source's busiest destination: {ip, port}, or null. */
-static bool read_destination(struct rd *r, struct ib_source_stats *s, uint8_t *version)
-{
-    static const char *const keys[] = { "ip", "port", NULL };
-    size_t base = r->path_len;
-    uint64_t seen = 0;
-    enum jp_type t;
-    if (!jp_value(r->jp, &t))
-        return false;
-    if (t == JP_NULL)
-        return true;
-    if (t != JP_OBJECT)
-        return rd_not(r, t, "a destination ({ip, port}) or null");
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        bool ok = k == 0   ? rd_ip(r, version, s->peak_dst_ip)
-                  : k == 1 ? rd_u16(r, "a port", &s->peak_dst_port)
-                           : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
-    return rd_required(r, base, keys, seen, ALL(2));
-}
-
-static const char *const source_keys[] = { "ip",
-                                           "ip_version",
-                                           "port_space",
-                                           "connections",
-                                           "ports_in_use",
-                                           "peak_ports_in_use",
-                                           "peak_frame",
-                                           "pool_utilization",
-                                           "exhausted",
-                                           "peak_ports_per_destination",
-                                           "peak_per_destination_frame",
-                                           "peak_destination",
-                                           "exhausted_per_destination",
-                                           "ports_outside_pool",
-                                           "forecast_frame",
-                                           "rate_per_s",
-                                           "eta_s",
-                                           "rate_per_destination_per_s",
-                                           "eta_per_destination_s",
-                                           "host_name",
-                                           "host_from",
-                                           "ca_guid",
-                                           "address_count",
-                                           "addresses",
-                                           NULL };
-
-/* The last estimate of a model: its rate (null: too little seen) or its
- * time left (null: none, the rate is not above 0). */
-static bool read_forecast(struct rd *r, bool eta, struct ib_forecast *fc)
-{
-    bool null;
-    if (eta) {
-        if (!rd_real_or_null(r, 0, DBL_MAX, "a number of seconds or null", &fc->eta_s, &null))
-            return false;
-        fc->has_eta = !null;
-        return true;
-    }
-    if (!rd_real_or_null(r, -DBL_MAX, DBL_MAX, "a rate (ports a second) or null", &fc->rate_per_s,
-                         &null))
-        return false;
-    fc->has_rate = !null;
+    ms_add_counts(&rs_connections, cs, &n);
+    add_latency(&cs->setup, &n.setup);
+    add_latency(&cs->req_rep, &n.req_rep);
     return true;
-}
-
-/* A copy of the string read, or NULL for null; false on a bad value or
- * for want of memory. */
-static bool read_host_name(struct rd *r, const char **name)
-{
-    const char *s = NULL;
-    if (!rd_string(r, true, &s))
-        return false;
-    if (s && !(*name = strdup(s)))
-        return rd_fail(r, "out of memory");
-    return true;
-}
-
-static bool read_host_from(struct rd *r, uint8_t *from)
-{
-    const char *s = "";
-    if (!rd_string(r, false, &s))
-        return false;
-    enum ib_host_from f = ib_host_from_by_name(s);
-    if (f == IB_HOST_FROM_COUNT)
-        return rd_not(r, JP_STRING, "how a host is known (address, ca_guid, capture, option)");
-    *from = (uint8_t)f;
-    return true;
-}
-
-static bool read_ca_guid(struct rd *r, uint64_t *guid)
-{
-    const char *s = NULL;
-    if (!rd_string(r, true, &s))
-        return false;
-    *guid = 0;
-    if (!s)
-        return true;
-    char back[24];
-    unsigned long long v = strtoull(s, NULL, 16);
-    snprintf(back, sizeof back, "0x%016llx", v);
-    if (strcmp(back, s) != 0 || v == 0)
-        return rd_not(r, JP_STRING, "a GUID (0x and 16 hex digits, not 0) or null");
-    *guid = v;
-    return true;
-}
-
-/* Up to IB_HOST_ADDRESSES_MAX IP addresses, into a new array. */
-static bool read_addresses(struct rd *r, struct ib_source_stats *s)
-{
-    size_t list = r->path_len;
-    bool more;
-    if (!rd_open(r, JP_ARRAY, "an array of IP addresses"))
-        return false;
-    struct ib_host_address *a = NULL;
-    size_t cap = 0;
-    for (size_t i = 0; rd_item(r, list, i, &more) && more; i++) {
-        if (i == IB_HOST_ADDRESSES_MAX)
-            return rd_fail(r, "past the %d addresses a host lists (address_count counts the rest)",
-                           IB_HOST_ADDRESSES_MAX);
-        if (i == cap) { /* most hosts have one or two */
-            cap = cap ? cap * 2 : 1;
-            if (!(a = realloc((void *)s->addresses, cap * sizeof *a)))
-                return rd_fail(r, "out of memory");
-            s->addresses = a;
-        }
-        if (!rd_ip(r, &a[i].ip_version, a[i].ip))
-            return false;
-        s->addresses_listed = (uint32_t)i + 1;
-    }
-    return !r->jp->error[0];
-}
-
-static bool read_source_member(struct rd *r, int k, struct ib_source_stats *s, uint64_t *version,
-                               uint8_t *dst_version)
-{
-    switch (k) {
-    case 0: return rd_ip(r, &s->ip_version, s->ip);
-    case 1: return rd_uint(r, 6, "an IP version (4 or 6)", version);
-    case 2: return rd_port_space(r, &s->port_space);
-    case 3: return rd_count(r, &s->connections);
-    case 4: return rd_u32(r, UINT32_MAX, "a count of ports", &s->ports_in_use);
-    case 5: return rd_u32(r, UINT32_MAX, "a count of ports", &s->peak_ports_in_use);
-    case 6: return rd_frame(r, &s->peak_at);
-    case 7: return rd_real(r, 0, 100, "a percentage", &s->pool_utilization);
-    case 8: return rd_bool(r, &s->exhausted);
-    case 9: return rd_u32(r, UINT32_MAX, "a count of ports", &s->peak_ports_per_destination);
-    case 10: return rd_frame(r, &s->peak_per_destination_at);
-    case 11: return read_destination(r, s, dst_version);
-    case 12: return rd_bool(r, &s->exhausted_per_destination);
-    case 13: return rd_count(r, &s->ports_outside_pool);
-    case 14: return rd_frame(r, &s->forecast_at);
-    case 15: return read_forecast(r, false, &s->forecast[IB_MODEL_ONE_PORT]);
-    case 16: return read_forecast(r, true, &s->forecast[IB_MODEL_ONE_PORT]);
-    case 17: return read_forecast(r, false, &s->forecast[IB_MODEL_PER_DESTINATION]);
-    case 18: return read_forecast(r, true, &s->forecast[IB_MODEL_PER_DESTINATION]);
-    case 19: return read_host_name(r, &s->host_name);
-    case 20: return read_host_from(r, &s->host_from);
-    case 21: return read_ca_guid(r, &s->ca_guid);
-    case 22: return rd_u32(r, UINT32_MAX, "a count of addresses", &s->address_count);
-    case 23: return read_addresses(r, s);
-    default: return k == RD_OTHER && rd_skip(r);
-    }
 }
 
 /* The estimates as the engine makes them: none before the source's first
@@ -557,7 +170,10 @@ static bool check_forecast(struct rd *r, const struct ib_source_stats *s)
 {
     for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
         const struct ib_forecast *fc = &s->forecast[m];
-        const char *rate = source_keys[15 + 2 * m], *eta = source_keys[16 + 2 * m];
+        const char *rate = ms_key_at(
+            &rs_source, offsetof(struct ib_source_stats, forecast[0].rate_per_s) + m * sizeof *fc);
+        const char *eta = ms_key_at(
+            &rs_source, offsetof(struct ib_source_stats, forecast[0].eta_s) + m * sizeof *fc);
         if (!s->forecast_at.frame && (fc->has_rate || fc->has_eta))
             return rd_path_key(r, fc->has_rate ? rate : eta),
                    rd_fail(r, "not null while forecast_frame is (no port event yet)");
@@ -574,7 +190,7 @@ static bool check_forecast(struct rd *r, const struct ib_source_stats *s)
  * joined by one. */
 static bool check_host(struct rd *r, struct ib_source_stats *s, uint64_t seen)
 {
-    const uint64_t host_keys = (uint64_t)0x1f << 19;
+    const uint64_t host_keys = ms_optional(&rs_source);
     if ((seen & host_keys) == 0) {
         struct ib_host_address *a = calloc(1, sizeof *a);
         if (!a)
@@ -611,10 +227,8 @@ static bool read_source(struct merge_report *mr)
 {
     struct rd *r = &mr->rd;
     struct merge *mg = mr->mg;
-    size_t base = r->path_len;
     uint64_t seen = 0;
-    uint64_t version = 0;
-    uint8_t dst_version = 0;
+    struct ms_scratch scratch = { 0 };
     if (!rd_open(r, JP_OBJECT, "a source"))
         return false;
     if (mr->sources == MERGE_REPORT_SOURCES)
@@ -624,13 +238,9 @@ static bool read_source(struct merge_report *mr)
     struct merge_source *ms = &mg->sources[mg->source_count];
     memset(ms, 0, sizeof *ms);
     ms->host = mr->host;
-    bool ok = true;
-    for (int k; ok && (k = rd_member(r, base, source_keys, &seen)) != RD_END;)
-        ok = read_source_member(r, k, &ms->s, &version, &dst_version);
-    ok = ok && rd_required(r, base, source_keys, seen, ALL(19));
-    if (ok && version != ms->s.ip_version)
+    bool ok = ms_read_members(r, &rs_source, &ms->s, &scratch, &seen);
+    if (ok && scratch.ip_version != ms->s.ip_version)
         ok = rd_fail(r, "its ip is not of its ip_version");
-    ms->s.peak_dst_ip_version = dst_version;
     ok = ok && check_host(r, &ms->s, seen) && check_forecast(r, &ms->s);
     if (!ok) {
         free((void *)ms->s.host_name);
@@ -655,75 +265,6 @@ static bool read_sources(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
-static bool read_hops(struct rd *r, struct ib_redirect_chain *c)
-{
-    size_t list = r->path_len;
-    bool more;
-    if (!rd_open(r, JP_ARRAY, "an array of hops"))
-        return false;
-    for (size_t i = 0; rd_item(r, list, i, &more) && more; i++) {
-        if (i == IB_CHAIN_HOPS_MAX)
-            return rd_fail(r, "past the %d hops a chain keeps (hops_dropped counts the rest)",
-                           IB_CHAIN_HOPS_MAX);
-        if (!rd_hop(r, &c->hops[i], true))
-            return false;
-        c->hop_count = (unsigned)i + 1;
-    }
-    return !r->jp->error[0];
-}
-
-/* A chain's end: one of the engine's names. */
-static bool read_end(struct rd *r, enum ib_chain_end *end)
-{
-    enum jp_type t;
-    if (!jp_value(r->jp, &t))
-        return false;
-    *end = t == JP_STRING ? ib_chain_end_by_name(r->jp->text) : IB_CHAIN_END_COUNT;
-    if (*end != IB_CHAIN_END_COUNT)
-        return true;
-    char names[112] = "one of ";
-    size_t len = strlen(names);
-    for (int e = 0; e < IB_CHAIN_END_COUNT && len < sizeof names; e++)
-        len += (size_t)snprintf(names + len, sizeof names - len, "%s\"%s\"", e ? ", " : "",
-                                ib_chain_end_name((enum ib_chain_end)e));
-    return rd_not(r, t, names); /* the value read, not the key's name */
-}
-
-static const char *const chain_keys[] = {
-    "chain",         "requester", "mgmt_class",   "mgmt_class_name", "origin", "origin_qp",
-    "first_request", "hops",      "hops_dropped", "final_answer",    "loop",   "followed",
-    "end",           NULL
-};
-
-static bool read_chain_member(struct rd *r, int k, struct ib_redirect_chain *c, uint64_t i)
-{
-    uint64_t v;
-    switch (k) {
-    case 0:
-        if (!rd_count(r, &v))
-            return false;
-        return v == i || rd_fail(r, "%llu is not the chain's place in redirect_chains (%llu)",
-                                 (unsigned long long)v, (unsigned long long)i);
-    case 1: return rd_endpoint(r, &c->requester);
-    case 2:
-        if (!rd_uint(r, UINT8_MAX, "a management class", &v))
-            return false;
-        c->mgmt_class = (uint8_t)v;
-        return true;
-    case 3: return rd_string(r, true, &(const char *){ NULL }); /* the table's, again */
-    case 4: return rd_endpoint(r, &c->origin);
-    case 5: return rd_u32(r, RD_QP_MAX, "a QP number", &c->origin_qp);
-    case 6: return rd_frame(r, &c->first_request);
-    case 7: return read_hops(r, c);
-    case 8: return rd_u32(r, UINT32_MAX, "a count of hops", &c->hops_dropped);
-    case 9: return rd_frame(r, &c->final_answer);
-    case 10: return rd_bool(r, &c->loop);
-    case 11: return rd_bool(r, &c->followed);
-    case 12: return read_end(r, &c->end);
-    default: return k == RD_OTHER && rd_skip(r);
-    }
-}
-
 /* A report from before chains had "end": the views' old reading of it. */
 static enum ib_chain_end old_end(const struct ib_redirect_chain *c)
 {
@@ -737,7 +278,6 @@ static bool read_chain(struct merge_report *mr, uint64_t i)
 {
     struct rd *r = &mr->rd;
     struct merge *mg = mr->mg;
-    size_t base = r->path_len;
     uint64_t seen = 0;
     if (!rd_open(r, JP_OBJECT, "a redirect chain"))
         return false;
@@ -748,12 +288,9 @@ static bool read_chain(struct merge_report *mr, uint64_t i)
     struct merge_chain *mc = &mg->chains[mg->chain_count];
     memset(mc, 0, sizeof *mc);
     mc->host = mr->host;
-    for (int k; (k = rd_member(r, base, chain_keys, &seen)) != RD_END;)
-        if (!read_chain_member(r, k, &mc->c, i))
-            return false;
-    if (!rd_required(r, base, chain_keys, seen, ALL(12)))
+    if (!ms_read_members(r, &rs_chain, &mc->c, &(struct ms_scratch){ .index = i }, &seen))
         return false;
-    if (!(seen & 1u << 12))
+    if (!ms_given(&rs_chain, seen, "end"))
         mc->c.end = old_end(&mc->c);
     mg->chain_count++;
     mr->chains++;
@@ -773,47 +310,17 @@ static bool read_chains(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
-/* {verified, mismatch, not_present}, by enum ib_crc_status. */
-static bool read_crc_counts(struct rd *r, uint64_t n[3])
-{
-    static const char *const keys[] = { "verified", "mismatch", "not_present", NULL };
-    static const int status[] = { IB_CRC_VERIFIED, IB_CRC_MISMATCH, IB_CRC_NOT_PRESENT };
-    size_t base = r->path_len;
-    uint64_t seen = 0;
-    if (!rd_open(r, JP_OBJECT, "an object of CRC counts"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;)
-        if (!(k >= 0 ? rd_count(r, &n[status[k]]) : k == RD_OTHER && rd_skip(r)))
-            return false;
-    return rd_required(r, base, keys, seen, ALL(3));
-}
-
 static bool read_crc_capture(struct merge_report *mr, uint64_t i)
 {
-    static const char *const keys[] = { "capture", "icrc", "vcrc", NULL };
     struct rd *r = &mr->rd;
-    size_t base = r->path_len;
     uint64_t seen = 0;
-    uint64_t c;
     if (!rd_open(r, JP_OBJECT, "an object (a capture's CRCs)"))
         return false;
-    if (!capture_slot(mr, i))
+    struct report_capture *c = capture_slot(mr, i);
+    if (!c || !ms_read_members(r, &rs_crc_capture, c, &(struct ms_scratch){ .index = i }, &seen))
         return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        struct report_crc_counts *crc = &mr->mg->captures[mr->rd.capture_base + i].crc;
-        bool ok = k == 0 ? rd_count(r, &c) &&
-                               (c == i || rd_fail(r,
-                                                  "%llu is not its place "
-                                                  "in crc.captures (%llu)",
-                                                  (unsigned long long)c, (unsigned long long)i))
-                  : k == 1 ? read_crc_counts(r, crc->icrc)
-                  : k == 2 ? read_crc_counts(r, crc->vcrc)
-                           : k == RD_OTHER && rd_skip(r);
-        if (!ok)
-            return false;
-    }
     mr->crc_captures = i + 1;
-    return rd_required(r, base, keys, seen, ALL(3));
+    return true;
 }
 
 static bool read_crc(struct merge_report *mr)
@@ -829,7 +336,7 @@ static bool read_crc(struct merge_report *mr)
         if (k == 0 && !rd_bool(r, &checked))
             return false;
         if (k == 0)
-            mr->mg->opts.crc &= checked;
+            mr->mg->render.crc &= checked;
         if (k == 1) {
             size_t list = r->path_len;
             if (!rd_open(r, JP_ARRAY, "an array (crc.captures)"))
@@ -842,33 +349,6 @@ static bool read_crc(struct merge_report *mr)
             return false;
     }
     return !r->jp->error[0] && rd_required(r, base, keys, seen, ALL(2));
-}
-
-/* An object of name -> count whose names are those of a table (finding
- * kinds, diagnostics): each count added to counts[the name's index]. */
-static bool read_count_map(struct rd *r, uint64_t *counts, int size, int (*index)(const char *),
-                           const char *noun)
-{
-    size_t base = r->path_len;
-    bool given[64 > IB_DIAG_COUNT ? 64 : IB_DIAG_COUNT] = { false };
-    bool more;
-    if (!rd_open(r, JP_OBJECT, "an object (name -> count)"))
-        return false;
-    while (rd_path_back(r, base), jp_member(r->jp, &more) && more) {
-        int i = index(r->jp->text);
-        rd_path_key(r, r->jp->text);
-        if (i < 0 || i >= size)
-            return rd_fail(r, "not %s", noun);
-        if (given[i])
-            return rd_fail(r, "given twice");
-        given[i] = true;
-        uint64_t n;
-        if (!rd_count(r, &n))
-            return false;
-        merge_add(&counts[i], n);
-    }
-    rd_path_back(r, base);
-    return !r->jp->error[0];
 }
 
 static int kind_index(const char *name)
@@ -888,33 +368,20 @@ static int diagnostic_index(const char *name)
     return d != IB_DIAG_COUNT && !ib_diag_info(d)->addressing ? (int)d : -1;
 }
 
+/* The limits, added up. */
 static bool read_limits(struct merge_report *mr)
 {
-    static const char *const keys[] = { "findings_dropped",      "connections_evicted",
-                                        "transactions_evicted",  "chains_dropped",
-                                        "sources_dropped",       "allocation_failures",
-                                        "connections_forgotten", NULL };
     struct rd *r = &mr->rd;
-    struct ib_engine_stats *es = &mr->mg->stats;
-    /* connections_forgotten, the last, came later: summed when present */
-    uint64_t *into[] = { &mr->mg->findings_dropped, &es->connections_evicted,
-                         &es->transactions_evicted, &es->chains_dropped,
-                         &es->sources_dropped,      &es->allocation_failures,
-                         &es->ended_forgotten };
-    size_t base = r->path_len;
     uint64_t seen = 0;
-    uint64_t n;
-    if (!rd_open(r, JP_OBJECT, "an object (limits)"))
-        return false;
-    for (int k; (k = rd_member(r, base, keys, &seen)) != RD_END;) {
-        if (k >= 0 && !rd_count(r, &n))
-            return false;
-        if (k >= 0)
-            merge_add(into[k], n);
-        else if (!(k == RD_OTHER && rd_skip(r)))
-            return false;
-    }
-    return rd_required(r, base, keys, seen, ALL(6));
+    struct report_model *n = calloc(1, sizeof *n);
+    if (!n)
+        return rd_fail(r, "out of memory");
+    bool ok = rd_open(r, JP_OBJECT, "an object (limits)") &&
+              ms_read_members(r, &rs_limits, n, &(struct ms_scratch){ 0 }, &seen);
+    if (ok)
+        ms_add_counts(&rs_limits, &mr->mg->sum, n);
+    free(n);
+    return ok;
 }
 
 /* A finding into the scratch file, and its time into the keys to sort. */
@@ -971,12 +438,13 @@ static bool read_top(struct merge_report *mr, int k)
     case 5: return read_chains(mr);
     case 6:
     case 7:
-        return read_count_map(r, mg->stats.diagnostics, IB_DIAG_COUNT,
-                              k == 6 ? rule_index : diagnostic_index,
-                              k == 6 ? "an addressing rule" : "a diagnostic");
+        return ms_read_count_map(r, mg->sum.stats.diagnostics, IB_DIAG_COUNT,
+                                 k == 6 ? rule_index : diagnostic_index,
+                                 k == 6 ? "an addressing rule" : "a diagnostic");
     case 8: return read_crc(mr);
     case 9:
-        return read_count_map(r, mg->stats.findings, IB_FIND_COUNT, kind_index, "a finding kind");
+        return ms_read_count_map(r, mg->sum.stats.findings, IB_FIND_COUNT, kind_index,
+                                 "a finding kind");
     case 10: return read_limits(mr);
     case 11: return read_findings(mr);
     case 12:

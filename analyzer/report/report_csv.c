@@ -279,7 +279,7 @@ static void host_rows(FILE *out, const struct report_model *m)
 static int csv_end(void *p, const struct report_model *m)
 {
     struct csv_state *st = p;
-    if (m->opts->crc)
+    if (m->render.crc)
         crc_rows(st->out, m);
     host_rows(st->out, m);
     if (m->host_count)

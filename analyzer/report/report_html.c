@@ -1254,7 +1254,7 @@ static void write_cm(FILE *out, const struct html_state *st, const struct report
 static void write_crc(FILE *out, const struct report_model *m)
 {
     fputs("<section id=\"crc\"><h2>CRCs</h2>\n", out);
-    if (!m->opts->crc) {
+    if (!m->render.crc) {
         fputs("<p>Not verified (--no-crc).</p></section>\n", out);
         return;
     }

@@ -25,6 +25,7 @@ struct json_state {
     struct json_writer findings;
     struct json_writer conns;
     int error; /* errno of the first scratch-file failure */
+    const struct report_model *model;
 };
 
 /* Depth of the findings array's elements: top object (1), array (2). */
@@ -49,7 +50,7 @@ static void *json_begin(const struct report_model *m, FILE *out)
         fail(st);
     else
         json_writer_fragment(&st->findings, st->findings_tmp, true, FINDINGS_DEPTH);
-    if (m->opts->connections) {
+    if (m->render.connections) {
         st->conn_tmp = temp_file();
         if (!st->conn_tmp)
             fail(st);
@@ -59,22 +60,30 @@ static void *json_begin(const struct report_model *m, FILE *out)
     return st;
 }
 
-static void write_connections(struct json_writer *w, struct json_state *st,
-                              const struct report_model *m)
+static void write_connections(struct json_writer *w, const struct report_model *m,
+                              const struct jv_list *list)
 {
     jw_key(w, "connections");
     jw_begin_object(w);
     jv_connection_stats_members(w, &m->connections, m->medians);
-    if (m->opts->connections) {
+    if (list) {
         jw_key(w, "list");
-        jw_begin_array(w);
-        if (st->conn_tmp && !jw_flush(&st->conns))
-            fail(st);
-        if (!jw_splice(w, st->conn_tmp, m->connections_listed))
-            fail(st);
-        jw_end_array(w);
+        list->write(w, list->ctx);
     }
     jw_end_object(w);
+}
+
+/* connections.list, spliced from the scratch file. */
+static void connection_list(struct json_writer *w, void *ctx)
+{
+    struct json_state *st = ctx;
+    const struct report_model *m = st->model;
+    jw_begin_array(w);
+    if (st->conn_tmp && !jw_flush(&st->conns))
+        fail(st);
+    if (!jw_splice(w, st->conn_tmp, m->connections_listed))
+        fail(st);
+    jw_end_array(w);
 }
 
 static void source_value(struct json_writer *w, const struct report_model *m, size_t i)
@@ -144,24 +153,7 @@ static void write_chains(struct json_writer *w, const struct report_model *m)
 static void write_frames(struct json_writer *w, const struct report_model *m)
 {
     jw_key(w, "frames");
-    jw_begin_object(w);
-    jw_key(w, "total");
-    jw_uint(w, m->frames);
-    jw_key(w, "ib");
-    jw_uint(w, m->ib_frames);
-    jw_key(w, "link_records");
-    jw_uint(w, m->link_records);
-    jw_key(w, "first_time");
-    if (m->have_time)
-        jv_time(w, m->first_ns);
-    else
-        jw_null(w);
-    jw_key(w, "last_time");
-    if (m->have_time)
-        jv_time(w, m->last_ns);
-    else
-        jw_null(w);
-    jw_end_object(w);
+    jv_frames(w, m);
 }
 
 static void write_pool(struct json_writer *w, const struct report_model *m)
@@ -220,21 +212,24 @@ static void json_connection(void *p, const struct report_model *m,
     jw_end_object(&st->conns);
 }
 
-/* ICRC and VCRC of the InfiniBand frames, per capture. */
-static void write_crc(struct json_writer *w, const struct report_model *m)
+/* ICRC and VCRC of the InfiniBand frames, per capture (JSON Lines: in
+ * records of their own). */
+static void write_crc(struct json_writer *w, const struct report_model *m, bool streamed)
 {
     jw_key(w, "crc");
     jw_begin_object(w);
     jw_key(w, "checked");
-    jw_bool(w, m->opts->crc);
-    jw_key(w, "captures");
-    jw_begin_array(w);
-    for (size_t i = 0; i < m->capture_count; i++) {
-        jw_begin_object(w);
-        jv_crc_capture_members(w, m, i);
-        jw_end_object(w);
+    jw_bool(w, m->render.crc);
+    if (!streamed) {
+        jw_key(w, "captures");
+        jw_begin_array(w);
+        for (size_t i = 0; i < m->capture_count; i++) {
+            jw_begin_object(w);
+            jv_crc_capture_members(w, m, i);
+            jw_end_object(w);
+        }
+        jw_end_array(w);
     }
-    jw_end_array(w);
     jw_end_object(w);
 }
 
@@ -244,36 +239,46 @@ static void write_counts(struct json_writer *w, const struct report_model *m)
     jw_key(w, "finding_counts");
     jv_finding_counts(w, es);
     jw_key(w, "limits");
-    jv_limits(w, m->findings_dropped, es);
+    jv_limits(w, m);
+}
+
+void jv_summary_members(struct json_writer *w, const struct report_model *m, bool streamed,
+                        const struct jv_list *list)
+{
+    jw_key(w, "version");
+    jw_string(w, m->version);
+    if (m->host_count)
+        write_hosts(w, m);
+    jw_key(w, "captures");
+    jv_captures(w, m);
+    write_frames(w, m);
+    write_pool(w, m);
+    write_connections(w, m, list);
+    if (m->host_count)
+        write_nearest(w, m);
+    if (!streamed) {
+        write_sources(w, m);
+        write_chains(w, m);
+    }
+    write_diagnostics(w, m, "addressing", true);
+    write_diagnostics(w, m, "diagnostics", false);
+    write_crc(w, m, streamed);
+    write_counts(w, m);
+    if (m->fabric) {
+        jw_key(w, "fabric");
+        jv_fabric(w, m);
+    }
 }
 
 static int json_end(void *p, const struct report_model *m)
 {
     struct json_state *st = p;
     struct json_writer w;
+    st->model = m;
     json_writer_init(&w, st->out, true);
     jw_begin_object(&w);
-    jw_key(&w, "version");
-    jw_string(&w, m->version);
-    if (m->host_count)
-        write_hosts(&w, m);
-    jw_key(&w, "captures");
-    jv_captures(&w, m);
-    write_frames(&w, m);
-    write_pool(&w, m);
-    write_connections(&w, st, m);
-    if (m->host_count)
-        write_nearest(&w, m);
-    write_sources(&w, m);
-    write_chains(&w, m);
-    write_diagnostics(&w, m, "addressing", true);
-    write_diagnostics(&w, m, "diagnostics", false);
-    write_crc(&w, m);
-    write_counts(&w, m);
-    if (m->fabric) {
-        jw_key(&w, "fabric");
-        jv_fabric(&w, m);
-    }
+    jv_summary_members(&w, m, false,
+                       m->render.connections ? &(struct jv_list){ connection_list, st } : NULL);
 
     jw_key(&w, "findings");
     jw_begin_array(&w);

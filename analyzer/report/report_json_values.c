@@ -12,12 +12,7 @@
 #include "names.h"
 #include "report_format.h"
 #include "report_model.h"
-
-void jv_percent(struct json_writer *w, double pct)
-{
-    long centi = lround(pct * 100);
-    jw_double(w, pct, centi % 100 == 0 ? 0 : centi % 10 == 0 ? 1 : 2);
-}
+#include "report_schema.h"
 
 void jv_number(struct json_writer *w, double v, int decimals)
 {
@@ -336,217 +331,94 @@ void jv_finding_members(struct json_writer *w, const struct ib_finding *f)
 
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec)
 {
-    int64_t lat;
-    jw_key(w, "conn");
-    jw_uint(w, rec->index);
-    if (rec->has_tuple)
-        tuple_members(w, &rec->tuple);
-    jw_key(w, "service_id");
-    {
-        char buf[24];
-        snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)rec->service_id);
-        jw_string(w, buf);
-    }
-    jw_key(w, "local_comm_id");
-    jw_uint(w, rec->local_comm_id);
-    jw_key(w, "remote_comm_id");
-    jw_uint(w, rec->remote_comm_id);
-    jw_key(w, "active");
-    jv_endpoint(w, &rec->active);
-    jw_key(w, "passive");
-    jv_endpoint(w, &rec->passive);
-    jw_key(w, "state");
-    jw_string(w, ib_conn_state_name(rec->state));
-    jw_key(w, "reject_reason");
+    jv_members(w, &rs_connection_record, rec, &(struct rs_place){ 0 });
+}
+
+/* The codecs' writers (report_schema.h): a source's members the kinds
+ * cannot say. */
+static void ip_version_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                             const struct rs_place *at)
+{
+    (void)mb, (void)at;
+    jw_uint(w, ((const struct ib_source_stats *)obj)->ip_version);
+}
+
+static void hex64_value(struct json_writer *w, const struct rs_member *mb, const void *p)
+{
+    uint64_t v;
+    char buf[24];
+    memcpy(&v, p, sizeof v);
+    snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+    jw_string(w, mb->nullable && v == 0 ? NULL : buf);
+}
+
+static void reject_reason_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                                const struct rs_place *at)
+{
+    const struct ib_connection_record *rec = obj;
+    (void)mb, (void)at;
     if (rec->rej.frame != 0)
         jw_uint(w, rec->reject_reason);
     else
         jw_null(w);
-    jw_key(w, "retransmissions");
-    jw_uint(w, rec->retransmissions);
-    jw_key(w, "frames_from_active");
-    jw_uint(w, rec->frames_from_active);
-    jw_key(w, "frames_from_passive");
-    jw_uint(w, rec->frames_from_passive);
-    static const char *const names[] = { "req", "mra", "rep", "rtu", "dreq", "drep", "rej" };
-    const struct ib_frame_ref *refs[] = { &rec->req,  &rec->mra,  &rec->rep, &rec->rtu,
-                                          &rec->dreq, &rec->drep, &rec->rej };
-    jw_key(w, "frames");
-    jw_begin_object(w);
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        jw_key(w, names[i]);
-        jv_frame(w, refs[i]);
-    }
-    jw_end_object(w);
-    jw_key(w, "setup_latency_ns");
-    if (report_connection_latency(rec, &lat))
+}
+
+static void setup_ns_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                           const struct rs_place *at)
+{
+    int64_t lat;
+    (void)mb, (void)at;
+    if (report_connection_latency(obj, &lat))
         jw_int(w, lat);
     else
         jw_null(w);
-    jw_key(w, "evicted");
-    jw_bool(w, rec->evicted);
-    jw_key(w, "timed_out");
-    jw_bool(w, rec->timed_out);
-    jw_key(w, "waiting_at_end");
-    jw_bool(w, rec->waiting);
-    if (rec->seen_at) { /* only with captures correlated */
-        jw_key(w, "seen_at");
-        jw_begin_array(w);
-        for (unsigned i = 0; i < 64; i++)
-            if (rec->seen_at & (1ull << i))
-                jw_uint(w, i);
-        jw_end_array(w);
-    }
 }
 
-void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median)
+static void seen_at_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                          const struct rs_place *at)
 {
-    jw_begin_object(w);
-    jw_key(w, "count");
-    jw_uint(w, l->count);
-    jw_key(w, "min_ns");
-    if (l->count)
-        jw_int(w, l->min_ns);
-    else
-        jw_null(w);
-    jw_key(w, "median_ns");
-    if (l->count && median)
-        jw_int(w, l->median_ns);
-    else
-        jw_null(w);
-    jw_key(w, "max_ns");
-    if (l->count)
-        jw_int(w, l->max_ns);
-    else
-        jw_null(w);
-    jw_end_object(w);
+    uint64_t mask = ((const struct ib_connection_record *)obj)->seen_at;
+    (void)mb, (void)at;
+    jw_begin_array(w);
+    for (unsigned i = 0; i < 64; i++)
+        if (mask & (1ull << i))
+            jw_uint(w, i);
+    jw_end_array(w);
 }
 
-void jv_crc_counts(struct json_writer *w, const uint64_t n[3])
+static void addresses_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                            const struct rs_place *at)
 {
-    jw_begin_object(w);
-    jw_key(w, "verified");
-    jw_uint(w, n[IB_CRC_VERIFIED]);
-    jw_key(w, "mismatch");
-    jw_uint(w, n[IB_CRC_MISMATCH]);
-    jw_key(w, "not_present");
-    jw_uint(w, n[IB_CRC_NOT_PRESENT]);
-    jw_end_object(w);
-}
-
-/* The source's last estimate, by model: the rate (null: too little seen)
- * and the seconds left (null: none, the rate is not above 0). */
-static void forecast_members(struct json_writer *w, const struct ib_source_stats *s)
-{
-    static const char *const keys[IB_MODEL_COUNT][2] = {
-        { "rate_per_s", "eta_s" },
-        { "rate_per_destination_per_s", "eta_per_destination_s" },
-    };
-    jw_key(w, "forecast_frame");
-    jv_frame(w, &s->forecast_at);
-    for (unsigned m = 0; m < IB_MODEL_COUNT; m++) {
-        const struct ib_forecast *fc = &s->forecast[m];
-        jw_key(w, keys[m][0]);
-        if (fc->has_rate)
-            jv_number(w, fc->rate_per_s, 6);
-        else
-            jw_null(w);
-        jw_key(w, keys[m][1]);
-        if (fc->has_eta)
-            jv_number(w, fc->eta_s, 3);
-        else
-            jw_null(w);
-    }
-}
-
-/* The host whose pool it is (engine.h, "Hosts"): its name, how its
- * addresses were joined, its HCA's GUID, its addresses. */
-static void jv_host_members(struct json_writer *w, const struct ib_source_stats *s)
-{
-    jw_key(w, "host_name");
-    if (s->host_name)
-        jw_string(w, s->host_name);
-    else
-        jw_null(w);
-    jw_key(w, "host_from");
-    jw_string(w, ib_host_from_name((enum ib_host_from)s->host_from));
-    jw_key(w, "ca_guid");
-    if (s->ca_guid) {
-        char buf[24];
-        snprintf(buf, sizeof buf, "0x%016" PRIx64, s->ca_guid);
-        jw_string(w, buf);
-    } else {
-        jw_null(w);
-    }
-    jw_key(w, "address_count");
-    jw_uint(w, s->address_count);
-    jw_key(w, "addresses");
+    (void)mb, (void)at;
+    const struct ib_source_stats *s = obj;
     jw_begin_array(w);
     for (uint32_t i = 0; i < s->addresses_listed; i++)
         jv_ip(w, s->addresses[i].ip_version, s->addresses[i].ip);
     jw_end_array(w);
 }
 
-void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
+static void destination_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                              const struct rs_place *at)
 {
-    jw_key(w, "ip");
-    jv_ip(w, s->ip_version, s->ip);
-    jw_key(w, "ip_version");
-    jw_uint(w, s->ip_version);
-    jw_key(w, "port_space");
-    jv_port_space(w, s->port_space);
-    jv_host_members(w, s);
-    jw_key(w, "connections");
-    jw_uint(w, s->connections);
-    jw_key(w, "ports_in_use");
-    jw_uint(w, s->ports_in_use);
-    jw_key(w, "peak_ports_in_use");
-    jw_uint(w, s->peak_ports_in_use);
-    jw_key(w, "peak_frame");
-    jv_frame(w, &s->peak_at);
-    jw_key(w, "pool_utilization");
-    jw_double(w, s->pool_utilization, 2);
-    jw_key(w, "exhausted");
-    jw_bool(w, s->exhausted);
-    jw_key(w, "peak_ports_per_destination");
-    jw_uint(w, s->peak_ports_per_destination);
-    jw_key(w, "peak_per_destination_frame");
-    jv_frame(w, &s->peak_per_destination_at);
-    jw_key(w, "peak_destination");
-    if (s->peak_per_destination_at.frame != 0) {
-        jw_begin_object(w);
-        jw_key(w, "ip");
-        jv_ip(w, s->peak_dst_ip_version, s->peak_dst_ip);
-        jw_key(w, "port");
-        jw_uint(w, s->peak_dst_port);
-        jw_end_object(w);
-    } else {
+    (void)mb, (void)at;
+    const struct ib_source_stats *s = obj;
+    if (s->peak_per_destination_at.frame == 0) {
         jw_null(w);
+        return;
     }
-    jw_key(w, "exhausted_per_destination");
-    jw_bool(w, s->exhausted_per_destination);
-    jw_key(w, "ports_outside_pool");
-    jw_uint(w, s->ports_outside_pool);
-    forecast_members(w, s);
+    jw_begin_object(w);
+    jw_key(w, "ip");
+    jv_ip(w, s->peak_dst_ip_version, s->peak_dst_ip);
+    jw_key(w, "port");
+    jw_uint(w, s->peak_dst_port);
+    jw_end_object(w);
 }
 
-void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)
+static void hops_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                       const struct rs_place *at)
 {
-    jw_key(w, "chain");
-    jw_uint(w, index);
-    jw_key(w, "requester");
-    jv_endpoint(w, &c->requester);
-    jw_key(w, "mgmt_class");
-    jw_uint(w, c->mgmt_class);
-    jw_key(w, "mgmt_class_name");
-    jw_string(w, ib_mgmt_class_name(c->mgmt_class));
-    jw_key(w, "origin");
-    jv_endpoint(w, &c->origin);
-    jw_key(w, "origin_qp");
-    jw_uint(w, c->origin_qp);
-    jw_key(w, "first_request");
-    jv_frame(w, &c->first_request);
-    jw_key(w, "hops");
+    (void)mb, (void)at;
+    const struct ib_redirect_chain *c = obj;
     jw_begin_array(w);
     unsigned hops = c->hop_count < IB_CHAIN_HOPS_MAX ? c->hop_count : IB_CHAIN_HOPS_MAX;
     for (unsigned h = 0; h < hops; h++) {
@@ -558,16 +430,186 @@ void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, 
         jw_end_object(w);
     }
     jw_end_array(w);
-    jw_key(w, "hops_dropped");
-    jw_uint(w, c->hops_dropped);
-    jw_key(w, "final_answer");
-    jv_frame(w, &c->final_answer);
-    jw_key(w, "loop");
-    jw_bool(w, c->loop);
-    jw_key(w, "followed");
-    jw_bool(w, c->followed);
-    jw_key(w, "end");
-    jw_string(w, ib_chain_end_name(c->end));
+}
+
+static void linktype_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                           const struct rs_place *at)
+{
+    (void)mb, (void)at;
+    const struct report_capture *c = obj;
+    if (c->info.linktype >= 0)
+        jw_int(w, c->info.linktype);
+    else
+        jw_null(w);
+}
+
+static void error_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                        const struct rs_place *at)
+{
+    (void)mb, (void)at;
+    const struct report_capture *c = obj;
+    jw_string(w, c->info.error[0] ? c->info.error : NULL);
+}
+
+static void latency_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                          const struct rs_place *at)
+{
+    const struct ib_latency *l = (const struct ib_latency *)((const char *)obj + mb->at);
+    jw_begin_object(w);
+    jw_key(w, "count");
+    jw_uint(w, l->count);
+    jw_key(w, "min_ns");
+    if (l->count)
+        jw_int(w, l->min_ns);
+    else
+        jw_null(w);
+    jw_key(w, "median_ns");
+    if (l->count && at->medians)
+        jw_int(w, l->median_ns);
+    else
+        jw_null(w);
+    jw_key(w, "max_ns");
+    if (l->count)
+        jw_int(w, l->max_ns);
+    else
+        jw_null(w);
+    jw_end_object(w);
+}
+
+static void by_message_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                             const struct rs_place *at)
+{
+    const uint64_t *n = (const uint64_t *)((const char *)obj + mb->at);
+    (void)at;
+    jw_begin_object(w);
+    for (unsigned m = 0; m < IB_CM_MSG_COUNT; m++) {
+        jw_key(w, ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + m));
+        jw_uint(w, n[m]);
+    }
+    jw_end_object(w);
+}
+
+static void reject_reasons_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                                 const struct rs_place *at)
+{
+    const uint64_t *n = (const uint64_t *)((const char *)obj + mb->at);
+    (void)at;
+    jw_begin_object(w);
+    for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
+        if (n[r] == 0)
+            continue;
+        char key[8];
+        snprintf(key, sizeof(key), "%u", r);
+        jw_key(w, key);
+        jw_uint(w, n[r]);
+    }
+    jw_end_object(w);
+}
+
+static void (*const codec_writers[])(struct json_writer *, const struct rs_member *, const void *,
+                                     const struct rs_place *) = {
+    [RS_CODEC_IP_VERSION] = ip_version_value,
+    [RS_CODEC_ADDRESSES] = addresses_value,
+    [RS_CODEC_DESTINATION] = destination_value,
+    [RS_CODEC_HOPS] = hops_value,
+    [RS_CODEC_LINKTYPE] = linktype_value,
+    [RS_CODEC_ERROR] = error_value,
+    [RS_CODEC_REJECT_REASONS] = reject_reasons_value,
+    [RS_CODEC_BY_MESSAGE] = by_message_value,
+    [RS_CODEC_LATENCY] = latency_value,
+    [RS_CODEC_REJECT_REASON] = reject_reason_value,
+    [RS_CODEC_SETUP_NS] = setup_ns_value,
+    [RS_CODEC_SEEN_AT] = seen_at_value,
+};
+
+static uint64_t uint_at(const void *p, size_t size)
+{
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    switch (size) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    default: memcpy(&u64, p, 8); return u64;
+    }
+}
+
+/* Whether the bool a row's `has` names is true (no such bool: true). */
+static bool has_value(const struct rs_member *mb, const char *obj)
+{
+    bool there = true;
+    if (mb->has)
+        memcpy(&there, obj + mb->has - 1, sizeof there);
+    return there;
+}
+
+static void real_value(struct json_writer *w, const struct rs_member *mb, const void *p)
+{
+    double v;
+    memcpy(&v, p, sizeof v);
+    if (mb->trim)
+        jv_number(w, v, mb->decimals);
+    else
+        jw_double(w, v, mb->decimals);
+}
+
+static void member_value(struct json_writer *w, const struct rs_member *mb, const char *obj,
+                         const struct rs_place *at)
+{
+    const void *p = obj + mb->at;
+    int64_t i64;
+    if (!has_value(mb, obj) && mb->kind != RS_OBJECT) {
+        jw_null(w);
+        return;
+    }
+    switch (mb->kind) {
+    case RS_UINT: jw_uint(w, uint_at(p, mb->size)); break;
+    case RS_INT: memcpy(&i64, p, sizeof i64), jw_int(w, i64); break;
+    case RS_TIME: memcpy(&i64, p, sizeof i64), jv_time(w, i64); break;
+    case RS_BOOL: jw_bool(w, *(const bool *)p); break;
+    case RS_FRAME: jv_frame(w, p); break;
+    case RS_ENDPOINT: jv_endpoint(w, p); break;
+    case RS_IP: jv_ip(w, *(const uint8_t *)(obj + mb->aux), p); break;
+    case RS_PORT_SPACE: jv_port_space(w, (uint16_t)uint_at(p, 2)); break;
+    case RS_REAL: real_value(w, mb, p); break;
+    case RS_STRING: jw_string(w, *(const char *const *)p); break;
+    case RS_HEX64: hex64_value(w, mb, p); break;
+    case RS_ENUM: jw_string(w, mb->names->name((unsigned)uint_at(p, mb->size))); break;
+    case RS_TEXT: jw_string(w, mb->text(obj)); break;
+    case RS_INDEX: jw_uint(w, at->index); break;
+    case RS_OBJECT:
+        jw_begin_object(w);
+        jv_members(w, mb->object, p, at);
+        jw_end_object(w);
+        break;
+    case RS_RECORDS: break; /* the renderer's, after the others */
+    case RS_CODEC: codec_writers[mb->codec](w, mb, obj, at); break;
+    }
+}
+
+void jv_members(struct json_writer *w, const struct rs_object *o, const void *obj,
+                const struct rs_place *at)
+{
+    for (size_t i = 0; i < o->count; i++) {
+        const struct rs_member *mb = &o->members[i];
+        if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !has_value(mb, obj)) ||
+            mb->kind == RS_RECORDS || (mb->present && !mb->present(obj)))
+            continue;
+        jw_key(w, mb->key);
+        member_value(w, mb, obj, at);
+    }
+}
+
+void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
+{
+    jv_members(w, &rs_source, s, &(struct rs_place){ 0 });
+}
+
+void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)
+{
+    jv_members(w, &rs_chain, c, &(struct rs_place){ .index = index });
 }
 
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es)
@@ -580,23 +622,17 @@ void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es)
     jw_end_object(w);
 }
 
-void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es)
+void jv_frames(struct json_writer *w, const struct report_model *m)
 {
     jw_begin_object(w);
-    jw_key(w, "findings_dropped");
-    jw_uint(w, findings_dropped);
-    jw_key(w, "connections_evicted");
-    jw_uint(w, es->connections_evicted);
-    jw_key(w, "transactions_evicted");
-    jw_uint(w, es->transactions_evicted);
-    jw_key(w, "chains_dropped");
-    jw_uint(w, es->chains_dropped);
-    jw_key(w, "sources_dropped");
-    jw_uint(w, es->sources_dropped);
-    jw_key(w, "allocation_failures");
-    jw_uint(w, es->allocation_failures);
-    jw_key(w, "connections_forgotten");
-    jw_uint(w, es->ended_forgotten);
+    jv_members(w, &rs_frames, m, &(struct rs_place){ 0 });
+    jw_end_object(w);
+}
+
+void jv_limits(struct json_writer *w, const struct report_model *m)
+{
+    jw_begin_object(w);
+    jv_members(w, &rs_limits, m, &(struct rs_place){ 0 });
     jw_end_object(w);
 }
 
@@ -606,27 +642,6 @@ void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_
         return;
     jw_key(w, "host");
     jw_string(w, m->hosts[host].name);
-}
-
-/* Only with captures correlated: a report of captures that share no
- * packet stays as it was. */
-static void clock_members(struct json_writer *w, const struct report_capture *c)
-{
-    jw_key(w, "clock_reference");
-    if (c->clock_linked)
-        jw_uint(w, c->clock_reference);
-    else
-        jw_null(w);
-    jw_key(w, "clock_offset_ns");
-    if (c->clock_linked)
-        jw_int(w, c->clock_offset_ns);
-    else
-        jw_null(w);
-    jw_key(w, "clock_offset_error_ns");
-    if (c->clock_linked)
-        jw_int(w, c->clock_error_ns);
-    else
-        jw_null(w);
 }
 
 void jv_fabric(struct json_writer *w, const struct report_model *m)
@@ -684,48 +699,9 @@ void jv_fabric(struct json_writer *w, const struct report_model *m)
 
 static void capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
-    const struct report_capture *c = &m->captures[i];
-    jw_key(w, "index");
-    jw_uint(w, i);
-    jw_key(w, "path");
-    jw_string(w, c->info.path);
-    jw_key(w, "linktype");
-    if (c->info.linktype >= 0)
-        jw_int(w, c->info.linktype);
-    else
-        jw_null(w);
-    jw_key(w, "linktype_name");
-    jw_string(w, linktype_name(c->info.linktype));
-    jw_key(w, "frames");
-    jw_uint(w, c->info.frames);
-    jw_key(w, "ib_frames");
-    jw_uint(w, c->ib_frames);
-    jw_key(w, "errors");
-    jw_uint(w, c->info.errors);
-    jw_key(w, "error");
-    jw_string(w, c->info.error[0] ? c->info.error : NULL);
-    jw_key(w, "snaplen_cut");
-    jw_uint(w, c->info.snaplen_cut);
-    if (c->live.on) {
-        jw_key(w, "live");
-        jw_begin_object(w);
-        jw_key(w, "filter");
-        jw_string(w, c->live.filter);
-        jw_key(w, "default_filter");
-        jw_bool(w, c->live.default_filter);
-        jw_key(w, "received");
-        jw_uint(w, c->live.received);
-        jw_key(w, "kernel_dropped");
-        jw_uint(w, c->live.dropped);
-        jw_key(w, "interface_dropped");
-        jw_uint(w, c->live.if_dropped);
-        jw_key(w, "ended_by");
-        jw_string(w, c->live.ended_by);
-        jw_end_object(w);
-    }
-    if (m->fabric)
-        clock_members(w, c);
-    jv_host_member(w, m, c->host);
+    jv_members(w, &rs_capture, &m->captures[i],
+               &(struct rs_place){ .index = i, .fabric = m->fabric != NULL });
+    jv_host_member(w, m, m->captures[i].host);
 }
 
 void jv_captures(struct json_writer *w, const struct report_model *m)
@@ -741,76 +717,19 @@ void jv_captures(struct json_writer *w, const struct report_model *m)
 
 void jv_crc_capture_members(struct json_writer *w, const struct report_model *m, size_t i)
 {
-    jw_key(w, "capture");
-    jw_uint(w, i);
-    jw_key(w, "icrc");
-    jv_crc_counts(w, m->captures[i].crc.icrc);
-    jw_key(w, "vcrc");
-    jv_crc_counts(w, m->captures[i].crc.vcrc);
+    jv_members(w, &rs_crc_capture, &m->captures[i], &(struct rs_place){ .index = i });
     jv_host_member(w, m, m->captures[i].host);
 }
 
 void jv_pool(struct json_writer *w, const struct report_pool *p)
 {
     jw_begin_object(w);
-    jw_key(w, "low");
-    jw_uint(w, p->low);
-    jw_key(w, "high");
-    jw_uint(w, p->high);
-    jw_key(w, "size");
-    jw_uint(w, p->size);
-    jw_key(w, "threshold_pct");
-    jv_percent(w, p->threshold_pct);
-    jw_key(w, "forecast_horizon_s");
-    jv_number(w, p->forecast_horizon_s, 9);
-    jw_key(w, "forecast_window_s");
-    jv_number(w, p->forecast_window_s, 9);
+    jv_members(w, &rs_pool, p, &(struct rs_place){ 0 });
     jw_end_object(w);
 }
 
 void jv_connection_stats_members(struct json_writer *w, const struct ib_connection_stats *cs,
                                  bool medians)
 {
-    jw_key(w, "requests");
-    jw_uint(w, cs->requests);
-    jw_key(w, "established");
-    jw_uint(w, cs->established);
-    jw_key(w, "rejected");
-    jw_uint(w, cs->rejected);
-    jw_key(w, "closed");
-    jw_uint(w, cs->closed);
-    jw_key(w, "unreachable");
-    jw_uint(w, cs->unreachable);
-    jw_key(w, "disconnect_timeouts");
-    jw_uint(w, cs->disconnect_timeouts);
-    jw_key(w, "waiting_at_end");
-    jw_uint(w, cs->waiting_at_end);
-    jw_key(w, "retransmissions");
-    jw_uint(w, cs->retransmissions);
-    jw_key(w, "retransmissions_by_message");
-    jw_begin_object(w);
-    for (unsigned m = 0; m < IB_CM_MSG_COUNT; m++) {
-        jw_key(w, ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + m));
-        jw_uint(w, cs->retransmissions_by_message[m]);
-    }
-    jw_end_object(w);
-    jw_key(w, "sidr_requests");
-    jw_uint(w, cs->sidr_requests);
-    jw_key(w, "sidr_replies");
-    jw_uint(w, cs->sidr_replies);
-    jw_key(w, "reject_reasons");
-    jw_begin_object(w);
-    for (unsigned r = 0; r < IB_REJ_REASON_MAX; r++) {
-        if (cs->reject_reasons[r] == 0)
-            continue;
-        char key[8];
-        snprintf(key, sizeof(key), "%u", r);
-        jw_key(w, key);
-        jw_uint(w, cs->reject_reasons[r]);
-    }
-    jw_end_object(w);
-    jw_key(w, "setup_latency");
-    jv_latency(w, &cs->setup, medians);
-    jw_key(w, "req_rep_latency");
-    jv_latency(w, &cs->req_rep, medians);
+    jv_members(w, &rs_connections, cs, &(struct rs_place){ .medians = medians });
 }

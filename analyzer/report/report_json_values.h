@@ -14,7 +14,6 @@
 
 void jv_time(struct json_writer *w, int64_t ns);                    /* RFC 3339 */
 void jv_frame(struct json_writer *w, const struct ib_frame_ref *f); /* {capture, frame, time} */
-void jv_percent(struct json_writer *w, double pct);                 /* 90, 87.5, 33.33 */
 /* At most `decimals` decimals, no trailing zeros: 300, 57.25; null when
  * not finite. */
 void jv_number(struct json_writer *w, double v, int decimals);
@@ -22,16 +21,28 @@ void jv_gid(struct json_writer *w, const uint8_t gid[16]);
 void jv_ip(struct json_writer *w, uint8_t version, const uint8_t ip[16]);
 void jv_endpoint(struct json_writer *w, const struct ib_endpoint *ep);
 void jv_port_space(struct json_writer *w, uint16_t ps);
-/* median: false where medians are unknown (merged): null. */
-void jv_latency(struct json_writer *w, const struct ib_latency *l, bool median);
-void jv_crc_counts(struct json_writer *w, const uint64_t n[3]); /* by enum ib_crc_status */
 void jv_finding_counts(struct json_writer *w, const struct ib_engine_stats *es);
-void jv_limits(struct json_writer *w, uint64_t findings_dropped, const struct ib_engine_stats *es);
+struct report_model;
+void jv_limits(struct json_writer *w, const struct report_model *m);
+void jv_frames(struct json_writer *w, const struct report_model *m); /* {total, ib, ...} */
 
 struct report_model;
 void jv_captures(struct json_writer *w, const struct report_model *m); /* captures[] */
 /* {window_ns, repeat_sightings, deliveries[], ...}: m->fabric set */
 void jv_fabric(struct json_writer *w, const struct report_model *m);
+/* What writes an array member in place (the JSON report's connections
+ * list, from its scratch file). */
+struct jv_list {
+    void (*write)(struct json_writer *w, void *ctx);
+    void *ctx;
+};
+/* The report's summary, in the JSON report's order: every member but the
+ * findings (report_json.c).  streamed: JSON Lines' summary record, whose
+ * own records carry the sources, chains and CRC counts per capture (and
+ * connections, as they end): those arrays are left out.  list: writes
+ * connections.list, NULL for none. */
+void jv_summary_members(struct json_writer *w, const struct report_model *m, bool streamed,
+                        const struct jv_list *list);
 /* A merge's "host": the label of the host an item came from (nothing
  * for one run's report). */
 void jv_host_member(struct json_writer *w, const struct report_model *m, uint32_t host);
@@ -44,6 +55,11 @@ void jv_pool(struct json_writer *w, const struct report_pool *p); /* {low, high,
 void jv_finding_members(struct json_writer *w, const struct ib_finding *f);
 /* A connection with its index first (the plugin's ibscope.analysis.conn). */
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec);
+/* The members of obj, as its table says (report_schema.h). */
+struct rs_object;
+struct rs_place;
+void jv_members(struct json_writer *w, const struct rs_object *o, const void *obj,
+                const struct rs_place *at);
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s);
 /* A chain with its index first (the plugin's ibscope.analysis.chain). */
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index);

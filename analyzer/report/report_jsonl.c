@@ -69,7 +69,7 @@ static void jsonl_connection(void *p, const struct report_model *m,
 
 static void crc_records(struct jsonl_state *st, const struct report_model *m)
 {
-    if (!m->opts->crc)
+    if (!m->render.crc)
         return;
     for (size_t i = 0; i < m->capture_count; i++) {
         jv_crc_capture_members(record(st, "crc"), m, i);
@@ -77,41 +77,11 @@ static void crc_records(struct jsonl_state *st, const struct report_model *m)
     }
 }
 
-/* The run in one record: captures, frames, CM figures, counts, limits. */
+/* The run in one record: the JSON report's summary, without what the
+ * records before it carried. */
 static void summary_record(struct jsonl_state *st, const struct report_model *m)
 {
-    const struct ib_engine_stats *es = &m->stats;
-    struct json_writer *w = record(st, "summary");
-    jw_key(w, "version");
-    jw_string(w, m->version);
-    jw_key(w, "captures");
-    jv_captures(w, m);
-    jw_key(w, "frames");
-    jw_uint(w, m->frames);
-    jw_key(w, "ib_frames");
-    jw_uint(w, m->ib_frames);
-    jw_key(w, "first_time");
-    if (m->have_time)
-        jv_time(w, m->first_ns);
-    else
-        jw_null(w);
-    jw_key(w, "last_time");
-    if (m->have_time)
-        jv_time(w, m->last_ns);
-    else
-        jw_null(w);
-    jw_key(w, "connections");
-    jw_begin_object(w);
-    jv_connection_stats_members(w, &m->connections, m->medians);
-    jw_end_object(w);
-    jw_key(w, "finding_counts");
-    jv_finding_counts(w, es);
-    jw_key(w, "limits");
-    jv_limits(w, m->findings_dropped, es);
-    if (m->fabric) {
-        jw_key(w, "fabric");
-        jv_fabric(w, m);
-    }
+    jv_summary_members(record(st, "summary"), m, true, NULL);
     end_record(st);
 }
 

@@ -16,10 +16,29 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "capture_reader.h"
 #include "engine.h"
 #include "fabric.h"
-#include "options.h"
+
+/* What a renderer is told of the run's choices, filled by whoever runs
+ * it (the top from the command line's options, merge from the reports):
+ * renderers know no options. */
+struct report_render {
+    bool frames;      /* the text lists every finding, not only the counts */
+    bool connections; /* each connection is listed */
+    bool crc;         /* ICRC and VCRC were checked */
+};
+
+/* What the report says of one capture file (the top copies it from the
+ * reader's capture_info). */
+#define REPORT_CAPTURE_ERROR_MAX 256
+struct report_capture_file {
+    const char *path;                     /* as given; "-" for standard input */
+    int linktype;                         /* -1 when the header could not be read */
+    uint64_t frames;                      /* records read */
+    uint64_t errors;                      /* problems counted (snaplen cuts included) */
+    uint64_t snaplen_cut, first_cut;      /* frames shorter than on the wire, the first */
+    char error[REPORT_CAPTURE_ERROR_MAX]; /* first problem (not snaplen), "" if none */
+};
 
 /* Frames by CRC status (enum ib_crc_status). */
 struct report_crc_counts {
@@ -38,7 +57,7 @@ struct report_live {
 };
 
 struct report_capture {
-    struct capture_info info;
+    struct report_capture_file info;
     struct report_live live;
     uint64_t ib_frames;
     struct report_crc_counts crc; /* its InfiniBand frames */
@@ -73,7 +92,7 @@ struct report_host {
 };
 
 struct report_model {
-    const struct options *opts;
+    struct report_render render;
     const char *version;
     size_t capture_count;
     struct report_capture *captures;

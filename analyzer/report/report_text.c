@@ -65,7 +65,7 @@ static void *text_begin(const struct report_model *m, FILE *out)
         return NULL;
     st->out = out;
     st->host_width = host_width(m);
-    if (m->opts->connections) {
+    if (m->render.connections) {
         st->conns = temp_file();
         if (!st->conns)
             fail(st);
@@ -81,7 +81,7 @@ static void text_finding(void *p, const struct report_model *m, const struct ib_
     /* addressing and malformed take their rule's severity: show the worst seen */
     if ((unsigned)f->severity + 1 > st->worst[f->kind])
         st->worst[f->kind] = (uint8_t)(f->severity + 1);
-    if (!m->opts->frames)
+    if (!m->render.frames)
         return;
     FILE **tmp = &st->by_kind[f->kind];
     if (!*tmp) {
@@ -360,7 +360,7 @@ static void write_summary(FILE *out, const struct report_model *m)
 static void write_crc(FILE *out, const struct report_model *m)
 {
     section(out, "CRCs of InfiniBand frames");
-    if (!m->opts->crc) {
+    if (!m->render.crc) {
         fputs("  not checked (--no-crc)\n", out);
         return;
     }

@@ -11,6 +11,10 @@
     only options of ibscope;
   - the CSV columns docs/report-schema.md names are columns of the header
     `ibscope --format csv` writes;
+  - each table of docs/report-schema.md whose heading names one of the
+    report's objects (`sources[]`, ...) gives that object's keys in their
+    order, no other and none missing (`ibscope --list-report-keys`, the
+    program's own table of them);
   - README.md's table of CMake options is every option() and cache path of
     the CMake files, with their defaults;
   - the addressing rules samples/README.md says no sample breaks are those
@@ -137,6 +141,32 @@ def check_csv_columns(src, ibscope):
     return len(header), named
 
 
+def report_keys(ibscope):
+    """{object: [keys in order]} of `ibscope --list-report-keys`."""
+    keys = {}
+    for line in output([ibscope, "--list-report-keys"]).splitlines():
+        obj, key = line.split("\t")
+        keys.setdefault(obj, []).append(key)
+    return keys
+
+
+def check_report_keys(src, ibscope):
+    keys = report_keys(ibscope)
+    check(len(keys) >= 1 and all(len(k) >= 2 for k in keys.values()),
+          f"ibscope --list-report-keys lists the report's objects ({sorted(keys)})")
+    doc = open(os.path.join(src, "docs", "report-schema.md"), encoding="utf-8").read()
+    for obj, want in sorted(keys.items()):
+        heading = f"### `{obj}`"
+        if heading + "\n" not in doc:
+            check(False, f"docs/report-schema.md has no section {heading}")
+            continue
+        got = [k for row in table_rows(section(doc, heading)) if row[0] != "key"
+               for k in re.findall(r"`([^`]+)`", row[0])]
+        check(got == want, f"docs/report-schema.md's {obj} gives the keys {got}; "
+              f"the report writes {want}")
+    return sum(len(k) for k in keys.values())
+
+
 def cmake_options(src):
     """{name: default} of every option() and cache PATH of the CMake files."""
     found = {}
@@ -234,8 +264,10 @@ def main():
     n_cmake = check_build_options(src)
     n_corpus = check_corpus_sizes(src)
     n_rules = check_unbroken_rules(src, ibscope)
+    n_keys = check_report_keys(src, ibscope)
     print(f"lists: {n_opts} options in docs/analyzer.md, {n_live} in docs/live.md, "
           f"formats {formats}, {n_named} CSV column names against {n_cols} columns, "
+          f"{n_keys} report keys, "
           f"{n_cmake} CMake options, {n_corpus} corpus sizes, {n_rules} addressing rules")
     return testlib.finish()
 
