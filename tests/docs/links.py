@@ -57,7 +57,7 @@ def main():
                           % (where, link, os.path.relpath(target, src)))
                     bad += 1
     print("links: %d broken in %d pages" % (bad, len(pages)))
-    return 1 if bad else 0
+    return 1 if bad or not pages else 0
 
 
 if __name__ == "__main__":
