@@ -5,7 +5,7 @@
 #                          analyse a bundled sample
 #   ./quickstart.sh quick  install what the quick tests need, build with the tests, run
 #                          the quick tests alone (ctest -L quick: the unit tests and a
-#                          few of each other kind, under two minutes after the build)
+#                          few of each other kind, about a minute after the build)
 #   ./quickstart.sh test   install what the tests need too, build (plain, ASan/UBSan,
 #                          ThreadSanitizer, clang libFuzzer), run every test, fuzz each
 #                          target briefly, run the plugin tests on Wireshark 4.4 and 4.6,
