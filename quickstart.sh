@@ -5,7 +5,7 @@
 #                          analyse a bundled sample
 #   ./quickstart.sh quick  install what the quick tests need, build with the tests, run
 #                          the quick tests alone (ctest -L quick: the unit tests and a
-#                          few of each other kind, under two minutes after the build)
+#                          few of each other kind, about a minute after the build)
 #   ./quickstart.sh test   install what the tests need too, build (plain, ASan/UBSan,
 #                          ThreadSanitizer, clang libFuzzer), run every test, fuzz each
 #                          target briefly, run the plugin tests on Wireshark 4.4 and 4.6,
@@ -22,15 +22,15 @@ cd "$(dirname "$0")"
 # what the tests add: sanitizers and fuzzing (clang), cmocka, Scapy, the
 # Debian systems (mmdebstrap), live replay, the package build and its
 # checks, the manual pages, headless Chromium for the HTML reports, jq
-# for the docs' excerpts (tests/docs/excerpts.py), and clang-format for the
-# layout of the C files (tests/style).  scdoc is the demo's too: without it
-# the build has no manual pages, and `cmake --install` would not install
-# what the package does.
+# for the docs' excerpts (tests/docs/excerpts.py), clang-format for the
+# layout of the C files (tests/style) and zstd for compressed captures.
+# scdoc is the demo's too: without it the build has no manual pages, and
+# `cmake --install` would not install what the package does.
 DEMO_PACKAGES=(build-essential cmake pkg-config python3 libpcap-dev zlib1g-dev liblzma-dev
                libzstd-dev libglib2.0-dev libwireshark-dev tshark scdoc)
 TEST_PACKAGES=(clang libclang-rt-dev libcmocka-dev python3-scapy libwiretap-dev wireshark-dev
                mmdebstrap iproute2 tcpreplay tmux man-db debhelper lintian chromium
-               fonts-dejavu-core strace jq clang-format)
+               fonts-dejavu-core strace jq clang-format zstd)
 
 install_packages() { # PACKAGE...
     local missing=()
@@ -84,7 +84,7 @@ quick)
     trap phase_report EXIT
     phase "host packages" install_packages "${DEMO_PACKAGES[@]}" libcmocka-dev man-db
     phase "build (plain)" build build -DIBSCOPE_TESTS=ON
-    phase "quick tests" sh -c 'cd build && ctest --output-on-failure -j"$(nproc)" -L quick'
+    phase "quick tests" sh -c 'cd build && ctest --output-on-failure --no-tests=error -j"$(nproc)" -L quick'
     ;;
 test)
     trap phase_report EXIT
@@ -100,11 +100,11 @@ test)
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/ibscope-tests.XXXXXX")
     chmod 1777 "$scratch" # tshark, run as nobody by the plugin tests, reads there
     export TMPDIR=$scratch
-    phase "tests (plain)" sh -c 'cd build && ctest --output-on-failure -j"$(nproc)"'
-    phase "tests (ASan/UBSan)" sh -c 'cd build-asan && ctest --output-on-failure -j"$(nproc)"'
+    phase "tests (plain)" sh -c 'cd build && ctest --output-on-failure --no-tests=error -j"$(nproc)"'
+    phase "tests (ASan/UBSan)" sh -c 'cd build-asan && ctest --output-on-failure --no-tests=error -j"$(nproc)"'
     # The reader thread under ThreadSanitizer: every sample, and its batches' edges.
     phase "tests (TSan)" sh -c \
-        "cd build-tsan && ctest --output-on-failure -R '^analyzer\.(threads|golden|stdin|merge)\$'"
+        "cd build-tsan && ctest --output-on-failure --no-tests=error -R '^analyzer\.(threads|golden|stdin|merge)\$'"
     phase "fuzz" fuzz/ci.sh build-fuzz
     # The plugin on the Wireshark versions of Debian 13 and forky.
     phase "plugin on Wireshark 4.4" tests/compat/run.sh 4.4

@@ -127,5 +127,9 @@ int main(int argc, char **argv)
         }
     }
     printf("replay: %lu inputs\n", replayed);
+    if (rc == 0 && replayed == 0) {
+        fprintf(stderr, "replay: no input: nothing tested\n");
+        rc = 1;
+    }
     return rc;
 }

@@ -1,7 +1,7 @@
 # ibscope --live on a veth pair in a network namespace, fed by tcpreplay
 # (tests/live/test_live.py): one ctest test per group.  Needs root; skipped
-# (77) with the reason where namespaces are not allowed, except under
-# IBSCOPE_REQUIRE_NETNS=1, which CI sets.
+# (77) with the reason where namespaces are not allowed, except in CI
+# (CI=true) and under IBSCOPE_REQUIRE_NETNS=1, where that fails.
 find_package(Python3 COMPONENTS Interpreter)
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
   foreach(group errors stream latency sigint drops view forecast timers)

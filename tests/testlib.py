@@ -1,4 +1,5 @@
-"""testlib.py - what the Python test drivers share: capture link types and tshark's presence."""
+"""testlib.py - what the Python test drivers share: capture link types, checks
+counted, and skips that fail in CI."""
 import os
 import shutil
 import struct
@@ -21,16 +22,29 @@ def pcap_linktype(path):
     return None
 
 
-def tshark_missing_status(tshark):
-    """None when tshark can run; else the exit status to give: a failure in CI,
-    a ctest skip (77) elsewhere, with the reason printed."""
-    if shutil.which(tshark):
-        return None
-    if os.environ.get("CI"):
-        print("tshark is required in CI")
+SKIP = 77  # ctest's SKIP_RETURN_CODE of every test that may skip
+
+
+def in_ci():
+    """CI is set (CI=true, as CI services and .ci/run set it): there every
+    test must run, so a missing tool or file fails the test."""
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+def skip(missing):
+    """The exit status of a test that cannot run for want of `missing` (a
+    tool, a file, a privilege): a failure in CI, a ctest skip (77)
+    elsewhere; one line naming it either way."""
+    if in_ci():
+        print("FAIL: %s, and CI=true: every test must run in CI" % missing)
         return 1
-    print("SKIP: tshark not installed")
-    return 77
+    print("SKIP: " + missing)
+    return SKIP
+
+
+def tshark_missing_status(tshark):
+    """None when tshark can run; else skip()'s exit status."""
+    return None if shutil.which(tshark) else skip("tshark is not installed")
 
 
 def tool_listing(*argv):
@@ -71,25 +85,46 @@ def subcommands(ibscope):
                               if f[0] != "ibscope"))
 
 
-# What a test driver's checks have found wrong, in order.
+# What a test driver's checks have found wrong, in order, and how many ran.
 failures = []
+checks_run = 0
 
 
 def check(cond, what):
     """Records and prints a failed check; returns cond, so that a caller can
     skip what depends on it."""
+    global checks_run
+    checks_run += 1
     if not cond:
         failures.append(what)
         print("FAIL: " + what)
     return cond
 
 
-def finish():
-    """A test driver's exit status: 1 with the count when a check failed, else 0."""
+def need(cond, missing):
+    """cond; when it is false, the part of a test that wants it is left out
+    for want of `missing`: a failed check in CI, a line saying so elsewhere."""
+    if not cond:
+        if in_ci():
+            check(False, "%s, and CI=true: every test must run in CI" % missing)
+        else:
+            print("SKIP (part): " + missing)
+    return cond
+
+
+def finish(status=None):
+    """A test driver's exit status: 1 with the count when a check failed;
+    status when the driver gave one (a skip, 77, or skip()'s failure); 1
+    when no check ran, for a test that checks nothing cannot fail; else 0."""
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
-    print("all checks passed")
+    if type(status) is int and status:  # a bool (a check's result) is no status
+        return status
+    if checks_run == 0:
+        print("FAIL: no check ran")
+        return 1
+    print("all %d checks passed" % checks_run)
     return 0
 
 

@@ -21,8 +21,9 @@ try:
     from scapy.all import UDP, rdpcap
     from scapy.contrib.roce import BTH
 except ImportError:
-    print("scapy is required in CI" if os.environ.get("CI") else "SKIP: python3-scapy missing")
-    sys.exit(1 if os.environ.get("CI") else 77)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import testlib
+    sys.exit(testlib.skip("python3-scapy is not installed"))
 
 FRAME = re.compile(r"^frame (\d+): (\S+),")
 ICRC = re.compile(r"^  icrc: (verified|mismatch) 0x([0-9a-f]{8})(?: \(computed 0x([0-9a-f]{8})\))?")

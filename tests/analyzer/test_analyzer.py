@@ -26,13 +26,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import testlib  # noqa: E402
-from testlib import check, failures, read_pcap  # noqa: E402
+from testlib import check, read_pcap  # noqa: E402
 from testlib import one_error_line as one_line_error  # noqa: E402
 from pcapgen import (CM_DREP, CM_DREQ, CM_REJ, CM_REP, CM_RTU, LT_EN10MB, LT_ERF,  # noqa: E402
                      LT_INFINIBAND, LT_USER0, chain_end_records, cm_msg, cm_req, pcap)
 
 T0 = 1767225600_000000000  # 2026-01-01T00:00:00Z
-SKIP = 77
 
 
 def run(args, stdin=None, cwd=None, env=None):
@@ -312,7 +311,7 @@ def t_convert(d):
         for k in ("connections", "findings", "sources"):
             check(r1[k] == r2[k], f"convert {lt}: '{k}' differs after conversion")
         tshark = shutil.which("tshark")
-        if tshark:
+        if testlib.need(tshark, "convert: tshark is not installed"):
             p = subprocess.run([tshark, "-r", dst, "-T", "fields", "-e", "frame.protocols",
                                 "-e", "frame.time_epoch"], capture_output=True, text=True)
             lines = p.stdout.strip().split("\n")
@@ -702,8 +701,7 @@ def t_width(d):
 
 def t_exhaustion(d):
     if not ARGS.gen or not os.path.exists(ARGS.gen):
-        print("SKIP: no ibscope-gen")
-        return SKIP
+        return testlib.skip("no ibscope-gen (--gen)")
     out = os.path.join(d, "ramp.pcap")
     p = subprocess.run([ARGS.gen, "ramp", "--pool", "32768-60999", "--connections", "28232",
                         out], capture_output=True, text=True)
@@ -907,8 +905,7 @@ def t_forecast(d):
     the hysteresis; the kind in every view; the projection in the HTML
     chart; --forecast-horizon's values."""
     if not ARGS.gen or not os.path.exists(ARGS.gen):
-        print("SKIP: no ibscope-gen")
-        return SKIP
+        return testlib.skip("no ibscope-gen (--gen)")
     views = None
     for i, r in enumerate(RAMPS):
         got = check_ramp(d, i, *r)
@@ -1018,9 +1015,9 @@ def t_golden(d):
     """Reports on the samples against reviewed golden files (see
     update-golden.sh); golden/<sample>.args holds extra options."""
     gdir = os.path.join(ARGS.source_dir, "tests", "analyzer", "golden")
-    if not os.path.isdir(gdir) or not os.listdir(gdir):
-        print("SKIP: no golden files yet")
-        return SKIP
+    # The golden files are in the repository: none is a failure, never a skip.
+    if not check(os.path.isdir(gdir) and os.listdir(gdir), f"golden: no golden files in {gdir}"):
+        return None
     for name in sorted(os.listdir(gdir)):
         base, ext = os.path.splitext(name)
         if ext not in (".txt", ".json"):
@@ -1129,10 +1126,7 @@ def main():
     ARGS = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="ibscope-test-") as d:
         res = GROUPS[ARGS.group](d)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return SKIP if res == SKIP else 0
+    return testlib.finish(res)
 
 
 if __name__ == "__main__":

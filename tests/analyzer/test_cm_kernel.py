@@ -30,7 +30,8 @@ import tempfile
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testlib import check, failures  # noqa: E402
+import testlib  # noqa: E402
+from testlib import check  # noqa: E402
 
 INFO = ("options", "vantage")
 
@@ -138,11 +139,7 @@ def main():
         for cap, rows in truth.items():
             if not a.captures or cap in a.captures:
                 compare(a.ibscope, d, cap, rows)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    print("all checks passed")
-    return 0
+    return testlib.finish()
 
 
 if __name__ == "__main__":

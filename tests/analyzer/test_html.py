@@ -206,11 +206,7 @@ def main():
     a = ap.parse_args()
     chromium = shutil.which("chromium")
     if not chromium:
-        if os.environ.get("CI"):
-            print("chromium is required in CI")
-            return 1
-        print("SKIP: chromium not installed")
-        return 77
+        return testlib.skip("chromium is not installed")
     samples = os.path.join(a.source_dir, "samples", "captures")
     golden = os.path.join(a.source_dir, "tests", "analyzer", "golden")
     proxy = Proxy()

@@ -448,8 +448,7 @@ def group_html(a, d):
     import test_html
     chromium = shutil.which("chromium")
     if not chromium:
-        print("SKIP: chromium not installed")
-        return 77
+        return testlib.skip("chromium is not installed")
     reports = host_reports(a, d)
     page = os.path.join(d, "fabric.html")
     rc, _, err = run(a, ["merge", "--format", "html", "-o", page] + reports)
@@ -665,8 +664,7 @@ FORECAST_VALUES = [
 
 def group_forecast(a, d):
     if not a.gen or not os.access(a.gen, os.X_OK):
-        print("SKIP: no ibscope-gen (--gen)")
-        return 77
+        return testlib.skip("no ibscope-gen (--gen)")
     pool = ["--pool", "40000-40999"]
     ramp = trend(a, d, "ramp", "ramp", *pool, "--period-ms", "100")
     flat = trend(a, d, "flat", "flat", *pool, "--period-ms", "100")
@@ -743,9 +741,7 @@ def main():
         status = {"equal": group_equal, "errors": group_errors, "values": group_values,
                   "twice": group_twice, "html": group_html, "ends": group_ends,
                   "forecast": group_forecast}[a.group](a, d)
-    if status == 77:
-        return 77
-    return testlib.finish()
+    return testlib.finish(status)
 
 
 if __name__ == "__main__":

@@ -436,7 +436,7 @@ def main():
           + f"; {other_blocks} fenced blocks without commands")
     for why, count in sorted(reasons.items(), key=lambda r: (-r[1], r[0])):
         print(f"  not run ({count}): {why}")
-    if problems or (differ and not a.update):
+    if problems or (differ and not a.update) or not cmds_run:
         return 1
     return 0
 

@@ -56,8 +56,8 @@ def main():
                     print("%s: %s: no heading of %s has that anchor"
                           % (where, link, os.path.relpath(target, src)))
                     bad += 1
-    print("links: %d broken in %d pages" % (bad, len(pages)))
-    return 1 if bad else 0
+    print("links: %d broken in %d pages" % (bad, len(texts)))
+    return 1 if bad or not texts else 0
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def main():
     for p in problems:
         print(p)
     print(f"source_layout: {named} files named, {len(problems)} differences")
-    return 1 if problems else 0
+    return 1 if problems or not named else 0
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -31,7 +31,7 @@ from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import testlib  # noqa: E402
-from testlib import check, failures  # noqa: E402
+from testlib import check  # noqa: E402
 
 MSGS = {0x10: "REQ", 0x11: "MRA", 0x12: "REJ", 0x13: "REP", 0x14: "RTU", 0x15: "DREQ",
         0x16: "DREP", 0x17: "SIDR_REQ", 0x18: "SIDR_REP", 0x19: "LAP", 0x1A: "APR"}
@@ -328,10 +328,7 @@ def main():
                 check_wire(r, truth[r], cm, end)
                 check_held(r, truth[r], cm, end)
                 check_ports(r, truth[r], cm)
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return skip if skip else 0
+    return testlib.finish(skip)
 
 
 if __name__ == "__main__":

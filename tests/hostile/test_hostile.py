@@ -256,7 +256,7 @@ def group_extract(ctx):
         if name == "eras.pcapng":
             check(recs_out == recs_in, "extract eras.pcapng: times written %r"
                   % [r[0] for r in recs_out])
-            if shutil.which("tshark"):
+            if testlib.need(shutil.which("tshark"), "extract: tshark is not installed"):
                 t_in, t_out = _tshark_times(src), _tshark_times(out)
                 check(t_in is not None and len(t_in) == 9 and t_out == t_in,
                       "extract eras.pcapng: tshark reads %r, the input %r" % (t_out, t_in))

@@ -63,7 +63,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testlib import USER0_UAT, finding_kinds, pcap_linktype  # noqa: E402
+from testlib import USER0_UAT, finding_kinds, pcap_linktype, skip  # noqa: E402
 
 
 # The field contract: scripts and display filters use these names, so they stay.
@@ -1376,8 +1376,7 @@ def main(argv):
         print("FAIL load: " + load_errs[0], file=sys.stderr)
         return 1
     if check not in ("load", "fields") and not env.samples and not env.extra:
-        print("SKIP: no captures in samples/captures", file=sys.stderr)
-        return 77
+        return skip("no capture in samples/captures that Wireshark reads")
     try:
         errs = CHECKS[check](env, update)
     except (RuntimeError, OSError, ValueError) as e:

@@ -93,7 +93,7 @@ def main():
         print("FAIL:", p)
     print("%d passed, %d failed" % (len(files) - len(problems) if not problems else 0,
                                     len(problems)))
-    return 1 if problems else 0
+    return 1 if problems or not frames else 0
 
 
 if __name__ == "__main__":

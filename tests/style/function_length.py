@@ -60,7 +60,7 @@ def main():
     for l in long_ones:
         print("too long: " + l)
     print(f"function_length: {count} functions, {len(long_ones)} over {a.max} lines")
-    return 1 if long_ones else 0
+    return 1 if long_ones or not count else 0
 
 
 if __name__ == "__main__":

@@ -74,11 +74,12 @@ static void check_capture(const char *path)
     pcap_close(pc);
 }
 
+/* The captures of dir checked: how many; -1 when there is no dir. */
 static int check_dir(const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return 0;
+        return -1;
     int files = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
@@ -109,8 +110,10 @@ static void test_real_capture_prefixes(void **state)
     (void)state;
     frames_checked = prefixes_checked = 0;
     int files = check_dir(IBSCOPE_SHARED_CAPTURES_DIR);
-    if (files == 0)
+    /* The real captures are optional; where their folder is, it holds some. */
+    if (files < 0)
         skip();
+    assert_true(files > 0);
     print_message("real captures: %d files, %llu frames, %llu prefixes\n", files, frames_checked,
                   prefixes_checked);
 }
