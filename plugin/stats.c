@@ -93,9 +93,9 @@ static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_diss
     const struct ibs_frame *fr = data;
     /* The plugin's own counts: a node only once there is one to count. */
     if (fr->unplaced)
-        tick_stat_node(st, node_not_placed, 0, FALSE);
+        tick_stat_node(st, node_not_placed, 0, TRUE);
     if (fr->not_kept)
-        tick_stat_node(st, node_not_kept, 0, FALSE);
+        tick_stat_node(st, node_not_kept, 0, TRUE);
     if (fr->unplaced)
         return TAP_PACKET_REDRAW;
     if (!fr->result)
