@@ -26,6 +26,7 @@ enum layer {
     L_VXLAN,  /* 8 */
     L_GENEVE, /* 8 + options */
     L_GRE,    /* 4 + the optional fields its flags announce */
+    L_MPLS,   /* 4 a label, to the bottom of the stack */
     L_IB,
 };
 
@@ -51,6 +52,7 @@ static const struct {
     { "vxlan", L_VXLAN },
     { "geneve", L_GENEVE },
     { "gre", L_GRE },
+    { "mpls", L_MPLS },
     { "infiniband", L_IB },
 };
 #define KNOWN_COUNT (sizeof known / sizeof known[0])
@@ -125,6 +127,11 @@ static size_t header_size(packet_info *pinfo, enum layer k, const uint8_t *d, si
         /* Version 0 without source routing: checksum, key, sequence number. */
         if (left >= 4 && (h[1] & 0x07) == 0 && !(h[0] & 0x40))
             n = 4 + (h[0] & 0x80 ? 4 : 0) + (h[0] & 0x20 ? 4 : 0) + (h[0] & 0x10 ? 4 : 0);
+        break;
+    case L_MPLS:
+        while (n + 4 <= left && !(h[n + 2] & 0x01)) /* bottom of stack */
+            n += 4;
+        n += 4;
         break;
     default: return 0;
     }

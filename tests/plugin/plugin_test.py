@@ -18,7 +18,7 @@ CHECK is one of:
   tunnel     RoCEv1 and RoCEv2 inside VXLAN decode and flag as they do unwrapped
   encap      RoCEv2 in GRE and with IPv6 hop-by-hop headers (over Ethernet and in VXLAN)
              decodes and flags as unwrapped where Wireshark's own dissector finds
-             InfiniBand; over MPLS each such frame gets ibscope.not_placed and a count
+             InfiniBand; behind ERSPAN each such frame gets ibscope.not_placed and a count
   builtin    Wireshark's own InfiniBand decode is the same with and without the plugin
   port       RoCEv2 on a non-default UDP port, set through infiniband.rroce.port
   treefields the ibscope.tree_fields preference leaves out exactly the fields it names, and
@@ -1039,15 +1039,15 @@ def gre_wrapped(capture):
                      outer_ipv4(47, gre + f, n))
 
 
-def mpls_wrapped(capture):
-    """Untagged IP frames carried over one MPLS label (0x8847): Wireshark
-    dissects the IP packet inside, a layer ibscope does not measure."""
+def erspan_wrapped(capture):
+    """Every frame mirrored through ERSPAN type II (GRE 0x88be with a
+    sequence number, an 8-byte ERSPAN header): Wireshark dissects the frame
+    inside, behind a layer ibscope does not measure."""
     def wrap(n, f):
-        i, et = ether_payload(f)
-        if i != 12 or et not in (b"\x08\x00", b"\x86\xdd"):
-            return f
-        return f[:12] + b"\x88\x47" + struct.pack(">I", 100 << 12 | 1 << 8 | 64) + f[14:]
-    return rewritten(capture, "mpls", wrap)
+        gre = struct.pack(">HHI", 0x1000, 0x88BE, n)
+        erspan = struct.pack(">HHI", 0x1000, 1, 0)
+        return OUTER_ETH + b"\x08\x00" + outer_ipv4(47, gre + erspan + f, n)
+    return rewritten(capture, "erspan", wrap)
 
 
 def hopopts_added(env, capture):
@@ -1089,10 +1089,10 @@ def frame_protocols(env, capture):
 
 def check_encap(env, update):
     """cm_rocev2 in GRE, with IPv6 hop-by-hop headers (over Ethernet, and
-    inside VXLAN), and over MPLS.  Wireshark's own dissector is the oracle:
+    inside VXLAN), and behind ERSPAN.  Wireshark's own dissector is the oracle:
     it must decode InfiniBand in the same frames as unwrapped.  ibscope then
     decodes and flags each as unwrapped (-T fields of every field, the Info
-    tags of plain -r), with no malformed finding and no note; over MPLS,
+    tags of plain -r), with no malformed finding and no note; behind ERSPAN,
     whose size it does not take, each InfiniBand frame gets the note
     ibscope.not_placed and the statistics count them, and nothing else."""
     src = [c for c in env.samples if name(c) == "cm_rocev2"]
@@ -1132,25 +1132,25 @@ def check_encap(env, update):
 
 
 def check_unplaced(env, base, made):
-    """Over MPLS: the InfiniBand frames Wireshark found carry the note and are counted."""
-    mpls = mpls_wrapped(base)
-    made.append(mpls)
+    """Behind ERSPAN: the InfiniBand frames Wireshark found carry the note and are counted."""
+    tunnel = erspan_wrapped(base)
+    made.append(tunnel)
     errs = []
-    want = [str(i + 1) for i, p in enumerate(frame_protocols(env, mpls))
-            if ":mpls:" in p and p.endswith(":infiniband")]
+    want = [str(i + 1) for i, p in enumerate(frame_protocols(env, tunnel))
+            if ":erspan:" in p and p.endswith(":infiniband")]
     if not want:
-        return ["over MPLS: Wireshark decodes no InfiniBand frame: nothing was tested"]
-    got = env.read(mpls, ["-Y", "ibscope.not_placed", "-T", "fields", "-e", "frame.number"])
+        return ["behind ERSPAN: Wireshark decodes no InfiniBand frame: nothing was tested"]
+    got = env.read(tunnel, ["-Y", "ibscope.not_placed", "-T", "fields", "-e", "frame.number"])
     if got.split() != want:
-        errs.append("over MPLS: frames with ibscope.not_placed %s, want %s" % (got.split(), want))
-    got = env.read(mpls, ["-Y", "ibscope.not_placed", "-o", "ibscope.tree_fields:all", "-T",
+        errs.append("behind ERSPAN: frames with ibscope.not_placed %s, want %s" % (got.split(), want))
+    got = env.read(tunnel, ["-Y", "ibscope.not_placed", "-o", "ibscope.tree_fields:all", "-T",
                           "fields", "-e", "ibscope.bth.opcode", "-e", "ibscope.analysis.conn"])
     if got.strip():
-        errs.append("over MPLS: an unplaced frame has ibscope fields: %r" % got[:200])
-    stats = env.read(mpls, ["-q", "-z", "ibscope,tree"])
+        errs.append("behind ERSPAN: an unplaced frame has ibscope fields: %r" % got[:200])
+    stats = env.read(tunnel, ["-q", "-z", "ibscope,tree"])
     m = re.search(r"^ *InfiniBand found by Wireshark but not placed\s+(\d+)", stats, re.M)
     if not m or int(m.group(1)) != len(want):
-        errs.append("over MPLS: -z ibscope,tree does not count %d frames not placed:\n%s"
+        errs.append("behind ERSPAN: -z ibscope,tree does not count %d frames not placed:\n%s"
                     % (len(want), stats))
     return errs
 
