@@ -208,6 +208,22 @@ static enum ibs_place arrive(packet_info *pinfo, const uint8_t *d, size_t caplen
     }
 }
 
+/* Wireshark 4.4 and 4.6 leave the IP header an MPLS label stack carries out
+ * of the layers (4.0 lists it: mpls:ip:udp): a UDP layer right after MPLS is
+ * behind an IP header of the version its first nibble says, as MPLS chose. */
+static bool implied_ip(packet_info *pinfo, const uint8_t *data, size_t caplen, struct walk *w)
+{
+    if (!data || w->off >= caplen)
+        return false;
+    enum layer k = data[w->off] >> 4 == 4 ? L_IP : data[w->off] >> 4 == 6 ? L_IPV6 : L_OTHER;
+    size_t n = k == L_OTHER ? 0 : header_size(pinfo, k, data, caplen, w->off);
+    if (n == 0 || data[w->off + (k == L_IP ? 9 : 6)] != 17) /* UDP, no extension header */
+        return false;
+    w->ip = w->off;
+    w->off += n;
+    return true;
+}
+
 enum ibs_place ibs_place_find(packet_info *pinfo, const uint8_t *data, size_t caplen,
                               struct ibs_placement *out)
 {
@@ -219,6 +235,11 @@ enum ibs_place ibs_place_find(packet_info *pinfo, const uint8_t *data, size_t ca
             return arrive(pinfo, data, caplen, &w, out);
         if (k == L_NONE)
             continue;
+        if (k == L_UDP && w.last == L_MPLS) {
+            if (!implied_ip(pinfo, data, caplen, &w))
+                return IBS_PLACE_UNKNOWN;
+            ip_before = true;
+        }
         if (k == L_OTHER || (k == L_UDP && !ip_before) || !data)
             return IBS_PLACE_UNKNOWN;
         size_t n = header_size(pinfo, k, data, caplen, w.off);
