@@ -16,6 +16,7 @@ int ibs_hf_cm_msg[IB_CM_APR - IB_CM_REQ + 1];
 struct ibs_hf_extra ibs_hf; /* every id -1 before registration (ibs_register_fields) */
 expert_field ibs_ei_kind[IB_FIND_COUNT];
 expert_field ibs_ei_rule[IB_DIAG_COUNT];
+expert_field ibs_ei_not_placed = EI_INIT, ibs_ei_not_kept = EI_INIT;
 
 /* The core's {value, name} tables as Wireshark value_strings (same layout
  * in spirit, different types: copy once at registration). */
@@ -309,8 +310,16 @@ void ibs_register_fields(int proto)
     }
     proto_register_subtree_array(ett, IBS_ETT_COUNT);
 
-    ei_register_info *ei = g_new0(ei_register_info, IB_FIND_COUNT + IB_DIAG_COUNT);
+    ei_register_info *ei = g_new0(ei_register_info, IB_FIND_COUNT + IB_DIAG_COUNT + 2);
     int nei = 0;
+    /* The plugin's own notes: not findings of the engine, so not under
+     * ibscope.expert (the analyzer has no such finding to agree with). */
+    ei[nei++] = make_ei(&ibs_ei_not_placed, "ibscope.not_placed", PI_UNDECODED, PI_NOTE,
+                        "InfiniBand found by Wireshark but not placed: its dissector ran "
+                        "behind a layer whose size ibscope does not know");
+    ei[nei++] = make_ei(&ibs_ei_not_kept, "ibscope.not_kept", PI_DEBUG, PI_WARN,
+                        "ibscope could not store this frame's analysis (out of memory): "
+                        "later passes show its decode without it");
     for (int k = 0; k < IB_FIND_COUNT; k++) {
         if (k == IB_FIND_ADDRESSING)
             continue; /* one per rule, below */

@@ -104,6 +104,10 @@ extern struct ibs_hf_extra ibs_hf;
 /* One expert info per finding kind; addressing findings get one per rule. */
 extern expert_field ibs_ei_kind[IB_FIND_COUNT];
 extern expert_field ibs_ei_rule[IB_DIAG_COUNT];
+/* Said of a frame by the plugin itself, not the engine: Wireshark found
+ * InfiniBand where ibscope cannot place it; an analysis that could not be
+ * stored for later passes. */
+extern expert_field ibs_ei_not_placed, ibs_ei_not_kept;
 
 void ibs_register_fields(int proto);
 
@@ -142,12 +146,20 @@ struct ibs_frame {
     bool has_chain;
     bool first_of_chain; /* its first request (from the second pass on) */
     uint32_t chain;
+    bool not_kept; /* its analysis could not be stored for later passes */
+    bool unplaced; /* IBS_FOUND_UNPLACED: only the note, nothing decoded */
+};
+
+/* What ibs_state_frame found in a frame. */
+enum ibs_found {
+    IBS_FOUND_NONE,     /* no InfiniBand packet, as far as Wireshark knows */
+    IBS_FOUND_IB,       /* decoded (and analysed on the first pass) */
+    IBS_FOUND_UNPLACED, /* Wireshark's dissector ran behind a layer ibscope cannot measure */
 };
 
 /* Finds and parses the frame's InfiniBand packet without a tree (first
- * pass: also feeds the engine, and stores the result when there is one).
- * Returns false when the frame carries no InfiniBand packet. */
-bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out);
+ * pass: also feeds the engine, and stores the result when there is one). */
+enum ibs_found ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out);
 /* The connection or redirect chain the first pass put frame in, if any
  * (asked for one frame at a time: the conversation filters). */
 bool ibs_state_conn_of(uint32_t frame, uint32_t *conn);
@@ -159,6 +171,8 @@ void ibs_state_handoff(void);
 
 /* ---- tree.c ---- */
 void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ibs_frame *fr);
+/* A note of the plugin's own (ibs_ei_not_placed, ibs_ei_not_kept) on the frame. */
+void ibs_tree_note(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, expert_field *ei);
 /* The Info column tag of the most important finding, or NULL. */
 const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res);
 

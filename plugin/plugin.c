@@ -35,12 +35,21 @@ static int dissect_ibscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, 
      * (The tap reads it before the next frame.) */
     static struct ibs_frame frame;
     struct ibs_frame *fr = &frame;
-    if (!ibs_state_frame(tvb, pinfo, fr))
+    enum ibs_found found = ibs_state_frame(tvb, pinfo, fr);
+    fr->unplaced = found == IBS_FOUND_UNPLACED;
+    if (found == IBS_FOUND_NONE)
         return 0;
+    if (fr->unplaced) {
+        ibs_tree_note(tree, tvb, pinfo, &ibs_ei_not_placed);
+        ibs_stats_queue(pinfo, fr);
+        return tvb_captured_length(tvb);
+    }
     const char *tag = ibs_info_tag(pinfo, fr->result);
     if (tag)
         col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]", tag);
     ibs_tree_add(tree, tvb, pinfo, fr);
+    if (fr->not_kept)
+        ibs_tree_note(tree, tvb, pinfo, &ibs_ei_not_kept);
     ibs_stats_queue(pinfo, fr);
     return tvb_captured_length(tvb);
 }

@@ -14,6 +14,7 @@
 #include <wiretap/wtap.h>
 
 #include "frame_table.h"
+#include "place.h"
 
 static struct ib_engine *engine;
 /* Stored results of redirect responses by frame number: the request that
@@ -29,10 +30,6 @@ static GArray *conns;
 /* What each frame left for later passes, if anything: where the packet is
  * and how to parse it are found again from the frame on every pass. */
 static struct ibs_frame_table stored;
-/* Wireshark's protocols whose place in a frame's layers says where its
- * InfiniBand dissector found the packet. */
-static int proto_infiniband = -1, proto_udp = -1, proto_ethertype = -1, proto_eth = -1,
-           proto_vlan = -1;
 static uint16_t rocev2_port = IB_ROCEV2_UDP_PORT; /* the built-in's preference, per file */
 
 static void state_init(void)
@@ -105,11 +102,7 @@ void ibs_state_register(void)
 
 void ibs_state_handoff(void)
 {
-    proto_infiniband = proto_get_id_by_filter_name("infiniband");
-    proto_udp = proto_get_id_by_filter_name("udp");
-    proto_ethertype = proto_get_id_by_filter_name("ethertype");
-    proto_eth = proto_get_id_by_filter_name("eth");
-    proto_vlan = proto_get_id_by_filter_name("vlan");
+    ibs_place_handoff();
 }
 
 /* The MAD-QP question: asked of the engine on the first pass (and the
@@ -143,145 +136,21 @@ static uint32_t pcap_linktype(const packet_info *pinfo)
     }
 }
 
-/* What Wireshark's own InfiniBand dissector was called from, if it ran. */
-enum ibs_under {
-    IBS_UNDER_NONE,     /* it did not run: no InfiniBand as far as Wireshark knows */
-    IBS_UNDER_UDP,      /* RoCEv2 */
-    IBS_UNDER_ETHERNET, /* RoCEv1: an Ethernet header, VLAN tags or not */
-    IBS_UNDER_LINK,     /* the capture's link layer: ERF, link type 247 */
-};
-
-static enum ibs_under infiniband_under(packet_info *pinfo)
-{
-    int prev = -1;
-    for (wmem_list_frame_t *f = wmem_list_head(pinfo->layers); f; f = wmem_list_frame_next(f)) {
-        int id = GPOINTER_TO_INT(wmem_list_frame_data(f));
-        if (id == proto_infiniband) {
-            if (prev == -1)
-                return IBS_UNDER_LINK;
-            if (prev == proto_udp)
-                return IBS_UNDER_UDP;
-            if (prev == proto_ethertype || prev == proto_eth || prev == proto_vlan)
-                return IBS_UNDER_ETHERNET;
-            return IBS_UNDER_LINK;
-        }
-        prev = id;
-    }
-    return IBS_UNDER_NONE;
-}
-
-/* An address Wireshark's IP dissector set, for the carrier. */
-static void carrier_ip(const address *a, uint8_t ip[16], uint8_t *version)
-{
-    if (a->type == AT_IPv4 && a->len == 4) {
-        memcpy(ip, a->data, 4);
-        *version = 4;
-    } else if (a->type == AT_IPv6 && a->len == 16) {
-        memcpy(ip, a->data, 16);
-        *version = 6;
-    }
-}
-
-/* Where in the frame an address Wireshark set points, at least back bytes
- * in: its dissectors point addresses into the frame's bytes (not so for
- * reassembled or decrypted data, which the frame does not hold). */
-static bool address_at(const uint8_t *frame, size_t caplen, const address *a, size_t back,
-                       size_t *at)
-{
-    const uint8_t *p = a->data;
-    if (!frame || !p || p < frame || p >= frame + caplen || (size_t)(p - frame) < back)
-        return false;
-    *at = (size_t)(p - frame) - back;
-    return true;
-}
-
-/* Whether an IP header of version v that carries UDP starts at ip: false
- * for the bytes of an IP address that only look like one. */
-static bool udp_ip_header_at(const uint8_t *frame, size_t caplen, size_t ip, bool v4)
-{
-    size_t hdr = v4 ? (size_t)(frame[ip] & 0x0F) * 4 : 40;
-    return ip + (v4 ? 20 : 40) <= caplen && frame[ip] >> 4 == (v4 ? 4 : 6) && hdr >= 20 &&
-           frame[ip + (v4 ? 9 : 6)] == 17 && ip + hdr + 8 <= caplen;
-}
-
-/* The last IP header Wireshark dissected, by its addresses: the IPv4
- * dissector points pinfo's source address into the frame; the IPv6 one
- * copies it, so its source and destination are looked for side by side. */
-static bool ip_header_of(const uint8_t *frame, size_t caplen, packet_info *pinfo, bool v4,
-                         size_t *ip)
-{
-    const address *src = &pinfo->net_src, *dst = &pinfo->net_dst;
-    size_t n = v4 ? 4 : 16, at = v4 ? 12 : 8;
-    if (address_at(frame, caplen, src, at, ip) && udp_ip_header_at(frame, caplen, *ip, v4))
-        return true;
-    if (!frame || src->len != (int)n || dst->len != (int)n)
-        return false;
-    for (size_t i = at; i + 2 * n <= caplen; i++) {
-        if (memcmp(frame + i, src->data, n) == 0 && memcmp(frame + i + n, dst->data, n) == 0 &&
-            udp_ip_header_at(frame, caplen, i - at, v4)) {
-            *ip = i - at;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* RoCEv2 wherever Wireshark found it (Decode As onto another port, a
- * tunnel): after the UDP header that follows the last IP header Wireshark
- * dissected.  (Its InfiniBand dissector sets pinfo's ports to QPs, so the
- * UDP ports are read here.) */
-static bool locate_udp(const uint8_t *frame, size_t caplen, packet_info *pinfo,
-                       struct ib_carrier *c)
-{
-    bool v4 = pinfo->net_src.type == AT_IPv4;
-    size_t ip;
-    if ((!v4 && pinfo->net_src.type != AT_IPv6) || !ip_header_of(frame, caplen, pinfo, v4, &ip))
-        return false;
-    size_t udp = ip + (v4 ? (size_t)(frame[ip] & 0x0F) * 4 : 40);
-    memset(c, 0, sizeof *c);
-    c->encap = IB_ENCAP_ROCEV2;
-    c->ib_off = udp + 8;
-    c->has_ip_off = true;
-    c->ip_off = ip;
-    c->has_udp_len = true;
-    c->udp_len = (uint16_t)(frame[udp + 4] << 8 | frame[udp + 5]);
-    carrier_ip(&pinfo->net_src, c->src_ip, &c->ip_version);
-    carrier_ip(&pinfo->net_dst, c->dst_ip, &c->ip_version);
-    c->udp_sport = (uint16_t)(frame[udp] << 8 | frame[udp + 1]);
-    c->udp_dport = (uint16_t)(frame[udp + 2] << 8 | frame[udp + 3]);
-    return true;
-}
-
-/* A native packet from the capture's link layer starts the frame, whose
- * ERF header Wireshark took off but whose wlen still counts. */
-static void native_carrier(packet_info *pinfo, struct ib_carrier *c)
-{
-    memset(c, 0, sizeof *c);
-    c->encap = IB_ENCAP_NATIVE;
-    if (pinfo->rec && pinfo->rec->rec_type == REC_TYPE_PACKET &&
-        pinfo->rec->rec_header.packet_header.pkt_encap == WTAP_ENCAP_ERF && pinfo->pseudo_header) {
-        c->has_erf_wlen = true;
-        c->erf_wlen = pinfo->pseudo_header->erf.phdr.wlen;
-    }
-}
-
-/* Finds and parses the frame's InfiniBand packet; false when it has none.
- * Ethernet and SLL frames go through the core's own link parser, so the
- * link-layer length rules are the analyzer's, and a RoCE packet that
- * Wireshark gave to another dissector (too mangled for its own, or taken
- * for TFTP on a conversation's ports, as in one of the real captures) is
- * still seen.  Elsewhere
- * (Decode As, tunnels, ERF) the packet is where Wireshark's own dissector
- * found it, as the layers and addresses its dissectors set say: no tree is
- * needed, so a pass with one and a pass without find the same.  Costs a
- * walk of the frame's layers (and the core's look at an Ethernet header)
- * when there is no InfiniBand. */
-static bool parse(tvbuff_t *tvb, packet_info *pinfo, struct qp_ctx *qc, struct ib_packet *pkt)
+/* Finds and parses the frame's InfiniBand packet.  Ethernet and SLL frames
+ * go through the core's own link parser, so the link-layer length rules are
+ * the analyzer's, and a RoCE packet that Wireshark gave to another dissector
+ * (too mangled for its own, or taken for TFTP on a conversation's ports, as
+ * in one of the real captures) is still seen.  Elsewhere (Decode As,
+ * tunnels, ERF) the packet is where Wireshark's own dissector found it, as
+ * its layers say (place.c): no tree is needed, so a pass with one and a pass
+ * without find the same.  Costs a walk of the frame's layers (and the core's
+ * look at an Ethernet header) when there is no InfiniBand. */
+static enum ibs_found parse(tvbuff_t *tvb, packet_info *pinfo, struct qp_ctx *qc,
+                            struct ib_packet *pkt)
 {
     uint32_t linktype = pcap_linktype(pinfo);
-    enum ibs_under under = linktype == 0 ? infiniband_under(pinfo) : IBS_UNDER_NONE;
-    if (under == IBS_UNDER_NONE && linktype == 0)
-        return false;
+    if (linktype == 0 && !ibs_place_has_infiniband(pinfo))
+        return IBS_FOUND_NONE;
     struct ib_parse_opts opts;
     ib_parse_opts_init(&opts);
     opts.rocev2_port = rocev2_port;
@@ -292,27 +161,22 @@ static bool parse(tvbuff_t *tvb, packet_info *pinfo, struct qp_ctx *qc, struct i
     const uint8_t *data = tvb_get_ptr(tvb, 0, (gint)caplen);
     if (linktype != 0) {
         if (ib_parse_frame(&opts, linktype, data, caplen, wirelen, pkt) == IB_FRAME_IB)
-            return true;
-        under = infiniband_under(pinfo);
+            return IBS_FOUND_IB;
+        if (!ibs_place_has_infiniband(pinfo))
+            return IBS_FOUND_NONE;
     }
-    struct ib_carrier carrier;
-    size_t eth;
-    switch (under) {
-    case IBS_UNDER_NONE: return false;
-    case IBS_UNDER_ETHERNET:
-        /* The last Ethernet header Wireshark dissected: its source MAC
-         * points into it. */
-        return pinfo->dl_src.type == AT_ETHER &&
-               address_at(data, caplen, &pinfo->dl_src, 6, &eth) &&
-               ib_parse_ethernet_at(&opts, data, caplen, wirelen, eth, pkt) == IB_FRAME_IB;
-    case IBS_UNDER_UDP:
-        if (!locate_udp(data, caplen, pinfo, &carrier))
-            return false;
-        break;
-    case IBS_UNDER_LINK: native_carrier(pinfo, &carrier); break;
+    struct ibs_placement at;
+    switch (ibs_place_find(pinfo, data, caplen, &at)) {
+    case IBS_PLACE_NO_IB: return IBS_FOUND_NONE;
+    case IBS_PLACE_UNKNOWN: return IBS_FOUND_UNPLACED;
+    case IBS_PLACE_ETHERNET:
+        return ib_parse_ethernet_at(&opts, data, caplen, wirelen, at.eth_off, pkt) == IB_FRAME_IB
+                   ? IBS_FOUND_IB
+                   : IBS_FOUND_UNPLACED;
+    case IBS_PLACE_CARRIED: break;
     }
-    ib_parse_carried(&opts, data, caplen, wirelen, &carrier, pkt);
-    return true;
+    ib_parse_carried(&opts, data, caplen, wirelen, &at.carrier, pkt);
+    return IBS_FOUND_IB;
 }
 
 /* Keeps only what a later pass needs: a frame's analysis is mostly empty. */
@@ -456,38 +320,41 @@ static void link_redirect(struct ibs_result *r, guint32 num, const struct ib_fra
     }
 }
 
-bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
+enum ibs_found ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
 {
     out->result = NULL;
     out->conn = NULL;
     out->conn_from_passive = false;
     out->has_chain = out->first_of_chain = false;
+    out->not_kept = false;
     if (PINFO_FD_VISITED(pinfo)) {
         /* A later pass: the same parse, and the stored verdict if the
          * first pass had one. */
         const struct ibs_stored *st = ibs_frame_table_find(&stored, pinfo->num);
         struct qp_ctx qc = { true, st && st->mad_qp };
-        if (!parse(tvb, pinfo, &qc, &out->pkt))
-            return false;
+        enum ibs_found found = parse(tvb, pinfo, &qc, &out->pkt);
+        if (found != IBS_FOUND_IB)
+            return found;
         if (st)
             give_stored(st, out);
         join_chain(pinfo->num, out);
-        return true;
+        return found;
     }
     struct qp_ctx qc = { false, false };
     /* A frame's analysis is kilobytes, most of it unused: one for all. */
     static struct ib_frame_analysis a;
-    if (!parse(tvb, pinfo, &qc, &out->pkt)) {
+    enum ibs_found found = parse(tvb, pinfo, &qc, &out->pkt);
+    if (found != IBS_FOUND_IB) {
         /* The engine counts nothing of a frame without InfiniBand, but its
          * time may pass a connection's timeout. */
         if (engine && ib_engine_has_timers(engine)) {
             ib_engine_feed(engine, frame_ref(pinfo), NULL, &a);
             route_findings(&a, 0);
         }
-        return false;
+        return found;
     }
     if (!engine)
-        return true;
+        return found;
     struct ib_frame_ref at = frame_ref(pinfo);
     ib_engine_feed(engine, at, &out->pkt, &a);
     route_findings(&a, pinfo->num);
@@ -497,12 +364,13 @@ bool ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_frame *out)
     if (r)
         link_redirect(r, pinfo->num, &at);
     st.result = r;
-    /* Stored only when a later pass has something to replay. */
+    /* Stored only when a later pass has something to replay; shown on this
+     * pass even when it could not be stored (said on the frame). */
     if (st.mad_qp || st.conn1 || st.chain1 || st.result) {
-        ibs_frame_table_add(&stored, &st);
+        out->not_kept = !ibs_frame_table_add(&stored, &st);
         give_stored(&st, out);
     }
-    return true;
+    return found;
 }
 
 bool ibs_state_conn_of(uint32_t frame, uint32_t *conn)

@@ -19,6 +19,8 @@ static int ibs_tap = -1;
 static const char *const node_kinds = "Frames per finding kind";
 static const char *const node_ports = "Ports in use per source (peak = Max)";
 static const char *const node_redirects = "Redirect chains";
+static const char *const node_not_placed = "InfiniBand found by Wireshark but not placed";
+static const char *const node_not_kept = "Analyses not stored for later passes";
 
 static int st_kinds = -1, st_ports = -1, st_redirects = -1;
 
@@ -89,6 +91,13 @@ static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_diss
     (void)edt;
     (void)flags;
     const struct ibs_frame *fr = data;
+    /* The plugin's own counts: a node only once there is one to count. */
+    if (fr->unplaced)
+        tick_stat_node(st, node_not_placed, 0, TRUE);
+    if (fr->not_kept)
+        tick_stat_node(st, node_not_kept, 0, TRUE);
+    if (fr->unplaced)
+        return TAP_PACKET_REDRAW;
     if (!fr->result)
         return TAP_PACKET_DONT_REDRAW;
     count_kinds(st, fr->result);

@@ -479,6 +479,14 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const str
         add_analysis(root, tvb, pinfo, fr);
 }
 
+void ibs_tree_note(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, expert_field *ei)
+{
+    proto_item *ti = NULL;
+    if (proto_field_is_referenced(tree, ibs_proto))
+        ti = proto_tree_add_item(tree, ibs_proto, tvb, 0, 0, ENC_NA);
+    expert_add_info(pinfo, ti, ei);
+}
+
 const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res)
 {
     if (!res || res->count == 0)

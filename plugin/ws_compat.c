@@ -1,10 +1,10 @@
 /* ws_compat.c - what ws_compat.h declares, per Wireshark version. */
 #include "ibscope_plugin.h"
 
+#include <limits.h>
+#include <stdlib.h>
+
 #include <epan/prefs.h>
-#if IBS_WS_AT_LEAST(4, 6)
-#include <epan/prefs-int.h>
-#endif
 #if IBS_WS_HAS_PLUGIN_DESCRIBE
 #include <wsutil/plugins.h>
 
@@ -18,12 +18,18 @@ uint32_t plugin_describe(void)
 
 unsigned ibs_pref_uint(const char *module, const char *name, unsigned fallback)
 {
-#if IBS_WS_AT_LEAST(4, 6)
+    /* The one public reader of another module's preference on 4.0, 4.4 and
+     * 4.6 is its text (prefs_get_uint_value is gone from 4.6's prefs.h; the
+     * getters that replace it are in the internal prefs-int.h).  The text is
+     * in the preference's base: 10, or C's 0x and 0 prefixes. */
     module_t *m = prefs_find_module(module);
     pref_t *p = m ? prefs_find_preference(m, name) : NULL;
-    return p ? prefs_get_uint_value(p, pref_current) : fallback;
-#else
-    module_t *m = prefs_find_module(module);
-    return m && prefs_find_preference(m, name) ? prefs_get_uint_value(module, name) : fallback;
-#endif
+    char *text = p ? prefs_pref_to_str(p, pref_current) : NULL;
+    if (!text)
+        return fallback;
+    char *end;
+    unsigned long v = strtoul(text, &end, 0);
+    bool whole = end != text && *end == '\0' && v <= UINT_MAX;
+    g_free(text);
+    return whole ? (unsigned)v : fallback;
 }

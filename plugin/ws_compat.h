@@ -4,8 +4,8 @@
  *
  *   4.4: boolean preferences are C99 bool, no longer gboolean;
  *   4.2: plugins also export plugin_describe(), the kind of plugin;
- *   4.6: prefs_get_uint_value() is gone (the preference is looked up and
- *        read through prefs_find_preference / prefs_get_uint_value_real);
+ *   4.6: prefs_get_uint_value() is gone (another module's preference is
+ *        read as text, prefs_pref_to_str, the same on every version);
  *   4.2: conversation filter callbacks take the registration's user data
  *        and return bool.
  */

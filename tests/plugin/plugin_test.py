@@ -19,6 +19,9 @@ CHECK is one of:
   transport  the headers after the BTH (RETH, AETH, ImmDt, ...) and the payload length, as
              the plugin shows them with tree_fields=all, are `ibscope decode`'s, frame by
              frame, on every capture with RC traffic (the real ones: --captures)
+  encap      RoCEv2 in GRE and with IPv6 hop-by-hop headers (over Ethernet and in VXLAN)
+             decodes and flags as unwrapped where Wireshark's own dissector finds
+             InfiniBand; behind ERSPAN each such frame gets ibscope.not_placed and a count
   builtin    Wireshark's own InfiniBand decode is the same with and without the plugin
   port       RoCEv2 on a non-default UDP port, set through infiniband.rroce.port
   treefields the ibscope.tree_fields preference leaves out exactly the fields it names, and
@@ -1002,6 +1005,160 @@ def check_tunnel(env, update):
     return errs
 
 
+def rewritten(capture, what, fn):
+    """A little-endian pcap capture with each frame replaced by fn(number, frame)."""
+    data = open(capture, "rb").read()
+    out, off, n = bytearray(data[:24]), 24, 0
+    while off + 16 <= len(data):
+        sec, frac, incl, orig = struct.unpack_from("<IIII", data, off)
+        n += 1
+        frame = data[off + 16:off + 16 + incl]
+        g = fn(n, frame)
+        out += struct.pack("<IIII", sec, frac, len(g), orig + len(g) - len(frame)) + g
+        off += 16 + incl
+    return temp_capture(out, what)
+
+
+def ether_payload(frame):
+    """(offset of the ethertype after any 802.1Q/802.1ad tags, the ethertype)."""
+    i = 12
+    while frame[i:i + 2] in (b"\x81\x00", b"\x88\xa8"):
+        i += 4
+    return i, frame[i:i + 2]
+
+
+def outer_ipv4(proto, payload, n):
+    return struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), n, 0x4000, 64, proto, 0,
+                       bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2])) + payload
+
+
+OUTER_ETH = bytes.fromhex("02000000aa02" "02000000aa01")
+
+
+def gre_wrapped(capture):
+    """Every frame inside GRE (RFC 2890, with a key) as transparent Ethernet
+    bridging (0x6558), over IPv4: a GRE tunnel between two sites."""
+    gre = struct.pack(">HHI", 0x2000, 0x6558, 42)
+    return rewritten(capture, "gre", lambda n, f: OUTER_ETH + b"\x08\x00" +
+                     outer_ipv4(47, gre + f, n))
+
+
+def erspan_wrapped(capture):
+    """Every frame mirrored through ERSPAN type II (GRE 0x88be with a
+    sequence number, an 8-byte ERSPAN header): Wireshark dissects the frame
+    inside, behind a layer ibscope does not measure."""
+    def wrap(n, f):
+        gre = struct.pack(">HHI", 0x1000, 0x88BE, n)
+        erspan = struct.pack(">HHI", 0x1000, 1, 0)
+        return OUTER_ETH + b"\x08\x00" + outer_ipv4(47, gre + erspan + f, n)
+    return rewritten(capture, "erspan", wrap)
+
+
+def hopopts_added(env, capture):
+    """Each IPv6 frame with a hop-by-hop options header (a PadN option)
+    before its UDP header, and the ICRC the core computes over the new IPv6
+    header written in (not the point here: placing the packet is)."""
+    def add(n, f):
+        i, et = ether_payload(f)
+        ip = i + 2
+        if et != b"\x86\xdd" or f[ip + 6] != 17:
+            return f
+        plen = struct.unpack_from(">H", f, ip + 4)[0] + 8
+        hdr = f[ip:ip + 4] + struct.pack(">HBB", plen, 0, f[ip + 7]) + f[ip + 8:ip + 40]
+        return f[:ip] + hdr + bytes([17, 0, 1, 4, 0, 0, 0, 0]) + f[ip + 40:]
+    path = rewritten(capture, "hopopts", add)
+    computed, frame = {}, None
+    out = subprocess.run([env.analyzer, "decode", path], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        m = re.match(r"frame (\d+):", line)
+        frame = int(m.group(1)) if m else frame
+        m = re.match(r"  icrc: mismatch 0x[0-9a-f]{8} \(computed 0x([0-9a-f]{8})\)", line)
+        if m:
+            computed[frame] = int(m.group(1), 16)
+
+    def patch(n, f):
+        if n not in computed:
+            return f
+        i, _ = ether_payload(f)
+        end = i + 2 + 40 + struct.unpack_from(">H", f, i + 6)[0]
+        return f[:end - 4] + struct.pack("<I", computed[n]) + f[end:]
+    patched = rewritten(path, "hopopts", patch)
+    os.unlink(path)
+    return patched
+
+
+def frame_protocols(env, capture):
+    return env.read(capture, ["-T", "fields", "-e", "frame.protocols"]).splitlines()
+
+
+def check_encap(env, update):
+    """cm_rocev2 in GRE, with IPv6 hop-by-hop headers (over Ethernet, and
+    inside VXLAN), and behind ERSPAN.  Wireshark's own dissector is the oracle:
+    it must decode InfiniBand in the same frames as unwrapped.  ibscope then
+    decodes and flags each as unwrapped (-T fields of every field, the Info
+    tags of plain -r), with no malformed finding and no note; behind ERSPAN,
+    whose size it does not take, each InfiniBand frame gets the note
+    ibscope.not_placed and the statistics count them, and nothing else."""
+    src = [c for c in env.samples if name(c) == "cm_rocev2"]
+    if not src:
+        return ["cm_rocev2 is not among the samples: nothing was tested"]
+    base = src[0]
+    ib = [p.endswith(":infiniband") for p in frame_protocols(env, base)]
+    want_fields, want_tags = env.read(base, fields_args()), summary_tags(env.read(base))
+    errs, made = [], []
+    try:
+        hbh = hopopts_added(env, base)
+        made += [hbh]
+        cases = [("GRE", gre_wrapped(base), ":gre:eth:"),
+                 ("IPv6 hop-by-hop", hbh, ":ipv6.hopopts:udp:"),
+                 ("IPv6 hop-by-hop in VXLAN", vxlan_wrapped(hbh), ":vxlan:")]
+        made += [c[1] for c in cases[::2]]
+        for what, cap, layer in cases:
+            protos = frame_protocols(env, cap)
+            if [p.endswith(":infiniband") for p in protos] != ib or not any(
+                    layer in p for p in protos):
+                errs.append("%s: Wireshark does not decode InfiniBand in the frames it does "
+                            "unwrapped, or not through %s" % (what, layer))
+            got = env.read(cap, fields_args())
+            if got != want_fields:
+                errs.append(diff(want_fields, got, "cm_rocev2, %s: -T fields" % what))
+            got = summary_tags(env.read(cap))
+            if got != want_tags:
+                errs.append(diff(want_tags, got, "cm_rocev2, %s: Info tags" % what))
+            experts = env.read(cap, ["-q", "-z", "expert"])
+            if re.search(r"ibscope.*(not placed|Malformed)", experts):
+                errs.append("%s: a note or a malformed finding:\n%s" % (what, experts))
+        errs += check_unplaced(env, base, made)
+    finally:
+        for m in made:
+            os.unlink(m)
+    return errs
+
+
+def check_unplaced(env, base, made):
+    """Behind ERSPAN: the InfiniBand frames Wireshark found carry the note and are counted."""
+    tunnel = erspan_wrapped(base)
+    made.append(tunnel)
+    errs = []
+    want = [str(i + 1) for i, p in enumerate(frame_protocols(env, tunnel))
+            if ":erspan:" in p and p.endswith(":infiniband")]
+    if not want:
+        return ["behind ERSPAN: Wireshark decodes no InfiniBand frame: nothing was tested"]
+    got = env.read(tunnel, ["-Y", "ibscope.not_placed", "-T", "fields", "-e", "frame.number"])
+    if got.split() != want:
+        errs.append("behind ERSPAN: frames with ibscope.not_placed %s, want %s" % (got.split(), want))
+    got = env.read(tunnel, ["-Y", "ibscope.not_placed", "-o", "ibscope.tree_fields:all", "-T",
+                          "fields", "-e", "ibscope.bth.opcode", "-e", "ibscope.analysis.conn"])
+    if got.strip():
+        errs.append("behind ERSPAN: an unplaced frame has ibscope fields: %r" % got[:200])
+    stats = env.read(tunnel, ["-q", "-z", "ibscope,tree"])
+    m = re.search(r"^ *InfiniBand found by Wireshark but not placed\s+(\d+)", stats, re.M)
+    if not m or int(m.group(1)) != len(want):
+        errs.append("behind ERSPAN: -z ibscope,tree does not count %d frames not placed:\n%s"
+                    % (len(want), stats))
+    return errs
+
+
 CRC_STATUS = {"not present": "0", "verified": "1", "mismatch": "2"}
 
 
@@ -1355,6 +1512,7 @@ CHECKS = {
     "convfilter": check_convfilter,
     "forecast": check_forecast,
     "kernel": check_kernel,
+    "encap": check_encap,
 }
 
 
