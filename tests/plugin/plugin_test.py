@@ -18,7 +18,8 @@ CHECK is one of:
   tunnel     RoCEv1 and RoCEv2 inside VXLAN decode and flag as they do unwrapped
   transport  the headers after the BTH (RETH, AETH, ImmDt, ...) and the payload length, as
              the plugin shows them with tree_fields=all, are `ibscope decode`'s, frame by
-             frame, on every capture with RC traffic (the real ones: --captures)
+             frame, on every capture with RC traffic (the real ones: --captures); an
+             RNR NAK's timer is named by its wait, a NAK code by its meaning
   encap      RoCEv2 in GRE and with IPv6 hop-by-hop headers (over Ethernet and in VXLAN)
              decodes and flags as unwrapped where Wireshark's own dissector finds
              InfiniBand; behind ERSPAN each such frame gets ibscope.not_placed and a count
@@ -1250,6 +1251,15 @@ def check_transport(env, update):
             errs.append("no frame of the captures showed ibscope.%s: nothing compared" % f)
     if compared == 0:
         errs.append("no transport field compared: the captures carry no RC traffic")
+    # The tree names an RNR NAK's timer by the wait it asks for, a NAK by its code.
+    values = {tuple(l.split("\t")[1:4]) for l in env.tshark(["-G", "values"]).splitlines()
+              if l.startswith("V\tibscope.aeth.")}
+    for want in (("ibscope.aeth.rnr_timer", "14", "1.28 ms"),
+                 ("ibscope.aeth.rnr_timer", "0", "655.36 ms"),
+                 ("ibscope.aeth.nak_code", "0", "PSN sequence error"),
+                 ("ibscope.aeth.nak_code", "3", "remote operational error")):
+        if want not in values:
+            errs.append("tshark -G values: no %s %s = %s" % want)
     return errs[:40]
 
 
