@@ -75,6 +75,8 @@ bool ib_op_is_response(uint8_t op);
 uint16_t ib_opcode_ext_headers(uint8_t opcode);
 /* Bytes of one extended header (a single enum ib_ext_header bit). */
 size_t ib_ext_header_size(uint16_t header);
+/* Bytes of all the extended headers in headers (enum ib_ext_header bits). */
+size_t ib_ext_headers_size(uint16_t headers);
 /* Bytes of all the extended headers an opcode carries, before the payload;
  * -1 when the opcode's headers are not known (no payload is decoded then). */
 int ib_opcode_ext_header_len(uint8_t opcode);

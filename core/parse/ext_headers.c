@@ -163,16 +163,18 @@ uint32_t ib_rnr_timer_us(uint8_t code)
     return rnr_timer_us[code & 0x1F];
 }
 
+size_t ib_ext_headers_size(uint16_t headers)
+{
+    size_t n = 0; /* a walk of the bits set, of which a packet has two at most */
+    for (; headers; headers &= (uint16_t)(headers - 1))
+        n += ib_ext_header_size(headers & (uint16_t)-headers);
+    return n;
+}
+
 int ib_opcode_ext_header_len(uint8_t opcode)
 {
     uint16_t h = ib_opcode_ext_headers(opcode);
-    if (h == IB_EXT_UNKNOWN)
-        return -1;
-    size_t n = 0;
-    for (uint16_t bit = 1; bit <= IB_EXT_CNP; bit = (uint16_t)(bit << 1))
-        if (h & bit)
-            n += ib_ext_header_size(bit);
-    return (int)n;
+    return h == IB_EXT_UNKNOWN ? -1 : (int)ib_ext_headers_size(h);
 }
 
 bool ib_opcode_has_deth(uint8_t opcode)

@@ -166,16 +166,6 @@ void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const ui
     ib_check_addressing(p);
 }
 
-/* Bytes of the extended headers in h (enum ib_ext_header bits): a walk of
- * the bits set, of which a packet has two at most. */
-static size_t ext_length(uint16_t h)
-{
-    size_t n = 0;
-    for (; h; h &= (uint16_t)(h - 1))
-        n += ib_ext_header_size(h & (uint16_t)-h);
-    return n;
-}
-
 static void mark_layer(struct ib_packet *p, uint32_t bit, uint32_t *off, size_t at)
 {
     p->present |= bit;
@@ -247,7 +237,7 @@ static void parse_transport(const struct ib_parse_opts *opts, struct ib_span f, 
         }
         p->present |= IB_HAS_DETH;
     }
-    size_t ext = ext_length(headers);
+    size_t ext = ib_ext_headers_size(headers);
     if (!ib_span_has(t, at, ext)) {
         ib_diag_add(&p->diags, IB_DIAG_TRUNC_BTH, at, limit > at ? limit - at : 0);
         return;
