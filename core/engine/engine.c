@@ -10,13 +10,19 @@
  *      follows one);
  *   3. other MADs: on a request redirect_followed, redirect_key_mismatch or
  *      redirect_not_followed; on a response redirect, redirect_gid_only,
- *      redirect_bad_target, redirect_loop.
+ *      redirect_bad_target, redirect_loop;
+ *   4. the transport: retries_exhausted for queue pairs given up before this
+ *      frame (each on its last resend; made with the CM's unreachable, before
+ *      the frame's own); on a request psn_start_mismatch, psn_gap,
+ *      out_of_order or transport_retransmission; on an answer rnr_nak, nak,
+ *      or ack_timeout then capture_loss.
  */
 #include "engine_cm.h"
 #include "engine_hosts.h"
 #include "engine_mad.h"
 #include "engine_ports.h"
 #include "engine_state.h"
+#include "engine_transport.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +57,7 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     ok = eng_ports_init(e) && ok;
     ok = eng_hosts_init(e) && ok;
     ok = eng_mad_init(e) && ok;
+    ok = eng_transport_init(e) && ok;
     if (!ok) {
         ib_engine_free(e);
         return NULL;
@@ -66,6 +73,7 @@ void ib_engine_free(struct ib_engine *e)
     eng_ports_destroy(e);
     eng_hosts_destroy(e);
     eng_mad_destroy(e);
+    eng_transport_destroy(e);
     free(e);
 }
 
@@ -146,6 +154,7 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     /* Connections whose wait ran out before this frame, of any kind, gave
      * up first: their ports are free for it. */
     eng_cm_expire(e, at.time_ns);
+    eng_transport_expire(e, at.time_ns);
     if (!pkt) {
         e->out = NULL;
         return;
@@ -155,10 +164,14 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     crc_findings(e, pkt);
     if (ib_packet_has(pkt, IB_HAS_MAD)) {
         if (pkt->mad.mgmt_class == IB_CLASS_CM && ib_packet_has(pkt, IB_HAS_CM) &&
-            pkt->cm.attr != IB_CM_CLASS_PORT_INFO)
+            pkt->cm.attr != IB_CM_CLASS_PORT_INFO) {
             eng_cm_feed(e, pkt);
-        else
+            eng_transport_cm(e, pkt);
+        } else {
             eng_mad_feed(e, pkt);
+        }
+    } else if (ib_packet_has(pkt, IB_HAS_BTH)) {
+        eng_transport_feed(e, pkt);
     }
     e->out = NULL;
 }
@@ -173,12 +186,13 @@ void ib_engine_advance(struct ib_engine *e, int64_t now_ns, struct ib_frame_anal
     e->at.time_ns = now_ns;
     e->out = out;
     eng_cm_expire(e, now_ns);
+    eng_transport_expire(e, now_ns);
     e->out = NULL;
 }
 
 bool ib_engine_has_timers(const struct ib_engine *e)
 {
-    return e->cm.heap_count > 0;
+    return e->cm.heap_count > 0 || eng_transport_has_timers(e);
 }
 
 bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind)

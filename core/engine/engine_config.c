@@ -17,6 +17,7 @@ void ib_engine_config_init(struct ib_engine_config *cfg)
     cfg->max_transactions = (size_t)1 << 18;
     cfg->max_chains = 10000;
     cfg->max_sources = 65536;
+    cfg->max_qps = (size_t)1 << 17;
     for (unsigned i = 0; i < IB_FIND_COUNT; i++)
         cfg->enabled[i] = true;
 }

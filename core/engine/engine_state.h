@@ -10,6 +10,7 @@
 #include "engine_latency.h"
 #include "engine_mad.h"
 #include "engine_ports.h"
+#include "engine_transport.h"
 
 struct ib_engine {
     struct ib_engine_config cfg;
@@ -23,6 +24,7 @@ struct ib_engine {
     struct eng_hosts hosts;
     struct eng_ports ports;
     struct eng_mad mad;
+    struct eng_transport transport;
     /* The frame being fed. */
     struct ib_frame_ref at;
     struct ib_frame_analysis *out;

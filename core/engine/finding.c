@@ -128,6 +128,61 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "that its destination's capture, running then, never shows (within "
         IB_STR(IB_DELIVERY_WINDOW_MS) " ms).",
         false },
+    [IB_FIND_PSN_GAP] = {
+        "psn_gap", IB_SEV_WARN, SEQ, "PSN gap",
+        "Request PSN past the next expected one", NULL,
+        "A queue pair's request skips PSNs: lost before the capture point, or missed by "
+        "the capture (capture_loss says which when the responder acknowledges them).",
+        false },
+    [IB_FIND_CAPTURE_LOSS] = {
+        "capture_loss", IB_SEV_NOTE, SEQ, "Capture loss",
+        "Responder acknowledged requests the capture did not show", NULL,
+        "An ACK or response covers the PSNs of a gap with no NAK and no resend: the "
+        "requests crossed the wire and the capture missed them.",
+        false },
+    [IB_FIND_OUT_OF_ORDER] = {
+        "out_of_order", IB_SEV_NOTE, SEQ, "Out-of-order",
+        "Request fills a PSN gap before any answer", NULL,
+        "A request whose PSN a gap skipped arrives before the responder answered: "
+        "reordered on the way, not sent again.",
+        false },
+    [IB_FIND_TRANSPORT_RETRANSMISSION] = {
+        "transport_retransmission", IB_SEV_WARN, SEQ, "Transport retransmission",
+        "Request PSN sent again", NULL,
+        "A request the queue pair sent before, sent again: after a NAK, after an RNR NAK "
+        "and its timer, after the local ACK timeout, or spurious (already acknowledged).",
+        false },
+    [IB_FIND_NAK] = {
+        "nak", IB_SEV_WARN, SEQ, "NAK",
+        "Responder NAK", NULL,
+        "A responder's NAK: a PSN sequence error (warning: the requester goes back), or an "
+        "invalid request, remote access or remote operational error (error: the queue "
+        "pair fails).",
+        false },
+    [IB_FIND_RNR_NAK] = {
+        "rnr_nak", IB_SEV_WARN, SEQ, "RNR NAK",
+        "Receiver not ready NAK", NULL,
+        "A responder had no receive posted: it asks the requester to wait the RNR timer "
+        "and send again.",
+        false },
+    [IB_FIND_RETRIES_EXHAUSTED] = {
+        "retries_exhausted", IB_SEV_ERROR, SEQ, "Retries exhausted",
+        "Request sent retry count + 1 times, never acknowledged", NULL,
+        "A PSN sent as many times as its retry count allows, then nothing acknowledged it "
+        "within four timeouts: the requester's work completion is IBV_WC_RETRY_EXC_ERR.",
+        false },
+    [IB_FIND_ACK_TIMEOUT] = {
+        "ack_timeout", IB_SEV_WARN, SEQ, "ACK timeout",
+        "ACK later than the queue pair's local ACK timeout", NULL,
+        "An ACK or response covers a request sent longer ago than the queue pair's local "
+        "ACK timeout (4.096 us x 2^timeout from its CM REQ).",
+        false },
+    [IB_FIND_PSN_START_MISMATCH] = {
+        "psn_start_mismatch", IB_SEV_WARN, SEQ, "PSN start mismatch",
+        "First request PSN is not the announced starting PSN", NULL,
+        "A queue pair's first request does not carry the starting PSN its CM REQ or REP "
+        "announced.",
+        false },
 };
 
 const char *ib_finding_kind_name(enum ib_finding_kind kind)
@@ -153,6 +208,39 @@ enum ib_diag_group ib_finding_kind_group(enum ib_finding_kind kind)
     return (unsigned)kind < IB_FIND_COUNT ? ib_finding_kinds[kind].group : IB_GROUP_PROTOCOL;
 }
 /* clang-format on */
+
+static const char *const resend_causes[IB_RESEND_CAUSE_COUNT] = { "nak", "rnr_nak", "timeout",
+                                                                  "spurious" };
+static const char *const exhausted_causes[IB_EXHAUSTED_CAUSE_COUNT] = { "never_acked", "naks",
+                                                                        "late_acks" };
+
+static unsigned name_index(const char *const *names, unsigned count, const char *name)
+{
+    unsigned i = 0;
+    while (i < count && !(name && strcmp(names[i], name) == 0))
+        i++;
+    return i;
+}
+
+const char *ib_resend_cause_name(unsigned cause)
+{
+    return cause < IB_RESEND_CAUSE_COUNT ? resend_causes[cause] : "unknown";
+}
+
+unsigned ib_resend_cause_by_name(const char *name)
+{
+    return name_index(resend_causes, IB_RESEND_CAUSE_COUNT, name);
+}
+
+const char *ib_exhausted_cause_name(unsigned cause)
+{
+    return cause < IB_EXHAUSTED_CAUSE_COUNT ? exhausted_causes[cause] : "unknown";
+}
+
+unsigned ib_exhausted_cause_by_name(const char *name)
+{
+    return name_index(exhausted_causes, IB_EXHAUSTED_CAUSE_COUNT, name);
+}
 
 struct ib_endpoint ib_hop_endpoint(const struct ib_redirect_hop *hop)
 {

@@ -259,6 +259,76 @@ static void not_delivered_text(const struct ib_finding *f, char *buf, size_t siz
              cls, attr, a, b, d->to_capture);
 }
 
+/* Milliseconds, to the microsecond. */
+static double ms(int64_t ns)
+{
+    return (double)ns / 1e6;
+}
+
+/* The transport kinds: "QP 0x000123 of 10.0.0.2: " and what happened. */
+static void transport_text(const struct ib_finding *f, char *buf, size_t size)
+{
+    static const char *const resend_why[IB_RESEND_CAUSE_COUNT] = {
+        "after a NAK", "after an RNR NAK", "after the local ACK timeout",
+        "though already acknowledged (spurious)"
+    };
+    static const char *const exhausted_why[IB_EXHAUSTED_CAUSE_COUNT] = {
+        "no ACK ever on this queue pair", "NAKs answered the resends",
+        "its ACKs came later than the timeout"
+    };
+    const struct ib_finding_data *d = &f->data;
+    char a[ADDR_MAX], qp[ADDR_MAX + 24];
+    address(&d->qp.dst, a, sizeof a);
+    snprintf(qp, sizeof qp, "QP 0x%06x of %s", d->qp.qpn, a);
+    const char *nak = ib_name_lookup(ib_nak_code_names, d->code);
+    switch (f->kind) {
+    case IB_FIND_PSN_GAP:
+        snprintf(buf, size, "%s: PSN %u where %u was next (%u not seen)", qp, d->psn,
+                 d->expected_psn, d->missing);
+        break;
+    case IB_FIND_CAPTURE_LOSS:
+        snprintf(buf, size,
+                 "%s: the responder acknowledged %u PSNs from %u that the capture "
+                 "never showed",
+                 qp, d->missing, d->psn);
+        break;
+    case IB_FIND_OUT_OF_ORDER:
+        snprintf(buf, size, "%s: PSN %u after a later one, before any answer (reordered)", qp,
+                 d->psn);
+        break;
+    case IB_FIND_TRANSPORT_RETRANSMISSION:
+        if (d->cause == IB_RESEND_RNR_NAK)
+            snprintf(buf, size, "%s: PSN %u sent again %.3f ms after an RNR NAK", qp, d->psn,
+                     ms(d->wait_ns));
+        else
+            snprintf(buf, size, "%s: PSN %u sent again %s", qp, d->psn,
+                     resend_why[d->cause % IB_RESEND_CAUSE_COUNT]);
+        break;
+    case IB_FIND_NAK:
+        snprintf(buf, size, "%s: NAK (%s) at PSN %u", qp, nak ? nak : "reserved code", d->psn);
+        break;
+    case IB_FIND_RNR_NAK:
+        snprintf(buf, size, "%s: RNR NAK at PSN %u: wait %.3f ms (timer %u)", qp, d->psn,
+                 ms(d->wait_ns), d->code);
+        break;
+    case IB_FIND_RETRIES_EXHAUSTED:
+        snprintf(buf, size, "%s: PSN %u sent %u times, never acknowledged: retries exhausted (%s)",
+                 qp, d->psn, d->sent, exhausted_why[d->cause % IB_EXHAUSTED_CAUSE_COUNT]);
+        break;
+    case IB_FIND_ACK_TIMEOUT:
+        snprintf(buf, size,
+                 "%s: PSN %u acknowledged %.3f ms after it was sent, past the %.3f ms "
+                 "local ACK timeout",
+                 qp, d->psn, ms(d->wait_ns), ms(d->limit_ns));
+        break;
+    case IB_FIND_PSN_START_MISMATCH:
+        snprintf(buf, size, "%s: first PSN %u, where the CM announced %u", qp, d->psn,
+                 d->expected_psn);
+        break;
+    default: break;
+    }
+}
+
 const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size)
 {
     if (size == 0)
@@ -295,6 +365,15 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
                  f->data.crc_carried, f->data.crc_computed);
         break;
     case IB_FIND_NOT_DELIVERED: not_delivered_text(f, buf, size); break;
+    case IB_FIND_PSN_GAP:
+    case IB_FIND_CAPTURE_LOSS:
+    case IB_FIND_OUT_OF_ORDER:
+    case IB_FIND_TRANSPORT_RETRANSMISSION:
+    case IB_FIND_NAK:
+    case IB_FIND_RNR_NAK:
+    case IB_FIND_RETRIES_EXHAUSTED:
+    case IB_FIND_ACK_TIMEOUT:
+    case IB_FIND_PSN_START_MISMATCH: transport_text(f, buf, size); break;
     case IB_FIND_COUNT: break;
     }
     return buf;

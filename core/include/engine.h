@@ -91,6 +91,8 @@ struct ib_engine_config {
     size_t max_chains;           /* redirect chains kept for the report, default 10000 */
     size_t max_sources;          /* (host, port space) entries, default 65536; as many
                                   * hosts' addresses past their first 8 */
+    size_t max_qps;              /* queue pairs' requester directions tracked, default
+                                  * 1 << 17 */
     bool enabled[IB_FIND_COUNT]; /* switch each kind off (plugin preferences) */
 };
 
@@ -343,6 +345,7 @@ struct ib_engine_stats {
     uint64_t chains_dropped;
     uint64_t sources_dropped;     /* sources, and hosts' addresses past their first
                                    * few, not kept past max_sources */
+    uint64_t qps_dropped;         /* queue pairs not tracked past max_qps */
     uint64_t allocation_failures; /* entries not made for want of memory: the
                                    * analysis is incomplete, as after a cap */
 };

@@ -41,6 +41,17 @@ enum ib_finding_kind {
     IB_FIND_ICRC_MISMATCH,
     IB_FIND_VCRC_MISMATCH,
     IB_FIND_NOT_DELIVERED,
+    /* The transport analysis of reliable-connected queue pairs
+     * (engine_transport.c). */
+    IB_FIND_PSN_GAP,
+    IB_FIND_CAPTURE_LOSS,
+    IB_FIND_OUT_OF_ORDER,
+    IB_FIND_TRANSPORT_RETRANSMISSION,
+    IB_FIND_NAK,
+    IB_FIND_RNR_NAK,
+    IB_FIND_RETRIES_EXHAUSTED,
+    IB_FIND_ACK_TIMEOUT,
+    IB_FIND_PSN_START_MISMATCH,
     IB_FIND_COUNT
 };
 
@@ -102,6 +113,33 @@ bool ib_endpoint_same(const struct ib_endpoint *a, const struct ib_endpoint *b);
 #define IB_KEY_QKEY 0x01
 #define IB_KEY_PKEY 0x02
 
+/* Why a request was sent again (transport_retransmission). */
+enum ib_resend_cause {
+    IB_RESEND_NAK,      /* after a PSN sequence error NAK */
+    IB_RESEND_RNR_NAK,  /* after an RNR NAK, once its timer ran */
+    IB_RESEND_TIMEOUT,  /* no answer: the local ACK timer ran out */
+    IB_RESEND_SPURIOUS, /* the responder had acknowledged it already */
+    IB_RESEND_CAUSE_COUNT
+};
+const char *ib_resend_cause_name(unsigned cause);
+unsigned ib_resend_cause_by_name(const char *name); /* IB_RESEND_CAUSE_COUNT: none */
+
+/* What ran a queue pair's retries out (retries_exhausted). */
+enum ib_exhausted_cause {
+    IB_EXHAUSTED_NEVER_ACKED, /* no ACK ever on the QP: unreachable or misconfigured */
+    IB_EXHAUSTED_NAKS,        /* NAKs answered the resends: loss */
+    IB_EXHAUSTED_LATE_ACKS,   /* ACKs came, later than the timeout: timeout too short */
+    IB_EXHAUSTED_CAUSE_COUNT
+};
+const char *ib_exhausted_cause_name(unsigned cause);
+unsigned ib_exhausted_cause_by_name(const char *name); /* IB_EXHAUSTED_CAUSE_COUNT: none */
+
+/* A queue pair's requester direction: where its requests go. */
+struct ib_qp_ref {
+    struct ib_endpoint dst;
+    uint32_t qpn;
+};
+
 /* The values a finding is about; each kind fills the members its row in
  * finding_text.c names, the rest stay zero. */
 struct ib_finding_data {
@@ -115,7 +153,8 @@ struct ib_finding_data {
     bool sidr;
     /* retransmission: the message sent again (cm_attr below); unreachable:
      * the message never answered (REQ, REP or DREQ), how many times it was
-     * sent and how long from its first copy to its last */
+     * sent and how long from its first copy to its last; retries_exhausted:
+     * how many times its PSN was sent */
     unsigned sent;
     int64_t tried_ns;
     uint32_t ports_in_use; /* pool_high, pool_forecast: pool ports held when it
@@ -152,6 +191,20 @@ struct ib_finding_data {
     uint16_t attr_id;
     struct ib_endpoint from, to;
     uint32_t to_capture;
+    /* The transport kinds: the queue pair (its index, 0-based in order of
+     * first packet, and its destination), and the PSN the finding is about:
+     * psn_gap, psn_start_mismatch: the request's, expected_psn the one due;
+     * capture_loss: the first PSN not seen, missing of them; nak: the NAK's;
+     * the others: the request's. */
+    uint32_t qp_index;
+    struct ib_qp_ref qp;
+    uint32_t psn, expected_psn;
+    uint32_t missing;  /* psn_gap, capture_loss: PSNs not seen */
+    uint8_t cause;     /* enum ib_resend_cause or enum ib_exhausted_cause */
+    uint8_t code;      /* nak: enum ib_nak_code; rnr_nak: the timer's code */
+    int64_t wait_ns;   /* rnr resend: NAK to resend; ack_timeout: request to ACK;
+                        * rnr_nak: the timer's wait */
+    int64_t limit_ns;  /* ack_timeout: the QP's local ACK timeout */
 };
 
 struct ib_finding {

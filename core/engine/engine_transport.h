@@ -1,0 +1,106 @@
+/* engine_transport.h - reliable-connected queue pairs (engine_transport.c):
+ * their state in the engine and what the entry points call. */
+#ifndef IBSCOPE_ENGINE_TRANSPORT_H
+#define IBSCOPE_ENGINE_TRANSPORT_H
+
+#include "engine.h"
+#include "engine_ref.h"
+#include "engine_table.h"
+
+/* The sends a queue pair keeps for the answers that cover them: the oldest
+ * ones (the first to time out) and the newest (the one an ACK measures). */
+#define ENG_QP_SENDS 4
+
+struct eng_send {
+    struct eng_ref at;
+    uint32_t first_psn, last_psn;
+};
+
+/* What the responder said last, for the cause of the next resend. */
+enum { ENG_ANSWER_NONE, ENG_ANSWER_ACK, ENG_ANSWER_NAK, ENG_ANSWER_RNR };
+
+/* A queue pair as packets address it: a node and a QPN. */
+struct eng_qp_key {
+    struct eng_node node;
+    uint32_t qpn;
+};
+
+/* One requester direction of a queue pair: where its requests go. */
+struct eng_qp {
+    struct eng_qp_key key;       /* the destination and its QPN */
+    uint32_t self;               /* its pool index */
+    uint32_t pair_next;          /* the next QP of the same two nodes (pool index + 1) */
+    uint32_t index;              /* 0-based, in order of first packet (has_index) */
+    uint32_t requester_tag;      /* the requester's node, hashed: pairs answers without CM */
+    uint32_t next_psn;           /* the PSN due next */
+    uint32_t una;                /* the oldest PSN not acknowledged */
+    uint32_t start_psn;          /* announced by the CM (has_start) */
+    uint32_t gap_psn, gap_count; /* an open gap: PSNs skipped (gap_open) */
+    uint32_t resend_psn;         /* the PSN being sent again (rounds > 0) */
+    uint8_t rounds, rnr_rounds;  /* times resend_psn was sent again, of them after RNR */
+    uint8_t retry, rnr_retry, timeout, mtu; /* the CM's budget (has_budget) */
+    uint8_t answer;                         /* ENG_ANSWER_* */
+    bool has_index, started, has_start, has_budget, span_unknown, acked_ever;
+    bool gap_open, gap_answered, gap_nak, naks_in_rounds, suspect;
+    uint8_t send_count;
+    struct eng_ref announced; /* the REQ or REP that gave the starting PSN */
+    struct eng_ref last_req;  /* the previous request */
+    struct eng_ref gap_at;    /* the request past the gap */
+    struct eng_ref answer_at; /* the last NAK or RNR NAK */
+    struct eng_ref resend_first, resend_last;
+    struct eng_send sends[ENG_QP_SENDS];
+};
+
+/* Who answers for a queue pair: the requester's node and QPN, as responses
+ * address them, from the CM or learned from the PSNs. */
+struct eng_qp_peer {
+    struct eng_qp_key key;
+    uint32_t qp; /* the eng_qp's pool index */
+};
+
+/* The QPs from one node to another without a known peer, for answers to
+ * find theirs by PSN. */
+struct eng_qp_pair {
+    struct eng_node dst;
+    uint32_t requester_tag;
+    uint32_t head; /* the newest QP's pool index + 1 */
+};
+
+/* A REQ waiting for its REP: what the two directions' budgets need. */
+struct eng_qp_req {
+    struct eng_node active, passive;
+    uint32_t comm_id;
+    uint32_t self; /* its pool index */
+    uint32_t qpn, start_psn;
+    uint8_t retry, rnr_retry, timeout, mtu;
+    struct eng_ref at;
+    struct el_link age;
+};
+
+struct eng_transport {
+    struct et_table qps;   /* (destination, QPN) -> eng_qp */
+    struct et_table peers; /* (requester, QPN) -> eng_qp_peer */
+    struct et_table pairs; /* (destination, requester) -> eng_qp_pair */
+    struct et_table reqs;  /* (active node, LocalCommID) -> eng_qp_req */
+    struct ep_pool qp_pool, peer_pool, pair_pool, req_pool;
+    struct el_link req_age; /* REQs waiting, oldest first */
+    size_t req_count;
+    uint32_t next_index;
+    /* Queue pairs whose last allowed resend waits for an answer. */
+    uint32_t *suspects; /* pool indexes */
+    size_t suspect_count, suspect_cap;
+    int64_t first_deadline; /* the earliest suspect's, INT64_MAX: none */
+};
+
+bool eng_transport_init(struct ib_engine *e);
+void eng_transport_destroy(struct ib_engine *e);
+/* A packet with a BTH: the reliable ones (RC, XRC) are followed. */
+void eng_transport_feed(struct ib_engine *e, const struct ib_packet *p);
+/* A CM REQ or REP: the budgets and starting PSNs of the QPs it sets up. */
+void eng_transport_cm(struct ib_engine *e, const struct ib_packet *p);
+/* Suspects whose wait ran out before now: retries exhausted. */
+void eng_transport_expire(struct ib_engine *e, int64_t now_ns);
+/* Whether a queue pair waits for its last retry's answer. */
+bool eng_transport_has_timers(const struct ib_engine *e);
+
+#endif
