@@ -83,6 +83,7 @@ bool eng_transport_init(struct ib_engine *e)
 {
     struct eng_transport *t = &e->transport;
     ep_init(&t->qp_pool, sizeof(struct eng_qp));
+    ep_init(&t->trouble_pool, sizeof(struct eng_qp_trouble));
     ep_init(&t->peer_pool, sizeof(struct eng_qp_peer));
     ep_init(&t->pair_pool, sizeof(struct eng_qp_pair));
     ep_init(&t->req_pool, sizeof(struct eng_qp_req));
@@ -102,6 +103,7 @@ void eng_transport_destroy(struct ib_engine *e)
     et_destroy(&t->pairs);
     et_destroy(&t->reqs);
     ep_destroy(&t->qp_pool);
+    ep_destroy(&t->trouble_pool);
     ep_destroy(&t->peer_pool);
     ep_destroy(&t->pair_pool);
     ep_destroy(&t->req_pool);
@@ -165,7 +167,7 @@ static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
     struct eng_qp *qp = et_find(&t->qps, h, qp_eq, k);
     if (qp)
         return qp;
-    if (t->qps.count >= e->cfg.max_qps) {
+    if (t->qp_count >= e->cfg.max_qps) {
         e->stats.qps_dropped++;
         return NULL;
     }
@@ -179,6 +181,7 @@ static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
         ep_release(&t->qp_pool, qp, self);
         return eng_oom(e);
     }
+    t->qp_count++;
     if (requester)
         pair_link(e, qp, self);
     return qp;
@@ -206,7 +209,35 @@ static void peer_add(struct ib_engine *e, const struct eng_qp_key *k, uint32_t q
     }
 }
 
+/* ---- trouble ---- */
+
+/* The part only gaps, NAKs and resends need, made when first needed; NULL
+ * when out of memory (counted: that trouble goes unanalysed). */
+static struct eng_qp_trouble *trouble_of(struct ib_engine *e, struct eng_qp *qp)
+{
+    struct eng_transport *t = &e->transport;
+    if (qp->trouble)
+        return ep_item(&t->trouble_pool, qp->trouble - 1);
+    uint32_t self;
+    struct eng_qp_trouble *tr = ep_alloc(&t->trouble_pool, &self);
+    if (!tr)
+        return eng_oom(e);
+    qp->trouble = self + 1;
+    return tr;
+}
+
+static const struct eng_qp_trouble *trouble_if(const struct eng_transport *t,
+                                               const struct eng_qp *qp)
+{
+    return qp->trouble ? ep_item(&t->trouble_pool, qp->trouble - 1) : NULL;
+}
+
 /* ---- findings ---- */
+
+static struct eng_ref at_frame(uint64_t where)
+{
+    return (struct eng_ref){ 0, where };
+}
 
 static struct ib_finding *emit(struct ib_engine *e, enum ib_finding_kind kind,
                                const struct eng_qp *qp, struct eng_ref related, uint32_t psn)
@@ -215,7 +246,7 @@ static struct ib_finding *emit(struct ib_engine *e, enum ib_finding_kind kind,
         eng_emit(e, kind, related.where ? ref_unpack(related) : (struct ib_frame_ref){ 0, 0, 0 });
     if (!f)
         return NULL;
-    f->data.qp_index = qp->index;
+    f->data.qp_index = qp->self;
     f->data.qp.qpn = qp->key.qpn;
     const struct eng_node *n = &qp->key.node;
     f->data.qp.dst.lid = n->lid;
@@ -238,13 +269,12 @@ static void send_push(struct eng_qp *qp, struct eng_ref at, uint32_t first, uint
         if (ib_psn_before(s->last_psn, first) || ib_psn_before(last, s->first_psn))
             qp->sends[n++] = *s;
     }
-    qp->send_count = (uint8_t)n;
     unsigned slot = n < ENG_QP_SENDS ? n : ENG_QP_SENDS - 1;
     qp->sends[slot] = (struct eng_send){ at, first, last };
     qp->send_count = (uint8_t)(slot + 1);
 }
 
-/* The first send of psn still kept, or none. */
+/* The send of psn still kept, or none. */
 static struct eng_ref send_of(const struct eng_qp *qp, uint32_t psn)
 {
     for (unsigned i = 0; i < qp->send_count; i++) {
@@ -255,11 +285,46 @@ static struct eng_ref send_of(const struct eng_qp *qp, uint32_t psn)
     return (struct eng_ref){ 0, 0 };
 }
 
-/* An answer covers every PSN up to psn: the sends it covers leave; the
- * oldest of them, sent longer ago than the timeout, is an ack_timeout. */
+/* Half-octave bucket of a round trip (ENG_RTT_BUCKETS). */
+static unsigned rtt_bucket(int64_t ns)
+{
+    int64_t us = ns / 1000;
+    if (us < 1)
+        return 0;
+    unsigned octave = (unsigned)(63 - __builtin_clzll((unsigned long long)us));
+    /* The upper half of the octave: at or past 2^octave * sqrt(2). */
+    unsigned half = (uint64_t)us * (uint64_t)us >= (UINT64_C(2) << (2 * octave)) ? 1 : 0;
+    unsigned b = 2 * octave + half;
+    return b < ENG_RTT_BUCKETS ? b : ENG_RTT_BUCKETS - 1;
+}
+
+static uint32_t saturate(int64_t ns)
+{
+    return ns < 0 ? 0 : ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+}
+
+static void rtt_add(struct eng_qp *qp, int64_t ns)
+{
+    uint32_t v = saturate(ns);
+    if (qp->rtt_count == 0 || v < qp->rtt_min_ns)
+        qp->rtt_min_ns = v;
+    if (v > qp->rtt_max_ns)
+        qp->rtt_max_ns = v;
+    if (qp->rtt_count < UINT32_MAX)
+        qp->rtt_count++;
+    unsigned b = rtt_bucket(ns);
+    if (qp->rtt_hist[b] == UINT8_MAX)
+        for (unsigned i = 0; i < ENG_RTT_BUCKETS; i++)
+            qp->rtt_hist[i] = (uint8_t)((qp->rtt_hist[i] + 1) / 2);
+    qp->rtt_hist[b]++;
+}
+
+/* An answer covers every PSN up to psn: the sends it covers leave.  The
+ * newest of them gives the round trip; the oldest, sent longer ago than the
+ * timeout, is an ack_timeout. */
 static void sends_covered(struct ib_engine *e, struct eng_qp *qp, uint32_t psn)
 {
-    const struct eng_send *oldest = NULL;
+    const struct eng_send *oldest = NULL, *newest = NULL;
     unsigned n = 0;
     struct eng_send keep[ENG_QP_SENDS];
     for (unsigned i = 0; i < qp->send_count; i++) {
@@ -270,8 +335,12 @@ static void sends_covered(struct ib_engine *e, struct eng_qp *qp, uint32_t psn)
         }
         if (!oldest || s->at.time_ns < oldest->at.time_ns)
             oldest = s;
+        if (!newest || s->at.time_ns > newest->at.time_ns)
+            newest = s;
     }
-    int64_t limit = qp->has_budget ? timeout_ns(qp->timeout) : 0;
+    if (newest)
+        rtt_add(qp, e->at.time_ns - newest->at.time_ns);
+    int64_t limit = qp->from_cm ? timeout_ns(qp->timeout) : 0;
     if (oldest && limit > 0 && e->at.time_ns - oldest->at.time_ns > limit) {
         struct ib_finding *f = emit(e, IB_FIND_ACK_TIMEOUT, qp, oldest->at, oldest->first_psn);
         if (f) {
@@ -285,10 +354,15 @@ static void sends_covered(struct ib_engine *e, struct eng_qp *qp, uint32_t psn)
 
 /* ---- retries exhausted ---- */
 
-static void suspect_add(struct ib_engine *e, struct eng_qp *qp)
+static int64_t exhausted_due(const struct eng_qp *qp, const struct eng_qp_trouble *tr)
+{
+    return tr->resend_last.time_ns + ENG_EXHAUSTED_TIMEOUTS * timeout_ns(qp->timeout);
+}
+
+static void suspect_add(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *tr)
 {
     struct eng_transport *t = &e->transport;
-    if (qp->suspect)
+    if (tr->suspect)
         return;
     if (t->suspect_count == t->suspect_cap) {
         size_t cap = t->suspect_cap ? t->suspect_cap * 2 : 16;
@@ -301,21 +375,23 @@ static void suspect_add(struct ib_engine *e, struct eng_qp *qp)
         t->suspect_cap = cap;
     }
     t->suspects[t->suspect_count++] = qp->self;
-    qp->suspect = true;
-    int64_t due = qp->resend_last.time_ns + ENG_EXHAUSTED_TIMEOUTS * timeout_ns(qp->timeout);
+    tr->suspect = true;
+    int64_t due = exhausted_due(qp, tr);
     if (due < t->first_deadline)
         t->first_deadline = due;
 }
 
-static void exhausted(struct ib_engine *e, struct eng_qp *qp)
+static void exhausted(struct ib_engine *e, struct eng_qp *qp, const struct eng_qp_trouble *tr)
 {
-    struct ib_finding *f = emit(e, IB_FIND_RETRIES_EXHAUSTED, qp, qp->resend_first, qp->resend_psn);
+    qp->died = true;
+    struct ib_finding *f =
+        emit(e, IB_FIND_RETRIES_EXHAUSTED, qp, at_frame(tr->resend_first), tr->resend_psn);
     if (!f)
         return;
-    f->at = ref_unpack(qp->resend_last);
-    f->data.sent = (unsigned)qp->rounds + 1;
+    f->at = ref_unpack(tr->resend_last);
+    f->data.sent = (unsigned)tr->rounds + 1;
     f->data.cause = !qp->acked_ever      ? IB_EXHAUSTED_NEVER_ACKED
-                    : qp->naks_in_rounds ? IB_EXHAUSTED_NAKS
+                    : tr->naks_in_rounds ? IB_EXHAUSTED_NAKS
                                          : IB_EXHAUSTED_LATE_ACKS;
 }
 
@@ -328,12 +404,13 @@ void eng_transport_expire(struct ib_engine *e, int64_t now_ns)
     int64_t next = NO_DEADLINE;
     for (size_t i = 0; i < t->suspect_count; i++) {
         struct eng_qp *qp = qp_at(t, t->suspects[i]);
-        if (!qp->suspect)
+        struct eng_qp_trouble *tr = ep_item(&t->trouble_pool, qp->trouble - 1);
+        if (!tr->suspect)
             continue; /* answered, or moved on */
-        int64_t due = qp->resend_last.time_ns + ENG_EXHAUSTED_TIMEOUTS * timeout_ns(qp->timeout);
+        int64_t due = exhausted_due(qp, tr);
         if (due < now_ns) {
-            qp->suspect = false;
-            exhausted(e, qp);
+            tr->suspect = false;
+            exhausted(e, qp, tr);
             continue;
         }
         next = due < next ? due : next;
@@ -356,7 +433,7 @@ static uint32_t request_span(const struct eng_qp *qp, const struct ib_packet *p,
 {
     if (op != IB_OP_READ_REQUEST)
         return 1;
-    uint32_t mtu = qp->has_budget ? mtu_bytes(qp->mtu) : 0;
+    uint32_t mtu = qp->from_cm ? mtu_bytes(qp->mtu) : 0;
     if (!ib_packet_has(p, IB_HAS_RETH) || mtu == 0)
         return 0;
     uint32_t len = p->ext.reth.dma_len;
@@ -376,41 +453,99 @@ static enum ib_resend_cause resend_cause(const struct eng_qp *qp, uint32_t psn)
 
 /* A PSN sent again: the finding, and the count of rounds that the retry
  * budget allows (each round goes back to the oldest PSN not acknowledged). */
-static void resent(struct ib_engine *e, struct eng_qp *qp, uint32_t psn)
+static void resent(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *tr,
+                   uint32_t psn)
 {
     enum ib_resend_cause cause = resend_cause(qp, psn);
     bool answered = cause == IB_RESEND_NAK || cause == IB_RESEND_RNR_NAK;
+    int64_t waited = e->at.time_ns - tr->answer_at.time_ns;
     struct ib_finding *f = emit(e, IB_FIND_TRANSPORT_RETRANSMISSION, qp,
-                                answered ? qp->answer_at : (struct eng_ref){ 0, 0 }, psn);
+                                answered ? tr->answer_at : (struct eng_ref){ 0, 0 }, psn);
     if (f) {
         f->data.cause = (uint8_t)cause;
         if (cause == IB_RESEND_RNR_NAK)
-            f->data.wait_ns = e->at.time_ns - qp->answer_at.time_ns;
+            f->data.wait_ns = waited;
     }
+    tr->resends[cause]++;
     if (cause == IB_RESEND_SPURIOUS || psn != qp->una)
         return;
     struct eng_ref now = ref_pack(e->at);
-    if (qp->rounds == 0 || qp->resend_psn != psn) {
-        qp->resend_psn = psn;
-        qp->rounds = qp->rnr_rounds = 0;
-        qp->naks_in_rounds = false;
-        qp->resend_first = send_of(qp, psn);
-        if (!qp->resend_first.where)
-            qp->resend_first = now;
+    if (tr->rounds == 0 || tr->resend_psn != psn) {
+        tr->resend_psn = psn;
+        tr->rounds = tr->rnr_rounds = 0;
+        tr->naks_in_rounds = false;
+        struct eng_ref first = send_of(qp, psn);
+        tr->resend_first = first.where ? first.where : now.where;
     }
-    if (qp->rounds < UINT8_MAX)
-        qp->rounds++;
-    if (cause == IB_RESEND_RNR_NAK && qp->rnr_rounds < UINT8_MAX)
-        qp->rnr_rounds++;
-    qp->naks_in_rounds |= cause == IB_RESEND_NAK;
-    qp->resend_last = now;
-    if (!qp->has_budget || timeout_ns(qp->timeout) == 0)
+    if (tr->rounds < UINT8_MAX)
+        tr->rounds++;
+    if (cause == IB_RESEND_RNR_NAK) {
+        tr->rnr_rounds += tr->rnr_rounds < UINT8_MAX;
+        tr->rnr_wait_ns += waited;
+    }
+    tr->naks_in_rounds |= cause == IB_RESEND_NAK;
+    tr->resend_last = now;
+    if (!qp->from_cm || timeout_ns(qp->timeout) == 0)
         return;
     bool last = cause == IB_RESEND_RNR_NAK
-                    ? qp->rnr_retry != ENG_RNR_RETRY_FOREVER && qp->rnr_rounds >= qp->rnr_retry
-                    : qp->rounds - qp->rnr_rounds >= qp->retry;
+                    ? qp->rnr_retry != ENG_RNR_RETRY_FOREVER && tr->rnr_rounds >= qp->rnr_retry
+                    : tr->rounds - tr->rnr_rounds >= qp->retry;
     if (last)
-        suspect_add(e, qp);
+        suspect_add(e, qp, tr);
+}
+
+/* A PSN past the one due: the gap opens. */
+static void gap(struct ib_engine *e, struct eng_qp *qp, uint32_t psn, int32_t missing)
+{
+    struct ib_finding *f = emit(e, IB_FIND_PSN_GAP, qp, at_frame(qp->last_req), psn);
+    if (f) {
+        f->data.expected_psn = qp->next_psn;
+        f->data.missing = (uint32_t)missing;
+    }
+    struct eng_qp_trouble *tr = trouble_of(e, qp);
+    if (!tr)
+        return;
+    tr->gap_open = true;
+    tr->gap_psn = qp->next_psn;
+    tr->gap_count = (uint32_t)missing;
+    tr->gap_at = ref_pack(e->at).where;
+    tr->gap_answered = tr->gap_nak = false;
+    tr->psn_gaps++;
+    tr->psns_missing += (uint32_t)missing;
+}
+
+static bool in_gap(const struct eng_qp_trouble *tr, uint32_t psn)
+{
+    return tr && tr->gap_open && !ib_psn_before(psn, tr->gap_psn) &&
+           ib_psn_diff(psn, tr->gap_psn) < (int32_t)tr->gap_count;
+}
+
+/* A PSN the gap skipped, seen for the first time: reordered when the
+ * responder has not answered since, else sent again. */
+static void gap_filled(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *tr,
+                       uint32_t psn)
+{
+    if (!tr->gap_answered)
+        emit(e, IB_FIND_OUT_OF_ORDER, qp, at_frame(tr->gap_at), psn);
+    else
+        resent(e, qp, tr, psn);
+    if (psn == tr->gap_psn) {
+        tr->gap_psn = ib_psn_add(psn, 1);
+        tr->gap_count--;
+    } else {
+        tr->gap_count = (uint32_t)ib_psn_diff(psn, tr->gap_psn);
+    }
+    tr->gap_open = tr->gap_count > 0;
+}
+
+static unsigned op_counted(uint8_t op)
+{
+    switch (op) {
+    case IB_OP_SEND: return IB_QP_SEND;
+    case IB_OP_WRITE: return IB_QP_WRITE;
+    case IB_OP_READ_REQUEST: return IB_QP_READ;
+    default: return IB_QP_ATOMIC;
+    }
 }
 
 static void request(struct ib_engine *e, const struct ib_packet *p, uint8_t op)
@@ -420,66 +555,50 @@ static void request(struct ib_engine *e, const struct ib_packet *p, uint8_t op)
     struct eng_qp *qp = qp_get(e, &k, &requester);
     if (!qp)
         return;
-    if (!qp->has_index) {
-        qp->has_index = true;
-        qp->index = e->transport.next_index++;
-    }
     struct eng_ref now = ref_pack(e->at);
     uint32_t psn = p->bth.psn;
     uint32_t span = request_span(qp, p, op);
     uint32_t last = ib_psn_add(psn, span ? (int32_t)span - 1 : 0);
+    qp->requests[op_counted(op)]++;
+    qp->last_ns = now.time_ns;
+    qp->last_where = now.where;
     if (!qp->started) {
         qp->started = true;
+        qp->first = now;
         qp->una = psn;
         qp->next_psn = ib_psn_add(last, 1);
         qp->span_unknown = span == 0;
-        if (qp->has_start && psn != qp->start_psn) {
-            struct ib_finding *f = emit(e, IB_FIND_PSN_START_MISMATCH, qp, qp->announced, psn);
+        qp->payload_bytes += p->payload_len;
+        if (qp->from_cm && psn != qp->start_psn) {
+            struct ib_finding *f =
+                emit(e, IB_FIND_PSN_START_MISMATCH, qp, at_frame(qp->announced), psn);
             if (f)
                 f->data.expected_psn = qp->start_psn;
         }
         send_push(qp, now, psn, last);
-        qp->last_req = now;
+        qp->last_req = now.where;
         return;
     }
     int32_t d = ib_psn_diff(psn, qp->next_psn);
     if (d > 0 && qp->span_unknown)
         d = 0; /* the READ before took these PSNs */
+    struct eng_qp_trouble *tr;
     if (d >= 0) {
-        if (d > 0) {
-            struct ib_finding *f = emit(e, IB_FIND_PSN_GAP, qp, qp->last_req, psn);
-            if (f) {
-                f->data.expected_psn = qp->next_psn;
-                f->data.missing = (uint32_t)d;
-            }
-            qp->gap_open = true;
-            qp->gap_psn = qp->next_psn;
-            qp->gap_count = (uint32_t)d;
-            qp->gap_at = now;
-            qp->gap_answered = qp->gap_nak = false;
-        }
+        if (d > 0)
+            gap(e, qp, psn, d);
         qp->next_psn = ib_psn_add(last, 1);
         qp->span_unknown = span == 0;
-        qp->suspect = false; /* new work: the requester lives */
-    } else if (qp->gap_open && !ib_psn_before(psn, qp->gap_psn) &&
-               ib_psn_diff(psn, qp->gap_psn) < (int32_t)qp->gap_count) {
-        /* A PSN the gap skipped, seen for the first time. */
-        if (!qp->gap_answered)
-            emit(e, IB_FIND_OUT_OF_ORDER, qp, qp->gap_at, psn);
+        qp->payload_bytes += p->payload_len;
+        if ((tr = (struct eng_qp_trouble *)trouble_if(&e->transport, qp)))
+            tr->suspect = false; /* new work: the requester lives */
+    } else if ((tr = trouble_of(e, qp))) {
+        if (in_gap(tr, psn))
+            gap_filled(e, qp, tr, psn);
         else
-            resent(e, qp, psn);
-        if (psn == qp->gap_psn) {
-            qp->gap_psn = ib_psn_add(psn, 1);
-            qp->gap_count--;
-        } else {
-            qp->gap_count = (uint32_t)ib_psn_diff(psn, qp->gap_psn);
-        }
-        qp->gap_open = qp->gap_count > 0;
-    } else {
-        resent(e, qp, psn);
+            resent(e, qp, tr, psn);
     }
     send_push(qp, now, psn, last);
-    qp->last_req = now;
+    qp->last_req = now.where;
 }
 
 /* ---- answers ---- */
@@ -517,62 +636,97 @@ static struct eng_qp *answered_qp(struct ib_engine *e, const struct ib_packet *p
     return NULL;
 }
 
+static void rnr_nak(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *tr,
+                    const struct ib_packet *p)
+{
+    struct ib_finding *f = emit(e, IB_FIND_RNR_NAK, qp, (struct eng_ref){ 0, 0 }, p->bth.psn);
+    if (f) {
+        f->data.code = p->ext.aeth.rnr_timer;
+        f->data.wait_ns = (int64_t)ib_rnr_timer_us(p->ext.aeth.rnr_timer) * 1000;
+    }
+    qp->answer = ENG_ANSWER_RNR;
+    tr->answer_at = ref_pack(e->at);
+    tr->rnr_naks++;
+}
+
+static void nak(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *tr,
+                const struct ib_packet *p)
+{
+    uint8_t code = p->ext.aeth.nak_code;
+    uint32_t psn = p->bth.psn;
+    struct ib_finding *f = emit(e, IB_FIND_NAK, qp, (struct eng_ref){ 0, 0 }, psn);
+    if (f) {
+        f->data.code = code;
+        if (code != IB_NAK_PSN_SEQUENCE)
+            f->severity = IB_SEV_ERROR;
+    }
+    qp->answer = ENG_ANSWER_NAK;
+    tr->answer_at = ref_pack(e->at);
+    if (code < IB_NAK_CODES)
+        tr->naks[code]++;
+    if (code != IB_NAK_PSN_SEQUENCE) {
+        qp->died = true; /* the queue pair moves to the error state */
+        return;
+    }
+    tr->gap_nak = true;
+    /* The PSNs before the one it expects arrived. */
+    if (ib_psn_before(qp->una, psn))
+        qp->una = psn;
+}
+
+/* An ACK, a READ response or an atomic ACK: every PSN up to psn done. */
+static void acknowledged(struct ib_engine *e, struct eng_qp *qp, const struct ib_packet *p)
+{
+    uint32_t psn = p->bth.psn;
+    qp->answer = ENG_ANSWER_ACK;
+    qp->acked_ever = true;
+    qp->answers++;
+    if (ib_opcode_info(p->bth.opcode).op == IB_OP_READ_RESPONSE)
+        qp->payload_bytes += p->payload_len;
+    sends_covered(e, qp, psn);
+    struct eng_qp_trouble *tr = qp->trouble ? trouble_of(e, qp) : NULL;
+    if (tr && tr->gap_open && !ib_psn_before(psn, tr->gap_psn)) {
+        if (!tr->gap_nak) {
+            struct ib_finding *f = emit(e, IB_FIND_CAPTURE_LOSS, qp, at_frame(tr->gap_at),
+                                        tr->gap_psn);
+            if (f)
+                f->data.missing = tr->gap_count;
+        }
+        tr->gap_open = false;
+    }
+    uint32_t after = ib_psn_add(psn, 1);
+    if (!ib_psn_before(qp->una, after))
+        return;
+    qp->una = after;
+    if (tr && tr->rounds && !ib_psn_before(psn, tr->resend_psn)) {
+        tr->rounds = tr->rnr_rounds = 0;
+        tr->suspect = false;
+    }
+}
+
 static void answer(struct ib_engine *e, const struct ib_packet *p)
 {
     struct eng_qp *qp = answered_qp(e, p);
     if (!qp || !qp->started)
         return;
-    struct eng_ref now = ref_pack(e->at);
-    uint32_t psn = p->bth.psn;
-    qp->gap_answered = true;
-    if (ib_packet_has(p, IB_HAS_AETH) && p->ext.aeth.kind == IB_AETH_RNR_NAK) {
-        struct ib_finding *f = emit(e, IB_FIND_RNR_NAK, qp, (struct eng_ref){ 0, 0 }, psn);
-        if (f) {
-            f->data.code = p->ext.aeth.rnr_timer;
-            f->data.wait_ns = (int64_t)ib_rnr_timer_us(p->ext.aeth.rnr_timer) * 1000;
-        }
-        qp->answer = ENG_ANSWER_RNR;
-        qp->answer_at = now;
+    qp->last_ns = e->at.time_ns;
+    qp->last_where = ref_pack(e->at).where;
+    bool aeth = ib_packet_has(p, IB_HAS_AETH);
+    uint8_t kind = aeth ? p->ext.aeth.kind : IB_AETH_ACK;
+    if (kind == IB_AETH_RNR_NAK || kind == IB_AETH_NAK) {
+        struct eng_qp_trouble *tr = trouble_of(e, qp);
+        if (!tr)
+            return;
+        tr->gap_answered = true;
+        if (kind == IB_AETH_RNR_NAK)
+            rnr_nak(e, qp, tr, p);
+        else
+            nak(e, qp, tr, p);
         return;
     }
-    if (ib_packet_has(p, IB_HAS_AETH) && p->ext.aeth.kind == IB_AETH_NAK) {
-        uint8_t code = p->ext.aeth.nak_code;
-        struct ib_finding *f = emit(e, IB_FIND_NAK, qp, (struct eng_ref){ 0, 0 }, psn);
-        if (f) {
-            f->data.code = code;
-            if (code != IB_NAK_PSN_SEQUENCE)
-                f->severity = IB_SEV_ERROR;
-        }
-        qp->answer = ENG_ANSWER_NAK;
-        qp->answer_at = now;
-        if (code == IB_NAK_PSN_SEQUENCE) {
-            qp->gap_nak = true;
-            /* The PSNs before the one it expects arrived. */
-            if (ib_psn_before(qp->una, psn))
-                qp->una = psn;
-        }
-        return;
-    }
-    /* An ACK, a READ response or an atomic ACK: every PSN up to psn done. */
-    qp->answer = ENG_ANSWER_ACK;
-    qp->acked_ever = true;
-    sends_covered(e, qp, psn);
-    if (qp->gap_open && !ib_psn_before(psn, qp->gap_psn)) {
-        if (!qp->gap_nak) {
-            struct ib_finding *f = emit(e, IB_FIND_CAPTURE_LOSS, qp, qp->gap_at, qp->gap_psn);
-            if (f)
-                f->data.missing = qp->gap_count;
-        }
-        qp->gap_open = false;
-    }
-    uint32_t after = ib_psn_add(psn, 1);
-    if (ib_psn_before(qp->una, after)) {
-        qp->una = after;
-        if (qp->rounds && !ib_psn_before(psn, qp->resend_psn)) {
-            qp->rounds = qp->rnr_rounds = 0;
-            qp->suspect = false;
-        }
-    }
+    if (qp->trouble)
+        trouble_of(e, qp)->gap_answered = true;
+    acknowledged(e, qp, p);
 }
 
 /* ---- the CM exchange ---- */
@@ -642,10 +796,9 @@ static void cm_direction(struct ib_engine *e, const struct eng_qp_key *to,
         return;
     if (qp->started)
         return; /* already running: a late or repeated REP */
-    qp->has_start = true;
+    qp->from_cm = true;
     qp->start_psn = start_psn;
-    qp->announced = announced;
-    qp->has_budget = true;
+    qp->announced = announced.where;
     qp->retry = r->retry;
     qp->rnr_retry = rnr_retry;
     qp->timeout = r->timeout;
@@ -706,4 +859,95 @@ void eng_transport_feed(struct ib_engine *e, const struct ib_packet *p)
     case IB_OP_ATOMIC_ACK: answer(e, p); break;
     default: break;
     }
+}
+
+/* ---- the statistics ---- */
+
+const char *ib_qp_op_name(unsigned op)
+{
+    static const char *const names[IB_QP_OP_COUNT] = { "send", "write", "read", "atomic" };
+    return op < IB_QP_OP_COUNT ? names[op] : "unknown";
+}
+
+size_t ib_engine_qp_count(const struct ib_engine *e)
+{
+    return e->transport.qp_count;
+}
+
+/* The bucket's lower bound in ns: 2^(b/2) us; bucket 0 from 0. */
+static double bucket_low_ns(unsigned b)
+{
+    double v = 1000.0 * (double)(UINT64_C(1) << (b / 2));
+    return b == 0 ? 0 : b % 2 ? v * 1.4142135623730951 : v;
+}
+
+/* The q-quantile of the histogram, linear within its bucket, kept within
+ * the minimum and maximum seen. */
+static int64_t rtt_quantile(const struct eng_qp *qp, double q)
+{
+    unsigned total = 0;
+    for (unsigned b = 0; b < ENG_RTT_BUCKETS; b++)
+        total += qp->rtt_hist[b];
+    if (total == 0)
+        return 0;
+    double rank = q * total, below = 0, v = qp->rtt_max_ns;
+    for (unsigned b = 0; b < ENG_RTT_BUCKETS; b++) {
+        unsigned n = qp->rtt_hist[b];
+        if (n && below + n >= rank) {
+            double lo = bucket_low_ns(b), hi = bucket_low_ns(b + 1), f = (rank - below) / n;
+            v = lo + (hi - lo) * f;
+            break;
+        }
+        below += n;
+    }
+    if (v < qp->rtt_min_ns)
+        v = qp->rtt_min_ns;
+    if (v > qp->rtt_max_ns)
+        v = qp->rtt_max_ns;
+    return (int64_t)(v + 0.5);
+}
+
+void ib_engine_qp(const struct ib_engine *e, size_t i, struct ib_qp_stats *out)
+{
+    const struct eng_transport *t = &e->transport;
+    const struct eng_qp *qp = qp_at(t, (uint32_t)i);
+    memset(out, 0, sizeof *out);
+    out->index = qp->self;
+    out->qp.qpn = qp->key.qpn;
+    out->qp.dst.lid = qp->key.node.lid;
+    out->qp.dst.has_gid = qp->key.node.kind == ENG_NODE_GID;
+    memcpy(out->qp.dst.gid, qp->key.node.gid, 16);
+    out->from_cm = qp->from_cm;
+    if (qp->from_cm) {
+        out->retry_count = qp->retry;
+        out->rnr_retry_count = qp->rnr_retry;
+        out->ack_timeout = qp->timeout;
+    }
+    if (qp->started) {
+        out->first = ref_unpack(qp->first);
+        out->last = ref_unpack((struct eng_ref){ qp->last_ns, qp->last_where });
+    }
+    for (unsigned op = 0; op < IB_QP_OP_COUNT; op++)
+        out->requests[op] = qp->requests[op];
+    out->payload_bytes = qp->payload_bytes;
+    out->answers = qp->answers;
+    out->ack_rtt.count = qp->rtt_count;
+    if (qp->rtt_count) {
+        out->ack_rtt.min_ns = qp->rtt_min_ns;
+        out->ack_rtt.max_ns = qp->rtt_max_ns;
+        out->ack_rtt.median_ns = rtt_quantile(qp, 0.5);
+        out->ack_rtt.p99_ns = rtt_quantile(qp, 0.99);
+    }
+    out->died = qp->died;
+    const struct eng_qp_trouble *tr = trouble_if(t, qp);
+    if (!tr)
+        return;
+    for (unsigned c = 0; c < IB_NAK_CODES; c++)
+        out->naks[c] = tr->naks[c];
+    out->rnr_naks = tr->rnr_naks;
+    out->rnr_wait_ns = tr->rnr_wait_ns;
+    for (unsigned c = 0; c < IB_RESEND_CAUSE_COUNT; c++)
+        out->resends[c] = tr->resends[c];
+    out->psn_gaps = tr->psn_gaps;
+    out->psns_missing = tr->psns_missing;
 }

@@ -1,5 +1,11 @@
 /* engine_transport.h - reliable-connected queue pairs (engine_transport.c):
- * their state in the engine and what the entry points call. */
+ * their state in the engine and what the entry points call.
+ *
+ * Data packets are most of a RoCE capture, so a queue pair's record is
+ * kept small: what every packet needs (struct eng_qp), and apart, made on
+ * the first trouble, what only gaps, NAKs and resends need (struct
+ * eng_qp_trouble).
+ */
 #ifndef IBSCOPE_ENGINE_TRANSPORT_H
 #define IBSCOPE_ENGINE_TRANSPORT_H
 
@@ -9,12 +15,17 @@
 
 /* The sends a queue pair keeps for the answers that cover them: the oldest
  * ones (the first to time out) and the newest (the one an ACK measures). */
-#define ENG_QP_SENDS 4
+#define ENG_QP_SENDS 3
 
 struct eng_send {
     struct eng_ref at;
     uint32_t first_psn, last_psn;
 };
+
+/* ACK round trips by half-octave from 1 us: bucket b holds [2^(b/2), 2^((b+1)/2)) us,
+ * the last one everything longer (about 2.9 s).  Counts halve together when one
+ * would overflow, which keeps the proportions the percentiles need. */
+#define ENG_RTT_BUCKETS 24
 
 /* What the responder said last, for the cause of the next resend. */
 enum { ENG_ANSWER_NONE, ENG_ANSWER_ACK, ENG_ANSWER_NAK, ENG_ANSWER_RNR };
@@ -25,30 +36,52 @@ struct eng_qp_key {
     uint32_t qpn;
 };
 
-/* One requester direction of a queue pair: where its requests go. */
+/* One requester direction of a queue pair: where its requests go (records
+ * are never freed: the pool index is the number the report gives it). */
 struct eng_qp {
-    struct eng_qp_key key;       /* the destination and its QPN */
-    uint32_t self;               /* its pool index */
-    uint32_t pair_next;          /* the next QP of the same two nodes (pool index + 1) */
-    uint32_t index;              /* 0-based, in order of first packet (has_index) */
-    uint32_t requester_tag;      /* the requester's node, hashed: pairs answers without CM */
-    uint32_t next_psn;           /* the PSN due next */
-    uint32_t una;                /* the oldest PSN not acknowledged */
-    uint32_t start_psn;          /* announced by the CM (has_start) */
-    uint32_t gap_psn, gap_count; /* an open gap: PSNs skipped (gap_open) */
+    struct eng_qp_key key;
+    uint32_t self;          /* its pool index, its number */
+    uint32_t pair_next;     /* the next QP of the same two nodes (pool index + 1) */
+    uint32_t requester_tag; /* the requester's node, hashed: pairs answers without CM */
+    uint32_t trouble;       /* its eng_qp_trouble's pool index + 1, 0: none yet */
+    uint32_t next_psn;      /* the PSN due next */
+    uint32_t una;           /* the oldest PSN not acknowledged */
+    uint32_t start_psn;     /* announced by the CM (from_cm) */
+    uint8_t retry, rnr_retry, timeout, mtu; /* the CM's budget (from_cm) */
+    uint8_t answer;                         /* ENG_ANSWER_* */
+    uint8_t send_count;
+    bool started : 1, from_cm : 1, span_unknown : 1, acked_ever : 1, died : 1;
+    uint64_t announced; /* eng_ref.where of the REQ or REP that gave start_psn */
+    uint64_t last_req;  /* eng_ref.where of the previous request */
+    struct eng_send sends[ENG_QP_SENDS];
+    /* Statistics. */
+    uint32_t requests[IB_QP_OP_COUNT];
+    uint32_t answers;
+    uint64_t payload_bytes;
+    struct eng_ref first;
+    int64_t last_ns;
+    uint64_t last_where;
+    uint32_t rtt_min_ns, rtt_max_ns; /* saturating at about 4.29 s */
+    uint32_t rtt_count;
+    uint8_t rtt_hist[ENG_RTT_BUCKETS];
+};
+
+/* What only a queue pair with trouble needs. */
+struct eng_qp_trouble {
+    uint32_t gap_psn, gap_count; /* an open gap: the PSNs skipped (gap_open) */
+    uint64_t gap_at;             /* eng_ref.where of the request past the gap */
+    struct eng_ref answer_at;    /* the last NAK or RNR NAK */
     uint32_t resend_psn;         /* the PSN being sent again (rounds > 0) */
     uint8_t rounds, rnr_rounds;  /* times resend_psn was sent again, of them after RNR */
-    uint8_t retry, rnr_retry, timeout, mtu; /* the CM's budget (has_budget) */
-    uint8_t answer;                         /* ENG_ANSWER_* */
-    bool has_index, started, has_start, has_budget, span_unknown, acked_ever;
-    bool gap_open, gap_answered, gap_nak, naks_in_rounds, suspect;
-    uint8_t send_count;
-    struct eng_ref announced; /* the REQ or REP that gave the starting PSN */
-    struct eng_ref last_req;  /* the previous request */
-    struct eng_ref gap_at;    /* the request past the gap */
-    struct eng_ref answer_at; /* the last NAK or RNR NAK */
-    struct eng_ref resend_first, resend_last;
-    struct eng_send sends[ENG_QP_SENDS];
+    bool gap_open : 1, gap_answered : 1, gap_nak : 1, naks_in_rounds : 1, suspect : 1;
+    uint64_t resend_first; /* eng_ref.where of resend_psn's first send */
+    struct eng_ref resend_last;
+    /* Statistics. */
+    uint32_t naks[IB_NAK_CODES];
+    uint32_t rnr_naks;
+    uint32_t resends[IB_RESEND_CAUSE_COUNT];
+    uint32_t psn_gaps, psns_missing;
+    int64_t rnr_wait_ns;
 };
 
 /* Who answers for a queue pair: the requester's node and QPN, as responses
@@ -58,7 +91,7 @@ struct eng_qp_peer {
     uint32_t qp; /* the eng_qp's pool index */
 };
 
-/* The QPs from one node to another without a known peer, for answers to
+/* The QPs from one node to another, for answers without a known peer to
  * find theirs by PSN. */
 struct eng_qp_pair {
     struct eng_node dst;
@@ -82,10 +115,10 @@ struct eng_transport {
     struct et_table peers; /* (requester, QPN) -> eng_qp_peer */
     struct et_table pairs; /* (destination, requester) -> eng_qp_pair */
     struct et_table reqs;  /* (active node, LocalCommID) -> eng_qp_req */
-    struct ep_pool qp_pool, peer_pool, pair_pool, req_pool;
+    struct ep_pool qp_pool, trouble_pool, peer_pool, pair_pool, req_pool;
+    uint32_t qp_count;      /* made, never freed: pool indexes 0 .. qp_count - 1 */
     struct el_link req_age; /* REQs waiting, oldest first */
     size_t req_count;
-    uint32_t next_index;
     /* Queue pairs whose last allowed resend waits for an answer. */
     uint32_t *suspects; /* pool indexes */
     size_t suspect_count, suspect_cap;

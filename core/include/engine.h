@@ -370,6 +370,44 @@ uint32_t ib_engine_pool_size(const struct ib_engine *e);
  * as the engine rounds it). */
 uint32_t ib_engine_threshold_ports(const struct ib_engine *e);
 
+/* ---- Queue pairs: the transport analysis (docs/transport.md). ---- */
+
+/* What a request asks, as the statistics count it. */
+enum ib_qp_op { IB_QP_SEND, IB_QP_WRITE, IB_QP_READ, IB_QP_ATOMIC, IB_QP_OP_COUNT };
+const char *ib_qp_op_name(unsigned op);
+
+#define IB_NAK_CODES 5 /* enum ib_nak_code: PSN sequence error .. invalid RD request */
+
+/* ACK round trips: from a request's last send to the first answer that
+ * covers it.  The median and 99th percentile come of a histogram of
+ * half-octaves, interpolated within theirs (within 20 %). */
+struct ib_rtt {
+    uint64_t count;
+    int64_t min_ns, median_ns, p99_ns, max_ns;
+};
+
+/* One requester direction of a reliable-connected queue pair. */
+struct ib_qp_stats {
+    uint32_t index;    /* 0-based, in order of first sight (its CM REP or first packet) */
+    struct ib_qp_ref qp; /* where its requests go */
+    bool from_cm;      /* starting PSN and budget from a CM REQ/REP of the capture */
+    uint8_t retry_count, rnr_retry_count, ack_timeout; /* from_cm: the budget */
+    struct ib_frame_ref first, last;                   /* its first and last packet */
+    uint64_t requests[IB_QP_OP_COUNT];                 /* request packets, resends included */
+    uint64_t payload_bytes; /* of new requests and READ responses: goodput's */
+    uint64_t answers;       /* ACKs, READ responses, atomic ACKs */
+    uint64_t naks[IB_NAK_CODES];
+    uint64_t rnr_naks;
+    int64_t rnr_wait_ns; /* RNR NAK to the resend, added up */
+    uint64_t resends[IB_RESEND_CAUSE_COUNT];
+    uint64_t psn_gaps, psns_missing;
+    struct ib_rtt ack_rtt;
+    bool died; /* retries exhausted, or a NAK that ends the queue pair */
+};
+
+size_t ib_engine_qp_count(const struct ib_engine *e);
+void ib_engine_qp(const struct ib_engine *e, size_t i, struct ib_qp_stats *out);
+
 /* ---- Connection records, for --connections. ---- */
 
 enum ib_conn_state {

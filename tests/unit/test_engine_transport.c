@@ -425,6 +425,54 @@ static void test_qp_cap(void **state)
     assert_int_equal(ib_engine_stats(r->e)->qps_dropped, 1);
 }
 
+/* Round trips of 10, 20, 30, 40 us and 1 ms: the median falls in
+ * [22.6, 32) us, where 30 is; p99 in the bucket of 1 ms, kept at the max. */
+static void test_statistics(void **state)
+{
+    struct run *r = *state;
+    struct ib_packet p;
+    static const int rtt_us[] = { 10, 20, 30, 40, 1000 };
+    int64_t t = 0;
+    for (unsigned i = 0; i < 5; i++) {
+        feed_silent(r, t, (p = rq(100 + i), &p));
+        t += rtt_us[i];
+        feed_silent(r, t, (p = ack(100 + i), &p));
+        t += 5;
+    }
+    feed(r, t, (p = rq(106), &p)); /* 105 lost before the capture */
+    feed(r, t + 1, (p = aeth(105, IB_AETH_NAK, IB_NAK_PSN_SEQUENCE), &p));
+    feed(r, t + 2, (p = rq(105), &p));
+    feed(r, t + 3, (p = rq(106), &p));
+    feed(r, t + 4, (p = aeth(106, IB_AETH_RNR_NAK, 1), &p));
+    feed(r, t + 504, (p = rq(106), &p));
+    feed(r, t + 600, (p = aeth(106, IB_AETH_NAK, IB_NAK_REMOTE_ACCESS), &p));
+    assert_int_equal(ib_engine_qp_count(r->e), 1);
+    struct ib_qp_stats q;
+    ib_engine_qp(r->e, 0, &q);
+    assert_int_equal(q.index, 0);
+    assert_int_equal(q.qp.qpn, QP_B);
+    assert_false(q.from_cm);
+    assert_int_equal(q.requests[IB_QP_SEND], 9);
+    assert_int_equal(q.answers, 5);
+    assert_int_equal(q.ack_rtt.count, 5);
+    assert_int_equal(q.ack_rtt.min_ns, 10000);
+    assert_int_equal(q.ack_rtt.max_ns, 1000000);
+    assert_true(q.ack_rtt.median_ns >= 22627 && q.ack_rtt.median_ns < 32000);
+    assert_int_equal(q.ack_rtt.p99_ns, 1000000);
+    assert_int_equal(q.psn_gaps, 1);
+    assert_int_equal(q.psns_missing, 1);
+    assert_int_equal(q.naks[IB_NAK_PSN_SEQUENCE], 1);
+    assert_int_equal(q.naks[IB_NAK_REMOTE_ACCESS], 1);
+    assert_int_equal(q.resends[IB_RESEND_NAK], 2);
+    assert_int_equal(q.resends[IB_RESEND_RNR_NAK], 1);
+    assert_int_equal(q.rnr_naks, 1);
+    assert_int_equal(q.rnr_wait_ns, 500000);
+    assert_true(q.died);
+    assert_int_equal(q.first.frame, 1);
+    assert_int_equal(q.last.frame, r->frame);
+    assert_string_equal(ib_qp_op_name(IB_QP_ATOMIC), "atomic");
+}
+
 static void test_messages(void **state)
 {
     struct run *r = *state;
@@ -459,6 +507,7 @@ int main(void)
         T(test_read_takes_its_responses_psns),
         T(test_uc_is_not_followed),
         T(test_qp_cap),
+        T(test_statistics),
         T(test_messages),
 #undef T
     };
