@@ -112,14 +112,14 @@ static void case_clean(rc_t *k)
     rc_at(k, 0);
     rc_establish(k, &c);
     rc_at(k, START);
-    rc_msg_t m = rc_post(&c.ab, RC_SEND, 256);
+    rc_msg_t m = rc_post(&c.ab, RC_SEND, 250); /* 2 pad bytes */
     acked(k, &m);
     /* SEND first/middle/last and a WRITE only: one ACK covers both */
     m = rc_post(&c.ab, RC_SEND, 3000);
     rc_request_from(k, &m, 0);
     m = rc_post(&c.ab, RC_WRITE, 512);
     acked(k, &m);
-    m = rc_post(&c.ab, RC_WRITE_IMM, 2500);
+    m = rc_post(&c.ab, RC_WRITE_IMM, 2501);
     acked(k, &m);
     m = rc_post(&c.ab, RC_READ, 3000);
     acked(k, &m);
@@ -142,8 +142,8 @@ static void case_clean(rc_t *k)
         rc_kind_t kind;
         uint32_t len;
     } ops[] = { { RC_SEND, 2048 },   { RC_READ, 1024 },    { RC_FETCH_ADD, 8 },
-                { RC_SEND_INV, 64 }, { RC_WRITE_IMM, 64 }, { RC_SEND, 2048 },
-                { RC_WRITE, 1500 },  { RC_READ, 2048 },    { RC_SEND_IMM, 3000 } };
+                { RC_SEND_INV, 61 }, { RC_WRITE_IMM, 64 }, { RC_SEND, 2048 },
+                { RC_WRITE, 1499 },  { RC_READ, 2048 },    { RC_SEND_IMM, 3000 } };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         m = rc_post(&c.ba, ops[i].kind, ops[i].len);
         acked(k, &m);
@@ -608,7 +608,7 @@ static void case_no_cm(rc_t *k)
     m = rc_post(&ba, RC_READ, 1024);
     acked(k, &m);
     wait_us(k, 20);
-    m = rc_post(&ab, RC_SEND, 600);
+    m = rc_post(&ab, RC_SEND, 601);
     rc_request(k, &m, 0);
     wait_us(k, 150 * MS);
     rc_ack(k, &m);
