@@ -473,6 +473,46 @@ static void case_exhausted_naks(rc_t *k)
     rc_cm_drep(k, &c);
 }
 
+/* A receiver out of buffers: the REP allows RNR retry 2, so the SEND is sent
+ * 3 times, each answered by an RNR NAK (timer 14), then the requester gives
+ * up (IBV_WC_RNR_RETRY_EXC_ERR); torn down 5 timeouts later. */
+static void case_exhausted_rnr(rc_t *k)
+{
+    host_t a, b;
+    hosts(&a, &b, NULL);
+    cm_budget_t bud;
+    rc_default_budget(&bud);
+    bud.rep_rnr_retry = 2;
+    rc_conn_t c;
+    rc_conn_init(k, &c, &a, &b, 40018, &bud);
+    rc_at(k, 0);
+    rc_establish(k, &c);
+    rc_at(k, START);
+    rc_msg_t m0 = rc_post(&c.ab, RC_SEND, 256);
+    acked(k, &m0);
+    wait_us(k, 20);
+    rc_msg_t m = rc_post(&c.ab, RC_SEND, 512);
+    unsigned sends = 1u + c.budget.rep_rnr_retry;
+    uint32_t first = 0, last = 0, rnr = 0;
+    for (unsigned i = 0; i < sends; i++) {
+        if (i)
+            rc_after(k, rnr, rc_rnr_timer_us(14) + 15);
+        last = rc_request(k, &m, 0);
+        if (i)
+            f_retx_rnr(k, last, rnr, m.psn);
+        else
+            first = last;
+        wait_us(k, ANSWER);
+        rnr = rc_rnr_nak(k, &c.ab, m.psn, m0.msn, 14);
+        f_rnr(k, rnr, 14);
+    }
+    f_exhausted(k, last, first, m.psn, sends, "naks");
+    rc_after(k, last, 5 * tmo_us(&c));
+    rc_cm_dreq(k, &c);
+    wait_us(k, 150);
+    rc_cm_drep(k, &c);
+}
+
 /* A local ACK timeout too short for the responder (code 10, 4.194 ms): its
  * ACKs come 5 ms after, then it answers no more; retry + 1 sends, torn down. */
 static void case_exhausted_late_acks(rc_t *k)
@@ -643,6 +683,8 @@ const rc_case_t rc_cases[] = {
       case_exhausted_never_acked },
     { "retries_exhausted_naks", "a request NAKed (PSN sequence error) retry + 1 times",
       case_exhausted_naks },
+    { "retries_exhausted_rnr",
+      "a SEND answered by an RNR NAK rnr_retry + 1 times (REP RNR retry 2)", case_exhausted_rnr },
     { "retries_exhausted_late_acks", "ACKs later than a short timeout, then none: retry + 1 sends",
       case_exhausted_late_acks },
     { "ack_timeout", "an ACK and a READ response later than the timeout, without a resend",

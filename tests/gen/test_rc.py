@@ -365,8 +365,10 @@ def ack_timeouts(x, want):
 
 
 def exhausted(x, frames, want):
-    """The direction's oldest PSN sent retry + 1 times, never acknowledged,
-    with the capture 4 timeouts past its last send."""
+    """The direction's oldest PSN sent its budget + 1 times (the RNR retry
+    count when RNR NAKs answered every send, unless it is 7: for ever; else
+    the retry count), never acknowledged, the capture 4 timeouts past its
+    last send."""
     if x.retry is None:
         return
     limit_us = 4 * (4096 << x.timeout) / 1000
@@ -374,12 +376,17 @@ def exhausted(x, frames, want):
         sends = [r for r in x.reqs if r["psn"] == p]
         if any(covers(v, p) for v in x.resps):
             continue
-        if len(sends) >= x.retry + 1 and frames[-1]["t"] > sends[-1]["t"] + limit_us:
+        answers = [[kind_of(v) for v in x.resps if s["n"] < v["n"] < e]
+                   for s, e in zip(sends, [r["n"] for r in sends[1:]] + [frames[-1]["n"] + 1])]
+        rnr = all(a and a[-1] == "rnr" for a in answers)
+        budget = (x.rnr if x.rnr < 7 else None) if rnr else x.retry
+        if budget is not None and len(sends) >= budget + 1 and \
+                frames[-1]["t"] > sends[-1]["t"] + limit_us:
             acks = [v for v in x.resps if kind_of(v) == "ack"]
-            naks = [v for v in x.resps if kind_of(v) == "nak" and v["n"] > sends[0]["n"]]
             late = [k for k in want if k[1] == "ack_timeout" and k[0] in
                     {v["n"] for v in acks}]
-            cause = ("never_acked" if not acks else "naks" if len(naks) >= len(sends)
+            naked = all(a and a[-1] in ("nak", "rnr") for a in answers)
+            cause = ("never_acked" if not acks else "naks" if naked
                      else "late_acks" if len(late) == len(acks) else "?")
             want[(sends[-1]["n"], "retries_exhausted")] = (sends[0]["n"], {
                 "psn": str(p), "sent": str(len(sends)), "cause": cause})
@@ -468,7 +475,8 @@ def check_stories(truth, frames_of):
     causes = {(r["capture"], r["d"].get("cause")) for r in truth}
     for cap, cause in (("retries_exhausted_never_acked", "never_acked"),
                        ("retries_exhausted_naks", "naks"),
-                       ("retries_exhausted_late_acks", "late_acks"), ("spurious", "spurious"),
+                       ("retries_exhausted_late_acks", "late_acks"),
+                       ("retries_exhausted_rnr", "naks"), ("spurious", "spurious"),
                        ("wire_loss", "nak"), ("rnr", "rnr_nak"),
                        ("timeout_retransmission", "timeout")):
         check((cap, cause) in causes, f"truth.tsv: {cap} has no cause {cause}")
