@@ -121,11 +121,11 @@ uint64_t rc_time(const rc_t *k, uint32_t frame);
 /* rc_at(time of frame + us). */
 void rc_after(rc_t *k, uint32_t frame, uint64_t us);
 
-/* A connection between a and b (budget: b, rc_default_budget when NULL);
+/* A connection between a and b (rc_default_budget when budget is NULL);
  * random QPNs and starting PSNs (rc_conn_psns sets them), then
  * rc_establish sends REQ, REP, RTU from now. */
 void rc_conn_init(rc_t *k, rc_conn_t *c, host_t *a, host_t *b, uint16_t sport,
-                  const cm_budget_t *b_or_null);
+                  const cm_budget_t *budget);
 void rc_conn_psns(rc_conn_t *c, uint32_t act_psn, uint32_t pas_psn);
 void rc_establish(rc_t *k, rc_conn_t *c);
 /* A queue pair with no CM in the capture: its QPNs and PSN at random. */
