@@ -99,15 +99,18 @@ void rc_conn_init(rc_t *k, rc_conn_t *c, host_t *a, host_t *b, uint16_t sport,
         q[i]->rkey = (uint32_t)prng_next(&k->g->rng);
         q[i]->va = 0x00007F0000000000ull | ((prng_next(&k->g->rng) & 0xFFFFFull) << 12);
     }
-    rc_conn_psns(c, c->cm.act_psn, c->cm.pas_psn);
+    rc_conn_psns(c, c->cm.pas_psn, c->cm.act_psn);
 }
 
-void rc_conn_psns(rc_conn_t *c, uint32_t act_psn, uint32_t pas_psn)
+void rc_conn_psns(rc_conn_t *c, uint32_t a_psn, uint32_t b_psn)
 {
-    c->cm.act_psn = act_psn & 0xFFFFFFu;
-    c->cm.pas_psn = pas_psn & 0xFFFFFFu;
-    c->ab.next_psn = c->cm.act_psn; /* REQ StartingPSN: the active side's requests */
-    c->ba.next_psn = c->cm.pas_psn; /* REP StartingPSN: the passive side's */
+    c->ab.next_psn = a_psn & 0xFFFFFFu;
+    c->ba.next_psn = b_psn & 0xFFFFFFu;
+    /* The REQ's StartingPSN is the passive side's first request's, the
+     * REP's the active side's (Linux cm.c: the active side's rq_psn is the
+     * REQ's, its sq_psn the REP's).  cm_flow writes act_psn into the REQ. */
+    c->cm.act_psn = c->ba.next_psn;
+    c->cm.pas_psn = c->ab.next_psn;
 }
 
 uint32_t rc_cm(rc_t *k, rc_conn_t *c, uint32_t (*send)(gen_t *, cm_conn_t *))

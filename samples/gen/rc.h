@@ -126,7 +126,9 @@ void rc_after(rc_t *k, uint32_t frame, uint64_t us);
  * rc_establish sends REQ, REP, RTU from now. */
 void rc_conn_init(rc_t *k, rc_conn_t *c, host_t *a, host_t *b, uint16_t sport,
                   const cm_budget_t *budget);
-void rc_conn_psns(rc_conn_t *c, uint32_t act_psn, uint32_t pas_psn);
+/* Each side's first request PSN: a's (the active side's, which the REP
+ * announces) and b's (which the REQ announces). */
+void rc_conn_psns(rc_conn_t *c, uint32_t a_psn, uint32_t b_psn);
 void rc_establish(rc_t *k, rc_conn_t *c);
 /* A queue pair with no CM in the capture: its QPNs and PSN at random. */
 void rc_qp_nocm(rc_t *k, rc_qp_t *qp, host_t *req, host_t *rsp, uint32_t mtu);

@@ -108,7 +108,7 @@ static void case_clean(rc_t *k)
     hosts(&a, &b, NULL);
     rc_conn_t c;
     rc_conn_init(k, &c, &a, &b, 40001, NULL);
-    rc_conn_psns(&c, c.cm.act_psn, 0xFFFFF8);
+    rc_conn_psns(&c, c.ab.next_psn, 0xFFFFF8);
     rc_at(k, 0);
     rc_establish(k, &c);
     rc_at(k, START);
@@ -193,7 +193,7 @@ static void case_wire_loss(rc_t *k)
     hosts(&a, &b, NULL);
     rc_conn_t c;
     rc_conn_init(k, &c, &a, &b, 40003, NULL);
-    rc_conn_psns(&c, 0xFFFFFC, c.cm.pas_psn);
+    rc_conn_psns(&c, 0xFFFFFC, c.ba.next_psn);
     rc_at(k, 0);
     rc_establish(k, &c);
     rc_at(k, START);
@@ -601,13 +601,13 @@ static void case_psn_start_mismatch(rc_t *k)
     c.ba.next_psn = want_b ^ 0x5A5A5u;
     rc_msg_t m = rc_post(&c.ab, RC_SEND, 256);
     uint32_t f = rc_request(k, &m, 0);
-    rc_find(k, f, "psn_start_mismatch", c.req_frame, "expected_psn=%u;psn=%u", want_a, m.psn);
+    rc_find(k, f, "psn_start_mismatch", c.rep_frame, "expected_psn=%u;psn=%u", want_a, m.psn);
     wait_us(k, ANSWER);
     rc_ack(k, &m);
     wait_us(k, 20);
     rc_msg_t n = rc_post(&c.ba, RC_SEND, 256);
     f = rc_request(k, &n, 0);
-    rc_find(k, f, "psn_start_mismatch", c.rep_frame, "expected_psn=%u;psn=%u", want_b, n.psn);
+    rc_find(k, f, "psn_start_mismatch", c.req_frame, "expected_psn=%u;psn=%u", want_b, n.psn);
     wait_us(k, ANSWER);
     rc_ack(k, &n);
     for (int i = 0; i < 3; i++) {

@@ -207,14 +207,18 @@ def cm_budgets(frames):
             act, pas = q["src"], q["dst"]
             check(num(v["infiniband.cm.rep.tgtackdelay"]) == 0,
                   f"REP frame {v['n']}: TargetACKDelay {v['infiniband.cm.rep.tgtackdelay']}")
-            for s, d, start, at, qpn, rqpn, rnr in (
-                    (act, pas, "infiniband.cm.req.startpsn", q, "infiniband.cm.rep.localqpn",
-                     "infiniband.cm.req.localqpn", v["infiniband.cm.rep.rnrretrcount"]),
-                    (pas, act, "infiniband.cm.rep.startpsn", v, "infiniband.cm.req.localqpn",
-                     "infiniband.cm.rep.localqpn", q["infiniband.cm.req.rnrretrcount"])):
+            # The REP's StartingPSN is the active side's first request's,
+            # the REQ's the passive side's (Linux cm.c: the active side's
+            # rq_psn is the REQ's, its sq_psn the REP's).
+            for s, d, ann, qpn, rqpn, rnr in (
+                    (act, pas, v, num(v["infiniband.cm.rep.localqpn"]),
+                     num(q["infiniband.cm.req.localqpn"]), v["infiniband.cm.rep.rnrretrcount"]),
+                    (pas, act, q, num(q["infiniband.cm.req.localqpn"]),
+                     num(v["infiniband.cm.rep.localqpn"]), q["infiniband.cm.req.rnrretrcount"])):
                 x = dirs.setdefault((s, d), Direction(s, d))
-                x.start, x.announced = num(at[start]), at["n"]
-                x.qpn, x.rqpn = num(v[qpn] if at is q else q[qpn]), num(at[rqpn])
+                start = "infiniband.cm.rep.startpsn" if ann is v else "infiniband.cm.req.startpsn"
+                x.start, x.announced = num(ann[start]), ann["n"]
+                x.qpn, x.rqpn = qpn, rqpn
                 x.retry = num(q["infiniband.cm.req.retrcount"])
                 x.rnr = num(rnr)
                 x.timeout = num(q["infiniband.cm.req.prim_localacktout"])
