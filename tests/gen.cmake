@@ -16,3 +16,13 @@ if(TARGET ibscope-gen AND Python3_Interpreter_FOUND)
                    $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(gen.cm_kernel PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+
+# ibscope-gen rc (tests/gen/test_rc.py): on both link types, two runs
+# byte-identical, --list, truth.tsv complete, its findings borne out by the
+# frames as tshark reads them, and every frame's CRCs right.
+if(TARGET ibscope-gen AND Python3_Interpreter_FOUND)
+  add_test(NAME gen.rc
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen/test_rc.py
+                   $<TARGET_FILE:ibscope-gen>)
+  set_tests_properties(gen.rc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

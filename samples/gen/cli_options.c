@@ -50,6 +50,8 @@ const gen_option_t gen_options[] = {
     { "trend", "--seed", "", "S", "", TREND, NULL },
     { "fabric", "--linktype", "", "1|247", "1,247", "usage", NULL },
     { "cm-kernel", "--list", "", "", "", "usage", NULL },
+    { "rc", "--linktype", "", "1|247", "1,247", "usage", NULL },
+    { "rc", "--list", "", "", "", "usage", NULL },
     { "notes", "--tsv", "", "", "", "usage", NULL },
 };
 const size_t n_gen_options = sizeof(gen_options) / sizeof(gen_options[0]);

@@ -170,6 +170,12 @@ void cm_build_req(gen_t *g, const cm_conn_t *c, mad_t *m)
         p->hop_limit = 0;
         p->subnet_local = true;
     }
+    if (c->budget) {
+        r.retry_count = c->budget->retry_count;
+        r.rnr_retry = c->budget->req_rnr_retry;
+        r.mtu = c->budget->mtu;
+        p->ack_timeout = c->budget->ack_timeout;
+    }
     if (c->alt_act && c->alt_pas) {
         r.has_alternate = true;
         cm_alt_path(g, c, p->ack_timeout, &r.alternate);
@@ -208,6 +214,10 @@ uint32_t cm_rep(gen_t *g, cm_conn_t *c)
     r.target_ack_delay = 15;
     r.failover = 1; /* not supported: no alternate path */
     r.rnr_retry = 7;
+    if (c->budget) {
+        r.target_ack_delay = c->budget->target_ack_delay;
+        r.rnr_retry = c->budget->rep_rnr_retry;
+    }
     r.local_ca_guid = c->pas->node_guid;
     cm_put_rep(&m, &r);
     char n[128];

@@ -9,6 +9,16 @@
 
 #include "gen.h"
 
+/* The RC budget a REQ and REP announce (ibscope-gen rc); a connection
+ * without one carries rdma_cm's: retry 7, RNR retry 7, TargetACKDelay 15,
+ * the link's MTU. */
+typedef struct cm_budget {
+    uint8_t retry_count, req_rnr_retry, rep_rnr_retry; /* 3 bits each */
+    uint8_t ack_timeout;                               /* PrimaryLocalACKTimeout */
+    uint8_t mtu;                                       /* PathMTU code, 1=256 .. 5=4096 */
+    uint8_t target_ack_delay;
+} cm_budget_t;
+
 typedef struct cm_conn {
     const char *name; /* for the frame notes, e.g. "A" (may be NULL) */
     host_t *act, *pas;
@@ -27,6 +37,7 @@ typedef struct cm_conn {
     /* Native IB: the alternate path of the REQ (automatic path migration),
      * the two hosts' second ports; NULL for none. */
     host_t *alt_act, *alt_pas;
+    const cm_budget_t *budget; /* NULL: rdma_cm's defaults */
     /* IP CM header overrides (malformed samples) */
     uint8_t ipcm_majv, ipcm_ipv; /* 0: use 0 / 4-or-6 */
 } cm_conn_t;

@@ -12,6 +12,7 @@
 #include "cli_options.h"
 #include "cm_kernel.h"
 #include "ramp.h"
+#include "rc.h"
 #include "scen_fabric.h"
 #include "scenarios.h"
 #include "trend.h"
@@ -79,29 +80,37 @@ static void usage_items(const char *command)
 
 static void usage(void)
 {
-    out_printf("usage: ibscope-gen all OUTDIR            write every committed sample into OUTDIR\n"
-               "       ibscope-gen SCENARIO OUT.pcap     write one sample\n"
-               "       ibscope-gen ramp [options] OUT    write a port-pool ramp\n"
-               "       ibscope-gen busy [options] OUT    many connections open at once\n"
-               "       ibscope-gen trend SHAPE [options] OUT  one source's ports in use in a\n"
-               "                                         shape: ramp, flat, shrink or burst\n"
-               "       ibscope-gen fabric [--linktype 1|247] two|three OUTDIR\n"
-               "                                         one exchange captured on each of two\n"
-               "                                         or three hosts (a.pcap, b.pcap, c.pcap),\n"
-               "                                         truth.pcap and truth.tsv; RoCEv2\n"
-               "                                         (default) or native IB\n"
-               "       ibscope-gen cm-kernel OUTDIR      one capture per case of the RDMA CM\n"
-               "                                         model (docs/cm-model.md) on the kernel's\n"
-               "                                         timing, and truth.tsv: what ibscope\n"
-               "                                         must report of each, and why\n"
-               "       ibscope-gen cm-kernel --list      the rows and their titles\n"
-               "       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
-               "                                         (Markdown, or file/frame/note TSV;\n"
-               "                                         frame 0 = a note on the whole file)\n"
-               "       ibscope-gen list                  list scenarios\n"
-               "       ibscope-gen --help\n"
-               "\n"
-               "ramp options:\n");
+    out_printf(
+        "usage: ibscope-gen all OUTDIR            write every committed sample into OUTDIR\n"
+        "       ibscope-gen SCENARIO OUT.pcap     write one sample\n"
+        "       ibscope-gen ramp [options] OUT    write a port-pool ramp\n"
+        "       ibscope-gen busy [options] OUT    many connections open at once\n"
+        "       ibscope-gen trend SHAPE [options] OUT  one source's ports in use in a\n"
+        "                                         shape: ramp, flat, shrink or burst\n"
+        "       ibscope-gen fabric [--linktype 1|247] two|three OUTDIR\n"
+        "                                         one exchange captured on each of two\n"
+        "                                         or three hosts (a.pcap, b.pcap, c.pcap),\n"
+        "                                         truth.pcap and truth.tsv; RoCEv2\n"
+        "                                         (default) or native IB\n"
+        "       ibscope-gen cm-kernel OUTDIR      one capture per case of the RDMA CM\n"
+        "                                         model (docs/cm-model.md) on the kernel's\n"
+        "                                         timing, and truth.tsv: what ibscope\n"
+        "                                         must report of each, and why\n"
+        "       ibscope-gen cm-kernel --list      the rows and their titles\n"
+        "       ibscope-gen rc [--linktype 1|247] OUTDIR\n"
+        "                                         reliable-connected traffic, one capture\n"
+        "                                         per case of the transport analysis (PSN\n"
+        "                                         gaps, NAKs, RNR, retransmissions, retries\n"
+        "                                         exhausted), and truth.tsv: the findings\n"
+        "                                         of each; RoCEv2 (default) or native IB\n"
+        "       ibscope-gen rc --list             the cases and their titles\n"
+        "       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
+        "                                         (Markdown, or file/frame/note TSV;\n"
+        "                                         frame 0 = a note on the whole file)\n"
+        "       ibscope-gen list                  list scenarios\n"
+        "       ibscope-gen --help\n"
+        "\n"
+        "ramp options:\n");
     usage_items("ramp");
     out_printf("\n"
                "busy options (and --pool, --connections, --linktype, --seed, --gap-us; default\n"
@@ -459,6 +468,29 @@ static int cmd_cm_kernel(int argc, char **argv)
     return cm_kernel_write(argv[0]) ? EXIT_OUTPUT : 0;
 }
 
+/* ibscope-gen rc [--linktype 1|247] OUTDIR | --list */
+static int cmd_rc(int argc, char **argv)
+{
+    if (argc == 1 && strcmp(argv[0], "--list") == 0) {
+        for (size_t i = 0; i < n_rc_cases; i++)
+            out_printf("%s\t%s\n", rc_cases[i].name, rc_cases[i].title);
+        return 0;
+    }
+    link_t link = LINK_ETH;
+    if (argc >= 2 && strcmp(argv[0], "--linktype") == 0) {
+        if (strcmp(argv[1], "1") != 0 && strcmp(argv[1], "247") != 0)
+            return bad_usage("rc: --linktype wants 1 or 247, got '%s'", argv[1]);
+        link = strcmp(argv[1], "1") == 0 ? LINK_ETH : LINK_LRH;
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc != 1 || (argv[0][0] == '-' && argv[0][1]))
+        return bad_usage("rc: wants [--linktype 1|247] and an output directory, or --list%s", "");
+    if (strlen(argv[0]) > 4000)
+        return bad_usage("rc: output directory name too long: '%s'", argv[0]);
+    return rc_write(argv[0], link) ? EXIT_OUTPUT : 0;
+}
+
 static bool trend_shape_of(const char *name, trend_shape_t *shape)
 {
     static const char *const names[] = { "ramp", "flat", "shrink", "burst" };
@@ -627,6 +659,8 @@ static int dispatch(int argc, char **argv)
         return cmd_fabric(argc - 2, argv + 2);
     if (strcmp(cmd, "cm-kernel") == 0)
         return cmd_cm_kernel(argc - 2, argv + 2);
+    if (strcmp(cmd, "rc") == 0)
+        return cmd_rc(argc - 2, argv + 2);
     if (strcmp(cmd, "all") == 0)
         return cmd_all(argc - 2, argv + 2);
     const scenario_t *s = scenario_find(cmd);

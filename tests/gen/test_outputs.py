@@ -3,10 +3,10 @@
 
 Each way ibscope-gen writes (a scenario, `all`, `ramp`, `busy` into a file;
 `notes`, `list`, `--help`, `--list-scenarios`, `--list-options`,
-`cm-kernel --list` on standard output) is tried on /dev/full, and the
+`cm-kernel --list`, `rc --list` on standard output) is tried on /dev/full, and the
 standard output ones on a closed standard output too; a file that cannot be
 made (a missing folder, a folder, a read-only folder when not root) as well,
-and `cm-kernel` into a folder that cannot be made.
+and `cm-kernel` and `rc` into a folder that cannot be made.
 Each must exit 2 with exactly one line, "ibscope-gen: NAME: <the errno's
 words>", and what works must still exit 0 and say nothing.
 
@@ -59,6 +59,7 @@ def main():
               f"ibscope-gen all NEWDIR: exit {rc}, said {err!r}, the folder made")
         deeper = os.path.join(d, "no", "deeper", "out")
         expect(gen, ["cm-kernel", deeper], f"ibscope-gen: {deeper}: {os.strerror(2)}")
+        expect(gen, ["rc", deeper], f"ibscope-gen: {deeper}: {os.strerror(2)}")
         if os.geteuid() != 0:
             ro = os.path.join(d, "ro")
             os.mkdir(ro, 0o555)
@@ -68,7 +69,7 @@ def main():
             print("SKIP (part): a read-only folder, as root")
         # Standard output: full, and closed.
         for args in (["notes"], ["notes", "--tsv"], ["list"], ["--help"], ["--list-scenarios"],
-                     ["--list-options"], ["cm-kernel", "--list"]):
+                     ["--list-options"], ["cm-kernel", "--list"], ["rc", "--list"]):
             with open("/dev/full", "wb") as full:
                 expect(gen, args, f"ibscope-gen: standard output: {ENOSPC}", stdout=full)
             expect(gen, args, f"ibscope-gen: standard output: {os.strerror(9)}",
