@@ -82,6 +82,13 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_cm_kernel.py
                    --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(analyzer.cm_kernel PROPERTIES TIMEOUT 600)
+  # The transport analysis (issue 37; tests/analyzer/test_transport.py):
+  # every capture of ibscope-gen rc, on both link types, finds exactly the
+  # findings of its truth.tsv, at their frames, with their details.
+  add_test(NAME analyzer.transport
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_transport.py
+                   --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
+  set_tests_properties(analyzer.transport PROPERTIES TIMEOUT 300 LABELS quick)
   # One port pool per host (tests/analyzer/test_hosts.py): by LocalCAGUID,
   # by --host, in every view and a merge; bad --host values refused.
   add_test(NAME analyzer.hosts

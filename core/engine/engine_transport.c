@@ -329,7 +329,8 @@ static void sends_covered(struct ib_engine *e, struct eng_qp *qp, uint32_t psn)
     struct eng_send keep[ENG_QP_SENDS];
     for (unsigned i = 0; i < qp->send_count; i++) {
         const struct eng_send *s = &qp->sends[i];
-        if (ib_psn_before(psn, s->last_psn)) {
+        /* A READ's first response answers it: its PSN is the READ's first. */
+        if (ib_psn_before(psn, s->first_psn)) {
             keep[n++] = *s;
             continue;
         }
@@ -390,9 +391,11 @@ static void exhausted(struct ib_engine *e, struct eng_qp *qp, const struct eng_q
         return;
     f->at = ref_unpack(tr->resend_last);
     f->data.sent = (unsigned)tr->rounds + 1;
-    f->data.cause = !qp->acked_ever      ? IB_EXHAUSTED_NEVER_ACKED
-                    : tr->naks_in_rounds ? IB_EXHAUSTED_NAKS
-                                         : IB_EXHAUSTED_LATE_ACKS;
+    /* NAKs (RNR ones too) answering the resends say the responder was
+     * reached: loss, or a receiver that stayed not ready. */
+    f->data.cause = tr->naks_in_rounds ? IB_EXHAUSTED_NAKS
+                    : !qp->acked_ever  ? IB_EXHAUSTED_NEVER_ACKED
+                                       : IB_EXHAUSTED_LATE_ACKS;
 }
 
 void eng_transport_expire(struct ib_engine *e, int64_t now_ns)
@@ -459,14 +462,19 @@ static void resent(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble
     enum ib_resend_cause cause = resend_cause(qp, psn);
     bool answered = cause == IB_RESEND_NAK || cause == IB_RESEND_RNR_NAK;
     int64_t waited = e->at.time_ns - tr->answer_at.time_ns;
-    struct ib_finding *f = emit(e, IB_FIND_TRANSPORT_RETRANSMISSION, qp,
-                                answered ? tr->answer_at : (struct eng_ref){ 0, 0 }, psn);
+    /* Related: the NAK it answers, or the answer that had covered it. */
+    struct eng_ref related = answered                       ? tr->answer_at
+                             : cause == IB_RESEND_SPURIOUS ? at_frame(qp->una_at)
+                                                            : (struct eng_ref){ 0, 0 };
+    struct ib_finding *f = emit(e, IB_FIND_TRANSPORT_RETRANSMISSION, qp, related, psn);
     if (f) {
         f->data.cause = (uint8_t)cause;
         if (cause == IB_RESEND_RNR_NAK)
             f->data.wait_ns = waited;
     }
     tr->resends[cause]++;
+    if (cause == IB_RESEND_RNR_NAK)
+        tr->rnr_wait_ns += waited;
     if (cause == IB_RESEND_SPURIOUS || psn != qp->una)
         return;
     struct eng_ref now = ref_pack(e->at);
@@ -479,11 +487,9 @@ static void resent(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble
     }
     if (tr->rounds < UINT8_MAX)
         tr->rounds++;
-    if (cause == IB_RESEND_RNR_NAK) {
+    if (cause == IB_RESEND_RNR_NAK)
         tr->rnr_rounds += tr->rnr_rounds < UINT8_MAX;
-        tr->rnr_wait_ns += waited;
-    }
-    tr->naks_in_rounds |= cause == IB_RESEND_NAK;
+    tr->naks_in_rounds |= answered;
     tr->resend_last = now;
     if (!qp->from_cm || timeout_ns(qp->timeout) == 0)
         return;
@@ -647,6 +653,9 @@ static void rnr_nak(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_troubl
     qp->answer = ENG_ANSWER_RNR;
     tr->answer_at = ref_pack(e->at);
     tr->rnr_naks++;
+    /* The PSNs before the one it refuses arrived. */
+    if (ib_psn_before(qp->una, p->bth.psn))
+        qp->una = p->bth.psn;
 }
 
 static void nak(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *tr,
@@ -698,6 +707,7 @@ static void acknowledged(struct ib_engine *e, struct eng_qp *qp, const struct ib
     if (!ib_psn_before(qp->una, after))
         return;
     qp->una = after;
+    qp->una_at = ref_pack(e->at).where;
     if (tr && tr->rounds && !ib_psn_before(psn, tr->resend_psn)) {
         tr->rounds = tr->rnr_rounds = 0;
         tr->suspect = false;

@@ -53,6 +53,7 @@ struct eng_qp {
     bool started : 1, from_cm : 1, span_unknown : 1, acked_ever : 1, died : 1;
     uint64_t announced; /* eng_ref.where of the REQ or REP that gave start_psn */
     uint64_t last_req;  /* eng_ref.where of the previous request */
+    uint64_t una_at;    /* eng_ref.where of the answer that last moved una on */
     struct eng_send sends[ENG_QP_SENDS];
     /* Statistics. */
     uint32_t requests[IB_QP_OP_COUNT];
