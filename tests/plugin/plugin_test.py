@@ -1505,6 +1505,67 @@ def check_kernel(env, update):
     return errs
 
 
+def rc_captures(env):
+    """ibscope-gen rc's captures, RoCEv2 and native InfiniBand (relabelled
+    DLT_USER0, which Wireshark 4.0 reads, where it cannot read 247), in a
+    folder tshark (as nobody) reads; the caller removes the folder."""
+    d = tempfile.mkdtemp(prefix="ibscope-rc.")
+    os.chmod(d, 0o755)
+    caps = []
+    for lt in ("1", "247"):
+        sub = os.path.join(d, lt)
+        subprocess.run([os.path.join(env.build, "bin", "ibscope-gen"), "rc", "--linktype", lt,
+                        sub], check=True, capture_output=True)
+        os.chmod(sub, 0o755)
+        for path in sorted(glob.glob(os.path.join(sub, "*.pcap"))):
+            if lt == "247":
+                with open(path, "r+b") as f:
+                    head = bytearray(f.read(24))
+                    head[20:24] = struct.pack("<I" if head[:4] == b"\xd4\xc3\xb2\xa1" else ">I", 147)
+                    f.seek(0)
+                    f.write(head)
+            os.chmod(path, 0o644)
+            caps.append(path)
+    return d, caps
+
+
+def check_rc(env, update):
+    """On every capture of ibscope-gen rc (the transport cases: gaps, loss,
+    reordering, NAKs, RNR NAKs, resends, retries exhausted, ACK timeouts),
+    on both link types, the plugin's expert infos after two passes are the
+    analyzer's findings, frame by frame: retries_exhausted, known only four
+    timeouts after the last resend, sits on that resend in both."""
+    errs = []
+    d, caps = rc_captures(env)
+    try:
+        seen = collections.Counter()
+        for path in caps:
+            p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", path],
+                               capture_output=True, text=True)
+            want = collections.Counter((f["frame"], f["kind"])
+                                       for f in json.loads(p.stdout)["findings"])
+            got = collections.Counter()
+            for line in env.read(path, ["-T", "pdml"], two_pass=True).splitlines():
+                m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
+                if m:
+                    frame = int(m.group(1))
+                m = re.search(r'<field name="ibscope\.expert\.([a-z_]+)"', line)
+                if m:
+                    got[(frame, m.group(1))] += 1
+            if got != want:
+                errs.append("%s: analyzer only %s; plugin only %s"
+                            % (path, sorted((want - got).items())[:6],
+                               sorted((got - want).items())[:6]))
+            seen.update(k for _, k in want.elements())
+        for kind in ("psn_gap", "capture_loss", "out_of_order", "transport_retransmission", "nak",
+                     "rnr_nak", "retries_exhausted", "ack_timeout", "psn_start_mismatch"):
+            if not seen[kind]:
+                errs.append("no %s finding in any rc capture: the check proves little" % kind)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return errs
+
+
 CHECKS = {
     "load": check_load, "fields": check_fields, "golden": check_golden, "stats": check_stats,
     "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
@@ -1522,6 +1583,7 @@ CHECKS = {
     "convfilter": check_convfilter,
     "forecast": check_forecast,
     "kernel": check_kernel,
+    "rc": check_rc,
     "encap": check_encap,
 }
 
