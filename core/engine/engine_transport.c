@@ -246,7 +246,7 @@ static struct ib_finding *emit(struct ib_engine *e, enum ib_finding_kind kind,
         eng_emit(e, kind, related.where ? ref_unpack(related) : (struct ib_frame_ref){ 0, 0, 0 });
     if (!f)
         return NULL;
-    f->data.qp_index = qp->self;
+    f->data.qp.index = qp->self;
     f->data.qp.qpn = qp->key.qpn;
     const struct eng_node *n = &qp->key.node;
     f->data.qp.dst.lid = n->lid;
@@ -922,7 +922,7 @@ void ib_engine_qp(const struct ib_engine *e, size_t i, struct ib_qp_stats *out)
     const struct eng_transport *t = &e->transport;
     const struct eng_qp *qp = qp_at(t, (uint32_t)i);
     memset(out, 0, sizeof *out);
-    out->index = qp->self;
+    out->qp.index = qp->self;
     out->qp.qpn = qp->key.qpn;
     out->qp.dst.lid = qp->key.node.lid;
     out->qp.dst.has_gid = qp->key.node.kind == ENG_NODE_GID;

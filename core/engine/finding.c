@@ -214,6 +214,10 @@ static const char *const resend_causes[IB_RESEND_CAUSE_COUNT] = { "nak", "rnr_na
 static const char *const exhausted_causes[IB_EXHAUSTED_CAUSE_COUNT] = { "never_acked", "naks",
                                                                         "late_acks" };
 
+static const char *const nak_code_keys[] = { "psn_sequence_error", "invalid_request",
+                                             "remote_access_error", "remote_operational_error",
+                                             "invalid_rd_request" };
+
 static unsigned name_index(const char *const *names, unsigned count, const char *name)
 {
     unsigned i = 0;
@@ -240,6 +244,16 @@ const char *ib_exhausted_cause_name(unsigned cause)
 unsigned ib_exhausted_cause_by_name(const char *name)
 {
     return name_index(exhausted_causes, IB_EXHAUSTED_CAUSE_COUNT, name);
+}
+
+const char *ib_nak_code_key(unsigned code)
+{
+    return code < sizeof nak_code_keys / sizeof nak_code_keys[0] ? nak_code_keys[code] : "reserved";
+}
+
+unsigned ib_nak_code_by_key(const char *key)
+{
+    return name_index(nak_code_keys, sizeof nak_code_keys / sizeof nak_code_keys[0], key);
 }
 
 struct ib_endpoint ib_hop_endpoint(const struct ib_redirect_hop *hop)

@@ -376,8 +376,6 @@ uint32_t ib_engine_threshold_ports(const struct ib_engine *e);
 enum ib_qp_op { IB_QP_SEND, IB_QP_WRITE, IB_QP_READ, IB_QP_ATOMIC, IB_QP_OP_COUNT };
 const char *ib_qp_op_name(unsigned op);
 
-#define IB_NAK_CODES 5 /* enum ib_nak_code: PSN sequence error .. invalid RD request */
-
 /* ACK round trips: from a request's last send to the first answer that
  * covers it.  The median and 99th percentile come of a histogram of
  * half-octaves, interpolated within theirs (within 20 %). */
@@ -388,8 +386,8 @@ struct ib_rtt {
 
 /* One requester direction of a reliable-connected queue pair. */
 struct ib_qp_stats {
-    uint32_t index;    /* 0-based, in order of first sight (its CM REP or first packet) */
-    struct ib_qp_ref qp; /* where its requests go */
+    struct ib_qp_ref qp; /* its number (in order of first sight: its CM REP or first
+                          * packet) and where its requests go */
     bool from_cm;      /* starting PSN and budget from a CM REQ/REP of the capture */
     uint8_t retry_count, rnr_retry_count, ack_timeout; /* from_cm: the budget */
     struct ib_frame_ref first, last;                   /* its first and last packet */

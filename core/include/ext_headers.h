@@ -106,6 +106,7 @@ enum ib_nak_code {
     IB_NAK_REMOTE_OPERATIONAL = 3,
     IB_NAK_INVALID_RD_REQUEST = 4,
 };
+#define IB_NAK_CODES 5 /* the codes defined; 5 to 31 are reserved */
 
 /* ACK Extended Transport Header, §9.3.5.  Of credit_count, rnr_timer and
  * nak_code, the one the kind names holds the syndrome's low 5 bits; the

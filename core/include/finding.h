@@ -134,11 +134,18 @@ enum ib_exhausted_cause {
 const char *ib_exhausted_cause_name(unsigned cause);
 unsigned ib_exhausted_cause_by_name(const char *name); /* IB_EXHAUSTED_CAUSE_COUNT: none */
 
-/* A queue pair's requester direction: where its requests go. */
+/* A queue pair's requester direction: its number (0-based, in order of
+ * first sight) and where its requests go. */
 struct ib_qp_ref {
+    uint32_t index;
     struct ib_endpoint dst;
     uint32_t qpn;
 };
+
+/* The NAK codes as reports name them: "psn_sequence_error", ...;
+ * IB_NAK_CODES when there is none by that name. */
+const char *ib_nak_code_key(unsigned code);
+unsigned ib_nak_code_by_key(const char *key);
 
 /* The values a finding is about; each kind fills the members its row in
  * finding_text.c names, the rest stay zero. */
@@ -191,12 +198,10 @@ struct ib_finding_data {
     uint16_t attr_id;
     struct ib_endpoint from, to;
     uint32_t to_capture;
-    /* The transport kinds: the queue pair (its index, 0-based in order of
-     * first packet, and its destination), and the PSN the finding is about:
+    /* The transport kinds: the queue pair, and the PSN the finding is about:
      * psn_gap, psn_start_mismatch: the request's, expected_psn the one due;
      * capture_loss: the first PSN not seen, missing of them; nak: the NAK's;
      * the others: the request's. */
-    uint32_t qp_index;
     struct ib_qp_ref qp;
     uint32_t psn, expected_psn;
     uint32_t missing;  /* psn_gap, capture_loss: PSNs not seen */

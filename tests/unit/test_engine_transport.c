@@ -449,7 +449,7 @@ static void test_statistics(void **state)
     assert_int_equal(ib_engine_qp_count(r->e), 1);
     struct ib_qp_stats q;
     ib_engine_qp(r->e, 0, &q);
-    assert_int_equal(q.index, 0);
+    assert_int_equal(q.qp.index, 0);
     assert_int_equal(q.qp.qpn, QP_B);
     assert_false(q.from_cm);
     assert_int_equal(q.requests[IB_QP_SEND], 9);
@@ -486,6 +486,9 @@ static void test_messages(void **state)
     assert_int_equal(ib_resend_cause_by_name("spurious"), IB_RESEND_SPURIOUS);
     assert_int_equal(ib_exhausted_cause_by_name("late_acks"), IB_EXHAUSTED_LATE_ACKS);
     assert_int_equal(ib_exhausted_cause_by_name("x"), IB_EXHAUSTED_CAUSE_COUNT);
+    assert_string_equal(ib_nak_code_key(IB_NAK_REMOTE_OPERATIONAL), "remote_operational_error");
+    assert_int_equal(ib_nak_code_by_key("invalid_rd_request"), IB_NAK_INVALID_RD_REQUEST);
+    assert_int_equal(ib_nak_code_by_key("psn sequence error"), IB_NAK_CODES);
 }
 
 int main(void)
