@@ -90,6 +90,17 @@ void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size)
     }
 }
 
+void fmt_node(const struct ib_endpoint *ep, char *buf, size_t size)
+{
+    static const uint8_t v4_mapped[12] = { [10] = 0xFF, [11] = 0xFF };
+    if (ep->lid == 0 && ep->has_gid && memcmp(ep->gid, v4_mapped, sizeof v4_mapped) == 0)
+        snprintf(buf, size, "%u.%u.%u.%u", ep->gid[12], ep->gid[13], ep->gid[14], ep->gid[15]);
+    else if (ep->lid == 0 && ep->has_gid)
+        ib_format_gid(ep->gid, buf, size);
+    else
+        fmt_endpoint(ep, buf, size);
+}
+
 void fmt_qp(uint32_t qp, char *buf, size_t size)
 {
     if (qp <= 1)

@@ -27,6 +27,9 @@ void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *bu
 
 /* "LID 12" or, without a LID, "GID fe80::1"; "no address" when neither is known. */
 void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size);
+/* A node as the transport names it: "10.0.0.2" (RoCE over IPv4), a GID
+ * (RoCE over IPv6, native with a GRH), "LID 12". */
+void fmt_node(const struct ib_endpoint *ep, char *buf, size_t size);
 /* "QP1" for the special QPs, else "QP 0x10". */
 void fmt_qp(uint32_t qp, char *buf, size_t size);
 

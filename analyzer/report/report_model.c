@@ -4,6 +4,42 @@
 
 #include <stdlib.h>
 
+uint64_t report_qp_trouble(const struct ib_qp_stats *q)
+{
+    uint64_t n = q->psn_gaps + q->rnr_naks;
+    for (unsigned c = 0; c < IB_NAK_CODES; c++)
+        n += q->naks[c];
+    for (unsigned c = 0; c < IB_RESEND_CAUSE_COUNT; c++)
+        n += q->resends[c];
+    return n;
+}
+
+/* Died first, then by trouble, most first, then by number. */
+static int qp_order(const void *a, const void *b)
+{
+    const struct ib_qp_stats *p = a, *q = b;
+    if (p->died != q->died)
+        return p->died ? -1 : 1;
+    uint64_t tp = report_qp_trouble(p), tq = report_qp_trouble(q);
+    if (tp != tq)
+        return tp > tq ? -1 : 1;
+    return p->qp.index < q->qp.index ? -1 : p->qp.index > q->qp.index;
+}
+
+static bool summarize_qps(struct report_model *m, const struct ib_engine *e)
+{
+    size_t n = ib_engine_qp_count(e);
+    struct ib_qp_stats *qps = malloc((n ? n : 1) * sizeof *qps);
+    if (!qps)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        ib_engine_qp(e, i, &qps[i]);
+    qsort(qps, n, sizeof *qps, qp_order);
+    m->qp_count = n;
+    m->qps = qps;
+    return true;
+}
+
 bool report_model_summarize(struct report_model *m, const struct ib_engine *e)
 {
     const struct ib_engine_config *cfg = ib_engine_get_config(e);
@@ -35,16 +71,18 @@ bool report_model_summarize(struct report_model *m, const struct ib_engine *e)
     m->sources = sources;
     m->chain_count = nc;
     m->chains = chains;
-    return true;
+    return summarize_qps(m, e);
 }
 
 void report_model_summary_free(struct report_model *m)
 {
     free((void *)m->sources);
     free((void *)m->chains);
+    free((void *)m->qps);
     m->sources = NULL;
     m->chains = NULL;
-    m->source_count = m->chain_count = 0;
+    m->qps = NULL;
+    m->source_count = m->chain_count = m->qp_count = 0;
 }
 
 bool report_one_pool(const struct report_model *m)

@@ -114,6 +114,10 @@ struct report_model {
     const struct ib_source_stats *const *sources;
     size_t chain_count;
     const struct ib_redirect_chain *const *chains;
+    /* The RC queue pairs' requester directions (docs/transport.md), those
+     * with problems first (report_qp_trouble), then by number. */
+    size_t qp_count;
+    const struct ib_qp_stats *qps;
 
     /* A merge of hosts' reports; host_count is 0 for one run's report. */
     size_t host_count;
@@ -158,6 +162,9 @@ extern const struct report_renderer report_html;
 /* The engine's summary into m (sources and chains by pointer: the engine
  * must outlive m's use).  False when out of memory. */
 bool report_model_summarize(struct report_model *m, const struct ib_engine *e);
+/* How much went wrong on a queue pair, for the order reports list them
+ * in: 0 for none. */
+uint64_t report_qp_trouble(const struct ib_qp_stats *q);
 /* Frees what report_model_summarize allocated. */
 void report_model_summary_free(struct report_model *m);
 

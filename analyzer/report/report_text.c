@@ -724,6 +724,52 @@ static void write_findings(FILE *out, struct text_state *st, const struct report
 
 /* A merge: its hosts, with their captures, frames, sources, findings and
  * pools. */
+/* The queue pairs listed with their numbers, the rest counted. */
+#define TEXT_QPS_LISTED 10
+
+static void qp_line(FILE *out, const struct ib_qp_stats *q)
+{
+    char dst[64], median[24] = "-", p99[24] = "-";
+    fmt_node(&q->qp.dst, dst, sizeof dst);
+    uint64_t requests = 0, naks = 0, resends = 0;
+    for (unsigned op = 0; op < IB_QP_OP_COUNT; op++)
+        requests += q->requests[op];
+    for (unsigned c = 0; c < IB_NAK_CODES; c++)
+        naks += q->naks[c];
+    for (unsigned c = 0; c < IB_RESEND_CAUSE_COUNT; c++)
+        resends += q->resends[c];
+    if (q->ack_rtt.count) {
+        fmt_duration(q->ack_rtt.median_ns, median, sizeof median);
+        fmt_duration(q->ack_rtt.p99_ns, p99, sizeof p99);
+    }
+    fprintf(out,
+            "  %4" PRIu32 "  %-16s 0x%06" PRIx32 " %8" PRIu64 " %10s %10s %7" PRIu64 " %5" PRIu64
+            " %5" PRIu64 " %5" PRIu64 "%s\n",
+            q->qp.index, dst, q->qp.qpn, requests, median, p99, resends, naks, q->rnr_naks,
+            q->psn_gaps, q->died ? "  died" : "");
+}
+
+static void write_qps(FILE *out, const struct report_model *m)
+{
+    if (m->qp_count == 0)
+        return;
+    size_t troubled = 0;
+    while (troubled < m->qp_count &&
+           (m->qps[troubled].died || report_qp_trouble(&m->qps[troubled])))
+        troubled++;
+    section(out, "Queue pairs (RC): each requester direction");
+    fprintf(out, "  %zu followed, %zu with problems\n", m->qp_count, troubled);
+    if (troubled == 0)
+        return;
+    fprintf(out, "     #  destination      QPN        requests ACK median    ACK p99 resends  NAKs"
+                 "   RNR  gaps\n");
+    for (size_t i = 0; i < troubled && i < TEXT_QPS_LISTED; i++)
+        qp_line(out, &m->qps[i]);
+    if (troubled > TEXT_QPS_LISTED)
+        fprintf(out, "  and %zu more with problems (the JSON report lists every queue pair)\n",
+                troubled - TEXT_QPS_LISTED);
+}
+
 static void write_hosts(FILE *out, const struct report_model *m, int hw)
 {
     section(out, "Hosts");
@@ -802,6 +848,7 @@ static int text_end(void *p, const struct report_model *m)
     if (m->host_count)
         write_nearest(out, m, st->host_width);
     write_chains(out, m);
+    write_qps(out, m);
     write_addressing(out, m);
     write_findings(out, st, m);
     int error = st->error;

@@ -456,16 +456,15 @@ static enum ib_resend_cause resend_cause(const struct eng_qp *qp, uint32_t psn)
 
 /* A PSN sent again: the finding, and the count of rounds that the retry
  * budget allows (each round goes back to the oldest PSN not acknowledged). */
-static void resent(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *tr,
-                   uint32_t psn)
+static void resent(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *tr, uint32_t psn)
 {
     enum ib_resend_cause cause = resend_cause(qp, psn);
     bool answered = cause == IB_RESEND_NAK || cause == IB_RESEND_RNR_NAK;
     int64_t waited = e->at.time_ns - tr->answer_at.time_ns;
     /* Related: the NAK it answers, or the answer that had covered it. */
-    struct eng_ref related = answered                       ? tr->answer_at
+    struct eng_ref related = answered                      ? tr->answer_at
                              : cause == IB_RESEND_SPURIOUS ? at_frame(qp->una_at)
-                                                            : (struct eng_ref){ 0, 0 };
+                                                           : (struct eng_ref){ 0, 0 };
     struct ib_finding *f = emit(e, IB_FIND_TRANSPORT_RETRANSMISSION, qp, related, psn);
     if (f) {
         f->data.cause = (uint8_t)cause;
@@ -696,8 +695,8 @@ static void acknowledged(struct ib_engine *e, struct eng_qp *qp, const struct ib
     struct eng_qp_trouble *tr = qp->trouble ? trouble_of(e, qp) : NULL;
     if (tr && tr->gap_open && !ib_psn_before(psn, tr->gap_psn)) {
         if (!tr->gap_nak) {
-            struct ib_finding *f = emit(e, IB_FIND_CAPTURE_LOSS, qp, at_frame(tr->gap_at),
-                                        tr->gap_psn);
+            struct ib_finding *f =
+                emit(e, IB_FIND_CAPTURE_LOSS, qp, at_frame(tr->gap_at), tr->gap_psn);
             if (f)
                 f->data.missing = tr->gap_count;
         }
