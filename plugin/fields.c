@@ -145,6 +145,14 @@ static hf_register_info extra_hf[] = {
     X(&ibs_hf.conn, "Connection", "analysis.conn", FT_UINT32, BASE_DEC, NULL,
       "Index of the CM connection this message belongs to, 0-based in order of first REQ "
       "(like tcp.stream); the analyzer's conn."),
+    X(&ibs_hf.qp, "Queue pair", "analysis.qp", FT_UINT32, BASE_DEC, NULL,
+      "Number of the RC queue pair's requester direction this request or answer belongs to, "
+      "0-based in order of first sight (like tcp.stream); the analyzer's qp index."),
+    X(&ibs_hf.acks_frame, "This answers the request in", "analysis.acks_frame", FT_FRAMENUM,
+      BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_ACK),
+      "Frame of the newest request this ACK, READ response or atomic ACK covers."),
+    X(&ibs_hf.ack_rtt, "ACK round trip", "analysis.ack_rtt", FT_RELATIVE_TIME, BASE_NONE, NULL,
+      "Time from that request to this answer."),
     X(&ibs_hf.conn_service_id, "ServiceID", "analysis.conn.service_id", FT_UINT64, BASE_HEX, NULL,
       "The ServiceID of the connection's REQ."),
     X(&ibs_hf.conn_port_space, "Port Space", "analysis.conn.port_space", FT_UINT16, BASE_HEX, NULL,

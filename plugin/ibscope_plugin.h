@@ -96,6 +96,7 @@ struct ibs_hf_extra {
     int redirect_depth;
     int conn, conn_service_id, conn_port_space, conn_src_ip, conn_src_ipv6, conn_src_port;
     int conn_dst_ip, conn_dst_ipv6, conn_dst_port, chain, chain_first_request;
+    int qp, acks_frame, ack_rtt;
     int icrc_status, icrc_computed, vcrc_status, vcrc_computed;
     int diag;
 };
@@ -146,6 +147,9 @@ struct ibs_frame {
     bool has_chain;
     bool first_of_chain; /* its first request (from the second pass on) */
     uint32_t chain;
+    uint32_t qp1;  /* the RC queue pair's requester direction + 1; 0: none */
+    uint32_t acks_frame; /* an answer: the newest request it covers, 0: none */
+    int64_t ack_rtt_ns;  /* and the time since that request */
     bool not_kept; /* its analysis could not be stored for later passes */
     bool unplaced; /* IBS_FOUND_UNPLACED: only the note, nothing decoded */
 };

@@ -291,6 +291,22 @@ static void take_conn_and_chain(struct ibs_stored *st, struct ib_frame_links *l,
     memset(&l->conn_tuple, 0, sizeof l->conn_tuple);
 }
 
+/* An RC frame's queue pair, and what an answer covers: kept in st, out of
+ * the links before keep() (a data frame has no result of its own). */
+static void take_qp(struct ibs_stored *st, struct ib_frame_links *l)
+{
+    if (l->has_qp)
+        st->qp1 = l->qp + 1;
+    if (l->acks.frame) {
+        st->acks_frame = (uint32_t)l->acks.frame;
+        st->ack_rtt_ns = l->ack_rtt_ns;
+    }
+    l->has_qp = false;
+    l->qp = 0;
+    memset(&l->acks, 0, sizeof l->acks);
+    l->ack_rtt_ns = 0;
+}
+
 /* What st says of the frame, into out. */
 static void give_stored(const struct ibs_stored *st, struct ibs_frame *out)
 {
@@ -302,6 +318,9 @@ static void give_stored(const struct ibs_stored *st, struct ibs_frame *out)
     out->conn_from_passive = st->conn_from_passive;
     out->has_chain = st->chain1 != 0;
     out->chain = st->chain1 ? st->chain1 - 1 : 0;
+    out->qp1 = st->qp1;
+    out->acks_frame = st->acks_frame;
+    out->ack_rtt_ns = st->ack_rtt_ns;
 }
 
 /* A redirect response (it has a chain depth) is remembered; a request that
@@ -326,6 +345,8 @@ enum ibs_found ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_fra
     out->conn = NULL;
     out->conn_from_passive = false;
     out->has_chain = out->first_of_chain = false;
+    out->qp1 = out->acks_frame = 0;
+    out->ack_rtt_ns = 0;
     out->not_kept = false;
     if (PINFO_FD_VISITED(pinfo)) {
         /* A later pass: the same parse, and the stored verdict if the
@@ -358,15 +379,16 @@ enum ibs_found ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_fra
     struct ib_frame_ref at = frame_ref(pinfo);
     ib_engine_feed(engine, at, &out->pkt, &a);
     route_findings(&a, pinfo->num);
-    struct ibs_stored st = { pinfo->num, qc.answer, false, 0, 0, NULL };
+    struct ibs_stored st = { pinfo->num, qc.answer, false, 0, 0, 0, 0, 0, NULL };
     take_conn_and_chain(&st, &a.links, &out->pkt);
+    take_qp(&st, &a.links);
     struct ibs_result *r = keep(&a);
     if (r)
         link_redirect(r, pinfo->num, &at);
     st.result = r;
     /* Stored only when a later pass has something to replay; shown on this
      * pass even when it could not be stored (said on the frame). */
-    if (st.mad_qp || st.conn1 || st.chain1 || st.result) {
+    if (st.mad_qp || st.conn1 || st.chain1 || st.qp1 || st.result) {
         out->not_kept = !ibs_frame_table_add(&stored, &st);
         give_stored(&st, out);
     }

@@ -387,6 +387,18 @@ static void add_analysis(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo,
     }
     if (fr->conn)
         add_conn(t, tvb, fr->conn_index, fr->conn);
+    if (fr->qp1) {
+        it = proto_tree_add_uint(t, ibs_hf.qp, tvb, 0, 0, fr->qp1 - 1);
+        proto_item_set_generated(it);
+    }
+    if (fr->acks_frame) {
+        it = proto_tree_add_uint(t, ibs_hf.acks_frame, tvb, 0, 0, fr->acks_frame);
+        proto_item_set_generated(it);
+        nstime_t rtt = { (time_t)(fr->ack_rtt_ns / 1000000000),
+                         (int)(fr->ack_rtt_ns % 1000000000) };
+        it = proto_tree_add_time(t, ibs_hf.ack_rtt, tvb, 0, 0, &rtt);
+        proto_item_set_generated(it);
+    }
     if (fr->has_chain) {
         it = proto_tree_add_uint(t, ibs_hf.chain, tvb, 0, 0, fr->chain);
         proto_item_set_generated(it);

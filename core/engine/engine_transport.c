@@ -339,8 +339,11 @@ static void sends_covered(struct ib_engine *e, struct eng_qp *qp, uint32_t psn)
         if (!newest || s->at.time_ns > newest->at.time_ns)
             newest = s;
     }
-    if (newest)
+    if (newest) {
         rtt_add(qp, e->at.time_ns - newest->at.time_ns);
+        e->out->links.acks = ref_unpack(newest->at);
+        e->out->links.ack_rtt_ns = e->at.time_ns - newest->at.time_ns;
+    }
     int64_t limit = qp->from_cm ? timeout_ns(qp->timeout) : 0;
     if (oldest && limit > 0 && e->at.time_ns - oldest->at.time_ns > limit) {
         struct ib_finding *f = emit(e, IB_FIND_ACK_TIMEOUT, qp, oldest->at, oldest->first_psn);
@@ -560,6 +563,8 @@ static void request(struct ib_engine *e, const struct ib_packet *p, uint8_t op)
     struct eng_qp *qp = qp_get(e, &k, &requester);
     if (!qp)
         return;
+    e->out->links.has_qp = true;
+    e->out->links.qp = qp->self;
     struct eng_ref now = ref_pack(e->at);
     uint32_t psn = p->bth.psn;
     uint32_t span = request_span(qp, p, op);
@@ -718,6 +723,8 @@ static void answer(struct ib_engine *e, const struct ib_packet *p)
     struct eng_qp *qp = answered_qp(e, p);
     if (!qp || !qp->started)
         return;
+    e->out->links.has_qp = true;
+    e->out->links.qp = qp->self;
     qp->last_ns = e->at.time_ns;
     qp->last_where = ref_pack(e->at).where;
     bool aeth = ib_packet_has(p, IB_HAS_AETH);

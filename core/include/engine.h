@@ -55,6 +55,14 @@ struct ib_frame_links {
      * is the chain's first_request.) */
     bool has_chain;
     uint32_t chain; /* ib_engine_chain(e, chain) */
+    /* Like tcp.stream for an RC queue pair: a request and the answers to it
+     * carry its requester direction's number (ib_engine_qp).  An answer that
+     * covers sends waiting for it names the newest of them and the time
+     * since it was sent (tcp.analysis.acks_frame, ack_rtt). */
+    bool has_qp;
+    uint32_t qp;
+    struct ib_frame_ref acks;
+    int64_t ack_rtt_ns;
 };
 
 /* True when the frame is linked to nothing and has no figures. */

@@ -87,7 +87,8 @@ CONTRACT = (
     + ["analysis." + f for f in "retransmission_of port_reused_from duplicate_tuple_of "
        "redirected_by redirect_target_frame redirect_loop_to ports_in_use pool_utilization "
        "tuple_ports_in_use exhaustion_eta port_rate redirect_depth conn conn.service_id conn.port_space conn.src_ip "
-       "conn.src_ipv6 conn.src_port conn.dst_ip conn.dst_ipv6 conn.dst_port chain".split()]
+       "conn.src_ipv6 conn.src_port conn.dst_ip conn.dst_ipv6 conn.dst_port chain qp acks_frame "
+       "ack_rtt".split()]
 )
 CONTRACT = ["ibscope." + f for f in CONTRACT]
 
@@ -1529,6 +1530,48 @@ def rc_captures(env):
     return d, caps
 
 
+def rc_truth(path):
+    """truth.tsv's rows of one rc capture: [(frame, kind, related, {key: value})]."""
+    rows = []
+    with open(os.path.join(os.path.dirname(path), "truth.tsv")) as f:
+        f.readline()
+        for line in f:
+            cap, frame, kind, related, details = line.rstrip("\n").split("\t")
+            if cap == name(path) and kind != "none":
+                keys = dict(kv.split("=", 1) for kv in details.split(";")) if details != "-" else {}
+                rows.append((int(frame), kind, 0 if related == "-" else int(related), keys))
+    return rows
+
+
+def rc_acks_and_qps(env, path, findings):
+    """The plugin's per-frame transport fields on an rc capture: every
+    ack_timeout row of the truth is an answer whose analysis.acks_frame is
+    the late request and whose analysis.ack_rtt is the wait the truth gives;
+    every finding's frame carries analysis.qp, the analyzer's qp index."""
+    errs = []
+    fields = env.read(path, ["-T", "fields", "-e", "frame.number", "-e", "ibscope.analysis.qp",
+                             "-e", "ibscope.analysis.acks_frame", "-e", "ibscope.analysis.ack_rtt"],
+                      two_pass=True)
+    per_frame = {}
+    for line in fields.splitlines():
+        n, qp, acks, rtt = (line.split("\t") + ["", "", ""])[:4]
+        per_frame[int(n)] = (qp, acks, rtt)
+    for frame, kind, related, keys in rc_truth(path):
+        if kind != "ack_timeout":
+            continue
+        qp, acks, rtt = per_frame.get(frame, ("", "", ""))
+        if acks != str(related) or not rtt or abs(float(rtt) * 1e6 - float(keys["waited_us"])) > 1e-3:
+            errs.append("%s frame %d: acks_frame %r ack_rtt %r, the truth %d and %s us"
+                        % (path, frame, acks, rtt, related, keys["waited_us"]))
+    for f in findings:
+        qp = f["details"].get("qp", {}).get("index")
+        got = per_frame.get(f["frame"], ("",))[0]
+        if qp is not None and got != str(qp):
+            errs.append("%s frame %d: analysis.qp %r, the analyzer's %s %s"
+                        % (path, f["frame"], got, f["kind"], qp))
+    return errs
+
+
 def check_rc(env, update):
     """On every capture of ibscope-gen rc (the transport cases: gaps, loss,
     reordering, NAKs, RNR NAKs, resends, retries exhausted, ACK timeouts),
@@ -1557,6 +1600,7 @@ def check_rc(env, update):
                             % (path, sorted((want - got).items())[:6],
                                sorted((got - want).items())[:6]))
             seen.update(k for _, k in want.elements())
+            errs += rc_acks_and_qps(env, path, json.loads(p.stdout)["findings"])
         for kind in ("psn_gap", "capture_loss", "out_of_order", "transport_retransmission", "nak",
                      "rnr_nak", "retries_exhausted", "ack_timeout", "psn_start_mismatch"):
             if not seen[kind]:

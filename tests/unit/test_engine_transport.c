@@ -435,8 +435,14 @@ static void test_statistics(void **state)
     int64_t t = 0;
     for (unsigned i = 0; i < 5; i++) {
         feed_silent(r, t, (p = rq(100 + i), &p));
+        assert_true(r->out.links.has_qp);
+        assert_int_equal(r->out.links.qp, 0);
+        uint64_t sent = r->frame;
         t += rtt_us[i];
         feed_silent(r, t, (p = ack(100 + i), &p));
+        assert_true(r->out.links.has_qp);
+        assert_int_equal(r->out.links.acks.frame, sent);
+        assert_int_equal(r->out.links.ack_rtt_ns, rtt_us[i] * 1000);
         t += 5;
     }
     feed(r, t, (p = rq(106), &p)); /* 105 lost before the capture */
