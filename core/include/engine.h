@@ -386,7 +386,7 @@ const char *ib_qp_op_name(unsigned op);
 
 /* ACK round trips: from a request's last send to the first answer that
  * covers it.  The median and 99th percentile come of a histogram of
- * half-octaves, interpolated within theirs (within 20 %). */
+ * half-octaves, interpolated within theirs: right to a factor of 1.41. */
 struct ib_rtt {
     uint64_t count;
     int64_t min_ns, median_ns, p99_ns, max_ns;
