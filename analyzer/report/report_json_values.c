@@ -359,35 +359,10 @@ static void (*const codec_writers[RS_CODEC_COUNT])(struct json_writer *, const s
     [RS_CODEC_CHAIN] = chain_value,
 };
 
-static uint64_t uint_at(const void *p, size_t size)
-{
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    switch (size) {
-    case 1: memcpy(&u8, p, 1); return u8;
-    case 2: memcpy(&u16, p, 2); return u16;
-    case 4: memcpy(&u32, p, 4); return u32;
-    default: memcpy(&u64, p, 8); return u64;
-    }
-}
-
-/* Whether the bool (or bit) a row's `has` names is set (none: true). */
-static bool has_value(const struct rs_member *mb, const char *obj)
-{
-    bool there = true;
-    if (mb->has && mb->has_bit)
-        there = (*(const uint8_t *)(obj + mb->has - 1) & mb->has_bit) != 0;
-    else if (mb->has)
-        memcpy(&there, obj + mb->has - 1, sizeof there);
-    return there;
-}
-
 /* An enum by its name, or its number when it has none. */
 static void enum_value(struct json_writer *w, const struct rs_member *mb, const void *p)
 {
-    unsigned v = (unsigned)uint_at(p, mb->size);
+    unsigned v = (unsigned)rs_uint_at(p, mb->size);
     const char *name = mb->names->name(v);
     if (name)
         jw_string(w, name);
@@ -419,19 +394,19 @@ static void member_value(struct json_writer *w, const struct rs_member *mb, cons
     const void *p = obj + mb->at;
     int64_t i64;
     char text[RS_TEXT_MAX];
-    if (!has_value(mb, obj) && mb->kind != RS_OBJECT) {
+    if (!rs_has(mb, obj) && mb->kind != RS_OBJECT) {
         jw_null(w);
         return;
     }
     switch (mb->kind) {
-    case RS_UINT: jw_uint(w, uint_at(p, mb->size)); break;
+    case RS_UINT: jw_uint(w, rs_uint_at(p, mb->size)); break;
     case RS_INT: memcpy(&i64, p, sizeof i64), jw_int(w, i64); break;
     case RS_TIME: memcpy(&i64, p, sizeof i64), jv_time(w, i64); break;
     case RS_BOOL: jw_bool(w, *(const bool *)p); break;
     case RS_FRAME: jv_frame(w, p); break;
     case RS_ENDPOINT: jv_endpoint(w, p); break;
     case RS_IP: jv_ip(w, *(const uint8_t *)(obj + mb->aux), p); break;
-    case RS_PORT_SPACE: jv_port_space(w, (uint16_t)uint_at(p, 2)); break;
+    case RS_PORT_SPACE: jv_port_space(w, (uint16_t)rs_uint_at(p, 2)); break;
     case RS_REAL: real_value(w, mb, p); break;
     case RS_STRING: jw_string(w, *(const char *const *)p); break;
     case RS_HEX64: hex64_value(w, mb, p); break;
@@ -439,7 +414,7 @@ static void member_value(struct json_writer *w, const struct rs_member *mb, cons
     case RS_TEXT: jw_string(w, mb->text(obj, text, sizeof text)); break;
     case RS_INDEX: jw_uint(w, at->index); break;
     case RS_CAPTURE:
-    case RS_FRAME_NUMBER: jw_uint(w, uint_at(p, mb->size)); break;
+    case RS_FRAME_NUMBER: jw_uint(w, rs_uint_at(p, mb->size)); break;
     case RS_OBJECT: object_value(w, mb->object, p, at); break;
     case RS_VARIANT: object_value(w, mb->variant(obj), p, at); break;
     case RS_RECORDS: break; /* the renderer's, after the others */
@@ -452,7 +427,7 @@ void jv_members(struct json_writer *w, const struct rs_object *o, const void *ob
 {
     for (size_t i = 0; i < o->count; i++) {
         const struct rs_member *mb = &o->members[i];
-        if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !has_value(mb, obj)) ||
+        if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !rs_has(mb, obj)) ||
             mb->kind == RS_RECORDS || (mb->present && !mb->present(obj)))
             continue;
         jw_key(w, mb->key);

@@ -191,7 +191,7 @@ static const struct rs_member crc_count_members[] = {
     STATUS("mismatch", IB_CRC_MISMATCH),
     STATUS("not_present", IB_CRC_NOT_PRESENT),
 };
-static const struct rs_object rs_crc_counts = { "crc.captures[].icrc", ROWS(crc_count_members) };
+const struct rs_object rs_crc_counts = { "crc.captures[].icrc", ROWS(crc_count_members) };
 
 static const struct rs_member crc_capture_members[] = {
     { "capture", RS_INDEX, 0, .noun = "its place in crc.captures" },
@@ -528,4 +528,38 @@ void rs_list(FILE *out)
     for (size_t o = 0; o < rs_object_count; o++)
         for (size_t i = 0; i < rs_objects[o]->count; i++)
             fprintf(out, "%s\t%s\n", rs_objects[o]->name, rs_objects[o]->members[i].key);
+}
+
+uint64_t rs_uint_at(const void *p, size_t size)
+{
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    switch (size) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    default: memcpy(&u64, p, 8); return u64;
+    }
+}
+
+bool rs_has(const struct rs_member *mb, const void *obj)
+{
+    bool there = true;
+    if (!mb->has)
+        return true;
+    const char *at = (const char *)obj + mb->has - 1;
+    if (mb->has_bit)
+        return (*(const uint8_t *)at & mb->has_bit) != 0;
+    memcpy(&there, at, sizeof there);
+    return there;
+}
+
+const struct rs_member *rs_member_of(const struct rs_object *o, const char *key)
+{
+    for (size_t i = 0; i < o->count; i++)
+        if (strcmp(o->members[i].key, key) == 0)
+            return &o->members[i];
+    return NULL;
 }

@@ -144,6 +144,8 @@ extern const struct rs_object rs_chain;
 extern const struct rs_object rs_capture;
 /* crc.captures[] (and JSON Lines' "crc" records): struct report_capture. */
 extern const struct rs_object rs_crc_capture;
+/* crc.captures[].icrc and .vcrc: uint64_t[3], by enum ib_crc_status. */
+extern const struct rs_object rs_crc_counts;
 /* frames: struct report_model (its frame counts and times). */
 extern const struct rs_object rs_frames;
 /* pool (a merge's pools[] and hosts[].pool): struct report_pool. */
@@ -169,6 +171,14 @@ extern const char *const rs_target_problem_names[RS_TARGET_PROBLEMS];
 /* Every table, for --list-report-keys. */
 extern const struct rs_object *const rs_objects[];
 extern const size_t rs_object_count;
+
+/* A row's unsigned value: size bytes at p (RS_UINT, RS_ENUM, RS_CAPTURE, ...). */
+uint64_t rs_uint_at(const void *p, size_t size);
+/* Whether a row's value is there: the bool (or bit) its `has` names, in
+ * obj (no such bool: true). */
+bool rs_has(const struct rs_member *mb, const void *obj);
+/* o's row of that key; NULL for none. */
+const struct rs_member *rs_member_of(const struct rs_object *o, const char *key);
 
 /* --list-report-keys: a line per member, "OBJECT\tKEY", in order. */
 void rs_list(FILE *out);
