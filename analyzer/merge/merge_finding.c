@@ -98,16 +98,6 @@ static bool read_codec(struct rd *r, const struct rs_member *mb, void *obj,
     }
 }
 
-static const char *kind_name(enum ib_finding_kind k)
-{
-    return ib_finding_kind_name(k);
-}
-
-static const char *severity_name(enum ib_severity s)
-{
-    return ib_severity_name(s);
-}
-
 /* Kind, severity and rule as the engine makes them: addressing findings
  * have an addressing rule, malformed ones an error that is not, and each
  * finding its kind's severity or its rule's. */
@@ -120,16 +110,17 @@ static bool check_kind(struct rd *r, size_t base, struct ib_finding *f, bool has
     if (ruled && !has_rule)
         return rd_fail(r, "missing");
     if (!ruled && has_rule)
-        return rd_fail(r, "given for a finding of kind %s", kind_name(f->kind));
+        return rd_fail(r, "given for a finding of kind %s", ib_finding_kind_name(f->kind));
     if (ruled && (info->addressing != (f->kind == IB_FIND_ADDRESSING) ||
                   (f->kind == IB_FIND_MALFORMED && info->severity != IB_SEV_ERROR)))
-        return rd_fail(r, "%s is not a rule of %s findings", info->name, kind_name(f->kind));
+        return rd_fail(r, "%s is not a rule of %s findings", info->name,
+                       ib_finding_kind_name(f->kind));
     enum ib_severity want = ruled ? info->severity : ib_finding_kind_severity(f->kind);
     rd_path_back(r, base);
     rd_path_key(r, "severity");
     if (f->severity != want)
-        return rd_fail(r, "%s is not the severity of this finding (%s)", severity_name(f->severity),
-                       severity_name(want));
+        return rd_fail(r, "%s is not the severity of this finding (%s)",
+                       ib_severity_name(f->severity), ib_severity_name(want));
     rd_path_back(r, base);
     return true;
 }
@@ -142,7 +133,8 @@ static bool check_details(struct rd *r, size_t base, struct ib_finding *f, uint6
     struct ib_finding_data *d = &f->data;
     rd_path_key(r, "details");
     if (ms_given(t, seen, "local_comm_id") && ms_given(t, seen, "request_id"))
-        return rd_fail(r, "a %s has one of local_comm_id and request_id", kind_name(f->kind));
+        return rd_fail(r, "a %s has one of local_comm_id and request_id",
+                       ib_finding_kind_name(f->kind));
     if (f->kind == IB_FIND_RETRANSMISSION && !ms_given(t, seen, "repeated"))
         d->cm_attr = d->sidr ? IB_CM_SIDR_REQ : IB_CM_REQ;
     if (f->kind == IB_FIND_VCRC_MISMATCH && (d->crc_carried > 0xFFFF || d->crc_computed > 0xFFFF))

@@ -294,7 +294,7 @@ static const struct rs_member finding_members[] = {
     { "kind", RS_ENUM, AT(F, kind), .names = &kind_names, .noun = "a finding kind" },
     { "severity", RS_ENUM, AT(F, severity), .names = &severity_names, .noun = "a severity" },
     { "message", RS_TEXT, 0, .text = message_text },
-    /* optional, present and rule: merge_finding.c checks them together */
+    /* written with a related frame, or a rule: merge_finding.c checks them against the kind */
     { "related_capture", RS_CAPTURE, AT(F, related.capture), .present = related, .optional = true },
     { "related_frame", RS_FRAME_NUMBER, AT(F, related.frame), .present = related, .optional = true },
     { "rule", RS_ENUM, AT(F, rule), .names = &rule_names, .noun = "a rule", .present = ruled,
