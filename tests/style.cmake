@@ -17,4 +17,10 @@ if(Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/style/layers.py
                    ${PROJECT_SOURCE_DIR} --core-lib $<TARGET_FILE:ibscope_core> --nm ${CMAKE_NM})
   set_tests_properties(style.layers PROPERTIES LABELS quick)
+  # Every table of the report's shape in rs_objects[] (so --list-report-keys
+  # and docs.lists see it), and a details table for every finding kind.
+  add_test(NAME style.report_tables
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/style/report_tables.py
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(style.report_tables PROPERTIES LABELS quick)
 endif()

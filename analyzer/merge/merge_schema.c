@@ -262,8 +262,8 @@ static bool by_message_read(struct rd *r, const struct rs_member *mb, void *obj,
                              cm_message_index, "a CM message");
 }
 
-static bool (*const codec_readers[])(struct rd *, const struct rs_member *, void *,
-                                     struct ms_scratch *) = {
+static bool (*const codec_readers[RS_CODEC_COUNT])(struct rd *, const struct rs_member *, void *,
+                                                   struct ms_scratch *) = {
     [RS_CODEC_IP_VERSION] = ip_version_read,
     [RS_CODEC_ADDRESSES] = addresses_read,
     [RS_CODEC_DESTINATION] = destination_read,
@@ -288,12 +288,14 @@ static void uint_to(void *p, size_t size, uint64_t v)
     }
 }
 
-/* The bool a row's `has` names: set when its value was there (not null).
- * Objects are read into zeroed memory, and two members may share the
- * bool (frames' first_time and last_time): a null leaves it. */
+/* The bool (or bit) a row's `has` names: set when its value was there
+ * (not null).  Objects are read into zeroed memory, and two members may
+ * share the bool (frames' first_time and last_time): a null leaves it. */
 static void set_has(const struct rs_member *mb, char *obj, bool there)
 {
-    if (mb->has && there)
+    if (mb->has && there && mb->has_bit)
+        *(uint8_t *)(obj + mb->has - 1) |= mb->has_bit;
+    else if (mb->has && there)
         memcpy(obj + mb->has - 1, &there, sizeof there);
 }
 
@@ -408,6 +410,40 @@ static bool object_read(struct rd *r, const struct rs_member *mb, char *obj,
     return ms_read_members(r, mb->object, obj + mb->at, scratch, &seen);
 }
 
+/* An object whose table the members read before it choose (a finding's
+ * kind its details'). */
+static bool variant_read(struct rd *r, const struct rs_member *mb, char *obj,
+                         struct ms_scratch *scratch)
+{
+    uint64_t seen = 0;
+    char noun[64];
+    snprintf(noun, sizeof noun, "an object of %s", mb->key);
+    if (!rd_open(r, JP_OBJECT, noun))
+        return false;
+    bool ok = ms_read_members(r, mb->variant(obj), obj + mb->at, scratch, &seen);
+    scratch->variant_seen = seen;
+    return ok;
+}
+
+static bool capture_read(struct rd *r, const struct rs_member *mb, char *obj)
+{
+    uint32_t c;
+    if (!rd_capture(r, &c))
+        return false;
+    uint_to(obj + mb->at, mb->size, c);
+    return true;
+}
+
+static bool codec_read(struct rd *r, const struct rs_member *mb, char *obj,
+                       struct ms_scratch *scratch)
+{
+    if (codec_readers[mb->codec])
+        return codec_readers[mb->codec](r, mb, obj, scratch);
+    if (scratch->codec)
+        return scratch->codec(r, mb, obj, scratch);
+    return rd_skip(r); /* a codec without a reader: a record's, which no merge keeps */
+}
+
 static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
                         struct ms_scratch *scratch)
 {
@@ -432,14 +468,15 @@ static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
     case RS_STRING: return string_read(r, mb, obj);
     case RS_HEX64: return hex64_read(r, mb, obj);
     case RS_ENUM: return enum_read(r, mb, obj);
-    case RS_TEXT: return rd_string(r, true, &(const char *){ NULL }); /* named again */
+    case RS_TEXT: /* worded again */ return rd_string(r, mb->nullable, &(const char *){ NULL });
     case RS_INDEX: return index_read(r, mb, scratch);
+    case RS_CAPTURE: return capture_read(r, mb, obj);
+    case RS_FRAME_NUMBER: return rd_frame_number(r, p);
     case RS_OBJECT: return object_read(r, mb, obj, scratch);
+    case RS_VARIANT: return variant_read(r, mb, obj, scratch);
     case RS_RECORDS: /* records of a run, not merged */
         return rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
-    case RS_CODEC: /* a codec without a reader: a record's, which no merge keeps */
-        return codec_readers[mb->codec] ? codec_readers[mb->codec](r, mb, obj, scratch)
-                                        : rd_skip(r);
+    case RS_CODEC: return codec_read(r, mb, obj, scratch);
     }
     return false;
 }
@@ -451,6 +488,38 @@ static size_t row_of(const struct rs_object *o, const char *key)
     while (i < o->count && strcmp(o->members[i].key, key) != 0)
         i++;
     return i;
+}
+
+/* The members a report must have: all but the optional ones and those
+ * written only with captures correlated, and a conditional one only when
+ * what was read says it is there (present). */
+static bool required_read(struct rd *r, const struct rs_object *o, const void *obj, uint64_t seen)
+{
+    for (size_t i = 0; i < o->count; i++) {
+        const struct rs_member *mb = &o->members[i];
+        if (mb->optional || mb->fabric || (seen & UINT64_C(1) << i) ||
+            (mb->present && !mb->present(obj)))
+            continue;
+        rd_path_key(r, mb->key);
+        return rd_fail(r, "missing");
+    }
+    return true;
+}
+
+/* One member, by its row: a variant after the member that chooses its
+ * table; a row that marks a bool sets it. */
+static bool row_read(struct rd *r, const struct rs_object *o, size_t i, char *obj,
+                     struct ms_scratch *scratch, uint64_t seen)
+{
+    const struct rs_member *mb = &o->members[i];
+    bool yes = true;
+    if (mb->after && !(seen & UINT64_C(1) << row_of(o, mb->after)))
+        return rd_fail(r, "given before %s", mb->after);
+    if (!member_read(r, mb, obj, scratch))
+        return false;
+    if (mb->marks)
+        memcpy(obj + mb->marks - 1, &yes, sizeof yes);
+    return true;
 }
 
 bool ms_read_members(struct rd *r, const struct rs_object *o, void *obj, struct ms_scratch *scratch,
@@ -470,18 +539,14 @@ bool ms_read_members(struct rd *r, const struct rs_object *o, void *obj, struct 
         }
         if (*seen & UINT64_C(1) << i)
             return rd_fail(r, "given twice");
-        *seen |= UINT64_C(1) << i;
-        if (!member_read(r, &o->members[i], obj, scratch))
+        if (!row_read(r, o, i, obj, scratch, *seen))
             return false;
+        *seen |= UINT64_C(1) << i;
     }
     if (r->jp->error[0])
         return false;
-    for (size_t i = 0; i < o->count; i++)
-        if (!o->members[i].optional && !o->members[i].fabric && !(*seen & UINT64_C(1) << i)) {
-            rd_path_key(r, o->members[i].key);
-            return rd_fail(r, "missing");
-        }
-    return true;
+    rd_path_back(r, base);
+    return required_read(r, o, obj, *seen);
 }
 
 const char *ms_key_at(const struct rs_object *o, size_t at)

@@ -11,12 +11,21 @@
 #include "merge_values.h"
 #include "report_schema.h"
 
+struct ms_scratch;
+typedef bool ms_codec_reader(struct rd *r, const struct rs_member *mb, void *obj,
+                             struct ms_scratch *scratch);
+
 /* What the reader is told of the object (its place in its array, for
  * RS_INDEX) and what a codec's reader keeps beside it (a source's
- * ip_version, checked against its ip once both are read). */
+ * ip_version, checked against its ip once both are read); the reader of
+ * the codecs this file has none for (a finding's, which renumber its
+ * chain in the merge: merge_finding.c), and what they read into. */
 struct ms_scratch {
     uint64_t index;
     uint64_t ip_version;
+    uint64_t variant_seen; /* the members an RS_VARIANT's table read, a bit a row */
+    ms_codec_reader *codec;
+    void *codec_ctx;
 };
 
 /* The members of the object just opened (rd_open) into obj; *seen gets a

@@ -13,6 +13,15 @@
  * (seen_at and a clock row's offset and bound) and a clock row per capture.
  * A merge's CSV has the same columns and six more at the end: each row's
  * host, and the figures of its rows per source (record = "source").
+ *
+ * The columns are members of the report's tables (report_schema.h), named
+ * by their keys: a row fills each column from the tables it shows (a
+ * finding's, a connection's, a capture's CRC counts, a source's), written
+ * as JSON writes the value, and the few columns of the CSV's own (record,
+ * capture_path, a connection's REQ) from cells of its own.  A member added
+ * to a table the CSV shows whole (a finding's own members, the CRC counts)
+ * gets a column at the end of the base columns; one added elsewhere fills
+ * the column of its key, when the header has one.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -23,66 +32,176 @@
 #include "printable.h"
 #include "report_format.h"
 #include "report_model.h"
-
-struct csv_state {
-    FILE *out;
-};
+#include "report_csv_values.h"
+#include "report_schema.h"
 
 /* RFC 4180 ends every record, the header's too, with CRLF. */
 #define CRLF "\r\n"
 
-static const char csv_header[] =
+/* The header's columns, in order: appended to, never moved. */
+static const char base_columns[] =
     "record,capture,capture_path,frame,time,kind,severity,rule,related_capture,related_frame,"
     "message,port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
     "reject_reason,retransmissions,req_frame,rep_frame,rtu_frame,dreq_frame,drep_frame,"
     "rej_frame,setup_latency_ns,verified,mismatch,not_present,conn";
-static const char csv_merge_header[] = ",host,connections,peak_ports_in_use,pool_utilization,"
-                                       "peak_ports_per_destination,exhausted";
+/* A merge's: the host of the row's capture, and a source's figures. */
+static const char merge_columns[] =
+    "host,connections,peak_ports_in_use,pool_utilization,peak_ports_per_destination,exhausted";
+/* With captures of several hosts correlated (fabric.h): a connection's
+ * captures, a capture's clock offset and its bound. */
+static const char fabric_columns[] = "seen_at,clock_offset_ns,clock_offset_error_ns";
+/* The tables a row shows whole: each member a column. */
+static const struct rs_object *const whole[] = { &rs_finding, &rs_crc_counts };
 
-/* With captures of several hosts correlated (fabric.h), three more: a
- * connection's captures, a capture's clock offset and its bound. */
-static const char csv_fabric_header[] = ",seen_at,clock_offset_ns,clock_offset_error_ns";
+#define CSV_COLUMNS_MAX 96
 
-/* Connection columns after message: 17 of them; then the CRC counts, 3;
- * then the connection's index (the plugin's ibscope.analysis.conn), 1. */
-#define CSV_CONN_COLUMNS  17
-#define CSV_CRC_COLUMNS   3
-#define CSV_INDEX_COLUMNS 1
+struct csv_state {
+    FILE *out;
+    const char *columns[CSV_COLUMNS_MAX];
+    size_t column_count;
+    char names[sizeof base_columns + sizeof merge_columns + sizeof fabric_columns];
+    size_t names_used;
+};
 
-/* A merge's columns after the rest: the host of the row's capture, and
- * no source figures. */
-static void host_columns(FILE *out, const struct report_model *m, uint32_t capture)
+/* A column a row fills itself; text a string from outside (csv_field). */
+struct csv_cell {
+    const char *column;
+    const char *value;
+    bool text;
+};
+
+/* A table a row shows: columns of its members' keys, and of aliases
+ * (column, member key or "object.key") where the names differ. */
+struct csv_source {
+    const struct rs_object *o;
+    const void *obj;
+    struct rs_place at;
+    const char *const (*aliases)[2];
+};
+
+struct csv_row {
+    const struct csv_cell *cells;
+    size_t cell_count;
+    const struct csv_source *sources;
+    size_t source_count;
+};
+
+static void add_column(struct csv_state *st, const char *name)
 {
-    const struct report_host *h = report_capture_host(m, capture);
-    if (!m->host_count)
-        return;
-    fputc(',', out);
-    if (h)
-        csv_field(out, h->name);
-    fputs(",,,,,", out);
+    for (size_t i = 0; i < st->column_count; i++)
+        if (strcmp(st->columns[i], name) == 0)
+            return;
+    if (st->column_count < CSV_COLUMNS_MAX)
+        st->columns[st->column_count++] = name;
 }
 
-/* The fabric columns of a row: seen_at (captures separated by ';') from a
- * connection's mask, the rest empty (a clock row writes its own). */
-static void fabric_columns(FILE *out, const struct report_model *m, uint64_t seen_at)
+/* The columns of a list ("a,b,c"), its names kept in st->names. */
+static void add_columns(struct csv_state *st, const char *list)
 {
-    if (!m->fabric)
+    char *names = st->names + st->names_used;
+    size_t size = strlen(list) + 1;
+    if (size > sizeof st->names - st->names_used)
         return;
-    fputc(',', out);
-    bool first = true;
-    for (unsigned i = 0; i < 64; i++)
-        if (seen_at & (1ull << i)) {
-            fprintf(out, "%s%u", first ? "" : ";", i);
-            first = false;
+    memcpy(names, list, size);
+    st->names_used += size;
+    for (char *name = names, *comma; name; name = comma ? comma + 1 : NULL) {
+        if ((comma = strchr(name, ',')))
+            *comma = '\0';
+        add_column(st, name);
+    }
+}
+
+/* The header: the base columns, then a member of a table shown whole that
+ * has none yet, then a merge's and the fabric's. */
+static void header_columns(struct csv_state *st, const struct report_model *m)
+{
+    add_columns(st, base_columns);
+    for (size_t t = 0; t < sizeof whole / sizeof whole[0]; t++)
+        for (size_t i = 0; i < whole[t]->count; i++)
+            if (cv_cell(&whole[t]->members[i]) && whole[t]->members[i].kind != RS_INDEX)
+                add_column(st, whole[t]->members[i].key);
+    if (m->host_count)
+        add_columns(st, merge_columns);
+    if (m->fabric)
+        add_columns(st, fabric_columns);
+}
+
+/* The member a column names in a source ("object.key" through its
+ * object), and the object it is in; NULL for none. */
+static const struct rs_member *source_member(const struct csv_source *s, const char *column,
+                                             const char **obj)
+{
+    const char *key = column;
+    for (size_t a = 0; s->aliases && s->aliases[a][0]; a++)
+        if (strcmp(s->aliases[a][0], column) == 0)
+            key = s->aliases[a][1];
+    const struct rs_object *o = s->o;
+    *obj = s->obj;
+    const char *dot;
+    char head[32];
+    while ((dot = strchr(key, '.')) && (size_t)(dot - key) < sizeof head) {
+        memcpy(head, key, (size_t)(dot - key));
+        head[dot - key] = '\0';
+        const struct rs_member *mb = rs_member_of(o, head);
+        if (!mb || mb->kind != RS_OBJECT)
+            return NULL;
+        *obj += mb->at;
+        o = mb->object;
+        key = dot + 1;
+    }
+    const struct rs_member *mb = rs_member_of(o, key);
+    return mb && cv_cell(mb) ? mb : NULL;
+}
+
+static void column_cell(FILE *out, const struct report_model *m, const struct csv_row *row,
+                        const char *column)
+{
+    for (size_t c = 0; c < row->cell_count; c++)
+        if (strcmp(row->cells[c].column, column) == 0) {
+            if (row->cells[c].text)
+                csv_field(out, row->cells[c].value);
+            else if (row->cells[c].value)
+                fputs(row->cells[c].value, out);
+            return;
         }
-    fputs(",,", out);
+    for (size_t s = 0; s < row->source_count; s++) {
+        const char *obj;
+        const struct rs_member *mb = source_member(&row->sources[s], column, &obj);
+        if (mb) {
+            cv_member(out, m, mb, obj, &row->sources[s].at);
+            return;
+        }
+    }
 }
+
+static void write_row(const struct csv_state *st, const struct report_model *m,
+                      const struct csv_row *row)
+{
+    for (size_t i = 0; i < st->column_count; i++) {
+        if (i)
+            fputc(',', st->out);
+        column_cell(st->out, m, row, st->columns[i]);
+    }
+    fputs(CRLF, st->out);
+}
+
+#define ROW(cells, sources)                                                                        \
+    (struct csv_row)                                                                               \
+    {                                                                                              \
+        cells, sizeof(cells) / sizeof((cells)[0]), sources, sizeof(sources) / sizeof((sources)[0]) \
+    }
 
 /* The capture's path as given on the command line. */
-static void capture_path(FILE *out, const struct report_model *m, uint32_t capture)
+static const char *capture_path(const struct report_model *m, uint32_t capture)
 {
-    if (capture < m->capture_count)
-        csv_field(out, m->captures[capture].info.path);
+    return capture < m->capture_count ? m->captures[capture].info.path : NULL;
+}
+
+/* A merge's host of the capture. */
+static const char *host_name(const struct report_model *m, uint32_t capture)
+{
+    const struct report_host *h = report_capture_host(m, capture);
+    return h ? h->name : NULL;
 }
 
 static void *csv_begin(const struct report_model *m, FILE *out)
@@ -91,9 +210,9 @@ static void *csv_begin(const struct report_model *m, FILE *out)
     if (!st)
         return NULL;
     st->out = out;
-    fputs(csv_header, out);
-    fputs(m->host_count ? csv_merge_header : "", out);
-    fputs(m->fabric ? csv_fabric_header : "", out);
+    header_columns(st, m);
+    for (size_t i = 0; i < st->column_count; i++)
+        fprintf(out, "%s%s", i ? "," : "", st->columns[i]);
     fputs(CRLF, out);
     return st;
 }
@@ -101,153 +220,112 @@ static void *csv_begin(const struct report_model *m, FILE *out)
 static void csv_finding(void *p, const struct report_model *m, const struct ib_finding *f)
 {
     struct csv_state *st = p;
-    char t[48];
-    char msg[IB_FINDING_TEXT_MAX];
-    fmt_time_rfc3339(f->at.time_ns, t, sizeof(t));
-    fprintf(st->out, "finding,%" PRIu32 ",", f->at.capture);
-    capture_path(st->out, m, f->at.capture);
-    fprintf(st->out, ",%" PRIu64 ",%s,%s,%s,", f->at.frame, t, ib_finding_kind_name(f->kind),
-            ib_severity_name(f->severity));
-    if (f->kind == IB_FIND_ADDRESSING || f->kind == IB_FIND_MALFORMED)
-        fputs(ib_diag_info((enum ib_diag_id)f->rule)->name, st->out);
-    fputc(',', st->out);
-    if (f->related.frame != 0)
-        fprintf(st->out, "%" PRIu32 ",%" PRIu64 ",", f->related.capture, f->related.frame);
-    else
-        fputs(",,", st->out);
-    csv_field(st->out, ib_finding_format(f, msg, sizeof msg));
-    for (int i = 0; i < CSV_CONN_COLUMNS + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS; i++)
-        fputc(',', st->out);
-    host_columns(st->out, m, f->at.capture);
-    fabric_columns(st->out, m, 0);
-    fputs(CRLF, st->out);
+    const struct csv_cell cells[] = {
+        { "record", "finding", false },
+        { "capture_path", capture_path(m, f->at.capture), true },
+        { "host", host_name(m, f->at.capture), true },
+    };
+    const struct csv_source sources[] = { { &rs_finding, f, { 0 }, NULL } };
+    write_row(st, m, &ROW(cells, sources));
     if (m->stream_records)
         fflush(st->out);
 }
 
-/* Frame numbers; "capture:frame" when several captures were merged. */
-static void frame_col(FILE *out, const struct report_model *m, const struct ib_frame_ref *f)
-{
-    char buf[32];
-    fputc(',', out);
-    if (f->frame != 0) {
-        fmt_frame(f, m->capture_count, buf, sizeof(buf));
-        fputs(buf, out);
-    }
-}
+static const char *const connection_aliases[][2] = {
+    { "req_frame", "frames.req" },
+    { "rep_frame", "frames.rep" },
+    { "rtu_frame", "frames.rtu" },
+    { "dreq_frame", "frames.dreq" },
+    { "drep_frame", "frames.drep" },
+    { "rej_frame", "frames.rej" },
+    { NULL, NULL },
+};
 
+/* A connection's row: capture, frame and time are its REQ's. */
 static void csv_connection(void *p, const struct report_model *m,
                            const struct ib_connection_record *rec)
 {
     struct csv_state *st = p;
-    FILE *out = st->out;
-    char t[48] = "";
-    int64_t lat;
-    if (rec->req.frame != 0)
+    char capture[16], frame[24] = "", t[48] = "";
+    snprintf(capture, sizeof capture, "%" PRIu32, rec->req.capture);
+    if (rec->req.frame != 0) {
+        snprintf(frame, sizeof frame, "%" PRIu64, rec->req.frame);
         fmt_time_rfc3339(rec->req.time_ns, t, sizeof(t));
-    fprintf(out, "connection,%" PRIu32 ",", rec->req.capture);
-    capture_path(out, m, rec->req.capture);
-    fputc(',', out);
-    if (rec->req.frame != 0)
-        fprintf(out, "%" PRIu64, rec->req.frame);
-    fprintf(out, ",%s,,,,,,,", t); /* kind..message empty */
-    if (rec->has_tuple) {
-        char ps[PORT_SPACE_BUF], src[64], dst[64];
-        fmt_port_space(rec->tuple.port_space, ps);
-        ib_format_ip(rec->tuple.ip_version, rec->tuple.src_ip, src, sizeof(src));
-        ib_format_ip(rec->tuple.ip_version, rec->tuple.dst_ip, dst, sizeof(dst));
-        fprintf(out, "%s,%s,%u,%s,%u", ps, src, (unsigned)rec->tuple.src_port, dst,
-                (unsigned)rec->tuple.dst_port);
-    } else {
-        fputs(",,,,", out);
     }
-    fprintf(out, ",%" PRIu32 ",%" PRIu32 ",%s,", rec->local_comm_id, rec->remote_comm_id,
-            ib_conn_state_name(rec->state));
-    if (rec->rej.frame != 0)
-        fprintf(out, "%u", (unsigned)rec->reject_reason);
-    fprintf(out, ",%u", rec->retransmissions);
-    frame_col(out, m, &rec->req);
-    frame_col(out, m, &rec->rep);
-    frame_col(out, m, &rec->rtu);
-    frame_col(out, m, &rec->dreq);
-    frame_col(out, m, &rec->drep);
-    frame_col(out, m, &rec->rej);
-    fputc(',', out);
-    if (report_connection_latency(rec, &lat))
-        fprintf(out, "%" PRId64, lat);
-    fprintf(out, ",,,,%" PRIu32, rec->index); /* no CRC counts */
-    fabric_columns(out, m, rec->seen_at);
-    fputs(CRLF, out);
+    const struct csv_cell cells[] = {
+        { "record", "connection", false },
+        { "capture", capture, false },
+        { "capture_path", capture_path(m, rec->req.capture), true },
+        { "frame", frame, false },
+        { "time", t, false },
+    };
+    const struct csv_source sources[] = {
+        { &rs_connection_record, rec, { 0 }, connection_aliases },
+    };
+    write_row(st, m, &ROW(cells, sources));
     if (m->stream_records)
-        fflush(out);
+        fflush(st->out);
 }
 
-/* Two rows per capture, kind icrc and vcrc: its frames by CRC status. */
-static void crc_rows(FILE *out, const struct report_model *m)
+/* Two rows per capture, kind icrc and vcrc (crc.captures[]'s objects):
+ * its frames by CRC status. */
+static void crc_rows(const struct csv_state *st, const struct report_model *m)
 {
-    for (size_t i = 0; i < m->capture_count; i++) {
-        const struct report_crc_counts *c = &m->captures[i].crc;
-        for (int k = 0; k < 2; k++) {
-            const uint64_t *n = k == 0 ? c->icrc : c->vcrc;
-            fprintf(out, "crc,%zu,", i);
-            capture_path(out, m, (uint32_t)i);
-            fprintf(out, ",,,%s,", k == 0 ? "icrc" : "vcrc");
-            for (int col = 0; col < 5 + CSV_CONN_COLUMNS; col++) /* severity .. latency */
-                fputc(',', out);
-            fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", n[IB_CRC_VERIFIED],
-                    n[IB_CRC_MISMATCH], n[IB_CRC_NOT_PRESENT]);
-            host_columns(out, m, (uint32_t)i);
-            fabric_columns(out, m, 0);
-            fputs(CRLF, out);
+    for (size_t i = 0; i < m->capture_count; i++)
+        for (size_t k = 0; k < rs_crc_capture.count; k++) {
+            const struct rs_member *counts = &rs_crc_capture.members[k];
+            if (counts->kind != RS_OBJECT)
+                continue;
+            const struct csv_cell cells[] = {
+                { "record", "crc", false },
+                { "capture_path", capture_path(m, (uint32_t)i), true },
+                { "kind", counts->key, false },
+                { "host", host_name(m, (uint32_t)i), true },
+            };
+            const struct csv_source sources[] = {
+                { &rs_crc_capture, &m->captures[i], { .index = i }, NULL },
+                { counts->object, (const char *)&m->captures[i] + counts->at, { 0 }, NULL },
+            };
+            write_row(st, m, &ROW(cells, sources));
         }
-    }
 }
 
 /* Captures correlated: a row per capture, its clock against its reference
  * in the last two columns (empty where nothing links it). */
-static void clock_rows(FILE *out, const struct report_model *m)
+static void clock_rows(const struct csv_state *st, const struct report_model *m)
 {
+    static const char *const aliases[][2] = { { "capture", "index" }, { NULL, NULL } };
     for (size_t i = 0; i < m->capture_count; i++) {
-        const struct report_capture *c = &m->captures[i];
-        fprintf(out, "clock,%zu,", i);
-        capture_path(out, m, (uint32_t)i);
-        /* frame .. seen_at empty */
-        for (int col = 0; col < 8 + CSV_CONN_COLUMNS + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS + 1;
-             col++)
-            fputc(',', out);
-        if (c->clock_linked)
-            fprintf(out, ",%" PRId64 ",%" PRId64, c->clock_offset_ns, c->clock_error_ns);
-        else
-            fputs(",,", out);
-        fputs(CRLF, out);
+        const struct csv_cell cells[] = {
+            { "record", "clock", false },
+            { "capture_path", capture_path(m, (uint32_t)i), true },
+        };
+        const struct csv_source sources[] = {
+            { &rs_capture, &m->captures[i], { .index = i }, aliases },
+        };
+        write_row(st, m, &ROW(cells, sources));
     }
 }
 
 /* A merge: a row per source, its address in port_space and src_ip, its
  * figures in the last columns. */
-static void source_rows(FILE *out, const struct report_model *m)
+static void source_rows(const struct csv_state *st, const struct report_model *m)
 {
+    static const char *const aliases[][2] = { { "src_ip", "ip" }, { NULL, NULL } };
     for (size_t i = 0; i < m->source_count; i++) {
-        const struct ib_source_stats *s = m->sources[i];
-        char ps[PORT_SPACE_BUF], ip[64];
-        fmt_port_space(s->port_space, ps);
-        ib_format_ip(s->ip_version, s->ip, ip, sizeof ip);
-        fprintf(out, "source,,,,,,,,,,,%s,%s", ps, ip);
-        /* src_port .. conn empty */
-        for (int col = 0; col < CSV_CONN_COLUMNS - 2 + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS; col++)
-            fputc(',', out);
-        fputc(',', out);
-        csv_field(out, m->hosts[m->source_host[i]].name);
-        fprintf(out, ",%" PRIu64 ",%" PRIu32 ",%.2f,%" PRIu32 ",%s" CRLF, s->connections,
-                s->peak_ports_in_use, s->pool_utilization, s->peak_ports_per_destination,
-                s->exhausted ? "true" : "false");
+        const struct csv_cell cells[] = {
+            { "record", "source", false },
+            { "host", m->hosts[m->source_host[i]].name, true },
+        };
+        const struct csv_source sources[] = { { &rs_source, m->sources[i], { 0 }, aliases } };
+        write_row(st, m, &ROW(cells, sources));
     }
 }
 
 /* A row per address of each host that is more than its one address
  * (report_host_shown): how they were joined in kind (ib_host_from_name),
  * in words in message, the address in port_space and src_ip. */
-static void host_rows(FILE *out, const struct report_model *m)
+static void host_rows(const struct csv_state *st, const struct report_model *m)
 {
     for (size_t i = 0; i < m->source_count; i++) {
         const struct ib_source_stats *s = m->sources[i];
@@ -258,20 +336,15 @@ static void host_rows(FILE *out, const struct report_model *m)
         fmt_port_space(s->port_space, ps);
         for (uint32_t a = 0; a < s->addresses_listed; a++) {
             ib_format_ip(s->addresses[a].ip_version, s->addresses[a].ip, ip, sizeof ip);
-            fprintf(out, "host_address,,,,,%s,,,,,",
-                    ib_host_from_name((enum ib_host_from)s->host_from));
-            csv_field(out, how);
-            fprintf(out, ",%s,%s", ps, ip);
-            for (int col = 0; col < CSV_CONN_COLUMNS - 2 + CSV_CRC_COLUMNS + CSV_INDEX_COLUMNS;
-                 col++)
-                fputc(',', out);
-            if (m->host_count) {
-                fputc(',', out);
-                csv_field(out, m->hosts[m->source_host[i]].name);
-                fputs(",,,,,", out);
-            }
-            fabric_columns(out, m, 0);
-            fputs(CRLF, out);
+            const struct csv_cell cells[] = {
+                { "record", "host_address", false },
+                { "kind", ib_host_from_name((enum ib_host_from)s->host_from), false },
+                { "message", how, true },
+                { "port_space", ps, false },
+                { "src_ip", ip, false },
+                { "host", m->host_count ? m->hosts[m->source_host[i]].name : NULL, true },
+            };
+            write_row(st, m, &(struct csv_row){ cells, sizeof cells / sizeof cells[0], NULL, 0 });
         }
     }
 }
@@ -280,12 +353,12 @@ static int csv_end(void *p, const struct report_model *m)
 {
     struct csv_state *st = p;
     if (m->render.crc)
-        crc_rows(st->out, m);
-    host_rows(st->out, m);
+        crc_rows(st, m);
+    host_rows(st, m);
     if (m->host_count)
-        source_rows(st->out, m);
+        source_rows(st, m);
     if (m->fabric)
-        clock_rows(st->out, m);
+        clock_rows(st, m);
     free(p);
     return 0;
 }

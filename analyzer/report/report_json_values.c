@@ -86,28 +86,6 @@ void jv_port_space(struct json_writer *w, uint16_t ps)
     jw_string(w, buf);
 }
 
-/* The tuple's five keys, in the object w has open. */
-static void tuple_members(struct json_writer *w, const struct ib_tuple *t)
-{
-    jw_key(w, "port_space");
-    jv_port_space(w, t->port_space);
-    jw_key(w, "src_ip");
-    jv_ip(w, t->ip_version, t->src_ip);
-    jw_key(w, "src_port");
-    jw_uint(w, t->src_port);
-    jw_key(w, "dst_ip");
-    jv_ip(w, t->ip_version, t->dst_ip);
-    jw_key(w, "dst_port");
-    jw_uint(w, t->dst_port);
-}
-
-static void tuple_value(struct json_writer *w, const struct ib_tuple *t)
-{
-    jw_begin_object(w);
-    tuple_members(w, t);
-    jw_end_object(w);
-}
-
 /* Where a redirect sends the requester: lid, gid, qp, qkey, pkey. */
 static void target_members(struct json_writer *w, const struct ib_redirect_hop *h)
 {
@@ -123,210 +101,9 @@ static void target_members(struct json_writer *w, const struct ib_redirect_hop *
     jw_uint(w, h->pkey);
 }
 
-static void target_value(struct json_writer *w, const struct ib_redirect_hop *h)
-{
-    jw_begin_object(w);
-    target_members(w, h);
-    jw_end_object(w);
-}
-
-/* A CM message by name ("REQ"), or its attribute number when it has none. */
-static void jv_cm_message(struct json_writer *w, uint16_t attr)
-{
-    const char *name = ib_name_lookup(ib_cm_attr_names, attr);
-    if (name)
-        jw_string(w, name);
-    else
-        jw_uint(w, attr);
-}
-
-static void cm_details(struct json_writer *w, const struct ib_finding *f)
-{
-    const struct ib_finding_data *d = &f->data;
-    bool has_tuple = d->tuple.ip_version != 0;
-    if (f->kind == IB_FIND_POOL_HIGH || f->kind == IB_FIND_POOL_FORECAST) {
-        jw_key(w, "source");
-        jv_ip(w, d->tuple.ip_version, d->tuple.src_ip);
-        jw_key(w, "port_space");
-        jv_port_space(w, d->tuple.port_space);
-        if (f->kind == IB_FIND_POOL_FORECAST) {
-            jw_key(w, "model");
-            jw_string(w, ib_pool_model_name((enum ib_pool_model)d->model));
-        }
-        jw_key(w, "ports_in_use");
-        jw_uint(w, d->ports_in_use);
-        jw_key(w, "pool_size");
-        jw_uint(w, d->pool_size);
-        jw_key(w, "host_addresses");
-        jw_uint(w, d->host_addresses);
-        if (f->kind == IB_FIND_POOL_FORECAST) {
-            jw_key(w, "eta_s");
-            jv_number(w, d->eta_s, 3);
-            jw_key(w, "rate_per_s");
-            jv_number(w, d->rate_per_s, 6);
-        }
-        return;
-    }
-    jw_key(w, "tuple");
-    if (has_tuple)
-        tuple_value(w, &d->tuple);
-    else
-        jw_null(w);
-    if (f->kind == IB_FIND_RETRANSMISSION || f->kind == IB_FIND_UNREACHABLE ||
-        f->kind == IB_FIND_PATH_IGNORED) {
-        jw_key(w, d->sidr ? "request_id" : "local_comm_id");
-        jw_uint(w, d->comm_id);
-        jw_key(w, f->kind == IB_FIND_RETRANSMISSION ? "repeated"
-                  : f->kind == IB_FIND_UNREACHABLE  ? "unanswered"
-                                                    : "ignored");
-        jv_cm_message(w, d->cm_attr);
-    }
-    if (f->kind == IB_FIND_UNREACHABLE) {
-        jw_key(w, "sent");
-        jw_uint(w, d->sent);
-        jw_key(w, "tried_ns");
-        jw_int(w, d->tried_ns);
-    } else if (f->kind == IB_FIND_DUPLICATE_TUPLE) {
-        jw_key(w, "open_local_comm_id");
-        jw_uint(w, d->comm_id);
-    }
-}
-
-static void redirect_details(struct json_writer *w, const struct ib_finding *f)
-{
-    static const char *const problems[] = { "no_address", "qp0", "no_pkey" };
-    const struct ib_finding_data *d = &f->data;
-    jw_key(w, "mgmt_class");
-    jw_uint(w, d->mgmt_class);
-    jw_key(w, "chain");
-    if (d->has_chain)
-        jw_uint(w, d->chain);
-    else
-        jw_null(w);
-    jw_key(w, "target");
-    target_value(w, &d->target);
-    if (d->cm_attr) {
-        jw_key(w, "cm_message");
-        jw_string(w, d->cm_attr == IB_CM_REJ ? "REJ" : "SIDR_REP");
-        if (d->cm_attr == IB_CM_REJ) {
-            jw_key(w, "reject_reason");
-            jw_uint(w, d->reject_reason);
-        }
-    }
-    switch (f->kind) {
-    case IB_FIND_REDIRECT:
-        jw_key(w, "sl");
-        jw_uint(w, d->sl);
-        break;
-    case IB_FIND_REDIRECT_BAD_TARGET:
-        jw_key(w, "problems");
-        jw_begin_array(w);
-        for (unsigned i = 0; i < 3; i++)
-            if (d->problems & (1u << i))
-                jw_string(w, problems[i]);
-        jw_end_array(w);
-        break;
-    case IB_FIND_REDIRECT_LOOP:
-    case IB_FIND_REDIRECT_FOLLOWED:
-        jw_key(w, f->kind == IB_FIND_REDIRECT_LOOP ? "chain_length" : "hop");
-        jw_uint(w, d->hops);
-        break;
-    case IB_FIND_REDIRECT_KEY_MISMATCH:
-        jw_key(w, "carried_qkey");
-        if (d->problems & IB_KEY_QKEY)
-            jw_uint(w, d->qkey);
-        else
-            jw_null(w);
-        jw_key(w, "carried_pkey");
-        if (d->problems & IB_KEY_PKEY)
-            jw_uint(w, d->pkey);
-        else
-            jw_null(w);
-        break;
-    case IB_FIND_REDIRECT_NOT_FOLLOWED:
-        jw_key(w, "sent_to");
-        jv_endpoint(w, &d->sent_to);
-        jw_key(w, "sent_to_qp");
-        jw_uint(w, d->sent_to_qp);
-        break;
-    default: break;
-    }
-}
-
-static void not_delivered_details(struct json_writer *w, const struct ib_finding *f)
-{
-    const struct ib_finding_data *d = &f->data;
-    jw_key(w, "mgmt_class");
-    jw_uint(w, d->mgmt_class);
-    jw_key(w, "method");
-    jw_uint(w, d->method);
-    jw_key(w, "attr_id");
-    jw_uint(w, d->attr_id);
-    jw_key(w, "from");
-    jv_endpoint(w, &d->from);
-    jw_key(w, "to");
-    jv_endpoint(w, &d->to);
-    jw_key(w, "to_capture");
-    jw_uint(w, d->to_capture);
-}
-
-/* What the finding is about, as values: the keys its kind has
- * (docs/report-schema.md). */
-static void details_value(struct json_writer *w, const struct ib_finding *f)
-{
-    jw_begin_object(w);
-    switch (f->kind) {
-    case IB_FIND_RETRANSMISSION:
-    case IB_FIND_UNREACHABLE:
-    case IB_FIND_PATH_IGNORED:
-    case IB_FIND_PORT_REUSED:
-    case IB_FIND_DUPLICATE_TUPLE:
-    case IB_FIND_EXPLICIT_PORT_SHARED:
-    case IB_FIND_POOL_HIGH:
-    case IB_FIND_POOL_FORECAST: cm_details(w, f); break;
-    case IB_FIND_ICRC_MISMATCH:
-    case IB_FIND_VCRC_MISMATCH:
-        jw_key(w, "carried");
-        jw_uint(w, f->data.crc_carried);
-        jw_key(w, "computed");
-        jw_uint(w, f->data.crc_computed);
-        break;
-    case IB_FIND_NOT_DELIVERED: not_delivered_details(w, f); break;
-    case IB_FIND_ADDRESSING:
-    case IB_FIND_MALFORMED:
-    case IB_FIND_COUNT: break;
-    default: redirect_details(w, f); break;
-    }
-    jw_end_object(w);
-}
-
 void jv_finding_members(struct json_writer *w, const struct ib_finding *f)
 {
-    jw_key(w, "capture");
-    jw_uint(w, f->at.capture);
-    jw_key(w, "frame");
-    jw_uint(w, f->at.frame);
-    jw_key(w, "time");
-    jv_time(w, f->at.time_ns);
-    jw_key(w, "kind");
-    jw_string(w, ib_finding_kind_name(f->kind));
-    jw_key(w, "severity");
-    jw_string(w, ib_severity_name(f->severity));
-    char msg[IB_FINDING_TEXT_MAX];
-    jw_key(w, "message");
-    jw_string(w, ib_finding_format(f, msg, sizeof msg));
-    if (f->related.frame != 0) {
-        jw_key(w, "related_capture");
-        jw_uint(w, f->related.capture);
-        jw_key(w, "related_frame");
-        jw_uint(w, f->related.frame);
-    }
-    if (f->kind == IB_FIND_ADDRESSING || f->kind == IB_FIND_MALFORMED) {
-        jw_key(w, "rule");
-        jw_string(w, ib_diag_info((enum ib_diag_id)f->rule)->name);
-    }
-    jw_key(w, "details");
-    details_value(w, f);
+    jv_members(w, &rs_finding, f, &(struct rs_place){ 0 });
 }
 
 void jv_connection_members(struct json_writer *w, const struct ib_connection_record *rec)
@@ -506,8 +283,64 @@ static void reject_reasons_value(struct json_writer *w, const struct rs_member *
     jw_end_object(w);
 }
 
-static void (*const codec_writers[])(struct json_writer *, const struct rs_member *, const void *,
-                                     const struct rs_place *) = {
+/* A finding's details the kinds cannot say. */
+static void tuple_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                        const struct rs_place *at)
+{
+    const struct ib_tuple *t = (const struct ib_tuple *)((const char *)obj + mb->at);
+    (void)at;
+    if (t->ip_version == 0) { /* not IP CM */
+        jw_null(w);
+        return;
+    }
+    jw_begin_object(w);
+    jw_key(w, "port_space");
+    jv_port_space(w, t->port_space);
+    jw_key(w, "src_ip");
+    jv_ip(w, t->ip_version, t->src_ip);
+    jw_key(w, "src_port");
+    jw_uint(w, t->src_port);
+    jw_key(w, "dst_ip");
+    jv_ip(w, t->ip_version, t->dst_ip);
+    jw_key(w, "dst_port");
+    jw_uint(w, t->dst_port);
+    jw_end_object(w);
+}
+
+static void target_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                         const struct rs_place *at)
+{
+    (void)at;
+    jw_begin_object(w);
+    target_members(w, (const struct ib_redirect_hop *)((const char *)obj + mb->at));
+    jw_end_object(w);
+}
+
+static void problems_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                           const struct rs_place *at)
+{
+    uint8_t bits = *((const uint8_t *)obj + mb->at);
+    (void)at;
+    jw_begin_array(w);
+    for (unsigned i = 0; i < RS_TARGET_PROBLEMS; i++)
+        if (bits & (1u << i))
+            jw_string(w, rs_target_problem_names[i]);
+    jw_end_array(w);
+}
+
+static void chain_value(struct json_writer *w, const struct rs_member *mb, const void *obj,
+                        const struct rs_place *at)
+{
+    const struct ib_finding_data *d = obj;
+    (void)mb, (void)at;
+    if (d->has_chain)
+        jw_uint(w, d->chain);
+    else
+        jw_null(w);
+}
+
+static void (*const codec_writers[RS_CODEC_COUNT])(struct json_writer *, const struct rs_member *,
+                                                   const void *, const struct rs_place *) = {
     [RS_CODEC_IP_VERSION] = ip_version_value,
     [RS_CODEC_ADDRESSES] = addresses_value,
     [RS_CODEC_DESTINATION] = destination_value,
@@ -520,29 +353,29 @@ static void (*const codec_writers[])(struct json_writer *, const struct rs_membe
     [RS_CODEC_REJECT_REASON] = reject_reason_value,
     [RS_CODEC_SETUP_NS] = setup_ns_value,
     [RS_CODEC_SEEN_AT] = seen_at_value,
+    [RS_CODEC_TUPLE] = tuple_value,
+    [RS_CODEC_TARGET] = target_value,
+    [RS_CODEC_PROBLEMS] = problems_value,
+    [RS_CODEC_CHAIN] = chain_value,
 };
 
-static uint64_t uint_at(const void *p, size_t size)
+/* An enum by its name, or its number when it has none. */
+static void enum_value(struct json_writer *w, const struct rs_member *mb, const void *p)
 {
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-    switch (size) {
-    case 1: memcpy(&u8, p, 1); return u8;
-    case 2: memcpy(&u16, p, 2); return u16;
-    case 4: memcpy(&u32, p, 4); return u32;
-    default: memcpy(&u64, p, 8); return u64;
-    }
+    unsigned v = (unsigned)rs_uint_at(p, mb->size);
+    const char *name = mb->names->name(v);
+    if (name)
+        jw_string(w, name);
+    else
+        jw_uint(w, v);
 }
 
-/* Whether the bool a row's `has` names is true (no such bool: true). */
-static bool has_value(const struct rs_member *mb, const char *obj)
+static void object_value(struct json_writer *w, const struct rs_object *o, const void *p,
+                         const struct rs_place *at)
 {
-    bool there = true;
-    if (mb->has)
-        memcpy(&there, obj + mb->has - 1, sizeof there);
-    return there;
+    jw_begin_object(w);
+    jv_members(w, o, p, at);
+    jw_end_object(w);
 }
 
 static void real_value(struct json_writer *w, const struct rs_member *mb, const void *p)
@@ -560,30 +393,30 @@ static void member_value(struct json_writer *w, const struct rs_member *mb, cons
 {
     const void *p = obj + mb->at;
     int64_t i64;
-    if (!has_value(mb, obj) && mb->kind != RS_OBJECT) {
+    char text[RS_TEXT_MAX];
+    if (!rs_has(mb, obj) && mb->kind != RS_OBJECT) {
         jw_null(w);
         return;
     }
     switch (mb->kind) {
-    case RS_UINT: jw_uint(w, uint_at(p, mb->size)); break;
+    case RS_UINT: jw_uint(w, rs_uint_at(p, mb->size)); break;
     case RS_INT: memcpy(&i64, p, sizeof i64), jw_int(w, i64); break;
     case RS_TIME: memcpy(&i64, p, sizeof i64), jv_time(w, i64); break;
     case RS_BOOL: jw_bool(w, *(const bool *)p); break;
     case RS_FRAME: jv_frame(w, p); break;
     case RS_ENDPOINT: jv_endpoint(w, p); break;
     case RS_IP: jv_ip(w, *(const uint8_t *)(obj + mb->aux), p); break;
-    case RS_PORT_SPACE: jv_port_space(w, (uint16_t)uint_at(p, 2)); break;
+    case RS_PORT_SPACE: jv_port_space(w, (uint16_t)rs_uint_at(p, 2)); break;
     case RS_REAL: real_value(w, mb, p); break;
     case RS_STRING: jw_string(w, *(const char *const *)p); break;
     case RS_HEX64: hex64_value(w, mb, p); break;
-    case RS_ENUM: jw_string(w, mb->names->name((unsigned)uint_at(p, mb->size))); break;
-    case RS_TEXT: jw_string(w, mb->text(obj)); break;
+    case RS_ENUM: enum_value(w, mb, p); break;
+    case RS_TEXT: jw_string(w, mb->text(obj, text, sizeof text)); break;
     case RS_INDEX: jw_uint(w, at->index); break;
-    case RS_OBJECT:
-        jw_begin_object(w);
-        jv_members(w, mb->object, p, at);
-        jw_end_object(w);
-        break;
+    case RS_CAPTURE:
+    case RS_FRAME_NUMBER: jw_uint(w, rs_uint_at(p, mb->size)); break;
+    case RS_OBJECT: object_value(w, mb->object, p, at); break;
+    case RS_VARIANT: object_value(w, mb->variant(obj), p, at); break;
     case RS_RECORDS: break; /* the renderer's, after the others */
     case RS_CODEC: codec_writers[mb->codec](w, mb, obj, at); break;
     }
@@ -594,7 +427,7 @@ void jv_members(struct json_writer *w, const struct rs_object *o, const void *ob
 {
     for (size_t i = 0; i < o->count; i++) {
         const struct rs_member *mb = &o->members[i];
-        if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !has_value(mb, obj)) ||
+        if ((mb->fabric && !at->fabric) || (mb->kind == RS_OBJECT && !rs_has(mb, obj)) ||
             mb->kind == RS_RECORDS || (mb->present && !mb->present(obj)))
             continue;
         jw_key(w, mb->key);

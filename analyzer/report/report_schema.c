@@ -6,7 +6,9 @@
 #include "report_schema.h"
 
 #include <float.h>
+#include <string.h>
 
+#include "cm.h"
 #include "engine.h"
 #include "names.h"
 #include "report_format.h"
@@ -24,13 +26,15 @@ static const char *chain_end_name(unsigned v) { return ib_chain_end_name((enum i
 static unsigned chain_end_by_name(const char *s) { return (unsigned)ib_chain_end_by_name(s); }
 static const struct rs_names chain_end_names = { chain_end_name, chain_end_by_name, IB_CHAIN_END_COUNT };
 
-static const char *mgmt_class_text(const void *c)
+static const char *mgmt_class_text(const void *c, char *buf, size_t size)
 {
+    (void)buf, (void)size;
     return ib_mgmt_class_name(((const struct ib_redirect_chain *)c)->mgmt_class);
 }
 
-static const char *linktype_text(const void *c)
+static const char *linktype_text(const void *c, char *buf, size_t size)
 {
+    (void)buf, (void)size;
     return linktype_name(((const struct report_capture *)c)->info.linktype);
 }
 
@@ -95,7 +99,7 @@ static const struct rs_member chain_members[] = {
     { "chain", RS_INDEX, 0, .noun = "the chain's place in redirect_chains" },
     { "requester", RS_ENDPOINT, AT(C, requester) },
     { "mgmt_class", RS_UINT, AT(C, mgmt_class), .max = UINT8_MAX, .noun = "a management class" },
-    { "mgmt_class_name", RS_TEXT, 0, .text = mgmt_class_text },
+    { "mgmt_class_name", RS_TEXT, 0, .text = mgmt_class_text, .nullable = true },
     { "origin", RS_ENDPOINT, AT(C, origin) },
     U32(C, "origin_qp", origin_qp, "a QP number"),
     FRAME(C, "first_request", first_request),
@@ -126,7 +130,7 @@ static const struct rs_member capture_members[] = {
     { "index", RS_INDEX, 0, .noun = "the capture's place in captures" },
     { "path", RS_STRING, AT(K, info.path) },
     CODEC(K, "linktype", info.linktype, RS_CODEC_LINKTYPE),
-    { "linktype_name", RS_TEXT, 0, .text = linktype_text },
+    { "linktype_name", RS_TEXT, 0, .text = linktype_text, .nullable = true },
     COUNT(K, "frames", info.frames),
     COUNT(K, "ib_frames", ib_frames),
     COUNT(K, "errors", info.errors),
@@ -187,7 +191,7 @@ static const struct rs_member crc_count_members[] = {
     STATUS("mismatch", IB_CRC_MISMATCH),
     STATUS("not_present", IB_CRC_NOT_PRESENT),
 };
-static const struct rs_object rs_crc_counts = { "crc.captures[].icrc", ROWS(crc_count_members) };
+const struct rs_object rs_crc_counts = { "crc.captures[].icrc", ROWS(crc_count_members) };
 
 static const struct rs_member crc_capture_members[] = {
     { "capture", RS_INDEX, 0, .noun = "its place in crc.captures" },
@@ -256,13 +260,266 @@ static const struct rs_member limits_members[] = {
 #undef M
 const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
 
+/* findings[]: the finding's own members, then its details, whose table its
+ * kind chooses (rs_finding_details). */
+static const char *kind_name(unsigned v) { return ib_finding_kind_name((enum ib_finding_kind)v); }
+static unsigned kind_by_name(const char *s) { return (unsigned)ib_finding_kind_by_name(s); }
+static const struct rs_names kind_names = { kind_name, kind_by_name, IB_FIND_COUNT };
+static const char *severity_name(unsigned v) { return ib_severity_name((enum ib_severity)v); }
+static const struct rs_names severity_names = { severity_name, NULL, IB_SEV_ERROR + 1 };
+static const char *rule_name(unsigned v) { return ib_diag_info((enum ib_diag_id)v)->name; }
+static const struct rs_names rule_names = { rule_name, NULL, IB_DIAG_COUNT };
+
+_Static_assert(IB_FINDING_TEXT_MAX <= RS_TEXT_MAX, "a finding's message fits an RS_TEXT");
+static const char *message_text(const void *f, char *buf, size_t size)
+{
+    return ib_finding_format(f, buf, size);
+}
+static bool related(const void *f) { return ((const struct ib_finding *)f)->related.frame != 0; }
+static bool ruled(const void *f)
+{
+    enum ib_finding_kind k = ((const struct ib_finding *)f)->kind;
+    return k == IB_FIND_ADDRESSING || k == IB_FIND_MALFORMED;
+}
+static const struct rs_object *details_of(const void *f)
+{
+    return rs_finding_details[((const struct ib_finding *)f)->kind];
+}
+
+#define F struct ib_finding
+static const struct rs_member finding_members[] = {
+    { "capture", RS_CAPTURE, AT(F, at.capture) },
+    { "frame", RS_FRAME_NUMBER, AT(F, at.frame) },
+    { "time", RS_TIME, AT(F, at.time_ns) },
+    { "kind", RS_ENUM, AT(F, kind), .names = &kind_names, .noun = "a finding kind" },
+    { "severity", RS_ENUM, AT(F, severity), .names = &severity_names, .noun = "a severity" },
+    { "message", RS_TEXT, 0, .text = message_text },
+    /* written with a related frame, or a rule: merge_finding.c checks them against the kind */
+    { "related_capture", RS_CAPTURE, AT(F, related.capture), .present = related, .optional = true },
+    { "related_frame", RS_FRAME_NUMBER, AT(F, related.frame), .present = related, .optional = true },
+    { "rule", RS_ENUM, AT(F, rule), .names = &rule_names, .noun = "a rule", .present = ruled,
+      .optional = true },
+    { "details", RS_VARIANT, AT(F, data), .variant = details_of, .after = "kind" },
+};
+#undef F
+const struct rs_object rs_finding = { "findings[]", ROWS(finding_members) };
+
+/* Any CM message by name (what a retransmission repeated, what went
+ * unanswered); read back from those the engine follows. */
+static const char *cm_message_name(unsigned v) { return ib_name_lookup(ib_cm_attr_names, v); }
+static unsigned cm_message_by_name(const char *s)
+{
+    for (unsigned m = 0; m < IB_CM_MSG_COUNT; m++) {
+        const char *n = ib_name_lookup(ib_cm_attr_names, IB_CM_MSG_FIRST + m);
+        if (n && strcmp(n, s) == 0)
+            return IB_CM_MSG_FIRST + m;
+    }
+    return UINT16_MAX + 1;
+}
+static const struct rs_names cm_message_names = { cm_message_name, cm_message_by_name, UINT16_MAX + 1 };
+/* A CM redirect's message: a REJ or a SIDR_REP. */
+static const char *redirect_message_name(unsigned v) { return v == IB_CM_REJ ? "REJ" : "SIDR_REP"; }
+static unsigned redirect_message_by_name(const char *s)
+{
+    return strcmp(s, "REJ") == 0 ? IB_CM_REJ : strcmp(s, "SIDR_REP") == 0 ? IB_CM_SIDR_REP : UINT16_MAX + 1;
+}
+static const struct rs_names redirect_message_names = { redirect_message_name, redirect_message_by_name, UINT16_MAX + 1 };
+static const char *model_name(unsigned v) { return ib_pool_model_name((enum ib_pool_model)v); }
+static const struct rs_names model_names = { model_name, NULL, IB_MODEL_COUNT };
+
+#define D struct ib_finding_data
+static bool by_comm_id(const void *d) { return !((const D *)d)->sidr; }
+static bool by_request_id(const void *d) { return ((const D *)d)->sidr; }
+static bool cm_redirect(const void *d) { return ((const D *)d)->cm_attr != 0; }
+static bool rejected(const void *d) { return ((const D *)d)->cm_attr == IB_CM_REJ; }
+
+#define TUPLE CODEC(D, "tuple", tuple, RS_CODEC_TUPLE)
+/* A connection by its LocalCommID, a SIDR by its RequestID. */
+#define COMM_IDS                                                                                   \
+    { "local_comm_id", RS_UINT, AT(D, comm_id), .max = UINT32_MAX, .noun = "a comm ID", .present = by_comm_id }, \
+    { "request_id", RS_UINT, AT(D, comm_id), .max = UINT32_MAX, .noun = "a comm ID",              \
+      .present = by_request_id, .marks = 1 + offsetof(D, sidr) }
+#define CM_MESSAGE(key) { key, RS_ENUM, AT(D, cm_attr), .names = &cm_message_names, \
+                          .noun = "a CM message (REQ, MRA, REJ, REP, ...)" }
+#define U8(key, field, m, n) { key, RS_UINT, AT(D, field), .max = m, .noun = n }
+
+static const struct rs_member retransmission_members[] = {
+    /* repeated: a report from before other messages were followed has none (its REQ) */
+    TUPLE, COMM_IDS, { "repeated", RS_ENUM, AT(D, cm_attr), .names = &cm_message_names,
+                       .noun = "a CM message (REQ, MRA, REJ, REP, ...)", .optional = true },
+};
+static const struct rs_object rs_details_retransmission = { "findings[].details: retransmission", ROWS(retransmission_members) };
+
+static const struct rs_member unreachable_members[] = {
+    TUPLE, COMM_IDS, CM_MESSAGE("unanswered"),
+    U32(D, "sent", sent, "a number of copies"),
+    { "tried_ns", RS_INT, AT(D, tried_ns), .noun = "a time in ns" },
+};
+static const struct rs_object rs_details_unreachable = { "findings[].details: unreachable", ROWS(unreachable_members) };
+
+static const struct rs_member path_ignored_members[] = { TUPLE, COMM_IDS, CM_MESSAGE("ignored") };
+static const struct rs_object rs_details_path_ignored = { "findings[].details: path_ignored", ROWS(path_ignored_members) };
+
+static const struct rs_member new_req_members[] = { TUPLE };
+static const struct rs_object rs_details_new_req = { "findings[].details: port_reused, explicit_port_shared", ROWS(new_req_members) };
+
+static const struct rs_member duplicate_tuple_members[] = {
+    TUPLE, U32(D, "open_local_comm_id", comm_id, "a comm ID"),
+};
+static const struct rs_object rs_details_duplicate_tuple = { "findings[].details: duplicate_tuple", ROWS(duplicate_tuple_members) };
+
+#define POOL_SOURCE                                                                         \
+    { "source", RS_IP, AT(D, tuple.src_ip), .aux = offsetof(D, tuple.ip_version) },        \
+    { "port_space", RS_PORT_SPACE, AT(D, tuple.port_space) }
+#define POOL_FIGURES                                                                        \
+    U32(D, "ports_in_use", ports_in_use, "a count of ports"),                               \
+    { "pool_size", RS_UINT, AT(D, pool_size), .max = UINT16_MAX, .noun = "a pool size" },   \
+    { "host_addresses", RS_UINT, AT(D, host_addresses), .max = UINT32_MAX,                  \
+      .noun = "a count of addresses", .optional = true }
+static const struct rs_member pool_high_members[] = { POOL_SOURCE, POOL_FIGURES };
+static const struct rs_object rs_details_pool_high = { "findings[].details: pool_high", ROWS(pool_high_members) };
+
+static const struct rs_member pool_forecast_members[] = {
+    POOL_SOURCE,
+    { "model", RS_ENUM, AT(D, model), .names = &model_names, .noun = "a model (one_port, per_destination)" },
+    POOL_FIGURES,
+    { "eta_s", RS_REAL, AT(D, eta_s), .lo = 0, .hi = DBL_MAX, .decimals = 3, .trim = true,
+      .noun = "a number of seconds" },
+    /* above 0 when it fired, but written to 6 decimals */
+    { "rate_per_s", RS_REAL, AT(D, rate_per_s), .lo = 0, .hi = DBL_MAX, .decimals = 6, .trim = true,
+      .noun = "a rate (ports a second)" },
+};
+static const struct rs_object rs_details_pool_forecast = { "findings[].details: pool_forecast", ROWS(pool_forecast_members) };
+
+/* Every redirect kind's: the chain it belongs to and the target; a CM
+ * redirect's message, and a REJ's reason. */
+#define REDIRECT                                                                                   \
+    U8("mgmt_class", mgmt_class, UINT8_MAX, "a management class"),                                \
+    CODEC(D, "chain", chain, RS_CODEC_CHAIN),                                                      \
+    CODEC(D, "target", target, RS_CODEC_TARGET),                                                   \
+    { "cm_message", RS_ENUM, AT(D, cm_attr), .names = &redirect_message_names,                    \
+      .noun = "a CM message (REJ, SIDR_REP)", .present = cm_redirect },                            \
+    { "reject_reason", RS_UINT, AT(D, reject_reason), .max = UINT16_MAX, .noun = "a reject reason", \
+      .present = rejected }
+
+static const struct rs_member redirect_members[] = { REDIRECT, U8("sl", sl, 15, "a service level") };
+static const struct rs_object rs_details_redirect = { "findings[].details: redirect", ROWS(redirect_members) };
+
+static const struct rs_member redirect_followed_members[] = {
+    REDIRECT, U32(D, "hop", hops, "a number of redirects"),
+};
+static const struct rs_object rs_details_redirect_followed = { "findings[].details: redirect_followed", ROWS(redirect_followed_members) };
+
+static const struct rs_member redirect_loop_members[] = {
+    REDIRECT, U32(D, "chain_length", hops, "a number of redirects"),
+};
+static const struct rs_object rs_details_redirect_loop = { "findings[].details: redirect_loop", ROWS(redirect_loop_members) };
+
+static const struct rs_member redirect_gid_only_members[] = { REDIRECT };
+static const struct rs_object rs_details_redirect_gid_only = { "findings[].details: redirect_gid_only", ROWS(redirect_gid_only_members) };
+
+static const struct rs_member redirect_bad_target_members[] = {
+    REDIRECT, CODEC(D, "problems", problems, RS_CODEC_PROBLEMS),
+};
+static const struct rs_object rs_details_redirect_bad_target = { "findings[].details: redirect_bad_target", ROWS(redirect_bad_target_members) };
+
+/* The keys carried, each null when it matched (no bit in problems). */
+static const struct rs_member redirect_key_mismatch_members[] = {
+    REDIRECT,
+    { "carried_qkey", RS_UINT, AT(D, qkey), HAS(D, problems), .has_bit = IB_KEY_QKEY,
+      .max = UINT32_MAX, .noun = "a Q_Key or null" },
+    { "carried_pkey", RS_UINT, AT(D, pkey), HAS(D, problems), .has_bit = IB_KEY_PKEY,
+      .max = UINT16_MAX, .noun = "a P_Key or null" },
+};
+static const struct rs_object rs_details_redirect_key_mismatch = { "findings[].details: redirect_key_mismatch", ROWS(redirect_key_mismatch_members) };
+
+static const struct rs_member redirect_not_followed_members[] = {
+    REDIRECT,
+    { "sent_to", RS_ENDPOINT, AT(D, sent_to) },
+    U32(D, "sent_to_qp", sent_to_qp, "a QP number"),
+};
+static const struct rs_object rs_details_redirect_not_followed = { "findings[].details: redirect_not_followed", ROWS(redirect_not_followed_members) };
+
+const char *const rs_target_problem_names[RS_TARGET_PROBLEMS] = { "no_address", "qp0", "no_pkey" };
+
+/* addressing, malformed: none (the finding's rule says it). */
+static const struct rs_object rs_details_none = { "findings[].details: addressing, malformed", NULL, 0 };
+
+static const struct rs_member crc_mismatch_members[] = {
+    U32(D, "carried", crc_carried, "a CRC"),
+    U32(D, "computed", crc_computed, "a CRC"),
+};
+static const struct rs_object rs_details_crc_mismatch = { "findings[].details: icrc_mismatch, vcrc_mismatch", ROWS(crc_mismatch_members) };
+
+static const struct rs_member not_delivered_members[] = {
+    U8("mgmt_class", mgmt_class, UINT8_MAX, "a management class"),
+    U8("method", method, UINT8_MAX, "a MAD method"),
+    { "attr_id", RS_UINT, AT(D, attr_id), .max = UINT16_MAX, .noun = "an attribute ID" },
+    { "from", RS_ENDPOINT, AT(D, from) },
+    { "to", RS_ENDPOINT, AT(D, to) },
+    { "to_capture", RS_CAPTURE, AT(D, to_capture) },
+};
+static const struct rs_object rs_details_not_delivered = { "findings[].details: not_delivered", ROWS(not_delivered_members) };
+#undef D
+
+const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
+    [IB_FIND_RETRANSMISSION] = &rs_details_retransmission,
+    [IB_FIND_PORT_REUSED] = &rs_details_new_req,
+    [IB_FIND_DUPLICATE_TUPLE] = &rs_details_duplicate_tuple,
+    [IB_FIND_EXPLICIT_PORT_SHARED] = &rs_details_new_req,
+    [IB_FIND_POOL_HIGH] = &rs_details_pool_high,
+    [IB_FIND_POOL_FORECAST] = &rs_details_pool_forecast,
+    [IB_FIND_UNREACHABLE] = &rs_details_unreachable,
+    [IB_FIND_PATH_IGNORED] = &rs_details_path_ignored,
+    [IB_FIND_REDIRECT] = &rs_details_redirect,
+    [IB_FIND_REDIRECT_FOLLOWED] = &rs_details_redirect_followed,
+    [IB_FIND_REDIRECT_LOOP] = &rs_details_redirect_loop,
+    [IB_FIND_REDIRECT_GID_ONLY] = &rs_details_redirect_gid_only,
+    [IB_FIND_REDIRECT_BAD_TARGET] = &rs_details_redirect_bad_target,
+    [IB_FIND_REDIRECT_KEY_MISMATCH] = &rs_details_redirect_key_mismatch,
+    [IB_FIND_REDIRECT_NOT_FOLLOWED] = &rs_details_redirect_not_followed,
+    [IB_FIND_ADDRESSING] = &rs_details_none,
+    [IB_FIND_MALFORMED] = &rs_details_none,
+    [IB_FIND_ICRC_MISMATCH] = &rs_details_crc_mismatch,
+    [IB_FIND_VCRC_MISMATCH] = &rs_details_crc_mismatch,
+    [IB_FIND_NOT_DELIVERED] = &rs_details_not_delivered,
+};
+
 /* clang-format on */
 
 /* In the order of the JSON report. */
 const struct rs_object *const rs_objects[] = {
-    &rs_capture,           &rs_live,        &rs_frames, &rs_pool,  &rs_connections,
-    &rs_connection_record, &rs_conn_frames, &rs_source, &rs_chain, &rs_crc_capture,
-    &rs_crc_counts,        &rs_limits,
+    &rs_capture,
+    &rs_live,
+    &rs_frames,
+    &rs_pool,
+    &rs_connections,
+    &rs_connection_record,
+    &rs_conn_frames,
+    &rs_source,
+    &rs_chain,
+    &rs_crc_capture,
+    &rs_crc_counts,
+    &rs_limits,
+    &rs_finding,
+    /* the details, in the order of the kinds */
+    &rs_details_retransmission,
+    &rs_details_new_req,
+    &rs_details_duplicate_tuple,
+    &rs_details_pool_high,
+    &rs_details_pool_forecast,
+    &rs_details_unreachable,
+    &rs_details_path_ignored,
+    &rs_details_redirect,
+    &rs_details_redirect_followed,
+    &rs_details_redirect_loop,
+    &rs_details_redirect_gid_only,
+    &rs_details_redirect_bad_target,
+    &rs_details_redirect_key_mismatch,
+    &rs_details_redirect_not_followed,
+    &rs_details_none,
+    &rs_details_crc_mismatch,
+    &rs_details_not_delivered,
 };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];
 
@@ -271,4 +528,38 @@ void rs_list(FILE *out)
     for (size_t o = 0; o < rs_object_count; o++)
         for (size_t i = 0; i < rs_objects[o]->count; i++)
             fprintf(out, "%s\t%s\n", rs_objects[o]->name, rs_objects[o]->members[i].key);
+}
+
+uint64_t rs_uint_at(const void *p, size_t size)
+{
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    switch (size) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    default: memcpy(&u64, p, 8); return u64;
+    }
+}
+
+bool rs_has(const struct rs_member *mb, const void *obj)
+{
+    bool there = true;
+    if (!mb->has)
+        return true;
+    const char *at = (const char *)obj + mb->has - 1;
+    if (mb->has_bit)
+        return (*(const uint8_t *)at & mb->has_bit) != 0;
+    memcpy(&there, at, sizeof there);
+    return there;
+}
+
+const struct rs_member *rs_member_of(const struct rs_object *o, const char *key)
+{
+    for (size_t i = 0; i < o->count; i++)
+        if (strcmp(o->members[i].key, key) == 0)
+            return &o->members[i];
+    return NULL;
 }

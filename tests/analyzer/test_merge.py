@@ -346,6 +346,11 @@ VALUES = [
     ("-frames.ib", None, "frames.ib: missing"),
     ("-limits", None, "limits: missing"),
     ("-findings.0.details.sl", None, "findings[0].details.sl: missing"),
+    ("findings.0.kind", 3, "findings[0].kind: 3 is not a finding kind"),
+    # a CM redirect's details: a REJ has its reason
+    ("findings.0.details.cm_message", "REQ",
+     'findings[0].details.cm_message: "REQ" is not a CM message (REJ, SIDR_REP)'),
+    ("findings.0.details.cm_message", "REJ", "findings[0].details.reject_reason: missing"),
 ]
 
 
@@ -380,6 +385,34 @@ def group_values(a, d):
     with open(bad, "w") as f:
         f.write(text)
     expect_error(a, ["merge", "-o", out, bad], "a key twice", "frames.total: given twice", out=out)
+    # A finding's details are read by its kind's table: the kind comes first.
+    first = rep["findings"][0]
+    moved = {"details": first["details"], **{k: v for k, v in first.items() if k != "details"}}
+    with open(bad, "w") as f:
+        f.write(json.dumps(dict(rep, findings=[moved] + rep["findings"][1:])))
+    expect_error(a, ["merge", "-o", out, bad], "details before kind",
+                 "findings[0].details: given before kind", out=out)
+    # A SIDR's retransmission names its RequestID: read back as a SIDR's,
+    # written again as request_id; a connection's LocalCommID besides it is
+    # refused.
+    rc, text, err = run(a, ["--format", "json", os.path.join(a.source_dir, "samples", "captures",
+                                                             "cm_rocev2.pcap")])
+    cm = json.loads(text)
+    at = [i for i, f in enumerate(cm["findings"]) if f["kind"] == "retransmission"][0]
+    details = cm["findings"][at]["details"]
+    details["request_id"] = details.pop("local_comm_id")
+    with open(bad, "w") as f:
+        f.write(json.dumps(cm))
+    rc, merged, err = run(a, ["merge", "--format", "json", bad])
+    got = json.loads(merged)["findings"][at]["details"] if rc == 0 else {}
+    check(got.get("request_id") == details["request_id"] and "local_comm_id" not in got,
+          f"a SIDR's request_id read back and written again ({got}, {err[:200]})")
+    details["local_comm_id"] = 1
+    with open(bad, "w") as f:
+        f.write(json.dumps(cm))
+    expect_error(a, ["merge", "-o", out, bad], "local_comm_id and request_id",
+                 f"findings[{at}].details: a retransmission has one of local_comm_id and "
+                 "request_id", out=out)
     # "version", read first, is a known key too: a second one is refused
     v = json.dumps(rep["version"])
     with open(bad, "w") as f:
