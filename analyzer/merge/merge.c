@@ -40,6 +40,7 @@ void merge_free(struct merge *mg)
     }
     free(mg->sources);
     free(mg->chains);
+    free(mg->qps);
     free(mg->keys);
     free(mg);
 }
@@ -99,6 +100,8 @@ struct views {
     const struct ib_redirect_chain **chains;
     uint32_t *source_host, *chain_host;
     size_t *nearest;
+    struct ib_qp_stats *qps; /* in the order reports list them */
+    uint32_t *qp_host;
 };
 
 static void views_free(struct views *v)
@@ -108,9 +111,11 @@ static void views_free(struct views *v)
     free(v->source_host);
     free(v->chain_host);
     free(v->nearest);
+    free(v->qps);
+    free(v->qp_host);
 }
 
-static bool views_make(const struct merge *mg, struct views *v)
+static bool views_make(struct merge *mg, struct views *v)
 {
     size_t ns = mg->source_count ? mg->source_count : 1;
     size_t nc = mg->chain_count ? mg->chain_count : 1;
@@ -132,6 +137,19 @@ static bool views_make(const struct merge *mg, struct views *v)
     for (size_t i = 0; i < mg->chain_count; i++) {
         v->chains[i] = &mg->chains[i].c;
         v->chain_host[i] = mg->chains[i].host;
+    }
+    size_t nq = mg->qp_count ? mg->qp_count : 1;
+    v->qps = malloc(nq * sizeof *v->qps);
+    v->qp_host = malloc(nq * sizeof *v->qp_host);
+    if (!v->qps || !v->qp_host) {
+        free(order);
+        return false;
+    }
+    /* struct merge_qp starts with its struct ib_qp_stats: one order for both. */
+    qsort(mg->qps, mg->qp_count, sizeof *mg->qps, report_qp_order);
+    for (size_t i = 0; i < mg->qp_count; i++) {
+        v->qps[i] = mg->qps[i].q;
+        v->qp_host[i] = mg->qps[i].host;
     }
     qsort(order, mg->source_count, sizeof *order, by_utilization);
     for (size_t k = 0; k < mg->source_count; k++)
@@ -166,6 +184,9 @@ static void model_make(const struct merge *mg, const struct views *v, struct rep
     m->hosts = mg->hosts;
     m->source_host = v->source_host;
     m->chain_host = v->chain_host;
+    m->qp_count = mg->qp_count;
+    m->qps = v->qps;
+    m->qp_host = v->qp_host;
     m->nearest_count = mg->source_count < MERGE_NEAREST ? mg->source_count : MERGE_NEAREST;
     m->nearest = v->nearest;
 }

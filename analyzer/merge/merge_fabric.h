@@ -10,6 +10,7 @@
  * caps); more is a report no ibscope wrote. */
 #define MERGE_REPORT_SOURCES 65536
 #define MERGE_REPORT_CHAINS  10000
+#define MERGE_REPORT_QPS     (1u << 17)
 /* Captures in all: a fixed cap, since each costs some 450 bytes here. */
 #define MERGE_CAPTURES_MAX 65536
 
@@ -29,6 +30,11 @@ struct merge_chain {
     uint32_t host;
 };
 
+struct merge_qp {
+    struct ib_qp_stats q;
+    uint32_t host;
+};
+
 struct merge {
     const char *version;
     bool any_version;
@@ -42,6 +48,9 @@ struct merge {
     struct merge_source *sources;
     size_t chain_count, chain_cap;
     struct merge_chain *chains;
+    size_t qp_count, qp_cap;
+    struct merge_qp *qps;
+    uint32_t qp_base; /* the next report's first queue pair number */
 
     FILE *findings; /* struct ib_finding records, as read */
     size_t finding_count, key_cap;
@@ -60,6 +69,8 @@ struct merge_report {
     struct merge *mg;
     uint32_t host;
     uint32_t chain_base; /* its first chain, numbered in the merge */
+    uint32_t qp_base;    /* its first queue pair number in the merge */
+    uint32_t qp_end;     /* 1 + the largest queue pair number it names */
     uint64_t captures, crc_captures, sources, chains;
     uint64_t chain_refs; /* 1 + the largest chain a finding names, 0 for none */
     char chain_ref_at[RD_PATH_MAX];
@@ -68,6 +79,10 @@ struct merge_report {
 /* The next value of mr's report, a finding (merge_finding.c): capture
  * and chain numbers renumbered. */
 bool merge_read_finding(struct merge_report *mr, struct ib_finding *f);
+
+/* A queue pair's number in mr's report, renumbered in the merge (after
+ * the earlier reports' queue pairs); false past the cap. */
+bool merge_qp_number(struct merge_report *mr, uint32_t *index);
 
 /* Adds b to *a, held at the largest count. */
 void merge_add(uint64_t *a, uint64_t b);

@@ -157,6 +157,22 @@ bool merge_read_finding(struct merge_report *mr, struct ib_finding *f)
         rd_path_key(r, capture ? "related_frame" : "related_capture");
         return rd_fail(r, "missing (related_capture and related_frame go together)");
     }
-    return check_kind(r, base, f, ms_given(&rs_finding, seen, "rule")) &&
-           check_details(r, base, f, scratch.variant_seen);
+    if (!check_kind(r, base, f, ms_given(&rs_finding, seen, "rule")) ||
+        !check_details(r, base, f, scratch.variant_seen))
+        return false;
+    /* A transport finding's queue pair, numbered as the merge numbers qps[]. */
+    const struct rs_object *d = rs_finding_details[f->kind];
+    if (d->count && d->members[0].object == &rs_qp_ref)
+        return merge_qp_number(mr, &f->data.qp.index);
+    return true;
+}
+
+bool merge_qp_number(struct merge_report *mr, uint32_t *index)
+{
+    if (*index >= MERGE_REPORT_QPS)
+        return rd_fail(&mr->rd, "past the %u queue pairs an analysis keeps", MERGE_REPORT_QPS);
+    if (*index + 1 > mr->qp_end)
+        mr->qp_end = *index + 1;
+    *index += mr->qp_base;
+    return true;
 }

@@ -310,6 +310,43 @@ static bool read_chains(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
+/* A queue pair's requester direction, renumbered after the earlier
+ * reports' (as its findings' details.qp.index are). */
+static bool read_qp(struct merge_report *mr, uint64_t i)
+{
+    struct rd *r = &mr->rd;
+    struct merge *mg = mr->mg;
+    uint64_t seen = 0;
+    if (!rd_open(r, JP_OBJECT, "a queue pair"))
+        return false;
+    if (i == MERGE_REPORT_QPS)
+        return rd_fail(r, "past the %u queue pairs an analysis keeps", MERGE_REPORT_QPS);
+    if (!merge_grow((void **)&mg->qps, &mg->qp_cap, mg->qp_count, sizeof *mg->qps))
+        return rd_fail(r, "out of memory");
+    struct merge_qp *mq = &mg->qps[mg->qp_count];
+    memset(mq, 0, sizeof *mq);
+    mq->host = mr->host;
+    if (!ms_read_members(r, &rs_qp, &mq->q, &(struct ms_scratch){ .index = i }, &seen))
+        return false;
+    if (!merge_qp_number(mr, &mq->q.qp.index))
+        return false;
+    mg->qp_count++;
+    return true;
+}
+
+static bool read_qps(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    size_t list = r->path_len;
+    bool more;
+    if (!rd_open(r, JP_ARRAY, "an array (qps)"))
+        return false;
+    for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++)
+        if (!read_qp(mr, i))
+            return false;
+    return !r->jp->error[0];
+}
+
 static bool read_crc_capture(struct merge_report *mr, uint64_t i)
 {
     struct rd *r = &mr->rd;
@@ -422,7 +459,7 @@ static bool read_findings(struct merge_report *mr)
 static const char *const top_keys[] = { "captures", "frames",          "pool",       "connections",
                                         "sources",  "redirect_chains", "addressing", "diagnostics",
                                         "crc",      "finding_counts",  "limits",     "findings",
-                                        "hosts",    "version",         NULL };
+                                        "hosts",    "version",         "qps",        NULL };
 #define TOP_VERSION (1u << 13) /* read first (read_version): a second is refused */
 
 static bool read_top(struct merge_report *mr, int k)
@@ -450,6 +487,7 @@ static bool read_top(struct merge_report *mr, int k)
     case 12:
         snprintf(r->why, sizeof r->why, "already a merged report: merge the hosts' own reports");
         return false;
+    case 14: return read_qps(mr); /* reports before the transport analysis have none */
     default: return k == RD_OTHER && rd_skip(r);
     }
 }
@@ -553,7 +591,8 @@ bool merge_read(struct merge *mg, FILE *in, const char *host, char *why, size_t 
     jp_init(jp, in);
     struct merge_report mr = { .mg = mg,
                                .host = (uint32_t)mg->host_count - 1,
-                               .chain_base = (uint32_t)mg->chain_count };
+                               .chain_base = (uint32_t)mg->chain_count,
+                               .qp_base = mg->qp_base };
     mr.rd.jp = jp;
     mr.rd.capture_base = (uint32_t)mg->capture_count;
     bool ok = read_document(&mr);
@@ -566,6 +605,8 @@ bool merge_read(struct merge *mg, FILE *in, const char *host, char *why, size_t 
     h->source_count = mr.sources;
     for (size_t i = 0; ok && i < mr.captures; i++)
         merge_add(&h->frames, mg->captures[h->first_capture + i].info.frames);
+    if (ok)
+        mg->qp_base = mr.qp_base + mr.qp_end;
     free(jp);
     return ok;
 }

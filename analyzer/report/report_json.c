@@ -150,6 +150,20 @@ static void write_chains(struct json_writer *w, const struct report_model *m)
     jw_end_array(w);
 }
 
+static void write_qps(struct json_writer *w, const struct report_model *m)
+{
+    jw_key(w, "qps");
+    jw_begin_array(w);
+    for (size_t i = 0; i < m->qp_count; i++) {
+        jw_begin_object(w);
+        jv_qp_members(w, &m->qps[i]);
+        if (m->host_count)
+            jv_host_member(w, m, m->qp_host[i]);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+}
+
 static void write_frames(struct json_writer *w, const struct report_model *m)
 {
     jw_key(w, "frames");
@@ -259,6 +273,7 @@ void jv_summary_members(struct json_writer *w, const struct report_model *m, boo
     if (!streamed) {
         write_sources(w, m);
         write_chains(w, m);
+        write_qps(w, m);
     }
     write_diagnostics(w, m, "addressing", true);
     write_diagnostics(w, m, "diagnostics", false);

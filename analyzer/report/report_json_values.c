@@ -440,6 +440,11 @@ void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
     jv_members(w, &rs_source, s, &(struct rs_place){ 0 });
 }
 
+void jv_qp_members(struct json_writer *w, const struct ib_qp_stats *q)
+{
+    jv_members(w, &rs_qp, q, &(struct rs_place){ 0 });
+}
+
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)
 {
     jv_members(w, &rs_chain, c, &(struct rs_place){ .index = index });

@@ -97,6 +97,10 @@ static int jsonl_end(void *p, const struct report_model *m)
         jv_chain_members(w, m->chains[i], i);
         end_record(st);
     }
+    for (size_t i = 0; i < m->qp_count; i++) {
+        jv_qp_members(record(st, "qp"), &m->qps[i]);
+        end_record(st);
+    }
     crc_records(st, m);
     summary_record(st, m);
     int error = st->failed ? EIO : 0;

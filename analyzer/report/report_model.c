@@ -14,8 +14,7 @@ uint64_t report_qp_trouble(const struct ib_qp_stats *q)
     return n;
 }
 
-/* Died first, then by trouble, most first, then by number. */
-static int qp_order(const void *a, const void *b)
+int report_qp_order(const void *a, const void *b)
 {
     const struct ib_qp_stats *p = a, *q = b;
     if (p->died != q->died)
@@ -32,9 +31,14 @@ static bool summarize_qps(struct report_model *m, const struct ib_engine *e)
     struct ib_qp_stats *qps = malloc((n ? n : 1) * sizeof *qps);
     if (!qps)
         return false;
-    for (size_t i = 0; i < n; i++)
-        ib_engine_qp(e, i, &qps[i]);
-    qsort(qps, n, sizeof *qps, qp_order);
+    /* A queue pair the CM set up that never carried a packet is left out. */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        ib_engine_qp(e, i, &qps[kept]);
+        kept += qps[kept].first.frame != 0;
+    }
+    n = kept;
+    qsort(qps, n, sizeof *qps, report_qp_order);
     m->qp_count = n;
     m->qps = qps;
     return true;

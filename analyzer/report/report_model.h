@@ -118,6 +118,7 @@ struct report_model {
      * with problems first (report_qp_trouble), then by number. */
     size_t qp_count;
     const struct ib_qp_stats *qps;
+    const uint32_t *qp_host; /* a merge's: the host of each queue pair */
 
     /* A merge of hosts' reports; host_count is 0 for one run's report. */
     size_t host_count;
@@ -165,6 +166,9 @@ bool report_model_summarize(struct report_model *m, const struct ib_engine *e);
 /* How much went wrong on a queue pair, for the order reports list them
  * in: 0 for none. */
 uint64_t report_qp_trouble(const struct ib_qp_stats *q);
+/* qsort's order of struct ib_qp_stats (or of structs that start with one):
+ * those that died first, then by trouble, most first, then by number. */
+int report_qp_order(const void *a, const void *b);
 /* Frees what report_model_summarize allocated. */
 void report_model_summary_free(struct report_model *m);
 

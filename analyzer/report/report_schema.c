@@ -11,6 +11,7 @@
 #include "cm.h"
 #include "engine.h"
 #include "names.h"
+#include "psn.h"
 #include "report_format.h"
 #include "report_model.h"
 
@@ -460,6 +461,82 @@ static const struct rs_member not_delivered_members[] = {
     { "to_capture", RS_CAPTURE, AT(D, to_capture) },
 };
 static const struct rs_object rs_details_not_delivered = { "findings[].details: not_delivered", ROWS(not_delivered_members) };
+
+/* The transport kinds' (docs/transport.md): the queue pair, then the PSN
+ * and what the kind says of it. */
+#define R struct ib_qp_ref
+static const struct rs_member qp_ref_members[] = {
+    U32(R, "index", index, "a queue pair's number"),
+    { "dst", RS_ENDPOINT, AT(R, dst) },
+    { "qpn", RS_UINT, AT(R, qpn), .max = QP_MAX, .noun = "a QP number" },
+};
+#undef R
+const struct rs_object rs_qp_ref = { "findings[].details.qp", ROWS(qp_ref_members) };
+
+static const char *resend_cause_name(unsigned v) { return ib_resend_cause_name(v); }
+static const struct rs_names resend_cause_names = { resend_cause_name, ib_resend_cause_by_name, IB_RESEND_CAUSE_COUNT };
+static const char *exhausted_cause_name(unsigned v) { return ib_exhausted_cause_name(v); }
+static const struct rs_names exhausted_cause_names = { exhausted_cause_name, ib_exhausted_cause_by_name, IB_EXHAUSTED_CAUSE_COUNT };
+static const char *nak_code_name(unsigned v) { return ib_nak_code_key(v); }
+static const struct rs_names nak_code_names = { nak_code_name, ib_nak_code_by_key, IB_NAK_CODES };
+static bool after_rnr_nak(const void *d) { return ((const D *)d)->cause == IB_RESEND_RNR_NAK; }
+
+#define QP_OF { "qp", RS_OBJECT, AT(D, qp), .object = &rs_qp_ref }
+#define PSN_OF(key, field) { key, RS_UINT, AT(D, field), .max = IB_PSN_MASK, .noun = "a PSN" }
+#define NS_OF(key, field) { key, RS_INT, AT(D, field), .noun = "a time in ns" }
+
+static const struct rs_member psn_gap_members[] = {
+    QP_OF, PSN_OF("expected_psn", expected_psn), PSN_OF("psn", psn),
+    U32(D, "missing", missing, "a count of PSNs"),
+};
+static const struct rs_object rs_details_psn_gap = { "findings[].details: psn_gap", ROWS(psn_gap_members) };
+
+static const struct rs_member capture_loss_members[] = {
+    QP_OF, PSN_OF("first_psn", psn), U32(D, "missing", missing, "a count of PSNs"),
+};
+static const struct rs_object rs_details_capture_loss = { "findings[].details: capture_loss", ROWS(capture_loss_members) };
+
+static const struct rs_member out_of_order_members[] = { QP_OF, PSN_OF("psn", psn) };
+static const struct rs_object rs_details_out_of_order = { "findings[].details: out_of_order", ROWS(out_of_order_members) };
+
+static const struct rs_member transport_retransmission_members[] = {
+    QP_OF, PSN_OF("psn", psn),
+    { "cause", RS_ENUM, AT(D, cause), .names = &resend_cause_names,
+      .noun = "a cause (nak, rnr_nak, timeout, spurious)" },
+    { "wait_ns", RS_INT, AT(D, wait_ns), .noun = "a time in ns", .present = after_rnr_nak },
+};
+static const struct rs_object rs_details_transport_retransmission = { "findings[].details: transport_retransmission", ROWS(transport_retransmission_members) };
+
+static const struct rs_member nak_members[] = {
+    QP_OF,
+    { "code", RS_ENUM, AT(D, code), .names = &nak_code_names,
+      .noun = "a NAK code (psn_sequence_error, invalid_request, remote_access_error, ...)" },
+    PSN_OF("psn", psn),
+};
+static const struct rs_object rs_details_nak = { "findings[].details: nak", ROWS(nak_members) };
+
+static const struct rs_member rnr_nak_members[] = {
+    QP_OF, PSN_OF("psn", psn), U8("timer", code, 31, "an RNR timer code"),
+    NS_OF("timer_ns", wait_ns),
+};
+static const struct rs_object rs_details_rnr_nak = { "findings[].details: rnr_nak", ROWS(rnr_nak_members) };
+
+static const struct rs_member retries_exhausted_members[] = {
+    QP_OF, PSN_OF("psn", psn), U32(D, "sent", sent, "a number of sends"),
+    { "cause", RS_ENUM, AT(D, cause), .names = &exhausted_cause_names,
+      .noun = "a cause (never_acked, naks, late_acks)" },
+};
+static const struct rs_object rs_details_retries_exhausted = { "findings[].details: retries_exhausted", ROWS(retries_exhausted_members) };
+
+static const struct rs_member ack_timeout_members[] = {
+    QP_OF, PSN_OF("psn", psn), NS_OF("waited_ns", wait_ns), NS_OF("timeout_ns", limit_ns),
+};
+static const struct rs_object rs_details_ack_timeout = { "findings[].details: ack_timeout", ROWS(ack_timeout_members) };
+
+static const struct rs_member psn_start_mismatch_members[] = {
+    QP_OF, PSN_OF("expected_psn", expected_psn), PSN_OF("psn", psn),
+};
+static const struct rs_object rs_details_psn_start_mismatch = { "findings[].details: psn_start_mismatch", ROWS(psn_start_mismatch_members) };
 #undef D
 
 const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
@@ -483,7 +560,80 @@ const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
     [IB_FIND_ICRC_MISMATCH] = &rs_details_crc_mismatch,
     [IB_FIND_VCRC_MISMATCH] = &rs_details_crc_mismatch,
     [IB_FIND_NOT_DELIVERED] = &rs_details_not_delivered,
+    [IB_FIND_PSN_GAP] = &rs_details_psn_gap,
+    [IB_FIND_CAPTURE_LOSS] = &rs_details_capture_loss,
+    [IB_FIND_OUT_OF_ORDER] = &rs_details_out_of_order,
+    [IB_FIND_TRANSPORT_RETRANSMISSION] = &rs_details_transport_retransmission,
+    [IB_FIND_NAK] = &rs_details_nak,
+    [IB_FIND_RNR_NAK] = &rs_details_rnr_nak,
+    [IB_FIND_RETRIES_EXHAUSTED] = &rs_details_retries_exhausted,
+    [IB_FIND_ACK_TIMEOUT] = &rs_details_ack_timeout,
+    [IB_FIND_PSN_START_MISMATCH] = &rs_details_psn_start_mismatch,
 };
+
+/* qps[]: struct ib_qp_stats, each requester direction of an RC queue pair
+ * (docs/transport.md). */
+#define COUNT_AT(key, i) { key, RS_UINT, (i) * sizeof(uint64_t), .size = sizeof(uint64_t), \
+                           .max = UINT64_MAX, .noun = "a count", .sums = true }
+static const struct rs_member qp_request_members[] = {
+    COUNT_AT("send", IB_QP_SEND), COUNT_AT("write", IB_QP_WRITE), COUNT_AT("read", IB_QP_READ),
+    COUNT_AT("atomic", IB_QP_ATOMIC),
+};
+const struct rs_object rs_qp_requests = { "qps[].requests", ROWS(qp_request_members) };
+
+static const struct rs_member qp_nak_members[] = {
+    COUNT_AT("psn_sequence_error", IB_NAK_PSN_SEQUENCE), COUNT_AT("invalid_request", IB_NAK_INVALID_REQUEST),
+    COUNT_AT("remote_access_error", IB_NAK_REMOTE_ACCESS),
+    COUNT_AT("remote_operational_error", IB_NAK_REMOTE_OPERATIONAL),
+    COUNT_AT("invalid_rd_request", IB_NAK_INVALID_RD_REQUEST),
+};
+const struct rs_object rs_qp_naks = { "qps[].naks", ROWS(qp_nak_members) };
+
+static const struct rs_member qp_resend_members[] = {
+    COUNT_AT("nak", IB_RESEND_NAK), COUNT_AT("rnr_nak", IB_RESEND_RNR_NAK),
+    COUNT_AT("timeout", IB_RESEND_TIMEOUT), COUNT_AT("spurious", IB_RESEND_SPURIOUS),
+};
+const struct rs_object rs_qp_resends = { "qps[].resends", ROWS(qp_resend_members) };
+#undef COUNT_AT
+
+#define T struct ib_rtt
+static const struct rs_member rtt_members[] = {
+    COUNT(T, "count", count),
+    { "min_ns", RS_INT, AT(T, min_ns), .noun = "a time in ns" },
+    { "median_ns", RS_INT, AT(T, median_ns), .noun = "a time in ns" },
+    { "p99_ns", RS_INT, AT(T, p99_ns), .noun = "a time in ns" },
+    { "max_ns", RS_INT, AT(T, max_ns), .noun = "a time in ns" },
+};
+#undef T
+const struct rs_object rs_qp_rtt = { "qps[].ack_rtt", ROWS(rtt_members) };
+
+#define Q struct ib_qp_stats
+static const struct rs_member qp_members[] = {
+    U32(Q, "index", qp.index, "a queue pair's number"),
+    { "dst", RS_ENDPOINT, AT(Q, qp.dst) },
+    { "qpn", RS_UINT, AT(Q, qp.qpn), .max = QP_MAX, .noun = "a QP number" },
+    FLAG(Q, "from_cm", from_cm),
+    { "retry_count", RS_UINT, AT(Q, retry_count), HAS(Q, from_cm), .max = 7, .noun = "a retry count or null" },
+    { "rnr_retry_count", RS_UINT, AT(Q, rnr_retry_count), HAS(Q, from_cm), .max = 7,
+      .noun = "an RNR retry count or null" },
+    { "ack_timeout", RS_UINT, AT(Q, ack_timeout), HAS(Q, from_cm), .max = 31,
+      .noun = "a local ACK timeout or null" },
+    FRAME(Q, "first", first),
+    FRAME(Q, "last", last),
+    { "requests", RS_OBJECT, AT(Q, requests), .object = &rs_qp_requests },
+    COUNT(Q, "payload_bytes", payload_bytes),
+    COUNT(Q, "answers", answers),
+    { "naks", RS_OBJECT, AT(Q, naks), .object = &rs_qp_naks },
+    COUNT(Q, "rnr_naks", rnr_naks),
+    { "rnr_wait_ns", RS_INT, AT(Q, rnr_wait_ns), .noun = "a time in ns" },
+    { "resends", RS_OBJECT, AT(Q, resends), .object = &rs_qp_resends },
+    COUNT(Q, "psn_gaps", psn_gaps),
+    COUNT(Q, "psns_missing", psns_missing),
+    { "ack_rtt", RS_OBJECT, AT(Q, ack_rtt), .object = &rs_qp_rtt },
+    FLAG(Q, "died", died),
+};
+#undef Q
+const struct rs_object rs_qp = { "qps[]", ROWS(qp_members) };
 
 /* clang-format on */
 
@@ -498,6 +648,11 @@ const struct rs_object *const rs_objects[] = {
     &rs_conn_frames,
     &rs_source,
     &rs_chain,
+    &rs_qp,
+    &rs_qp_requests,
+    &rs_qp_naks,
+    &rs_qp_resends,
+    &rs_qp_rtt,
     &rs_crc_capture,
     &rs_crc_counts,
     &rs_limits,
@@ -520,6 +675,16 @@ const struct rs_object *const rs_objects[] = {
     &rs_details_none,
     &rs_details_crc_mismatch,
     &rs_details_not_delivered,
+    &rs_details_psn_gap,
+    &rs_details_capture_loss,
+    &rs_details_out_of_order,
+    &rs_details_transport_retransmission,
+    &rs_details_nak,
+    &rs_details_rnr_nak,
+    &rs_details_retries_exhausted,
+    &rs_details_ack_timeout,
+    &rs_details_psn_start_mismatch,
+    &rs_qp_ref,
 };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];
 

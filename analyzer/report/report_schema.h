@@ -168,6 +168,11 @@ extern const struct rs_object *const rs_finding_details[];
 #define RS_TARGET_PROBLEMS 3
 extern const char *const rs_target_problem_names[RS_TARGET_PROBLEMS];
 
+/* qps[] (and JSON Lines' "qp" records): struct ib_qp_stats; its objects. */
+extern const struct rs_object rs_qp, rs_qp_requests, rs_qp_naks, rs_qp_resends, rs_qp_rtt;
+/* findings[].details.qp: struct ib_qp_ref. */
+extern const struct rs_object rs_qp_ref;
+
 /* Every table, for --list-report-keys. */
 extern const struct rs_object *const rs_objects[];
 extern const size_t rs_object_count;

@@ -11,7 +11,8 @@ analysed with `ibscope --format json`, on both link types the generator
 writes (1, RoCEv2 on Ethernet; 247, native InfiniBand), and its transport
 findings must be exactly the truth's: none missing, none more, every
 detail the truth names equal.  The other findings (none are expected) fail
-too.
+too.  And `ibscope merge` of such reports keeps every queue pair, numbered
+across the reports as the findings name them.
 
 Usage: test_transport.py --ibscope BIN --gen BIN
 Exit 0 pass, 1 fail.
@@ -49,8 +50,8 @@ def read_truth(d):
 
 
 def same(got, want):
-    """A report value against the truth's text: numbers by value (µs with
-    three decimals), names as they are."""
+    """A report value against the truth's text: numbers by value, names as
+    they are."""
     if isinstance(got, bool) or got is None:
         return False
     if isinstance(got, (int, float)):
@@ -87,12 +88,46 @@ def compare(ibscope, d, linktype, cap, want):
         check(False, f"{where}: more: frame {key[0]} {key[1]} (related {key[2]}) {got[key]}")
     for key in sorted(set(got) & set(want)):
         for name, value in want[key].items():
+            # The truth's times are in us, the report's (as all its times) in ns.
+            if name.endswith("_us"):
+                name, value = name[:-3] + "_ns", str(float(value) * 1000)
             check(name in got[key] and same(got[key][name], value),
                   f"{where}: frame {key[0]} {key[1]}: {name} is "
                   f"{got[key].get(name, 'missing')}, the truth {value}")
         qp = got[key].get("qp")
         check(isinstance(qp, dict) and {"index", "dst", "qpn"} <= set(qp),
               f"{where}: frame {key[0]} {key[1]}: no qp (index, dst, qpn) in {got[key]}")
+
+
+def merged(ibscope, d):
+    """`ibscope merge` of three captures' reports: every report's queue pairs,
+    numbered after the earlier reports', each finding's details.qp naming
+    its own host's queue pair by its new number."""
+    names = ["wire_loss", "rnr", "retries_exhausted_naks"]
+    reports, paths = [], []
+    for n in names:
+        p = subprocess.run([ibscope, "--format", "json", "--no-progress",
+                            os.path.join(d, n + ".pcap")], capture_output=True, check=True)
+        paths.append(os.path.join(d, n + ".json"))
+        with open(paths[-1], "wb") as f:
+            f.write(p.stdout)
+        reports.append(json.loads(p.stdout))
+    p = subprocess.run([ibscope, "merge", "--format", "json", *paths], capture_output=True)
+    if not check(p.returncode == 0, f"merge: exit {p.returncode} {p.stderr.decode().strip()}"):
+        return
+    m = json.loads(p.stdout)
+    base, want = 0, {}
+    for n, r in zip(names, reports):
+        for q in r["qps"]:
+            want[q["index"] + base] = (n, q["qpn"], q["resends"])
+        base += max((q["index"] for q in r["qps"]), default=-1) + 1
+    got = {q["index"]: (q["host"], q["qpn"], q["resends"]) for q in m["qps"]}
+    check(got == want, f"merge: qps {got}, the reports' renumbered {want}")
+    for f in m["findings"]:
+        qp = f["details"].get("qp")
+        if qp is not None:
+            check(qp["index"] in got and got[qp["index"]][1] == qp["qpn"],
+                  f"merge: finding {f['kind']} names qp {qp}, not in qps")
 
 
 def main():
@@ -111,6 +146,8 @@ def main():
                 compare(args.ibscope, d, linktype, cap, want)
                 for key in want:
                     kinds[key[1]] += 1
+            if linktype == "1":
+                merged(args.ibscope, d)
     # Every transport kind is tried, so none can pass by never being made.
     for kind in ("psn_gap", "capture_loss", "out_of_order", "transport_retransmission", "nak",
                  "rnr_nak", "retries_exhausted", "ack_timeout", "psn_start_mismatch"):
