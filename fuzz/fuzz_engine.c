@@ -22,6 +22,7 @@ static void configure(struct ib_engine_config *cfg, uint8_t bits)
     cfg->max_transactions = 64;
     cfg->max_chains = 16;
     cfg->max_sources = 16;
+    cfg->max_qps = 8;
     if (bits & 1) {
         cfg->pool_low = 32768;
         cfg->pool_high = 32768 + 63;
@@ -60,6 +61,7 @@ static void check_analysis(const struct ib_frame_analysis *a, uint64_t frames)
     check_ref("duplicate_tuple_of", a->links.duplicate_tuple_of, frames);
     check_ref("redirected_by", a->links.redirected_by, frames);
     check_ref("redirect_loop_to", a->links.redirect_loop_to, frames);
+    check_ref("acks", a->links.acks, frames);
 }
 
 struct sink_state {
@@ -95,6 +97,21 @@ static void check_summary(const struct ib_engine *e, uint64_t frames)
         const struct ib_source_stats *src = ib_engine_source(e, i);
         check_ref("source peak", src->peak_at, frames);
         check_ref("source peak per destination", src->peak_per_destination_at, frames);
+    }
+    n = ib_engine_qp_count(e);
+    if (n > cfg->max_qps)
+        fuzz_fail("%zu queue pairs kept, cap %zu", n, cfg->max_qps);
+    for (size_t i = 0; i < n; i++) {
+        struct ib_qp_stats q;
+        ib_engine_qp(e, i, &q);
+        check_ref("queue pair's first packet", q.first, frames);
+        check_ref("queue pair's last packet", q.last, frames);
+        const struct ib_rtt *r = &q.ack_rtt;
+        if (q.qp.index != i || (r->count && !(r->min_ns <= r->median_ns && r->median_ns <= r->p99_ns &&
+                                               r->p99_ns <= r->max_ns)))
+            fuzz_fail("queue pair %zu: index %u, round trips %lld %lld %lld %lld", i, q.qp.index,
+                      (long long)r->min_ns, (long long)r->median_ns, (long long)r->p99_ns,
+                      (long long)r->max_ns);
     }
     n = ib_engine_chain_count(e);
     if (n > cfg->max_chains)

@@ -146,7 +146,8 @@ static bool views_make(struct merge *mg, struct views *v)
         return false;
     }
     /* struct merge_qp starts with its struct ib_qp_stats: one order for both. */
-    qsort(mg->qps, mg->qp_count, sizeof *mg->qps, report_qp_order);
+    if (mg->qp_count)
+        qsort(mg->qps, mg->qp_count, sizeof *mg->qps, report_qp_order);
     for (size_t i = 0; i < mg->qp_count; i++) {
         v->qps[i] = mg->qps[i].q;
         v->qp_host[i] = mg->qps[i].host;
