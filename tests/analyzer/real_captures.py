@@ -6,7 +6,8 @@ For every capture given (../shared/captures, made outside this project), the RDM
 connections in `ibscope --format json --connections` must be exactly those Wireshark's
 built-in dissector shows: one per IP CM REQ (same frame, same tuple), with the REP and
 RTU frames Wireshark matches by comm ID.  And ibscope must raise no finding, except the
-ones listed in EXPECTED with the reason they are true.
+ones listed in EXPECTED with the reason they are true, and the transport findings that
+tshark's decode of their packets proves (transport_proofs).
 
 usage: real_captures.py IBSCOPE TSHARK CAPTURE...
 Exit 0 when all agree, 1 otherwise, 77 when tshark is missing outside CI.
@@ -124,6 +125,87 @@ def tshark_view(tshark, capture):
     return reqs, reps, rtus
 
 
+# Transport findings on the real captures are not counted but proved, one by one,
+# from tshark's decode of the queue pair's packets (transport_proofs): these three
+# captures kept only some of each queue pair's packets (708 of a bidirectional
+# ib_send_bw run, for one), so requests skip PSNs that the responder then
+# acknowledges.  Any other transport kind on them is a failure.
+TRANSPORT_PROVED = {"psn_gap", "capture_loss"}
+TRANSPORT_KINDS = TRANSPORT_PROVED | {"out_of_order", "transport_retransmission", "nak",
+                                      "rnr_nak", "retries_exhausted", "ack_timeout",
+                                      "psn_start_mismatch"}
+# RC opcodes (IBA Vol. 1 Table 39): requests, and the answers that acknowledge.
+RC_REQUESTS = set(range(0x00, 0x0D)) | {0x13, 0x14, 0x16, 0x17}
+RC_ACKS = {0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12}
+PSN = 1 << 24
+
+
+def rc_view(tshark, capture):
+    """{frame: (destination, destination QP, opcode, PSN, AETH syndrome or None)} of
+    every RC packet, as tshark decodes it."""
+    fields = ["frame.number", "ip.dst", "ipv6.dst", "infiniband.grh.dgid",
+              "infiniband.lrh.dlid", "infiniband.bth.opcode", "infiniband.bth.destqp",
+              "infiniband.bth.psn", "infiniband.aeth.syndrome"]
+    cmd = [tshark, "-r", capture, "-T", "fields", "-E", "occurrence=f"]
+    for f in fields:
+        cmd += ["-e", f]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
+    view = {}
+    for line in out.stdout.splitlines():
+        row = dict(zip(fields, line.split("\t")))
+        if not row.get("infiniband.bth.opcode"):
+            continue
+        dst = row["ip.dst"] or row["ipv6.dst"] or row["infiniband.grh.dgid"] or row[
+            "infiniband.lrh.dlid"]
+        syn = row["infiniband.aeth.syndrome"]
+        view[int(row["frame.number"])] = (dst, int(row["infiniband.bth.destqp"], 0),
+                                          int(row["infiniband.bth.opcode"], 0),
+                                          int(row["infiniband.bth.psn"], 0),
+                                          int(syn, 0) if syn else None)
+    return view
+
+
+def transport_proofs(view, findings):
+    """What is wrong with the findings' claims, as tshark's decode shows the packets."""
+    problems = []
+    for f in findings:
+        kind, d, n = f["kind"], f["details"], f["frame"]
+        if kind not in TRANSPORT_KINDS:
+            continue
+        if kind not in TRANSPORT_PROVED:
+            problems.append(f"frame {n}: {kind} on a capture with none")
+            continue
+        qpn, rel = d["qp"]["qpn"], f.get("related_frame", 0)
+        if kind == "psn_gap":
+            # The request past the gap and the queue pair's request before it, with
+            # none of the queue pair's requests between them.
+            at, before = view.get(n), view.get(rel)
+            between = [k for k, v in view.items() if rel < k < n and v[:2] == (at or ())[:2]
+                       and v[2] in RC_REQUESTS]
+            ok = (at and before and at[:2] == before[:2] and at[1] == qpn
+                  and at[2] in RC_REQUESTS and before[2] in RC_REQUESTS and not between
+                  and at[3] == d["psn"] and (before[3] + 1) % PSN == d["expected_psn"]
+                  and (d["psn"] - d["expected_psn"]) % PSN == d["missing"])
+            if not ok:
+                problems.append(f"frame {n}: psn_gap {d} not what tshark shows "
+                                f"({before} then {at}, {len(between)} between)")
+        else:
+            # An ACK whose PSN is at or past the gap's last PSN, no NAK between the gap
+            # and it, and none of the missing PSNs sent in between.
+            ack, gap = view.get(n), view.get(rel)
+            last = (d["first_psn"] + d["missing"] - 1) % PSN
+            missing = {(d["first_psn"] + i) % PSN for i in range(d["missing"])}
+            between = [v for k, v in view.items() if rel < k < n]
+            ok = (ack and gap and ack[2] in RC_ACKS and ack[4] is not None
+                  and (ack[4] >> 5) & 3 == 0 and 0 <= (ack[3] - last) % PSN < PSN // 2
+                  and not any(v[4] is not None and (v[4] >> 5) & 3 == 3 for v in between)
+                  and not any(v[:2] == gap[:2] and v[3] in missing for v in between))
+            if not ok:
+                problems.append(f"frame {n}: capture_loss {d} not what tshark shows "
+                                f"(gap {gap}, answer {ack})")
+    return problems
+
+
 def check(ibscope, tshark, capture):
     problems = []
     out = subprocess.run([ibscope, "--format", "json", "--connections", capture],
@@ -156,7 +238,9 @@ def check(ibscope, tshark, capture):
                 problems.append(f"connection of frame {frame}: {msg.upper()} in frame {got}, "
                                 f"Wireshark says {table.get(comm_id)}")
     base = os.path.basename(capture)
-    seen = collections.Counter((f["kind"], f.get("rule")) for f in report["findings"])
+    problems += transport_proofs(rc_view(tshark, capture), report["findings"])
+    seen = collections.Counter((f["kind"], f.get("rule")) for f in report["findings"]
+                               if f["kind"] not in TRANSPORT_PROVED)
     want = {(k, r): n for (b, k, r), n in EXPECTED.items() if b == base}
     if dict(seen) != want:
         problems.append(f"findings {dict(seen)}, expected {want}")
