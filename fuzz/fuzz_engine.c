@@ -107,8 +107,8 @@ static void check_summary(const struct ib_engine *e, uint64_t frames)
         check_ref("queue pair's first packet", q.first, frames);
         check_ref("queue pair's last packet", q.last, frames);
         const struct ib_rtt *r = &q.ack_rtt;
-        if (q.qp.index != i || (r->count && !(r->min_ns <= r->median_ns && r->median_ns <= r->p99_ns &&
-                                               r->p99_ns <= r->max_ns)))
+        if (q.qp.index != i || (r->count && !(r->min_ns <= r->median_ns &&
+                                              r->median_ns <= r->p99_ns && r->p99_ns <= r->max_ns)))
             fuzz_fail("queue pair %zu: index %u, round trips %lld %lld %lld %lld", i, q.qp.index,
                       (long long)r->min_ns, (long long)r->median_ns, (long long)r->p99_ns,
                       (long long)r->max_ns);

@@ -396,7 +396,7 @@ struct ib_rtt {
 struct ib_qp_stats {
     struct ib_qp_ref qp; /* its number (in order of first sight: its CM REP or first
                           * packet) and where its requests go */
-    bool from_cm;      /* starting PSN and budget from a CM REQ/REP of the capture */
+    bool from_cm;        /* starting PSN and budget from a CM REQ/REP of the capture */
     uint8_t retry_count, rnr_retry_count, ack_timeout; /* from_cm: the budget */
     struct ib_frame_ref first, last;                   /* its first and last packet */
     uint64_t requests[IB_QP_OP_COUNT];                 /* request packets, resends included */

@@ -204,12 +204,12 @@ struct ib_finding_data {
      * the others: the request's. */
     struct ib_qp_ref qp;
     uint32_t psn, expected_psn;
-    uint32_t missing;  /* psn_gap, capture_loss: PSNs not seen */
-    uint8_t cause;     /* enum ib_resend_cause or enum ib_exhausted_cause */
-    uint8_t code;      /* nak: enum ib_nak_code; rnr_nak: the timer's code */
-    int64_t wait_ns;   /* rnr resend: NAK to resend; ack_timeout: request to ACK;
-                        * rnr_nak: the timer's wait */
-    int64_t limit_ns;  /* ack_timeout: the QP's local ACK timeout */
+    uint32_t missing; /* psn_gap, capture_loss: PSNs not seen */
+    uint8_t cause;    /* enum ib_resend_cause or enum ib_exhausted_cause */
+    uint8_t code;     /* nak: enum ib_nak_code; rnr_nak: the timer's code */
+    int64_t wait_ns;  /* rnr resend: NAK to resend; ack_timeout: request to ACK;
+                       * rnr_nak: the timer's wait */
+    int64_t limit_ns; /* ack_timeout: the QP's local ACK timeout */
 };
 
 struct ib_finding {

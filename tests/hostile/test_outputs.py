@@ -94,10 +94,10 @@ def without_paths(report):
 
 
 def without_times(v):
-    """A report with every time and latency left out."""
+    """A report with every time, latency and duration (..._ns) left out."""
     if isinstance(v, dict):
         return {k: without_times(x) for k, x in v.items()
-                if not k.endswith(("time", "latency", "latency_ns"))}
+                if not k.endswith(("time", "latency", "_ns"))}
     if isinstance(v, list):
         return [without_times(x) for x in v]
     return v
