@@ -60,7 +60,7 @@ const gen_option_t gen_options[] = {
       "requests, the server's answers (default 10000)" },
     { "rc-bulk", "--frames", "", "N", "", RCBULK,
       "frames in all, the CM's included (default 5000000;\n"
-      "at least 16 x N + 64)" },
+      "at least 16 x --qps + 64)" },
     { "rc-bulk", "--seed", "", "S", "", RCBULK, "PRNG seed (default 1)" },
     { "rc-bulk", "--loss", "", "PCT", "", RCBULK,
       "requests lost before the capture point, percent (0 to\n"
