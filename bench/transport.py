@@ -21,11 +21,12 @@ the issue's "on the analysis thread"; and wall) and peak RSS per queue pair,
 in bytes.  Targets (issue 37): at most +100 ns per data frame, at most 200
 bytes per queue pair.
 
---callgrind also counts tshark's instructions with and without the plugin
-(bench/plugin_overhead.py --callgrind --captures rc,rc-erf,noib --modes
-plain): rc-bulk cut to --callgrind-frames (default 200,000; 10,000 queue
-pairs), and a capture with no InfiniBand. Targets: +10 % with InfiniBand,
-+3 % without.
+--callgrind also counts instructions, the same every run: ibscope's on one
+thread per data frame (each build, and the difference) on rc-bulk cut to
+--callgrind-frames (default 200,000; 10,000 queue pairs), then tshark's with
+and without the plugin (bench/plugin_overhead.py --callgrind --captures
+rc,rc-erf,noib --modes plain) on as many frames, and on a capture with no
+InfiniBand. Targets: +10 % with InfiniBand, +3 % without.
 
 Usage: transport.py [--build DIR] [--baseline-ibscope PATH] [--linktypes 1,247]
                     [--frames N] [--qps N] [--loss PCT] [--runs N] [--no-crc]
@@ -35,6 +36,7 @@ Prints figures; asserts nothing.
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -135,12 +137,46 @@ def report(cap, builds, got, frames, data, qps):
               f"{(rss - brss) * 1024 / qps:+7.1f} B/QP")
 
 
-def callgrind(a):
-    """The plugin's instructions on rc-bulk (RoCEv2, native in ERF) and on a
-    capture without InfiniBand, by plugin_overhead.py."""
+def instructions(cmd):
+    """Instructions cmd executes, counted by callgrind: the same count every
+    run, whatever else the machine is doing."""
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    counts = re.findall(r"Collected : (\d+)", p.stderr)
+    if p.returncode not in (0, 1) or not counts:
+        sys.exit(f"transport: callgrind of {' '.join(cmd)} failed: {p.stderr[-300:]}")
+    return sum(int(c) for c in counts)
+
+
+def callgrind(a, builds, gen, folder):
+    """ibscope's instructions on one thread per data frame, each build, on
+    rc-bulk cut to --callgrind-frames (the timing's noise on a shared
+    machine is tens of ns a frame: the count has none); then the plugin's,
+    by plugin_overhead.py, on the same size of capture and on one with no
+    InfiniBand."""
+    n = a.callgrind_frames
+    qps = max(1, min(a.qps, (n - 64) // 16))
+    print(f"\nibscope --single-thread under callgrind, rc-bulk --frames {n} --qps {qps}: "
+          "instructions per frame and per data frame", flush=True)
+    for lt in a.linktypes.split(","):
+        cap = os.path.join(folder, f"rc-bulk-{lt}-{n}-{qps}-loss{a.loss}.pcap")
+        if not os.path.exists(cap):
+            subprocess.run([gen, "rc-bulk", "--linktype", lt, "--frames", str(n), "--qps",
+                            str(qps), "--loss", a.loss, cap], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        frames, data, _, _ = census(builds["this"], cap)
+        got = {}
+        for name, ibscope in builds.items():
+            got[name] = instructions([ibscope, "--single-thread", "--format", "json",
+                                      "--no-progress", cap])
+            print(f"  link type {lt:3} {name:9} {got[name] / frames:8.0f} /frame "
+                  f"{got[name] / data:8.0f} /data frame", flush=True)
+        if "baseline" in got:
+            added = round((got["this"] - got["baseline"]) / data)
+            print(f"  link type {lt:3} added    {added:+8d} instructions per data frame",
+                  flush=True)
     cmd = [sys.executable, os.path.join(HERE, "plugin_overhead.py"), "--build", a.build,
-           "--callgrind", "--captures", "rc,rc-erf,noib", "--modes", "plain", "--frames",
-           str(a.callgrind_frames)]
+           "--callgrind", "--captures", "rc,rc-erf,noib", "--modes", "plain", "--frames", str(n)]
     if a.keep:
         cmd += ["--keep", a.keep]
     print(f"\n$ {' '.join(cmd)}", flush=True)
@@ -162,7 +198,7 @@ def main():
     ap.add_argument("--callgrind", action="store_true",
                     help="also count tshark's instructions with and without the plugin")
     ap.add_argument("--callgrind-frames", type=int, default=200000)
-    ap.add_argument("--no-analyzer", action="store_true", help="only --callgrind")
+    ap.add_argument("--no-analyzer", action="store_true", help="no timing: --callgrind only")
     a = ap.parse_args()
     ibscope = os.path.join(a.build, "bin", "ibscope")
     gen = os.path.join(a.build, "bin", "ibscope-gen")
@@ -191,7 +227,7 @@ def main():
                 print(f"{os.path.basename(cap)}: findings {kinds}", flush=True)
             report(cap, builds, measure(builds, cap, a), frames, data, qps)
         if a.callgrind:
-            callgrind(a)
+            callgrind(a, builds, gen, a.keep or tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
