@@ -8,18 +8,21 @@ of the rounds each way, the overhead of the bests, and the median of the
 per-round overheads (each ibscope run against the disabled run just before
 it: the figure least moved by a shared machine's drift).
 
-Captures (--captures, default all three, --frames each, default 100,000):
+Captures (--captures, default noib, rocev2 and erf, --frames each, default 100,000):
   noib    no InfiniBand: TCP segments, DNS queries (one in ten malformed) and
           other UDP over Ethernet, as most captures a user opens are
   rocev2  ibscope-gen ramp --linktype 1: RoCEv2 CM traffic over Ethernet
   erf     ibscope-gen ramp --linktype 197: native InfiniBand in ERF
+  rc      ibscope-gen rc-bulk: RC data traffic on RoCEv2 over up to 10,000
+          queue pairs (--frames / 16 with fewer frames), as bench/transport.py
+  rc-erf  the same on native InfiniBand (link type 247), in ERF (ibscope convert)
 Modes (--modes, default all three):
   plain   tshark -r FILE                    (summary lines, no tree)
   twopass tshark -2 -r FILE                 (what opening a file in Wireshark does)
   fields  tshark -r FILE -T fields -e frame.number   (the default tree, as on 4.0)
 Targets, with the default preferences, each Wireshark version:
-  noib: at most +3 % in every mode; rocev2 and erf: plain +10 %, twopass +15 %,
-  fields +15 %.
+  noib: at most +3 % in every mode; rocev2, erf, rc and rc-erf: plain +10 %,
+  twopass +15 %, fields +15 %.
 
 --callgrind counts instructions under valgrind instead (one run each, the same
 count every time; use --frames 20000): per frame, with tshark's start-up
@@ -46,15 +49,17 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
-CAPTURES = ("noib", "rocev2", "erf")
+CAPTURES = ("noib", "rocev2", "erf", "rc", "rc-erf")
+DEFAULT_CAPTURES = ("noib", "rocev2", "erf")
+IB_CAPTURES = ("rocev2", "erf", "rc", "rc-erf")
 MODES = {
     "plain": [],
     "twopass": ["-2"],
     "fields": ["-T", "fields", "-e", "frame.number"],
 }
 TARGETS = {("noib", m): 3 for m in MODES}
-TARGETS.update({(c, "plain"): 10 for c in ("rocev2", "erf")})
-TARGETS.update({(c, m): 15 for c in ("rocev2", "erf") for m in ("twopass", "fields")})
+TARGETS.update({(c, "plain"): 10 for c in IB_CAPTURES})
+TARGETS.update({(c, m): 15 for c in IB_CAPTURES for m in ("twopass", "fields")})
 
 
 def ip_checksum(header):
@@ -113,8 +118,20 @@ def make_capture(kind, path, build, frames):
     if kind == "noib":
         write_noib(path, frames)
         return
-    linktype = {"rocev2": "1", "erf": "197"}[kind]
     gen = os.path.join(build, "bin", "ibscope-gen")
+    if kind in ("rc", "rc-erf"):
+        # rc-bulk wants 16 frames a queue pair (and 64 more)
+        qps = max(1, min(10000, (frames - 64) // 16))
+        out = path + ".247" if kind == "rc-erf" else path
+        subprocess.run([gen, "rc-bulk", "--linktype", "247" if kind == "rc-erf" else "1",
+                        "--frames", str(frames), "--qps", str(qps), out], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if kind == "rc-erf":  # Wireshark 4.0 cannot open link type 247
+            subprocess.run([os.path.join(build, "bin", "ibscope"), "convert", out, path],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os.unlink(out)
+        return
+    linktype = {"rocev2": "1", "erf": "197"}[kind]
     # Five frames a connection: REQ, REP, RTU, DREQ, DREP.
     subprocess.run([gen, "ramp", "--pool", "1024-65535", "--connections", str(frames // 5),
                     "--disconnect", "100", "--linktype", linktype, "--gap-us", "10", path],
@@ -252,7 +269,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(SOURCE, "build"))
     ap.add_argument("--frames", type=int, default=100000)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--captures", default=",".join(CAPTURES))
+    ap.add_argument("--captures", default=",".join(DEFAULT_CAPTURES))
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--keep", help="generate the captures into (or reuse them from) this folder")
     ap.add_argument("--in-systems", default="", help="also Wireshark 4.4 and/or 4.6, e.g. 4.4,4.6")

@@ -26,3 +26,15 @@ if(TARGET ibscope-gen AND Python3_Interpreter_FOUND)
                    $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(gen.rc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+
+# ibscope-gen rc-bulk (tests/gen/test_rc_bulk.py): on both link types, two
+# runs byte-identical, the frames and queue pairs asked for, every ICRC
+# right, the PSNs as tshark reads them walking on (with --loss, one gap, one
+# NAK and go-back-N per request lost), and no transport finding from ibscope
+# without loss.
+if(TARGET ibscope-gen AND TARGET ibscope AND Python3_Interpreter_FOUND)
+  add_test(NAME gen.rc_bulk
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen/test_rc_bulk.py
+                   $<TARGET_FILE:ibscope-gen> --ibscope $<TARGET_FILE:ibscope>)
+  set_tests_properties(gen.rc_bulk PROPERTIES TIMEOUT 300)
+endif()

@@ -2,9 +2,10 @@
  * and --list-options are written from it. */
 #include "cli_options.h"
 
-#define RAMP  "ramp options"
-#define BUSY  "busy options"
-#define TREND "trend options"
+#define RAMP   "ramp options"
+#define BUSY   "busy options"
+#define TREND  "trend options"
+#define RCBULK "rc-bulk options"
 
 const gen_option_t gen_options[] = {
     { "ibscope-gen", "--help", "-h", "", "", "usage", NULL },
@@ -52,6 +53,19 @@ const gen_option_t gen_options[] = {
     { "cm-kernel", "--list", "", "", "", "usage", NULL },
     { "rc", "--linktype", "", "1|247", "1,247", "usage", NULL },
     { "rc", "--list", "", "", "", "usage", NULL },
+    { "rc-bulk", "--linktype", "", "1|247", "1,247", RCBULK,
+      "Ethernet RoCEv2 or native InfiniBand, raw LRH (default 1)" },
+    { "rc-bulk", "--qps", "", "N", "", RCBULK,
+      "connections, a queue pair on each side; the client's\n"
+      "requests, the server's answers (default 10000)" },
+    { "rc-bulk", "--frames", "", "N", "", RCBULK,
+      "frames in all, the CM's included (default 5000000;\n"
+      "at least 16 x --qps + 64)" },
+    { "rc-bulk", "--seed", "", "S", "", RCBULK, "PRNG seed (default 1)" },
+    { "rc-bulk", "--loss", "", "PCT", "", RCBULK,
+      "requests lost before the capture point, percent (0 to\n"
+      "50, decimals allowed; default 0): each makes a PSN gap,\n"
+      "a NAK and a go-back-N resend" },
     { "notes", "--tsv", "", "", "", "usage", NULL },
 };
 const size_t n_gen_options = sizeof(gen_options) / sizeof(gen_options[0]);

@@ -13,6 +13,7 @@
 #include "cm_kernel.h"
 #include "ramp.h"
 #include "rc.h"
+#include "rc_bulk.h"
 #include "scen_fabric.h"
 #include "scenarios.h"
 #include "trend.h"
@@ -104,6 +105,8 @@ static void usage(void)
         "                                         exhausted), and truth.tsv: the findings\n"
         "                                         of each; RoCEv2 (default) or native IB\n"
         "       ibscope-gen rc --list             the cases and their titles\n"
+        "       ibscope-gen rc-bulk [options] OUT  one big capture of RC traffic on many\n"
+        "                                         queue pairs, for speed and memory\n"
         "       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
         "                                         (Markdown, or file/frame/note TSV;\n"
         "                                         frame 0 = a note on the whole file)\n"
@@ -128,6 +131,11 @@ static void usage(void)
         "                      at once, closed again --hold steps later\n"
         "trend options (and --pool, default 40000-40999, --linktype, default 197, --seed):\n");
     usage_items("trend");
+    out_printf("\n"
+               "rc-bulk: each connection set up by the CM (client 10.1.0.x to server\n"
+               "10.2.0.x), then SENDs, WRITEs and READs interleaved across the queue pairs,\n"
+               "coalesced ACKs; options:\n");
+    usage_items("rc-bulk");
     out_printf("\n"
                "Output is deterministic: same arguments, same bytes.\n"
                "\nscenarios:\n");
@@ -491,6 +499,84 @@ static int cmd_rc(int argc, char **argv)
     return rc_write(argv[0], link) ? EXIT_OUTPUT : 0;
 }
 
+/* --loss PCT: a percentage, decimals allowed, 0 to 50; per million. */
+static int parse_loss(const char *s, uint32_t *ppm)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v >= 0 && v <= 50))
+        return -1;
+    *ppm = (uint32_t)(v * 10000 + 0.5);
+    return 0;
+}
+
+/* One option of rc-bulk (its value v); 0, or the exit status of a bad one. */
+static int rc_bulk_option(rc_bulk_opts_t *o, const char *a, const char *v)
+{
+    uint64_t n = 0;
+    if (strcmp(a, "--loss") == 0) {
+        if (parse_loss(v, &o->loss_ppm))
+            return bad_usage("rc-bulk: --loss wants a percentage from 0 to 50, got '%s'",
+                             v ? v : "");
+        return 0;
+    }
+    if (parse_u64(v, &n))
+        return bad_usage("rc-bulk: %s wants a non-negative integer, got '%s'", a, v ? v : "");
+    if (strcmp(a, "--linktype") == 0 && (n == 1 || n == 247))
+        o->link = (link_t)n;
+    else if (strcmp(a, "--qps") == 0 && n >= 1 && n <= RC_BULK_MAX_QPS)
+        o->qps = (uint32_t)n;
+    else if (strcmp(a, "--frames") == 0 && n >= 1)
+        o->frames = n;
+    else if (strcmp(a, "--seed") == 0)
+        o->seed = n;
+    else
+        return bad_usage("rc-bulk: unknown option or value out of range: '%s %s'", a, v);
+    return 0;
+}
+
+/* ibscope-gen rc-bulk [options] OUT.pcap */
+static int cmd_rc_bulk(int argc, char **argv)
+{
+    rc_bulk_opts_t o;
+    rc_bulk_defaults(&o);
+    const char *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (a[0] == '-' && a[1]) {
+            int rc = rc_bulk_option(&o, a, v);
+            if (rc)
+                return rc;
+            i++;
+        } else if (!out) {
+            out = a;
+        } else {
+            return bad_usage("rc-bulk: unexpected argument '%s'", a);
+        }
+    }
+    if (!out)
+        return bad_usage("rc-bulk: missing output file%s", "");
+    const char *why = rc_bulk_check(&o);
+    if (why)
+        return bad_usage("rc-bulk: %s", why);
+    rc_bulk_result_t r;
+    if (rc_bulk_write(out, &o, &r) != 0)
+        return EXIT_OUTPUT;
+    fprintf(stderr,
+            "ibscope-gen: rc-bulk: %" PRIu64 " frames: %u connections (%" PRIu64
+            " CM frames); %" PRIu64 " SENDs, %" PRIu64 " WRITEs, %" PRIu64 " READs in %" PRIu64
+            " request packets, %" PRIu64 " READ responses, %" PRIu64 " ACKs; %" PRIu64
+            " requests lost before the capture point, each NAKed, %" PRIu64 " sent again\n",
+            r.frames, o.qps, r.cm_frames,
+            r.messages[RC_SEND] + r.messages[RC_SEND_IMM] + r.messages[RC_SEND_INV],
+            r.messages[RC_WRITE] + r.messages[RC_WRITE_IMM], r.messages[RC_READ], r.requests,
+            r.read_responses, r.acks, r.lost, r.resent);
+    return 0;
+}
+
 static bool trend_shape_of(const char *name, trend_shape_t *shape)
 {
     static const char *const names[] = { "ramp", "flat", "shrink", "burst" };
@@ -661,6 +747,8 @@ static int dispatch(int argc, char **argv)
         return cmd_cm_kernel(argc - 2, argv + 2);
     if (strcmp(cmd, "rc") == 0)
         return cmd_rc(argc - 2, argv + 2);
+    if (strcmp(cmd, "rc-bulk") == 0)
+        return cmd_rc_bulk(argc - 2, argv + 2);
     if (strcmp(cmd, "all") == 0)
         return cmd_all(argc - 2, argv + 2);
     const scenario_t *s = scenario_find(cmd);

@@ -81,6 +81,7 @@ typedef struct rc {
     rc_find_t *finds;
     size_t nfinds, finds_cap;
     uint64_t ft[RC_MAX_FRAMES + 1]; /* each frame's time, us after the start */
+    bool untimed; /* rc-bulk (rc_bulk.h): frames past RC_MAX_FRAMES, their times not kept */
 } rc_t;
 
 /* One RC connection set up by the CM: A (active) and B (passive), each

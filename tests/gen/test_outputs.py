@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test_outputs.py - ibscope-gen says every output error and exits 2.
 
-Each way ibscope-gen writes (a scenario, `all`, `ramp`, `busy` into a file;
+Each way ibscope-gen writes (a scenario, `all`, `ramp`, `busy`, `rc-bulk` into a file;
 `notes`, `list`, `--help`, `--list-scenarios`, `--list-options`,
 `cm-kernel --list`, `rc --list` on standard output) is tried on /dev/full, and the
 standard output ones on a closed standard output too; a file that cannot be
@@ -45,7 +45,8 @@ def main():
     small = ["--connections", "300"]
     with tempfile.TemporaryDirectory() as d:
         # Files: a full device, a missing folder, a folder.
-        for args in (["cm_rocev2"], ["ramp"] + small, ["busy", "--open", "10"] + small):
+        for args in (["cm_rocev2"], ["ramp"] + small, ["busy", "--open", "10"] + small,
+                     ["rc-bulk", "--qps", "10", "--frames", "300"]):
             expect(gen, args + ["/dev/full"], f"ibscope-gen: /dev/full: {ENOSPC}")
             missing = os.path.join(d, "no", "x.pcap")
             expect(gen, args + [missing], f"ibscope-gen: {missing}: {os.strerror(2)}")
