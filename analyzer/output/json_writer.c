@@ -218,18 +218,34 @@ void jw_string(struct json_writer *w, const char *s)
     jw_string_n(w, s, strlen(s));
 }
 
+/* v in decimal, ending at end; returns its first digit.  A report is mostly
+ * numbers: printf's machinery cost more than the rest of the writer. */
+static char *decimal(uint64_t v, char *end)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
 void jw_uint(struct json_writer *w, uint64_t v)
 {
     char b[24];
     before_value(w);
-    put(w, b, (size_t)snprintf(b, sizeof(b), "%" PRIu64, v));
+    char *p = decimal(v, b + sizeof b);
+    put(w, p, (size_t)(b + sizeof b - p));
 }
 
 void jw_int(struct json_writer *w, int64_t v)
 {
     char b[24];
     before_value(w);
-    put(w, b, (size_t)snprintf(b, sizeof(b), "%" PRId64, v));
+    /* The magnitude in unsigned arithmetic: INT64_MIN has no positive twin. */
+    char *p = decimal(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, b + sizeof b);
+    if (v < 0)
+        *--p = '-';
+    put(w, p, (size_t)(b + sizeof b - p));
 }
 
 void jw_double(struct json_writer *w, double v, int decimals)

@@ -58,6 +58,25 @@ static uint32_t msn_before(const rc_msg_t *m)
 
 /* ---- the findings, details in the contract's order ----------------------- */
 
+/* A connection between a and b set up from time 0 (REQ, REP, RTU), its
+ * traffic to start at START. */
+static void connect_at_start(rc_t *k, rc_conn_t *c, host_t *a, host_t *b, uint16_t sport,
+                             const cm_budget_t *budget)
+{
+    rc_conn_init(k, c, a, b, sport, budget);
+    rc_at(k, 0);
+    rc_establish(k, c);
+    rc_at(k, START);
+}
+
+/* The connection torn down: DREQ, and its DREP 150 us later. */
+static void disconnect(rc_t *k, rc_conn_t *c)
+{
+    rc_cm_dreq(k, c);
+    wait_us(k, 150);
+    rc_cm_drep(k, c);
+}
+
 static void f_gap(rc_t *k, uint32_t at, uint32_t prev, uint32_t expected, uint32_t psn)
 {
     rc_find(k, at, "psn_gap", prev, "expected_psn=%u;psn=%u;missing=%u", expected, psn,
@@ -150,9 +169,7 @@ static void case_clean(rc_t *k)
         wait_us(k, 20);
     }
     wait_us(k, 10 * MS);
-    rc_cm_dreq(k, &c);
-    wait_us(k, 150);
-    rc_cm_drep(k, &c);
+    disconnect(k, &c);
 }
 
 /* Two requests the capture missed, acknowledged by the responder. */
@@ -161,10 +178,7 @@ static void case_capture_loss(rc_t *k)
     host_t a, b;
     hosts(&a, &b, NULL);
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40002, NULL);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40002, NULL);
     rc_msg_t m0 = rc_post(&c.ab, RC_SEND, 512);
     uint32_t f0 = rc_request(k, &m0, 0);
     wait_us(k, ANSWER);
@@ -231,10 +245,7 @@ static void case_reorder(rc_t *k)
     host_t a, b;
     hosts(&a, &b, NULL);
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40004, NULL);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40004, NULL);
     rc_msg_t m0 = rc_post(&c.ab, RC_SEND, 256);
     uint32_t f0 = rc_request(k, &m0, 0);
     wait_us(k, ANSWER);
@@ -260,10 +271,7 @@ static void case_rnr(rc_t *k)
     host_t a, b;
     hosts(&a, &b, NULL);
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40005, NULL);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40005, NULL);
     rc_msg_t m0 = rc_post(&c.ab, RC_SEND, 256);
     acked(k, &m0);
     wait_us(k, 20);
@@ -315,9 +323,7 @@ static void nak_case(rc_t *k, uint16_t sport, uint8_t code, rc_kind_t kind)
     wait_us(k, ANSWER);
     f_nak(k, rc_nak(k, &c.ab, m1.psn, msn_before(&m1), code), code, m1.psn);
     wait_us(k, 2 * MS);
-    rc_cm_dreq(k, &c);
-    wait_us(k, 150);
-    rc_cm_drep(k, &c);
+    disconnect(k, &c);
 }
 
 /* a CmpSwap to a QP without atomic access */
@@ -351,10 +357,7 @@ static void case_timeout_retransmission(rc_t *k)
     host_t a, b;
     hosts(&a, &b, NULL);
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40010, NULL);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40010, NULL);
     rc_msg_t m0 = rc_post(&c.ab, RC_WRITE, 512);
     acked(k, &m0);
     wait_us(k, 20);
@@ -376,10 +379,7 @@ static void case_spurious(rc_t *k)
     host_t a, b;
     hosts(&a, &b, NULL);
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40011, NULL);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40011, NULL);
     rc_msg_t m0 = rc_post(&c.ab, RC_SEND, 256);
     acked(k, &m0);
     wait_us(k, 20);
@@ -440,10 +440,7 @@ static void case_exhausted_naks(rc_t *k)
     host_t a, b;
     hosts(&a, &b, NULL);
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40014, NULL);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40014, NULL);
     rc_msg_t m0 = rc_post(&c.ab, RC_SEND, 256);
     acked(k, &m0);
     wait_us(k, 20);
@@ -468,9 +465,7 @@ static void case_exhausted_naks(rc_t *k)
     }
     f_exhausted(k, last, first, m1.psn, sends, "naks");
     rc_after(k, last, 5 * tmo_us(&c));
-    rc_cm_dreq(k, &c);
-    wait_us(k, 150);
-    rc_cm_drep(k, &c);
+    disconnect(k, &c);
 }
 
 /* A receiver out of buffers: the REP allows RNR retry 2, so the SEND is sent
@@ -484,10 +479,7 @@ static void case_exhausted_rnr(rc_t *k)
     rc_default_budget(&bud);
     bud.rep_rnr_retry = 2;
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40018, &bud);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40018, &bud);
     rc_msg_t m0 = rc_post(&c.ab, RC_SEND, 256);
     acked(k, &m0);
     wait_us(k, 20);
@@ -508,9 +500,7 @@ static void case_exhausted_rnr(rc_t *k)
     }
     f_exhausted(k, last, first, m.psn, sends, "naks");
     rc_after(k, last, 5 * tmo_us(&c));
-    rc_cm_dreq(k, &c);
-    wait_us(k, 150);
-    rc_cm_drep(k, &c);
+    disconnect(k, &c);
 }
 
 /* A local ACK timeout too short for the responder (code 10, 4.194 ms): its
@@ -523,10 +513,7 @@ static void case_exhausted_late_acks(rc_t *k)
     rc_default_budget(&bud);
     bud.ack_timeout = 10;
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40015, &bud);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40015, &bud);
     static const uint64_t late[] = { 5000, 5500 };
     for (size_t i = 0; i < 2; i++) {
         rc_msg_t m = rc_post(&c.ab, i ? RC_WRITE : RC_SEND, 512);
@@ -545,9 +532,7 @@ static void case_exhausted_late_acks(rc_t *k)
     }
     f_exhausted(k, last, first, m.psn, sends, "late_acks");
     rc_after(k, last, 5 * tmo_us(&c));
-    rc_cm_dreq(k, &c);
-    wait_us(k, 150);
-    rc_cm_drep(k, &c);
+    disconnect(k, &c);
 }
 
 /* Answers later than the local ACK timeout (code 12, 16.777 ms) with no
@@ -560,10 +545,7 @@ static void case_ack_timeout(rc_t *k)
     rc_default_budget(&bud);
     bud.ack_timeout = 12;
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40016, &bud);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40016, &bud);
     rc_msg_t m0 = rc_post(&c.ab, RC_SEND, 256);
     acked(k, &m0);
     wait_us(k, 20);
@@ -592,10 +574,7 @@ static void case_psn_start_mismatch(rc_t *k)
     host_t a, b;
     hosts(&a, &b, NULL);
     rc_conn_t c;
-    rc_conn_init(k, &c, &a, &b, 40017, NULL);
-    rc_at(k, 0);
-    rc_establish(k, &c);
-    rc_at(k, START);
+    connect_at_start(k, &c, &a, &b, 40017, NULL);
     uint32_t want_a = c.ab.next_psn, want_b = c.ba.next_psn;
     c.ab.next_psn = rc_psn_add(want_a, 5);
     c.ba.next_psn = want_b ^ 0x5A5A5u;

@@ -1464,6 +1464,19 @@ def kernel_captures(env):
     return d, caps
 
 
+def experts_two_pass(env, path, prefs):
+    """(frame, kind) of the plugin's expert infos after two passes, counted."""
+    got = collections.Counter()
+    for line in env.read(path, prefs + ["-T", "pdml"], two_pass=True).splitlines():
+        m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
+        if m:
+            frame = int(m.group(1))
+        m = re.search(r'<field name="ibscope\.expert\.([a-z_]+)"', line)
+        if m:
+            got[(frame, m.group(1))] += 1
+    return got
+
+
 def check_kernel(env, update):
     """On every capture of ibscope-gen cm-kernel (connections as the kernel
     runs them: copies of every message, connections given up), the plugin's
@@ -1484,14 +1497,7 @@ def check_kernel(env, update):
                                capture_output=True, text=True)
             want = collections.Counter((f["frame"], f["kind"])
                                        for f in json.loads(p.stdout)["findings"])
-            got = collections.Counter()
-            for line in env.read(path, prefs + ["-T", "pdml"], two_pass=True).splitlines():
-                m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
-                if m:
-                    frame = int(m.group(1))
-                m = re.search(r'<field name="ibscope\.expert\.([a-z_]+)"', line)
-                if m:
-                    got[(frame, m.group(1))] += 1
+            got = experts_two_pass(env, path, prefs)
             if got != want:
                 errs.append("%s: analyzer only %s; plugin only %s"
                             % (name(path), sorted((want - got).items())[:6],
@@ -1587,14 +1593,7 @@ def check_rc(env, update):
                                capture_output=True, text=True)
             want = collections.Counter((f["frame"], f["kind"])
                                        for f in json.loads(p.stdout)["findings"])
-            got = collections.Counter()
-            for line in env.read(path, ["-T", "pdml"], two_pass=True).splitlines():
-                m = re.search(r'<field name="num" pos="0" show="(\d+)"', line)
-                if m:
-                    frame = int(m.group(1))
-                m = re.search(r'<field name="ibscope\.expert\.([a-z_]+)"', line)
-                if m:
-                    got[(frame, m.group(1))] += 1
+            got = experts_two_pass(env, path, [])
             if got != want:
                 errs.append("%s: analyzer only %s; plugin only %s"
                             % (path, sorted((want - got).items())[:6],
