@@ -4,7 +4,8 @@
  * ids; state.c finds and parses the InfiniBand packet and keeps the
  * per-file engine; tree.c turns a parsed packet and its stored analysis into
  * tree items; stats.c is the tap and the stats_tree; conv_table.c the
- * Conversations and Endpoints tables, conv_filter.c the conversation filters.
+ * Conversations and Endpoints tables of CM connections, qp_table.c those of
+ * RC queue pairs, conv_filter.c the conversation filters.
  */
 #ifndef IBSCOPE_PLUGIN_H
 #define IBSCOPE_PLUGIN_H
@@ -168,6 +169,8 @@ enum ibs_found ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_fra
  * (asked for one frame at a time: the conversation filters). */
 bool ibs_state_conn_of(uint32_t frame, uint32_t *conn);
 bool ibs_state_chain_of(uint32_t frame, uint32_t *chain);
+/* The RC queue pair (ibscope.analysis.qp) the first pass put frame in. */
+bool ibs_state_qp_of(uint32_t frame, uint32_t *qp);
 /* The file's source (a host's pool) of links.source, NULL when none. */
 const struct ib_source_stats *ibs_state_source(uint32_t source);
 void ibs_state_register(void);
@@ -188,6 +191,13 @@ void ibs_stats_queue(packet_info *pinfo, const struct ibs_frame *fr);
 
 /* ---- conv_table.c ---- */
 void ibs_conv_table_register(void);
+
+/* ---- qp_table.c ---- */
+/* "ibscope_qp": a protocol only for the queue pairs' table and its tap. */
+extern int ibs_proto_qp;
+void ibs_qp_table_register(void);
+/* The frame to the queue pairs' tables, when one is open and it has a QP. */
+void ibs_qp_table_queue(packet_info *pinfo, const struct ibs_frame *fr);
 
 /* ---- conv_filter.c ---- */
 void ibs_conv_filter_register(void);

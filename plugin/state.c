@@ -404,6 +404,15 @@ bool ibs_state_conn_of(uint32_t frame, uint32_t *conn)
     return true;
 }
 
+bool ibs_state_qp_of(uint32_t frame, uint32_t *qp)
+{
+    const struct ibs_stored *st = ibs_frame_table_find(&stored, frame);
+    if (!st || !st->qp1)
+        return false;
+    *qp = st->qp1 - 1;
+    return true;
+}
+
 bool ibs_state_chain_of(uint32_t frame, uint32_t *chain)
 {
     const struct ibs_stored *st = ibs_frame_table_find(&stored, frame);

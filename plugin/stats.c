@@ -118,4 +118,5 @@ void ibs_stats_queue(packet_info *pinfo, const struct ibs_frame *fr)
     /* The frame itself: the listeners run before the next frame is dissected. */
     if (have_tap_listener(ibs_tap))
         tap_queue_packet(ibs_tap, pinfo, fr);
+    ibs_qp_table_queue(pinfo, fr);
 }

@@ -487,7 +487,10 @@ void ibs_tree_add(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const str
         add_diags(root, tvb, p);
     if (root && ibs_prefs.verify_crc)
         add_crcs(root, tvb, p);
-    if (fr->result || fr->conn || fr->has_chain)
+    /* A frame linked to anything has the Analysis subtree: a data packet's
+     * queue pair is all most have (ibscope.analysis.qp on every one, as
+     * tcp.stream, so that its conversation filter selects them all). */
+    if (fr->result || fr->conn || fr->has_chain || fr->qp1 || fr->acks_frame)
         add_analysis(root, tvb, pinfo, fr);
 }
 
