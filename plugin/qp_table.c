@@ -30,7 +30,7 @@ int ibs_proto_qp = -1;
 static int qp_tap = -1;
 static int qp_at = -1;
 
-enum qp_node_kind { QP_NODE_LID, QP_NODE_GID, QP_NODE_IP4, QP_NODE_IP6 };
+enum qp_node_kind { QP_NODE_LID, QP_NODE_GID, QP_NODE_IP4 };
 enum qp_role { QP_REQUESTER, QP_RESPONDER };
 
 /* The bytes of one end: compared and hashed whole, so built zeroed. */
@@ -61,7 +61,6 @@ static int addr_to_str(const address *a, gchar *buf, int len)
     switch (x.node) {
     case QP_NODE_LID: g_snprintf(node, sizeof node, "LID %u", x.lid); break;
     case QP_NODE_IP4: ib_format_ip(4, x.gid, node, sizeof node); break;
-    case QP_NODE_IP6: ib_format_ip(6, x.gid, node, sizeof node); break;
     default:
         memcpy(node, "GID ", 4);
         ib_format_gid(x.gid, node + 4, sizeof node - 4);
@@ -82,21 +81,20 @@ static int addr_str_len(const address *a)
     return 64; /* "GID " IPv6 " QP 0x" six digits, with room */
 }
 
-/* A node as the frame names it: RoCEv2 by its IP, else its GID, else its LID. */
-static void node_of(const struct ib_packet *p, const struct ib_endpoint *ep, struct qp_addr *x)
+/* A node as the transport analysis keys it: its LID, else (RoCE) its GID.
+ * A RoCEv2 node's GID is its IP, and the same node may show as RoCEv1 one
+ * way and RoCEv2 the other (one of the real captures): so the text comes of
+ * the GID alone, an IPv4-mapped one written as the IPv4 address. */
+static void node_of(const struct ib_endpoint *ep, struct qp_addr *x)
 {
     static const uint8_t v4_mapped[12] = { [10] = 0xFF, [11] = 0xFF };
-    x->lid = ep->lid;
-    if (!ep->has_gid) {
+    if (ep->lid || !ep->has_gid) {
         x->node = QP_NODE_LID;
+        x->lid = ep->lid;
         return;
     }
     memcpy(x->gid, ep->gid, 16);
-    if (p->encap != IB_ENCAP_ROCEV2)
-        x->node = QP_NODE_GID;
-    else
-        x->node = memcmp(ep->gid, v4_mapped, sizeof v4_mapped) == 0 ? QP_NODE_IP4 : QP_NODE_IP6;
-    x->lid = 0;
+    x->node = memcmp(ep->gid, v4_mapped, sizeof v4_mapped) == 0 ? QP_NODE_IP4 : QP_NODE_GID;
 }
 
 /* A frame's two ends, the requester first; true when it is an answer. */
@@ -107,8 +105,8 @@ static bool frame_ends(const struct ibs_frame *fr, address *requester, address *
     bool answer = ib_op_is_response(ib_opcode_info(p->bth.opcode).op);
     memset(a, 0, sizeof *a);
     memset(b, 0, sizeof *b);
-    node_of(p, answer ? &p->dst : &p->src, a);
-    node_of(p, answer ? &p->src : &p->dst, b);
+    node_of(answer ? &p->dst : &p->src, a);
+    node_of(answer ? &p->src : &p->dst, b);
     a->role = QP_REQUESTER;
     b->role = QP_RESPONDER;
     a->qp = b->qp = fr->qp1 - 1;
@@ -162,10 +160,18 @@ static tap_packet_status conv_packet(void *table, packet_info *pinfo, epan_disse
     address requester, responder;
     bool answer = frame_ends(fr, &requester, &responder, &a, &b);
     learn_qpn(fr, answer);
+    conv_hash_t *ch = table;
+    conv_id_t id = (conv_id_t)(fr->qp1 - 1);
+    /* A row's A is the source of its first frame: the requester, even when
+     * an answer comes first (to a request before the capture), by a row
+     * made from the requester with no frame. */
+    if (answer)
+        add_conversation_table_data_with_conv_id(ch, &requester, &responder, 0, 0, id, 0, 0,
+                                                 &pinfo->rel_ts, &pinfo->abs_ts, &ct_info,
+                                                 CONVERSATION_NONE);
     add_conversation_table_data_with_conv_id(
-        (conv_hash_t *)table, answer ? &responder : &requester, answer ? &requester : &responder, 0,
-        0, (conv_id_t)(fr->qp1 - 1), 1, (int)pinfo->fd->pkt_len, &pinfo->rel_ts, &pinfo->abs_ts,
-        &ct_info, CONVERSATION_NONE);
+        ch, answer ? &responder : &requester, answer ? &requester : &responder, 0, 0, id, 1,
+        (int)pinfo->fd->pkt_len, &pinfo->rel_ts, &pinfo->abs_ts, &ct_info, CONVERSATION_NONE);
     return TAP_PACKET_REDRAW;
 }
 

@@ -37,6 +37,11 @@ CHECK is one of:
   convfilter the conversation filters (through a probe plugin calling them as the GUI
              does): each CM frame is offered its connection's, which selects exactly
              the connection's frames; likewise for redirect chains
+  qptable    -z conv,ibscope_qp and -z endpoints,ibscope_qp: a row per RC requester direction
+             of Wireshark's own decode (requests and answers grouped by the test), its
+             ends' nodes and QPNs, frames and bytes each way
+  qpfilter   the queue pair's conversation filter (through the probe plugin): offered on
+             exactly a direction's frames, and selecting exactly them
   kernel     on ibscope-gen cm-kernel's captures, with two passes: the plugin's expert
              infos are the analyzer's findings, frame by frame (an unreachable one on the
              last copy of the message never answered)
@@ -57,6 +62,7 @@ import collections
 import datetime
 import difflib
 import glob
+import ipaddress
 import json
 import os
 import re
@@ -898,6 +904,187 @@ def check_convfilter(env, update):
     return errs
 
 
+# RC opcodes (IBA Table 38): 0x00-0x1f; of them the responder's answers
+# (READ responses, ACK, atomic ACK): their PSN is the request's they answer.
+RC_ANSWERS = set(range(0x0d, 0x13))
+QP_TREE_FIELDS = ["frame.number", "frame.len", "frame.protocols", "infiniband.bth.opcode",
+                  "infiniband.bth.destqp", "infiniband.bth.psn", "ip.src", "ip.dst", "ipv6.src",
+                  "ipv6.dst", "infiniband.grh.sgid", "infiniband.grh.dgid",
+                  "infiniband.lrh.slid", "infiniband.lrh.dlid"]
+
+
+def gid_node(gid):
+    """A GID as the QP table writes a node: an IPv4-mapped one as IPv4."""
+    a = ipaddress.IPv6Address(gid)
+    return str(a.ipv4_mapped) if a.ipv4_mapped else "GID " + a.compressed
+
+
+def rc_frames(env, capture):
+    """Wireshark's own decode (no plugin) of every RC frame: (frame, length,
+    answer?, destqp, psn, source node, destination node), a node as the QP
+    table writes it: its LID, else its GID (RoCEv2: the IP of the UDP packet
+    that carries it, not one the payload carries)."""
+    # One of the real captures sends RoCEv2 from UDP port 69, which Wireshark
+    # takes for TFTP: not here.
+    args = ["--disable-protocol", "tftp", "-Y", "infiniband.bth.opcode < 32", "-T", "fields",
+            "-E", "occurrence=f"]
+    out = []
+    for line in env.read(capture, args + [a for f in QP_TREE_FIELDS for a in ("-e", f)],
+                         plugin=False).splitlines():
+        num, length, protos, op, qpn, psn, ip4s, ip4d, ip6s, ip6d, sgid, dgid, slid, dlid = \
+            line.split("\t")
+        if slid and int(slid, 0):
+            src, dst = "LID %d" % int(slid, 0), "LID %d" % int(dlid, 0)
+        elif "udp:infiniband" in protos:
+            src, dst = (gid_node("::ffff:" + ip4s), gid_node("::ffff:" + ip4d)) if ip4s else \
+                (gid_node(ip6s), gid_node(ip6d))
+        elif sgid:
+            src, dst = gid_node(sgid), gid_node(dgid)
+        else:
+            src, dst = "LID 0", "LID 0"
+        out.append((int(num), int(length), int(op, 0) in RC_ANSWERS, int(qpn, 0), int(psn, 0),
+                    src, dst))
+    return out
+
+
+def qp_directions(frames):
+    """The requester directions of an RC capture, worked out from Wireshark's
+    decode alone: requests grouped by (requester, responder, destination
+    QPN).  The answers to one requester QPN (responder, requester, QPN) join
+    the direction between the same two nodes, the other way, that sent a
+    request with the PSN the first of them answers (an ACK's PSN is the
+    last it acknowledges, a READ response's first the READ's), and from
+    then on every answer to that QPN does: before it, nothing tells which
+    of several queue pairs an answer is for.
+    [{"a", "b", "qpn_b", "qpn_a", "frames": [(frame, len, answer)]}]"""
+    dirs, sent, bound = {}, collections.defaultdict(set), {}
+    for num, length, answer, qpn, psn, src, dst in frames:
+        if not answer:
+            key = (src, dst, qpn)
+            d = dirs.setdefault(key, {"a": src, "b": dst, "qpn_b": qpn, "qpn_a": None,
+                                      "frames": []})
+            sent[key].add(psn)
+        else:
+            group = (src, dst, qpn)
+            if group not in bound:
+                cands = [k for k in dirs if k[0] == dst and k[1] == src and psn in sent[k]]
+                if len(cands) != 1:
+                    continue
+                bound[group] = cands[0]
+                dirs[cands[0]]["qpn_a"] = qpn
+            d = dirs[bound[group]]
+        d["frames"].append((num, length, answer))
+    return list(dirs.values())
+
+
+def qp_end(node, qpn):
+    return "%s QP %s" % (node, "?" if qpn is None else "0x%06x" % qpn)
+
+
+QP_ROW = re.compile(r"^(.+? QP (?:0x[0-9a-f]{6}|\?))\s+<->\s+(.+? QP (?:0x[0-9a-f]{6}|\?))"
+                    r"\s+(\d+) (\d+ \w+)\s+(\d+) (\d+ \w+)\s+(\d+) (\d+ \w+)\s+[\d.]+\s+[\d.]+$")
+QP_ENDPOINT_ROW = re.compile(r"^(.+? QP (?:0x[0-9a-f]{6}|\?))\s+(\d+)\s+(\d+(?: \w+)?)\s+(\d+)"
+                             r"\s+(\d+(?: \w+)?)\s+(\d+)\s+(\d+(?: \w+)?)\s*$")
+QP_FILTER = "ibscope RC queue pair"
+
+
+def qp_captures(env):
+    """ibscope-gen rc's captures on both link types, the samples and the real ones."""
+    if getattr(env, "rc_caps", None) is None:
+        d, env.rc_caps = rc_captures(env)
+        atexit.register(shutil.rmtree, d, True)
+    return env.rc_caps + env.samples + env.extra
+
+
+def check_qptable(env, update):
+    """-z conv,ibscope_qp has one row per RC requester direction that
+    Wireshark's own decode shows (qp_directions: grouped by the test, not by
+    ibscope): A the requester and the QPN its answers go to, B the responder
+    and its QPN, frames and bytes each way (requests A -> B, answers B -> A);
+    -z endpoints,ibscope_qp has each end of those rows with what it sent and
+    was sent."""
+    errs, rows_seen, answered = [], 0, 0
+    for c in qp_captures(env):
+        dirs = qp_directions(rc_frames(env, c))
+        want, want_ep = collections.Counter(), collections.Counter()
+        for d in dirs:
+            a, b = qp_end(d["a"], d["qpn_a"]), qp_end(d["b"], d["qpn_b"])
+            ab = [n for _, n, ans in d["frames"] if not ans]
+            ba = [n for _, n, ans in d["frames"] if ans]
+            want[(a, b, len(ab), sum(ab), len(ba), sum(ba))] += 1
+            want_ep[(a, len(ab), len(ba))] += 1
+            want_ep[(b, len(ba), len(ab))] += 1
+            answered += bool(ba)
+        got = collections.Counter()
+        for line in env.read(c, ["-q", "-z", "conv,ibscope_qp"]).splitlines():
+            m = QP_ROW.match(line)
+            if not m:
+                continue
+            a, b, rx, rxb, tx, txb = m.groups()[:6]
+            # A printed size stands for the exact one it rounds.
+            k = next((k for k in want if k[:3] == (a, b, int(tx)) and k[4] == int(rx) and
+                      size_matches(txb, k[3]) and size_matches(rxb, k[5])), None)
+            got[k or (a, b, int(tx), txb, int(rx), rxb)] += 1
+        if got != want:
+            errs.append("%s: queue pair rows %s; Wireshark's decode %s"
+                        % (name(c), sorted((got - want).items(), key=str)[:3],
+                           sorted((want - got).items(), key=str)[:3]))
+        got_ep = collections.Counter()
+        for line in env.read(c, ["-q", "-z", "endpoints,ibscope_qp"]).splitlines():
+            m = QP_ENDPOINT_ROW.match(line)
+            if m:
+                got_ep[(m.group(1), int(m.group(4)), int(m.group(6)))] += 1
+        if got_ep != want_ep:
+            errs.append("%s: queue pair endpoints %s; Wireshark's decode %s"
+                        % (name(c), sorted((got_ep - want_ep).items())[:3],
+                           sorted((want_ep - got_ep).items())[:3]))
+        rows_seen += sum(got.values())
+    if rows_seen == 0 or answered == 0:
+        errs.append("no queue pair (%d), or none answered (%d): nothing was tested"
+                    % (rows_seen, answered))
+    return errs
+
+
+def check_qpfilter(env, update):
+    """The conversation filter of a queue pair, called as the GUI calls it
+    (probe plugin, after a first pass): every frame of a requester direction
+    (as qp_directions finds them in Wireshark's decode) and no other is
+    offered `ibscope.analysis.qp == N`, one N per direction, and that filter
+    selects exactly the frames offered it."""
+    errs, tried = [], 0
+    plugins = probe_plugins(env)
+    saved, env.plugin_dir = env.plugin_dir, plugins
+    try:
+        for c in qp_captures(env):
+            dirs = qp_directions(rc_frames(env, c))
+            offered = probe_offers(env, c)
+            by_filter = collections.defaultdict(set)
+            for num, flt in offered[QP_FILTER].items():
+                by_filter[flt].add(num)
+            want = sorted(sorted(f for f, _, _ in d["frames"]) for d in dirs)
+            got = sorted(sorted(v) for v in by_filter.values())
+            if got != want:
+                errs.append("%s: frames offered one queue pair's filter %s; Wireshark's "
+                            "decode %s" % (name(c), got[:3], want[:3]))
+            for fr, flt in offered[QP_FILTER].items():
+                if offered["*"].get(fr) != flt:
+                    errs.append("%s: frame %d's conversation is %r, not %r"
+                                % (name(c), fr, offered["*"].get(fr), flt))
+                    break
+            for flt in sorted(by_filter)[:6]:
+                sel = {int(x) for x in env.read(c, ["-Y", flt, "-T", "fields", "-e",
+                                                    "frame.number"], two_pass=True).split()}
+                if sel != by_filter[flt]:
+                    errs.append("%s: %s selects %s; the frames offered it are %s"
+                                % (name(c), flt, sorted(sel)[:8], sorted(by_filter[flt])[:8]))
+                tried += 1
+    finally:
+        env.plugin_dir = saved
+    if tried == 0:
+        errs.append("no queue pair's filter tried: nothing was tested")
+    return errs
+
+
 def temp_capture(data, what):
     """data written to a new capture file that tshark, run as nobody, can read."""
     fd, path = tempfile.mkstemp(suffix=".pcap", prefix="ibscope-%s." % what)
@@ -1624,6 +1811,8 @@ CHECKS = {
     "conversations": check_conversations,
     "endpoints": check_endpoints,
     "convfilter": check_convfilter,
+    "qptable": check_qptable,
+    "qpfilter": check_qpfilter,
     "forecast": check_forecast,
     "kernel": check_kernel,
     "rc": check_rc,
