@@ -6,6 +6,7 @@ connection list.
 usage: gui_conversations_check.py TABLE.csv IBSCOPE CAPTURE
        gui_conversations_check.py --endpoints TABLE.csv IBSCOPE CAPTURE
        gui_conversations_check.py --filter FILTER.txt FRAME IBSCOPE CAPTURE
+       gui_conversations_check.py --qp TABLE.csv CAPTURE
 
 Each row is a connection of `IBSCOPE --format json --connections CAPTURE`:
 its ends (A the REQ's source, B its destination), its frames each way
@@ -15,7 +16,10 @@ dialog's tab: one row per source of the analyzer (IP, port space), with the
 frames its connections (not SIDR) sent and were sent.  With --filter: the display filter the
 GUI's Conversation Filter > ibscope CM connection put in the filter bar for
 FRAME is `ibscope.analysis.conn == N`, N the analyzer's connection of FRAME.
-Run by gui_screenshot.sh's conversations, endpoints and convfilter scenes.  Exit 0 when
+With --qp, the dialog's ibscope QP tab: one row per RC requester direction of
+Wireshark's own decode of CAPTURE (tshark without the plugin, grouped as
+plugin_test.py's qptable check groups it), its ends and frames and bytes each way.
+Run by gui_screenshot.sh's conversations, endpoints, convfilter and qpconversations scenes.  Exit 0 when
 they agree.
 """
 import collections
@@ -26,7 +30,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plugin"))
-from plugin_test import conn_ends, seconds  # noqa: E402
+from plugin_test import conn_ends, qp_directions, qp_end, rc_frames, seconds  # noqa: E402
 
 
 def report(ibscope, capture):
@@ -66,7 +70,32 @@ def check_endpoints(argv):
     return 0 if ok else 1
 
 
+def check_qp(argv):
+    table, capture = argv[2:4]
+    with open(table, encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+
+    def tshark(args):
+        return subprocess.run(["tshark", "-r", capture] + args, capture_output=True,
+                              text=True, check=True).stdout
+    want = collections.Counter()
+    for d in qp_directions(rc_frames(tshark)):
+        ab = [n for _, n, ans in d["frames"] if not ans]
+        ba = [n for _, n, ans in d["frames"] if ans]
+        want[(qp_end(d["a"], d["qpn_a"]), qp_end(d["b"], d["qpn_b"]), len(ab), sum(ab), len(ba),
+              sum(ba))] += 1
+    got = collections.Counter(
+        (r["Address A"], r["Address B"], int(r["Packets A → B"]), int(r["Bytes A → B"]),
+         int(r["Packets B → A"]), int(r["Bytes B → A"])) for r in rows)
+    ok = got == want and rows
+    print("gui_conversations_check: queue pairs %s, Wireshark's decode %s: %s"
+          % (sorted(got.items()), sorted(want.items()), "agree" if ok else "DIFFER"))
+    return 0 if ok else 1
+
+
 def main(argv):
+    if argv[1] == "--qp":
+        return check_qp(argv)
     if argv[1] == "--filter":
         return check_filter(argv)
     if argv[1] == "--endpoints":

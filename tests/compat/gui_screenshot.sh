@@ -1,5 +1,5 @@
 #!/bin/sh
-# gui_screenshot.sh VERSION OUT.png [tree|iograph|conversations|endpoints|convfilter]
+# gui_screenshot.sh VERSION OUT.png [tree|iograph|conversations|endpoints|convfilter|qpconversations]
 # - the Wireshark GUI (Qt 6) with the ibscope plugin, as a person sees it, in
 # the Debian system of that version (tests/compat/run.sh makes it and builds
 # the plugin there), under Xvfb.  tree (docs/plugin-wireshark-gui.png): cm_rocev2.pcap at frame 4 (a
@@ -14,11 +14,16 @@
 # endpoints: Statistics > Endpoints likewise, checked against the
 # analyzer's sources.  convfilter, a check too: a CM frame's right-click
 # Conversation Filter > ibscope CM connection puts its connection's filter
-# in the filter bar.
+# in the filter bar.  qpconversations (docs/plugin-qp-conversations.png):
+# Statistics > Conversations on RC traffic (ibscope-gen rc-bulk, 12 queue
+# pairs), the ibscope QP type ticked and its tab shown; also a check: its
+# rows, copied as CSV, are the requester directions of Wireshark's own
+# decode (gui_conversations_check.py --qp), else exit 1.
 # Look at the picture before committing it.  Needs root (chroot).
 set -eu
-version=${1:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter]}
-out=${2:?usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter]}
+usage='usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter|qpconversations]'
+version=${1:?$usage}
+out=${2:?$usage}
 scene=${3:-tree}
 case "$version" in
 4.4) suite=trixie ;;
@@ -46,6 +51,9 @@ if [ "$scene" = iograph ]; then
 	printf '%s\n' '"TRUE","ports in use (max per second)","ibscope.analysis.ports_in_use","#1f5fa8","Line","MAX(Y Field)","ibscope.analysis.ports_in_use","None","1"' \
 		'"TRUE","ports to one destination","ibscope.analysis.tuple_ports_in_use","#8a3b00","Dot","MAX(Y Field)","ibscope.analysis.tuple_ports_in_use","None","1"' \
 		>"$prof/io_graphs"
+fi
+if [ "$scene" = qpconversations ]; then
+	"$src/build/bin/ibscope-gen" rc-bulk --qps 12 --frames 400 "$gui/rc.pcap" >/dev/null
 fi
 chmod -R a+rwX "$gui"
 # Wireshark ignores personal plugin folders as root: it runs as nobody.
@@ -112,7 +120,22 @@ convfilter)
 		xdotool mousemove 1119 806 click 1; sleep 3
 		xdotool mousemove 600 71 click 1; sleep 0.5; xdotool key ctrl+a ctrl+c; sleep 0.5
 		xclip -o -selection clipboard >/tmp/gui/filter.txt' ;;
-*) echo "gui_screenshot.sh: no scene $scene (tree, iograph, conversations, endpoints or convfilter)" >&2
+qpconversations)
+	open='wireshark -r rc.pcap'; title=rc
+	# As conversations: ibscope QP (the row below ibscope) ticked, its tab
+	# (after ibscope's) selected, Copy > as CSV, the dialog cut to its rows.
+	keys='xdotool mousemove 307 8 click 1; sleep 1.5
+		xdotool mousemove 346 95 click 1; sleep 5
+		g=$(xdotool search --name "Conversations" | tail -1)
+		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000; sleep 3
+		xdotool mousemove 30 '"${QP_TICK_Y:-606}"' click 1; sleep 3
+		xdotool mousemove '"${QP_TAB_X:-460}"' 23 click 1; sleep 10
+		xdotool mousemove 116 303 click 1; sleep 1.5
+		xdotool mousemove 80 326 click 1; sleep 1
+		xclip -o -selection clipboard >/tmp/gui/table.csv
+		xdotool mousemove 1390 990 windowsize "$g" 1400 '"${QP_CUT:-470}"'; sleep 3'
+	shot="-a 0,0,1400,${QP_CUT:-470}" ;;
+*) echo "gui_screenshot.sh: no scene $scene (tree, iograph, conversations, endpoints, convfilter or qpconversations)" >&2
 	exit 2 ;;
 esac
 system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" SHOT="$shot" sh -c '
@@ -140,6 +163,9 @@ conversations)
 endpoints)
 	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py --endpoints \
 		/tmp/gui/table.csv /tmp/ibscope-build/bin/ibscope /tmp/gui/cm_rocev2.pcap ;;
+qpconversations)
+	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py --qp \
+		/tmp/gui/table.csv /tmp/gui/rc.pcap ;;
 convfilter)
 	system_run "$root" python3 /src/tests/compat/gui_conversations_check.py --filter \
 		/tmp/gui/filter.txt 20 /tmp/ibscope-build/bin/ibscope /tmp/gui/cm_rocev2.pcap ;;
