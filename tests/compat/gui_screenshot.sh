@@ -123,18 +123,19 @@ convfilter)
 qpconversations)
 	open='wireshark -r rc.pcap'; title=rc
 	# As conversations: ibscope QP (the row below ibscope) ticked, its tab
-	# (after ibscope's) selected, Copy > as CSV, the dialog cut to its rows.
+	# (after Ethernet's, where ibscope's is when ibscope is ticked) selected,
+	# Copy > as CSV, the dialog cut to its rows.
 	keys='xdotool mousemove 307 8 click 1; sleep 1.5
 		xdotool mousemove 346 95 click 1; sleep 5
 		g=$(xdotool search --name "Conversations" | tail -1)
 		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 1000; sleep 3
-		xdotool mousemove 30 '"${QP_TICK_Y:-606}"' click 1; sleep 3
-		xdotool mousemove '"${QP_TAB_X:-460}"' 23 click 1; sleep 10
+		xdotool mousemove 30 597 click 1; sleep 3
+		xdotool mousemove 370 23 click 1; sleep 10
 		xdotool mousemove 116 303 click 1; sleep 1.5
 		xdotool mousemove 80 326 click 1; sleep 1
 		xclip -o -selection clipboard >/tmp/gui/table.csv
-		xdotool mousemove 1390 990 windowsize "$g" 1400 '"${QP_CUT:-470}"'; sleep 3'
-	shot="-a 0,0,1400,${QP_CUT:-470}" ;;
+		xdotool mousemove 1390 990 windowsize "$g" 1400 470; sleep 3'
+	shot='-a 0,0,1400,470' ;;
 *) echo "gui_screenshot.sh: no scene $scene (tree, iograph, conversations, endpoints, convfilter or qpconversations)" >&2
 	exit 2 ;;
 esac
