@@ -174,6 +174,13 @@ static void case_asymmetric_dscp(rc_t *k)
     exchange(k, &c, 3, 800);
 }
 
+/* The same on RoCEv1, where DSCP is the GRH traffic class's upper six bits. */
+static void case_asymmetric_dscp_rocev1(rc_t *k)
+{
+    k->g->roce = 1;
+    case_asymmetric_dscp(k);
+}
+
 /* The server sends on priority 0, the client on the RoCE priority. */
 static void case_asymmetric_priority(rc_t *k)
 {
@@ -378,6 +385,8 @@ const rc_case_t wire_cases_roce[] = {
     { "clean", "the same class both ways, a CE mark answered in time, a short pause", case_clean },
     { "asymmetric_dscp", "the server answers with DSCP 0, the client sends DSCP 26",
       case_asymmetric_dscp },
+    { "asymmetric_dscp_rocev1", "the same on RoCEv1: the GRH traffic class's DSCP",
+      case_asymmetric_dscp_rocev1 },
     { "asymmetric_priority", "the server sends on VLAN priority 0, the client on 3",
       case_asymmetric_priority },
     { "not_ect", "a client's traffic Not-ECT beside an ECN-capable queue pair", case_not_ect },
