@@ -61,20 +61,9 @@ static void print_crc(FILE *out, const char *which, enum ib_crc_status st, uint3
     fputc('\n', out);
 }
 
-static void print_frame(FILE *out, unsigned long long n, const struct ib_packet *p,
-                        enum ib_frame_result r)
+/* Every field of the table the frame has. */
+static void print_fields(FILE *out, const struct ib_packet *p)
 {
-    switch (r) {
-    case IB_FRAME_NOT_IB: fprintf(out, "frame %llu: not InfiniBand\n", n); return;
-    case IB_FRAME_LINK_RECORD:
-        fprintf(out, "frame %llu: ERF InfiniBand link record (skipped)\n", n);
-        return;
-    default: break;
-    }
-    fprintf(out, "frame %llu: %s, %u bytes at offset %u", n, encap_name(p->encap), p->ib_len,
-            p->off.ib);
-    print_summary(out, p);
-    fputc('\n', out);
     for (size_t i = 0; i < ib_field_count; i++) {
         const struct ib_field *f = &ib_fields[i];
         struct ib_field_value v;
@@ -84,8 +73,10 @@ static void print_frame(FILE *out, unsigned long long n, const struct ib_packet 
         ib_field_format(f, &v, text, sizeof text);
         fprintf(out, "  %s = %s\n", f->abbrev, text);
     }
-    print_crc(out, "icrc", p->crc.icrc, p->crc.icrc_carried, p->crc.icrc_computed, 8);
-    print_crc(out, "vcrc", p->crc.vcrc, p->crc.vcrc_carried, p->crc.vcrc_computed, 4);
+}
+
+static void print_diags(FILE *out, const struct ib_packet *p)
+{
     for (unsigned i = 0; i < p->diags.count; i++) {
         const struct ib_diag *d = &p->diags.items[i];
         const struct ib_diag_info *info = ib_diag_info(d->id);
@@ -94,6 +85,33 @@ static void print_frame(FILE *out, unsigned long long n, const struct ib_packet 
     }
     if (p->diags.dropped)
         fprintf(out, "  ! %u more diagnostics not kept\n", p->diags.dropped);
+}
+
+static void print_frame(FILE *out, unsigned long long n, const struct ib_packet *p,
+                        enum ib_frame_result r)
+{
+    switch (r) {
+    case IB_FRAME_NOT_IB: fprintf(out, "frame %llu: not InfiniBand\n", n); return;
+    case IB_FRAME_LINK_RECORD:
+        fprintf(out, "frame %llu: ERF InfiniBand link record (skipped)\n", n);
+        return;
+    case IB_FRAME_MAC_CONTROL: {
+        const char *op = ib_name_lookup(ib_macc_opcode_names, p->macc.opcode);
+        fprintf(out, "frame %llu: Ethernet MAC Control %s\n", n, op ? op : "(cut short)");
+        print_fields(out, p);
+        print_diags(out, p);
+        return;
+    }
+    default: break;
+    }
+    fprintf(out, "frame %llu: %s, %u bytes at offset %u", n, encap_name(p->encap), p->ib_len,
+            p->off.ib);
+    print_summary(out, p);
+    fputc('\n', out);
+    print_fields(out, p);
+    print_crc(out, "icrc", p->crc.icrc, p->crc.icrc_carried, p->crc.icrc_computed, 8);
+    print_crc(out, "vcrc", p->crc.vcrc, p->crc.vcrc_carried, p->crc.vcrc_computed, 4);
+    print_diags(out, p);
 }
 
 /* Decodes one capture (a path, or "-" for standard input) frame by frame,

@@ -46,7 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ? ib_parse_ethernet_at(&opts, copy, caplen, wirelen, (size_t)((sel >> 3) & 7) * 8, &pkt)
             : ib_parse_frame(&opts, fuzz_linktype(sel), copy, caplen, wirelen, &pkt);
     fuzz_check_packet(&pkt, caplen);
-    if (r != IB_FRAME_IB && pkt.present != 0)
+    /* A PAUSE or PFC frame keeps its link layers and its MAC Control fields, no IB layer. */
+    uint32_t macc_layers = IB_HAS_ETH | IB_HAS_VLAN | IB_HAS_MAC_CONTROL;
+    if (r == IB_FRAME_MAC_CONTROL ? (pkt.present & ~macc_layers) != 0
+                                  : r != IB_FRAME_IB && pkt.present != 0)
         fuzz_fail("result %d but layers 0x%x present", (int)r, pkt.present);
     free(copy);
     return 0;

@@ -194,6 +194,14 @@ static const struct {
     enum ibs_ett ett;
     const char *abbrev, *name, *blurb;
 } headings[] = {
+    { IBS_ETT_ETH, "ibscope.eth", "Ethernet", "The Ethernet payload's size on the wire." },
+    { IBS_ETT_VLAN, "ibscope.vlan", "VLAN Tags", "The 802.1Q/802.1ad tags' settings." },
+    { IBS_ETT_IP, "ibscope.ip", "IPv4 Settings", "The DSCP, ECN and TTL of the IPv4 header." },
+    { IBS_ETT_IPV6, "ibscope.ipv6", "IPv6 Settings",
+      "The traffic class and hop limit of the IPv6 header." },
+    { IBS_ETT_MACC, "ibscope.macc", "MAC Control", "An Ethernet PAUSE or PFC frame." },
+    { IBS_ETT_PFC, "ibscope.pfc", "Priority Flow Control", "An IEEE 802.1Qbb PFC frame's times." },
+    { IBS_ETT_GID, "ibscope.gid", "GID Kinds", "What a router may do with the endpoints' GIDs." },
     { IBS_ETT_LRH, "ibscope.lrh", "Local Route Header", "The LRH, as ibscope decodes it." },
     { IBS_ETT_GRH, "ibscope.grh", "Global Route Header", "The GRH, as ibscope decodes it." },
     { IBS_ETT_BTH, "ibscope.bth", "Base Transport Header", "The BTH, as ibscope decodes it." },

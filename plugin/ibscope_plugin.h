@@ -58,6 +58,13 @@ extern int *ibs_hf_core;
 
 enum ibs_ett {
     IBS_ETT_ROOT,
+    IBS_ETT_ETH,
+    IBS_ETT_VLAN,
+    IBS_ETT_IP,
+    IBS_ETT_IPV6,
+    IBS_ETT_MACC,
+    IBS_ETT_PFC,
+    IBS_ETT_GID,
     IBS_ETT_LRH,
     IBS_ETT_GRH,
     IBS_ETT_BTH,

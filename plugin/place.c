@@ -150,10 +150,20 @@ static bool udp_port_is_infiniband(const uint8_t *udp)
     return false;
 }
 
-/* RoCEv2: the UDP header at udp, behind the IP header at ip. */
-static bool rocev2_carrier(const uint8_t *d, size_t caplen, size_t ip, size_t udp,
+/* Where the walk is: the offset reached, the last header with bytes and
+ * the last Ethernet and IP headers passed. */
+struct walk {
+    size_t off;
+    enum layer last; /* L_NONE while no header took bytes */
+    size_t eth, ip, udp;
+    bool has_eth; /* eth holds an Ethernet header */
+};
+
+/* RoCEv2: the UDP header the walk passed last, behind its IP header. */
+static bool rocev2_carrier(const uint8_t *d, size_t caplen, const struct walk *w,
                            struct ib_carrier *c)
 {
+    size_t ip = w->ip, udp = w->udp;
     if (udp + 8 > caplen || !udp_port_is_infiniband(d + udp))
         return false;
     memset(c, 0, sizeof *c);
@@ -169,6 +179,9 @@ static bool rocev2_carrier(const uint8_t *d, size_t caplen, size_t ip, size_t ud
     size_t n = c->ip_version == 4 ? 4 : 16, at = c->ip_version == 4 ? 12 : 8;
     memcpy(c->src_ip, d + ip + at, n);
     memcpy(c->dst_ip, d + ip + at + n, n);
+    /* The core takes the tags' settings only if they lead to this IP header. */
+    c->has_eth_off = w->has_eth;
+    c->eth_off = w->eth;
     return true;
 }
 
@@ -185,14 +198,6 @@ static void native_carrier(packet_info *pinfo, struct ib_carrier *c)
     }
 }
 
-/* Where the walk is: the offset reached, the last header with bytes and
- * the last Ethernet and IP headers passed. */
-struct walk {
-    size_t off;
-    enum layer last; /* L_NONE while no header took bytes */
-    size_t eth, ip, udp;
-};
-
 /* What the layer before infiniband says about the packet. */
 static enum ibs_place arrive(packet_info *pinfo, const uint8_t *d, size_t caplen,
                              const struct walk *w, struct ibs_placement *out)
@@ -202,8 +207,7 @@ static enum ibs_place arrive(packet_info *pinfo, const uint8_t *d, size_t caplen
     case L_ETH:
     case L_VLAN: out->eth_off = w->eth; return IBS_PLACE_ETHERNET;
     case L_UDP:
-        return rocev2_carrier(d, caplen, w->ip, w->udp, &out->carrier) ? IBS_PLACE_CARRIED
-                                                                       : IBS_PLACE_UNKNOWN;
+        return rocev2_carrier(d, caplen, w, &out->carrier) ? IBS_PLACE_CARRIED : IBS_PLACE_UNKNOWN;
     default: return IBS_PLACE_UNKNOWN;
     }
 }
@@ -227,7 +231,7 @@ static bool implied_ip(packet_info *pinfo, const uint8_t *data, size_t caplen, s
 enum ibs_place ibs_place_find(packet_info *pinfo, const uint8_t *data, size_t caplen,
                               struct ibs_placement *out)
 {
-    struct walk w = { 0, L_NONE, 0, 0, 0 };
+    struct walk w = { 0, L_NONE, 0, 0, 0, false };
     bool ip_before = false; /* the header before is IP: UDP needs one */
     for (wmem_list_frame_t *f = wmem_list_head(pinfo->layers); f; f = wmem_list_frame_next(f)) {
         enum layer k = layer_of(GPOINTER_TO_INT(wmem_list_frame_data(f)));
@@ -245,12 +249,14 @@ enum ibs_place ibs_place_find(packet_info *pinfo, const uint8_t *data, size_t ca
         size_t n = header_size(pinfo, k, data, caplen, w.off);
         if (n == 0)
             return IBS_PLACE_UNKNOWN;
-        if (k == L_ETH)
+        if (k == L_ETH) {
             w.eth = w.off;
-        else if (k == L_IP || k == L_IPV6)
+            w.has_eth = true;
+        } else if (k == L_IP || k == L_IPV6) {
             w.ip = w.off;
-        else if (k == L_UDP)
+        } else if (k == L_UDP) {
             w.udp = w.off;
+        }
         ip_before = k == L_IP || k == L_IPV6 || k == L_IPV6_X;
         w.last = k;
         w.off += n;

@@ -28,8 +28,15 @@ struct group {
 };
 
 static const struct group groups[] = {
+    { "eth", IBS_ETT_ETH, IB_HAS_ETH },
+    { "vlan", IBS_ETT_VLAN, IB_HAS_VLAN },
+    { "ip", IBS_ETT_IP, IB_HAS_IP },
+    { "ipv6", IBS_ETT_IPV6, IB_HAS_IP },
+    { "macc", IBS_ETT_MACC, IB_HAS_MAC_CONTROL },
+    { "pfc", IBS_ETT_PFC, IB_HAS_MAC_CONTROL },
     { "lrh", IBS_ETT_LRH, IB_HAS_LRH },
     { "grh", IBS_ETT_GRH, IB_HAS_GRH },
+    { "gid", IBS_ETT_GID, IB_HAS_GIDS },
     { "bth", IBS_ETT_BTH, IB_HAS_BTH },
     { "deth", IBS_ETT_DETH, IB_HAS_DETH },
     { "xrceth", IBS_ETT_XRCETH, IB_HAS_XRCETH },
@@ -148,6 +155,15 @@ static void group_range(const struct group *g, const struct ib_packet *p, guint 
     case IBS_ETT_IMMDT: *off = p->off.immdt, *len = IB_IMMDT_SIZE; break;
     case IBS_ETT_IETH: *off = p->off.ieth, *len = IB_IETH_SIZE; break;
     case IBS_ETT_PAYLOAD: *off = p->off.payload, *len = p->payload_len; break;
+    case IBS_ETT_ETH: *off = p->off.eth_payload, *len = 0; break;
+    case IBS_ETT_VLAN:
+        *off = p->off.vlan, *len = IB_VLAN_TAG_SIZE * (p->vlan_count > 1 ? 2 : 1);
+        break;
+    case IBS_ETT_IP: *off = p->off.ip, *len = 20; break;
+    case IBS_ETT_IPV6: *off = p->off.ip, *len = 40; break;
+    case IBS_ETT_MACC: *off = p->off.mac_control, *len = 2; break;
+    case IBS_ETT_PFC: *off = p->off.mac_control, *len = IB_MACC_PFC_SIZE; break;
+    case IBS_ETT_GID: *off = p->off.ib, *len = 0; break;
     case IBS_ETT_MAD:
         *off = p->off.mad;
         *len = IB_MAD_HEADER_SIZE;

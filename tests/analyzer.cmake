@@ -24,6 +24,19 @@ if(TARGET ibscope AND EXISTS /usr/bin/python3)
   set_tests_properties(analyzer.scapy_icrc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
 
+# The carriers' settings and PAUSE/PFC frames: Scapy builds them, tshark's
+# own decode of each value is the answer (Debian's python3, for Scapy).
+find_program(IBSCOPE_TSHARK_FOR_WIRE tshark)
+if(TARGET ibscope AND EXISTS /usr/bin/python3)
+  if(NOT IBSCOPE_TSHARK_FOR_WIRE)
+    set(IBSCOPE_TSHARK_FOR_WIRE tshark)
+  endif()
+  add_test(NAME analyzer.wire_fields
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/wire_fields.py
+                   ${CMAKE_BINARY_DIR}/bin/ibscope ${IBSCOPE_TSHARK_FOR_WIRE})
+  set_tests_properties(analyzer.wire_fields PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+
 # The analyzer on the real captures (IBSCOPE_REAL_CAPTURES_DIR: made outside this
 # project; read in place): Wireshark's connections, and no false findings.
 find_program(IBSCOPE_TSHARK_FOR_REAL tshark)

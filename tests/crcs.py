@@ -35,6 +35,19 @@ def icrc_native(pkt):
     return struct.pack("<I", zlib.crc32(bytes(lrh) + _bth_masked(pkt[8:20]) + pkt[20:]))
 
 
+def icrc_native_global(pkt):
+    """ICRC of a native packet with a GRH (LNH 3), given LRH .. payload (no CRCs):
+    the whole LRH (a router rewrites it) and the GRH's TClass, FlowLabel and
+    HopLmt count as ones."""
+    lrh = b"\xff" * 8
+    grh = bytearray(pkt[8:48])
+    grh[0] |= 0x0F
+    grh[1:4] = b"\xff\xff\xff"
+    grh[7] = 0xFF
+    return struct.pack("<I", zlib.crc32(bytes(lrh) + bytes(grh) + _bth_masked(pkt[48:60]) +
+                                        pkt[60:]))
+
+
 def icrc_rocev2_ipv4(ip, udp, ib):
     """ICRC of a RoCEv2 packet: the IPv4 header, UDP header, BTH .. payload."""
     ip = bytearray(ip)

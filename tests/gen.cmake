@@ -38,3 +38,14 @@ if(TARGET ibscope-gen AND TARGET ibscope AND Python3_Interpreter_FOUND)
                    $<TARGET_FILE:ibscope-gen> --ibscope $<TARGET_FILE:ibscope>)
   set_tests_properties(gen.rc_bulk PROPERTIES TIMEOUT 300)
 endif()
+
+# ibscope-gen wire (tests/gen/test_wire.py): on both link types, two runs
+# byte-identical, --list, truth.tsv complete, and its rows exactly what the
+# wire contract's rules (samples/gen/wire_contract.md) give on the frames as
+# tshark reads them; every ICRC and VCRC right.
+if(TARGET ibscope-gen AND Python3_Interpreter_FOUND)
+  add_test(NAME gen.wire
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen/test_wire.py
+                   $<TARGET_FILE:ibscope-gen>)
+  set_tests_properties(gen.wire PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

@@ -70,6 +70,8 @@ enum ib_diag_id {
     IB_DIAG_MAD_BASE_VERSION,
     IB_DIAG_IPCM_VERSION,
     IB_DIAG_IPCM_IPV,
+    /* An Ethernet PAUSE or PFC frame too short for its pause times (group malformed). */
+    IB_DIAG_TRUNC_MAC_CONTROL,
     IB_DIAG_COUNT
 };
 

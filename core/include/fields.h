@@ -40,6 +40,12 @@ enum ib_field_layer {
     IB_LAYER_IMMDT,
     IB_LAYER_IETH,
     IB_LAYER_PAYLOAD, /* a length, not bytes: its items cover none */
+    /* The carriers' settings (wire_class.h) and MAC Control frames. */
+    IB_LAYER_ETH,  /* from the first byte after the link header and its tags */
+    IB_LAYER_VLAN, /* from the first tag's TCI */
+    IB_LAYER_IP,
+    IB_LAYER_GIDS, /* derived from the endpoints' GIDs: no bytes */
+    IB_LAYER_MAC_CONTROL,
 };
 
 /* When a field applies, beyond its layer being present. */
@@ -66,6 +72,11 @@ enum ib_field_cond {
     IB_COND_AETH_ACK, /* the AETH syndrome's kind */
     IB_COND_AETH_RNR_NAK,
     IB_COND_AETH_NAK,
+    IB_COND_VLAN_INNER, /* a second tag */
+    IB_COND_IPV4,
+    IB_COND_IPV6,
+    IB_COND_PAUSE, /* a whole 802.3x PAUSE frame */
+    IB_COND_PFC,   /* a whole 802.1Qbb PFC frame */
 };
 
 /* What a field is to a view beyond its value. */

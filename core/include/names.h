@@ -26,6 +26,9 @@ extern const struct ib_value_name ib_lid_type_names[];    /* enum ib_lid_type */
 extern const struct ib_value_name ib_gid_scope_names[];   /* enum ib_gid_scope */
 extern const struct ib_value_name ib_mcast_scope_names[]; /* a multicast GID's scope nibble */
 extern const struct ib_value_name ib_chain_end_names[];   /* enum ib_chain_end */
+extern const struct ib_value_name ib_gid_kind_names[];    /* enum ib_gid_kind */
+extern const struct ib_value_name ib_ecn_names[];         /* enum ib_ecn */
+extern const struct ib_value_name ib_macc_opcode_names[]; /* MAC Control opcodes read */
 
 /* The name of value in table, or NULL. */
 const char *ib_name_lookup(const struct ib_value_name *table, uint32_t value);

@@ -18,7 +18,9 @@
 #include "diag.h"
 #include "ext_headers.h"
 #include "headers.h"
+#include "mac_control.h"
 #include "mad.h"
+#include "wire_class.h"
 
 /* pcap link types ibscope reads. */
 enum ib_linktype {
@@ -48,6 +50,7 @@ enum ib_frame_result {
     IB_FRAME_IB,          /* decoded (maybe partly: see the diagnostics) */
     IB_FRAME_LINK_RECORD, /* ERF type 25 InfiniBand link record: skipped */
     IB_FRAME_BAD_LINKTYPE,
+    IB_FRAME_MAC_CONTROL, /* an Ethernet PAUSE or PFC frame: in pkt->macc, not InfiniBand */
 };
 
 /* An end point as the network sees it: a LID for native IB, a GID when
@@ -79,6 +82,12 @@ enum ib_present {
     IB_HAS_IETH = 1u << 15,
     /* The transport headers were all known and read: payload_len holds. */
     IB_HAS_PAYLOAD = 1u << 16,
+    /* The carriers' settings (wire_class.h): read whatever the frame carries. */
+    IB_HAS_ETH = 1u << 17,         /* an Ethernet or Linux cooked header: wire.eth_payload_len */
+    IB_HAS_VLAN = 1u << 18,        /* at least one 802.1Q/802.1ad tag */
+    IB_HAS_IP = 1u << 19,          /* RoCEv2's IP header: wire.ip_* */
+    IB_HAS_GIDS = 1u << 20,        /* both endpoints have a GID: wire.*_gid_kind */
+    IB_HAS_MAC_CONTROL = 1u << 21, /* an IB_FRAME_MAC_CONTROL frame: macc */
 };
 
 /* Frame offsets of each layer found (valid when its IB_HAS_ bit is set). */
@@ -86,8 +95,11 @@ struct ib_layer_offsets {
     uint32_t ib; /* first InfiniBand header */
     uint32_t lrh, grh, bth, deth, mad, cpi;
     uint32_t xrceth, reth, atomiceth, aeth, atomicacketh, immdt, ieth;
-    uint32_t payload; /* first byte after the transport headers */
-    uint32_t ip, udp; /* RoCEv2: the IP and UDP headers before the BTH */
+    uint32_t payload;     /* first byte after the transport headers */
+    uint32_t ip, udp;     /* RoCEv2: the IP and UDP headers before the BTH */
+    uint32_t vlan;        /* the first tag's TCI */
+    uint32_t eth_payload; /* the first byte after the link header and its tags */
+    uint32_t mac_control; /* a MAC Control frame's opcode */
 };
 
 struct ib_packet {
@@ -113,7 +125,9 @@ struct ib_packet {
     struct ib_mad mad;
     struct ib_cpi cpi;
     struct ib_cm cm;
-    struct ib_crc_check crc; /* with ib_parse_opts.verify_crc */
+    struct ib_crc_check crc;    /* with ib_parse_opts.verify_crc */
+    struct ib_wire wire;        /* the carriers' settings */
+    struct ib_mac_control macc; /* IB_FRAME_MAC_CONTROL only */
     struct ib_diag_list diags;
 };
 
@@ -159,6 +173,8 @@ struct ib_carrier {
     bool has_ip_off;                /* RoCEv2: where the IP header starts (for the ICRC, */
     size_t ip_off;                  /* which covers it); the UDP header ends at ib_off */
     uint16_t udp_sport, udp_dport;
+    bool has_eth_off; /* RoCEv2: the Ethernet header before the IP one, */
+    size_t eth_off;   /* whose tags (if it leads to ip_off) give the VLAN settings */
 };
 
 /* Decodes the packet a carrier describes in a frame of caplen captured and

@@ -78,6 +78,8 @@ static const struct ib_diag_info diag_table[IB_DIAG_COUNT] = {
     [IB_DIAG_IPCM_VERSION] =
         CONTENT("ipcm_version", IB_SEV_ERROR, "IP CM header MajV is not 0; receivers reject it"),
     [IB_DIAG_IPCM_IPV] = CONTENT("ipcm_ipv", IB_SEV_ERROR, "IP CM header IPV is neither 4 nor 6"),
+    [IB_DIAG_TRUNC_MAC_CONTROL] = MALFORMED(
+        "trunc_mac_control", "Ethernet PAUSE or PFC frame cut short before its pause times"),
 };
 
 const struct ib_diag_info *ib_diag_info(enum ib_diag_id id)

@@ -52,7 +52,53 @@
       "Transport ACK timeout exponent for this path.", DEC, IB_LAYER_MAD, cond,               \
       m.local_ack_timeout, at + 43, 1, 0xF8)
 
+/* Priority n's pause time in a PFC frame. */
+#define PFC_QUANTA(n)                                                                            \
+    U("pfc.quanta" #n, "Pause Time " #n,                                                       \
+      "Quanta of 512 bit times priority " #n " is paused for (0: resume), if enabled.", DEC,   \
+      IB_LAYER_MAC_CONTROL, IB_COND_PFC, macc.quanta[n], 4 + 2 * (n), 2, 0)
+
 const struct ib_field ib_fields[] = {
+    /* The carriers' settings (wire_class.h): Ethernet, 802.1Q/802.1ad tags */
+    U("eth.payload_len", "Ethernet Payload Length",
+      "Bytes on the wire after the link header and its tags: what an interface MTU bounds.", DEC,
+      IB_LAYER_ETH, NONE, wire.eth_payload_len, 0, 0, 0, .role = IB_FR_DERIVED),
+    U("vlan.priority", "Priority", "802.1Q priority (PCP) of the outer tag: the traffic class.",
+      DEC, IB_LAYER_VLAN, NONE, wire.vlan_pcp[0], 0, 2, 0xE000),
+    B("vlan.dei", "DEI", "Drop eligible indicator of the outer tag.", IB_LAYER_VLAN, NONE,
+      wire.vlan_dei[0], 0, 2, 0x1000),
+    U("vlan.id", "ID", "VLAN identifier of the outer tag.", DEC, IB_LAYER_VLAN, NONE,
+      vlan_id[0], 0, 2, 0x0FFF),
+    U("vlan.inner_priority", "Inner Priority", "802.1Q priority (PCP) of the second tag.", DEC,
+      IB_LAYER_VLAN, IB_COND_VLAN_INNER, wire.vlan_pcp[1], 4, 2, 0xE000),
+    B("vlan.inner_dei", "Inner DEI", "Drop eligible indicator of the second tag.", IB_LAYER_VLAN,
+      IB_COND_VLAN_INNER, wire.vlan_dei[1], 4, 2, 0x1000),
+    U("vlan.inner_id", "Inner ID", "VLAN identifier of the second tag.", DEC, IB_LAYER_VLAN,
+      IB_COND_VLAN_INNER, vlan_id[1], 4, 2, 0x0FFF),
+    /* RoCEv2's IP header: RFC 2474 (DSCP), RFC 3168 (ECN) */
+    U("ip.dscp", "DSCP", "Differentiated services codepoint the sender set.", DEC, IB_LAYER_IP,
+      IB_COND_IPV4, wire.ip_dscp, 1, 1, 0xFC),
+    U("ip.ecn", "ECN", "ECN codepoint: Not-ECT, ECT(1), ECT(0) or CE (congestion seen).", DEC,
+      IB_LAYER_IP, IB_COND_IPV4, wire.ip_ecn, 1, 1, 0x03, .names = ib_ecn_names),
+    U("ip.ttl", "TTL", "Hops the packet may still take: lower than sent after each router.", DEC,
+      IB_LAYER_IP, IB_COND_IPV4, wire.ip_ttl, 8, 1, 0),
+    U("ipv6.tclass", "Traffic Class", "IPv6 traffic class: DSCP and ECN.", HEX, IB_LAYER_IP,
+      IB_COND_IPV6, wire.ip_tclass, 0, 2, 0x0FF0),
+    U("ipv6.dscp", "DSCP", "Differentiated services codepoint the sender set.", DEC, IB_LAYER_IP,
+      IB_COND_IPV6, wire.ip_dscp, 0, 2, 0x0FC0),
+    U("ipv6.ecn", "ECN", "ECN codepoint: Not-ECT, ECT(1), ECT(0) or CE (congestion seen).", DEC,
+      IB_LAYER_IP, IB_COND_IPV6, wire.ip_ecn, 0, 2, 0x0030, .names = ib_ecn_names),
+    U("ipv6.hlim", "Hop Limit", "Hops the packet may still take: lower than sent after each "
+      "router.", DEC, IB_LAYER_IP, IB_COND_IPV6, wire.ip_ttl, 7, 1, 0),
+    /* Ethernet MAC Control: IEEE 802.3x PAUSE, IEEE 802.1Qbb PFC */
+    U("macc.opcode", "Opcode", "MAC Control opcode: 0x0001 PAUSE, 0x0101 PFC.", HEX,
+      IB_LAYER_MAC_CONTROL, NONE, macc.opcode, 0, 2, 0, .names = ib_macc_opcode_names),
+    U("macc.pause_quanta", "Pause Time", "Quanta of 512 bit times all traffic is paused for.",
+      DEC, IB_LAYER_MAC_CONTROL, IB_COND_PAUSE, macc.pause_quanta, 2, 2, 0),
+    U("pfc.class_enable", "Priority Enable Vector", "Bit n set: priority n's time applies.", HEX,
+      IB_LAYER_MAC_CONTROL, IB_COND_PFC, macc.class_enable, 2, 2, 0),
+    PFC_QUANTA(0), PFC_QUANTA(1), PFC_QUANTA(2), PFC_QUANTA(3),
+    PFC_QUANTA(4), PFC_QUANTA(5), PFC_QUANTA(6), PFC_QUANTA(7),
     /* LRH, IBA Vol. 1 §7.7 */
     U("lrh.vl", "VL", "Virtual lane the packet travelled on (15 is for subnet management).",
       DEC, IB_LAYER_LRH, NONE, lrh.vl, 0, 1, 0xF0),
@@ -73,6 +119,11 @@ const struct ib_field ib_fields[] = {
       NONE, grh.ipver, 0, 1, 0xF0),
     U("grh.tclass", "TClass", "Traffic class of the packet.", DEC, IB_LAYER_GRH, NONE,
       grh.tclass, 0, 2, 0x0FF0),
+    /* The GRH traffic class as RoCEv1 and routed IB carry DSCP and ECN in it */
+    U("grh.dscp", "DSCP", "Upper six bits of the traffic class, as IP's DSCP.", DEC,
+      IB_LAYER_GRH, NONE, wire.grh_dscp, 0, 2, 0x0FC0),
+    U("grh.ecn", "ECN", "Lower two bits of the traffic class, as IP's ECN.", DEC, IB_LAYER_GRH,
+      NONE, wire.grh_ecn, 0, 2, 0x0030, .names = ib_ecn_names),
     U("grh.flowlabel", "FlowLabel", "Flow label the sender chose for the packet's flow.", DEC,
       IB_LAYER_GRH, NONE, grh.flowlabel, 1, 3, 0x0FFFFF),
     U("grh.paylen", "PayLen", "Bytes after the GRH through the ICRC.", DEC, IB_LAYER_GRH, NONE,
@@ -83,6 +134,13 @@ const struct ib_field ib_fields[] = {
       NONE, grh.hoplmt, 7, 1, 0),
     G("grh.sgid", "SGID", "Source global identifier.", IB_LAYER_GRH, NONE, grh.sgid, 8),
     G("grh.dgid", "DGID", "Destination global identifier.", IB_LAYER_GRH, NONE, grh.dgid, 24),
+    /* What a router may do with the endpoints' GIDs (the IP addresses on RoCEv2) */
+    U("gid.src_kind", "Source GID Kind", "Link-local, IPv4-mapped or global source GID.", DEC,
+      IB_LAYER_GIDS, NONE, wire.src_gid_kind, 0, 0, 0, .role = IB_FR_DERIVED,
+      .names = ib_gid_kind_names),
+    U("gid.dst_kind", "Destination GID Kind", "Link-local, IPv4-mapped or global destination GID.",
+      DEC, IB_LAYER_GIDS, NONE, wire.dst_gid_kind, 0, 0, 0, .role = IB_FR_DERIVED,
+      .names = ib_gid_kind_names),
     /* BTH, §9.2 */
     U("bth.opcode", "OpCode", "Transport and operation of the packet.", HEX, IB_LAYER_BTH,
       NONE, bth.opcode, 0, 1, 0, .names = ib_opcode_names),
@@ -382,6 +440,11 @@ static bool cond_holds(uint8_t cond, const struct ib_packet *p)
     case IB_COND_AETH_ACK: return p->ext.aeth.kind == IB_AETH_ACK;
     case IB_COND_AETH_RNR_NAK: return p->ext.aeth.kind == IB_AETH_RNR_NAK;
     case IB_COND_AETH_NAK: return p->ext.aeth.kind == IB_AETH_NAK;
+    case IB_COND_VLAN_INNER: return p->vlan_count >= 2;
+    case IB_COND_IPV4: return p->ip_version == 4;
+    case IB_COND_IPV6: return p->ip_version == 6;
+    case IB_COND_PAUSE: return p->macc.complete && p->macc.opcode == IB_MACC_OPCODE_PAUSE;
+    case IB_COND_PFC: return p->macc.complete && p->macc.opcode == IB_MACC_OPCODE_PFC;
     default: break;
     }
     if (!ib_packet_has(p, IB_HAS_CM))
@@ -446,6 +509,11 @@ static uint32_t layer_bit(uint8_t layer)
     case IB_LAYER_IMMDT: return IB_HAS_IMMDT;
     case IB_LAYER_IETH: return IB_HAS_IETH;
     case IB_LAYER_PAYLOAD: return IB_HAS_PAYLOAD;
+    case IB_LAYER_ETH: return IB_HAS_ETH;
+    case IB_LAYER_VLAN: return IB_HAS_VLAN;
+    case IB_LAYER_IP: return IB_HAS_IP;
+    case IB_LAYER_GIDS: return IB_HAS_GIDS;
+    case IB_LAYER_MAC_CONTROL: return IB_HAS_MAC_CONTROL;
     default: return IB_HAS_CM;
     }
 }
@@ -490,6 +558,11 @@ uint32_t ib_field_frame_offset(const struct ib_field *f, const struct ib_packet 
     case IB_LAYER_IMMDT: base = p->off.immdt; break;
     case IB_LAYER_IETH: base = p->off.ieth; break;
     case IB_LAYER_PAYLOAD: base = p->off.payload; break;
+    case IB_LAYER_ETH: base = p->off.eth_payload; break;
+    case IB_LAYER_VLAN: base = p->off.vlan; break;
+    case IB_LAYER_IP: base = p->off.ip; break;
+    case IB_LAYER_GIDS: base = p->off.ib; break;
+    case IB_LAYER_MAC_CONTROL: base = p->off.mac_control; break;
     default: base = p->off.mad + p->cm.private_offset; break;
     }
     return base + f->wire_off;

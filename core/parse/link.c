@@ -2,7 +2,10 @@
  *
  * ERF type 21 and link types 247/147 carry the packet from its LRH; Ethernet
  * (also behind Linux cooked headers) carries RoCEv1 under ethertype 0x8915
- * (from the GRH) and RoCEv2 in UDP to port 4791 (from the BTH).
+ * (from the GRH) and RoCEv2 in UDP to port 4791 (from the BTH).  On the way
+ * the carriers' settings are kept (wire_class.h: VLAN priority, DSCP, ECN,
+ * TTL), and Ethernet PAUSE and PFC frames (mac_control.h) are recognised
+ * as what they are rather than passed over.
  */
 #include "packet.h"
 
@@ -142,6 +145,8 @@ static enum ib_frame_result parse_ipv4(const struct ib_parse_opts *opts, struct 
     size_t present = f.len - off;
     p->ip_version = 4;
     p->off.ip = (uint32_t)off;
+    if (ib_parse_ipv4_class(ib_span_from(f, off), &p->wire))
+        p->present |= IB_HAS_IP;
     endpoint_from_ipv4(&p->src, f, off + 12);
     endpoint_from_ipv4(&p->dst, f, off + 16);
     if (total < ihl || total > present) {
@@ -163,6 +168,8 @@ static enum ib_frame_result parse_ipv6(const struct ib_parse_opts *opts, struct 
     size_t at = off + 40;
     p->ip_version = 6;
     p->off.ip = (uint32_t)off;
+    if (ib_parse_ipv6_class(ib_span_from(f, off), &p->wire))
+        p->present |= IB_HAS_IP;
     endpoint_from_ipv6(&p->src, f, off + 8);
     endpoint_from_ipv6(&p->dst, f, off + 24);
     /* Skip hop-by-hop, routing and destination options headers. */
@@ -186,21 +193,68 @@ static enum ib_frame_result parse_ipv6(const struct ib_parse_opts *opts, struct 
     return parse_udp(opts, f, at, payload, p);
 }
 
+static bool is_tag(uint16_t type)
+{
+    return type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD;
+}
+
+/* The tag at off: its ID and settings kept for the first two. */
+static void keep_tag(struct ib_span f, size_t off, struct ib_packet *p)
+{
+    if (p->vlan_count == 0) {
+        p->off.vlan = (uint32_t)off;
+        p->present |= IB_HAS_VLAN;
+    }
+    if (p->vlan_count < 2) {
+        p->vlan_id[p->vlan_count] = ib_rd16(f, off) & 0x0FFF;
+        ib_parse_vlan_tag(ib_span_from(f, off), p->vlan_count, &p->wire);
+    }
+    if (p->vlan_count < UINT8_MAX)
+        p->vlan_count++;
+}
+
+/* The link header ends at off: what follows is the Ethernet payload, as long
+ * on the wire as the frame's original length leaves (what an MTU bounds). */
+static void ethernet_payload_at(size_t off, struct ib_packet *p)
+{
+    p->present |= IB_HAS_ETH;
+    p->off.eth_payload = (uint32_t)off;
+    p->wire.eth_payload_len = p->wirelen > off ? p->wirelen - (uint32_t)off : 0;
+}
+
+/* A MAC Control frame from its opcode at off: PAUSE and PFC are reported, the
+ * other opcodes (EPON's, ...) are none of ibscope's business. */
+static enum ib_frame_result parse_mac_control(struct ib_span f, size_t off, struct ib_packet *p)
+{
+    size_t left = f.len > off ? f.len - off : 0;
+    if (!ib_span_has(f, off, 2)) {
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_MAC_CONTROL, off, left);
+        return IB_FRAME_MAC_CONTROL;
+    }
+    bool whole = ib_parse_mac_control(ib_span_from(f, off), &p->macc);
+    if (!ib_mac_control_known(p->macc.opcode))
+        return IB_FRAME_NOT_IB;
+    p->present |= IB_HAS_MAC_CONTROL;
+    p->off.mac_control = (uint32_t)off;
+    if (!whole)
+        ib_diag_add(&p->diags, IB_DIAG_TRUNC_MAC_CONTROL, off, left);
+    return IB_FRAME_MAC_CONTROL;
+}
+
 /* Ethernet payload from off on, of the given ethertype (VLAN tags still to skip). */
 static enum ib_frame_result parse_ethertype(const struct ib_parse_opts *opts, struct ib_span f,
                                             size_t off, uint16_t type, struct ib_packet *p)
 {
-    while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
+    while (is_tag(type)) {
         if (!ib_span_has(f, off, 4))
             return IB_FRAME_NOT_IB;
-        if (p->vlan_count < 2)
-            p->vlan_id[p->vlan_count] = ib_rd16(f, off) & 0x0FFF;
-        if (p->vlan_count < UINT8_MAX)
-            p->vlan_count++;
+        keep_tag(f, off, p);
         type = ib_rd16(f, off + 2);
         off += 4;
     }
+    ethernet_payload_at(off, p);
     switch (type) {
+    case IB_ETHERTYPE_MAC_CONTROL: return parse_mac_control(f, off, p);
     case IB_ETHERTYPE_ROCEV1:
         ib_parse_at(opts, IB_ENCAP_ROCEV1, f.data, f.len, off, f.len - off, p);
         return IB_FRAME_IB;
@@ -263,7 +317,7 @@ static enum ib_frame_result frame_end(const struct ib_parse_opts *opts, const ui
 {
     if (r == IB_FRAME_IB && opts->verify_crc)
         ib_crc_check(frame, caplen, p, &p->crc);
-    if (r != IB_FRAME_IB) {
+    if (r != IB_FRAME_IB && r != IB_FRAME_MAC_CONTROL) {
         uint32_t lt = p->linktype, cl = p->caplen, wl = p->wirelen;
         memset(p, 0, sizeof *p);
         p->linktype = lt;
@@ -271,6 +325,28 @@ static enum ib_frame_result frame_end(const struct ib_parse_opts *opts, const ui
         p->wirelen = wl;
     }
     return r;
+}
+
+/* What the host's layers in front of a RoCEv2 packet say of its settings:
+ * the IP header's, and the tags of the Ethernet header before it when they
+ * lead straight to it (nothing in between that the walk cannot see). */
+static void carried_settings(struct ib_span f, const struct ib_carrier *c, struct ib_packet *p)
+{
+    struct ib_span ip = ib_span_from(f, c->ip_off);
+    if ((c->ip_version == 4 && ib_parse_ipv4_class(ip, &p->wire)) ||
+        (c->ip_version == 6 && ib_parse_ipv6_class(ip, &p->wire)))
+        p->present |= IB_HAS_IP;
+    if (!c->has_eth_off || !ib_span_has(f, c->eth_off, ETH_HEADER))
+        return;
+    size_t first = c->eth_off + ETH_HEADER, off = first;
+    uint16_t type = ib_rd16(f, c->eth_off + 12);
+    for (; is_tag(type) && ib_span_has(f, off, 4) && off < c->ip_off; off += 4)
+        type = ib_rd16(f, off + 2);
+    if (off != c->ip_off || (type != ETHERTYPE_IPV4 && type != ETHERTYPE_IPV6))
+        return;
+    for (off = first; off < c->ip_off; off += 4)
+        keep_tag(f, off, p);
+    ethernet_payload_at(off, p);
 }
 
 enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts, const uint8_t *frame,
@@ -296,6 +372,7 @@ enum ib_frame_result ib_parse_carried(const struct ib_parse_opts *opts, const ui
         if (c->has_ip_off && c->ib_off >= UDP_HEADER) {
             p->off.ip = (uint32_t)c->ip_off;
             p->off.udp = (uint32_t)(c->ib_off - UDP_HEADER);
+            carried_settings(ib_span_make(frame, caplen), c, p);
         }
     }
     ib_parse_at(opts, c->encap, frame, caplen, c->ib_off, len, p);

@@ -133,6 +133,29 @@ const struct ib_value_name ib_mcast_scope_names[] = {
     { 0xE, "global" },     { 0, NULL },
 };
 
+/* What a router may do with a GID (wire_class.h). */
+const struct ib_value_name ib_gid_kind_names[] = {
+    { IB_GID_KIND_GLOBAL, "global" },
+    { IB_GID_KIND_LINK_LOCAL, "link-local" },
+    { IB_GID_KIND_IPV4_MAPPED, "IPv4-mapped" },
+    { 0, NULL },
+};
+
+/* RFC 3168's codepoints. */
+const struct ib_value_name ib_ecn_names[] = {
+    { IB_ECN_NOT_ECT, "Not-ECT" },
+    { IB_ECN_ECT1, "ECT(1)" },
+    { IB_ECN_ECT0, "ECT(0)" },
+    { IB_ECN_CE, "CE" },
+    { 0, NULL },
+};
+
+const struct ib_value_name ib_macc_opcode_names[] = {
+    { IB_MACC_OPCODE_PAUSE, "PAUSE" },
+    { IB_MACC_OPCODE_PFC, "PFC" },
+    { 0, NULL },
+};
+
 /* The JSON report's redirect_chains[].end: stable, merge reads them back. */
 const struct ib_value_name ib_chain_end_names[] = {
     { IB_CHAIN_NOT_FOLLOWED, "not followed" },

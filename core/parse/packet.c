@@ -112,6 +112,21 @@ static enum layers_result rocev1_layers(struct ib_span ib, size_t ib_len, struct
     return LAYERS_OK;
 }
 
+/* The settings the IB headers themselves carry: the GRH traffic class split
+ * as RoCEv2's IP header splits it (DSCP, ECN), and the kinds of the GIDs. */
+static void wire_settings(struct ib_packet *p)
+{
+    if (ib_packet_has(p, IB_HAS_GRH)) {
+        p->wire.grh_dscp = p->grh.tclass >> 2;
+        p->wire.grh_ecn = p->grh.tclass & 3;
+    }
+    if (p->src.has_gid && p->dst.has_gid) {
+        p->present |= IB_HAS_GIDS;
+        p->wire.src_gid_kind = (uint8_t)ib_gid_kind(p->src.gid);
+        p->wire.dst_gid_kind = (uint8_t)ib_gid_kind(p->dst.gid);
+    }
+}
+
 void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const uint8_t *frame,
                  size_t caplen, size_t ib_off, size_t ib_len, struct ib_packet *p)
 {
@@ -163,6 +178,7 @@ void ib_parse_at(const struct ib_parse_opts *opts, enum ib_encap encap, const ui
             parse_transport(opts, f, l.at, end, l.cut, p);
         }
     }
+    wire_settings(p);
     ib_check_addressing(p);
 }
 

@@ -53,6 +53,8 @@ const gen_option_t gen_options[] = {
     { "cm-kernel", "--list", "", "", "", "usage", NULL },
     { "rc", "--linktype", "", "1|247", "1,247", "usage", NULL },
     { "rc", "--list", "", "", "", "usage", NULL },
+    { "wire", "--linktype", "", "1|247", "1,247", "usage", NULL },
+    { "wire", "--list", "", "", "", "usage", NULL },
     { "rc-bulk", "--linktype", "", "1|247", "1,247", RCBULK,
       "Ethernet RoCEv2 or native InfiniBand, raw LRH (default 1)" },
     { "rc-bulk", "--qps", "", "N", "", RCBULK,

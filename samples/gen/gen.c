@@ -107,6 +107,29 @@ static void host_eth(const gen_t *g, const host_t *src, const host_t *dst, eth_o
     }
 }
 
+/* The sender's traffic class with this frame's ECN. */
+static uint8_t host_tclass(const gen_t *g, const host_t *src)
+{
+    uint8_t tc = src->wire.set ? src->wire.tclass : 0;
+    return g->next.ce ? tc | 3 : tc;
+}
+
+/* A GRH from the hosts' GIDs (their IP addresses, IPv4-mapped, when asked)
+ * with the sender's class and hop limit, for a packet that has none. */
+static void host_grh(const gen_t *g, ib_pkt_t *q, const host_t *src, const host_t *dst)
+{
+    q->grh = true;
+    q->hoplmt = src->wire.set ? src->wire.hops : 1;
+    q->tclass = host_tclass(g, src);
+    if (src->wire.v4_mapped_gid) {
+        gid_v4_mapped(q->sgid, src->ip4);
+        gid_v4_mapped(q->dgid, dst->ip4);
+    } else {
+        memcpy(q->sgid, src->gid, 16);
+        memcpy(q->dgid, dst->gid, 16);
+    }
+}
+
 uint32_t gen_emit_ib(gen_t *g, const ib_pkt_t *p, host_t *src, const host_t *dst)
 {
     uint8_t ib[FRAME_MAX], frame[FRAME_MAX + 64];
@@ -119,7 +142,10 @@ uint32_t gen_emit_ib(gen_t *g, const ib_pkt_t *p, host_t *src, const host_t *dst
     case LINK_ERF:
     case LINK_LRH:
     case LINK_USER0: {
-        n = encap_ib_native(ib, sizeof(ib), p);
+        ib_pkt_t q = *p;
+        if (!q.grh && src->wire.grh)
+            host_grh(g, &q, src, dst);
+        n = encap_ib_native(ib, sizeof(ib), &q);
         if (n >= 8 && g->next.bad_icrc && !p->no_bth) {
             ib[n - 6] ^= 0xFF;
             uint16_t v = crc16_ib_final(crc16_ib_update(CRC16_IB_INIT, ib, n - 2));
@@ -143,26 +169,22 @@ uint32_t gen_emit_ib(gen_t *g, const ib_pkt_t *p, host_t *src, const host_t *dst
     }
 
     uint16_t ethertype;
-    if (g->link == LINK_ETH && g->roce == 1) {
+    if (g->link == LINK_ETH && (g->next.roce ? g->next.roce : g->roce) == 1) {
         ib_pkt_t q = *p;
-        if (!q.grh) {
-            q.grh = true;
-            q.hoplmt = 1;
-            memcpy(q.sgid, src->gid, 16);
-            memcpy(q.dgid, dst->gid, 16);
-        }
+        if (!q.grh)
+            host_grh(g, &q, src, dst);
         n = encap_ib_rocev1(ib, sizeof(ib), &q);
         ethertype = ETHERTYPE_ROCEV1;
     } else {
         ip_opts_t ip;
         memset(&ip, 0, sizeof(ip));
-        ip.ver = g->next.ipv6 ? 6 : 4;
+        ip.ver = g->next.ipv6 || src->wire.ipv6 ? 6 : 4;
         ip.src4 = src->ip4;
         ip.dst4 = dst->ip4;
         memcpy(ip.src6, src->ip6, 16);
         memcpy(ip.dst6, dst->ip6, 16);
-        ip.tos = 0;
-        ip.ttl = 64;
+        ip.tos = host_tclass(g, src);
+        ip.ttl = src->wire.set ? src->wire.hops : 64;
         ip.id = src->ip_id++;
         ip.sport = src->udp_sport;
         ip.ihl = g->next.ihl;
@@ -176,6 +198,11 @@ uint32_t gen_emit_ib(gen_t *g, const ib_pkt_t *p, host_t *src, const host_t *dst
     } else {
         eth_opts_t e;
         host_eth(g, src, dst, &e);
+        if (e.ntags == 0 && src->wire.tagged) {
+            e.ntags = 1;
+            e.tpid[0] = ETHERTYPE_VLAN;
+            e.tci[0] = src->wire.tci;
+        }
         hdr = encap_eth_header(frame, sizeof(frame), &e, ethertype);
     }
     if (n >= 4 && g->next.bad_icrc)

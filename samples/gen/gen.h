@@ -29,6 +29,20 @@ typedef enum link {
     LINK_SLL = 113,   /* Linux cooked, RoCEv2 */
 } link_t;
 
+/* What a host's configuration puts on every packet it sends (ibscope-gen
+ * wire, wire.h); all zero: what the other scenarios send (DSCP 0, Not-ECT,
+ * TTL 64, no tag, a RoCEv1 GRH with link-local GIDs and hop limit 1). */
+typedef struct host_wire {
+    bool set;       /* tclass and hops below apply */
+    uint8_t tclass; /* DSCP << 2 | ECN: IP DS field, IPv6 and GRH traffic class */
+    uint8_t hops;   /* IP TTL, IPv6 and GRH hop limit */
+    bool tagged;    /* one 802.1Q tag of this TCI (priority << 13 | VID) */
+    uint16_t tci;
+    bool grh;           /* native IB: every packet global (a GRH from the port GIDs) */
+    bool v4_mapped_gid; /* RoCEv1: the GRH's GIDs the IPv4-mapped IP addresses */
+    bool ipv6;          /* RoCEv2 over IPv6 (the host's ip6) */
+} host_wire_t;
+
 typedef struct host {
     const char *name;
     uint16_t lid;
@@ -41,6 +55,7 @@ typedef struct host {
     uint32_t gsi_psn; /* next BTH PSN on QP1 */
     uint16_t ip_id;
     uint16_t udp_sport;
+    host_wire_t wire;
 } host_t;
 
 typedef struct note {
@@ -61,6 +76,8 @@ typedef struct frame_knobs {
     bool bad_icrc;    /* flip the ICRC (VCRC recomputed over it) */
     bool bad_vcrc;    /* flip the VCRC */
     uint8_t erf_type; /* 0: ERF type 21 */
+    bool ce;          /* the ECN field says CE (congestion experienced) */
+    int roce;         /* LINK_ETH: 1 or 2 for this frame (0: the context's) */
 } frame_knobs_t;
 
 typedef struct gen {

@@ -13,6 +13,7 @@
 #include "cm_kernel.h"
 #include "ramp.h"
 #include "rc.h"
+#include "wire.h"
 #include "rc_bulk.h"
 #include "scen_fabric.h"
 #include "scenarios.h"
@@ -105,6 +106,13 @@ static void usage(void)
         "                                         exhausted), and truth.tsv: the findings\n"
         "                                         of each; RoCEv2 (default) or native IB\n"
         "       ibscope-gen rc --list             the cases and their titles\n"
+        "       ibscope-gen wire [--linktype 1|247] OUTDIR\n"
+        "                                         one capture per misconfiguration of the\n"
+        "                                         wire audit (DSCP, priority, ECN, CNPs,\n"
+        "                                         MTU, RoCE version, GIDs, PFC storms),\n"
+        "                                         and truth.tsv: the findings of each;\n"
+        "                                         RoCEv2 (default) or native IB\n"
+        "       ibscope-gen wire --list           the cases and their titles\n"
         "       ibscope-gen rc-bulk [options] OUT  one big capture of RC traffic on many\n"
         "                                         queue pairs, for speed and memory\n"
         "       ibscope-gen notes [--tsv] [SCENARIO...]  print the frame tables\n"
@@ -513,6 +521,32 @@ static int parse_loss(const char *s, uint32_t *ppm)
     return 0;
 }
 
+/* ibscope-gen wire [--linktype 1|247] OUTDIR | --list */
+static int cmd_wire(int argc, char **argv)
+{
+    if (argc == 1 && strcmp(argv[0], "--list") == 0) {
+        for (size_t i = 0; i < n_wire_cases_roce; i++)
+            out_printf("%s\t%s\n", wire_cases_roce[i].name, wire_cases_roce[i].title);
+        for (size_t i = 0; i < n_wire_cases_native; i++)
+            out_printf("%s\t(native IB) %s\n", wire_cases_native[i].name,
+                       wire_cases_native[i].title);
+        return 0;
+    }
+    link_t link = LINK_ETH;
+    if (argc >= 2 && strcmp(argv[0], "--linktype") == 0) {
+        if (strcmp(argv[1], "1") != 0 && strcmp(argv[1], "247") != 0)
+            return bad_usage("wire: --linktype wants 1 or 247, got '%s'", argv[1]);
+        link = strcmp(argv[1], "1") == 0 ? LINK_ETH : LINK_LRH;
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc != 1 || (argv[0][0] == '-' && argv[0][1]))
+        return bad_usage("wire: wants [--linktype 1|247] and an output directory, or --list%s", "");
+    if (strlen(argv[0]) > 4000)
+        return bad_usage("wire: output directory name too long: '%s'", argv[0]);
+    return wire_write(argv[0], link) ? EXIT_OUTPUT : 0;
+}
+
 /* One option of rc-bulk (its value v); 0, or the exit status of a bad one. */
 static int rc_bulk_option(rc_bulk_opts_t *o, const char *a, const char *v)
 {
@@ -747,6 +781,8 @@ static int dispatch(int argc, char **argv)
         return cmd_cm_kernel(argc - 2, argv + 2);
     if (strcmp(cmd, "rc") == 0)
         return cmd_rc(argc - 2, argv + 2);
+    if (strcmp(cmd, "wire") == 0)
+        return cmd_wire(argc - 2, argv + 2);
     if (strcmp(cmd, "rc-bulk") == 0)
         return cmd_rc_bulk(argc - 2, argv + 2);
     if (strcmp(cmd, "all") == 0)

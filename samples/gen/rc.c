@@ -208,13 +208,12 @@ static void write_case(FILE *t, const rc_case_t *c, rc_t *k)
     }
 }
 
-static int run_case(const char *outdir, link_t link, size_t i, FILE *t)
+static int run_case(const char *outdir, link_t link, const rc_case_t *c, uint64_t seed, FILE *t)
 {
-    const rc_case_t *c = &rc_cases[i];
     char pcap[4200];
     snprintf(pcap, sizeof pcap, "%s/%s.pcap", outdir, c->name);
     gen_t g;
-    if (gen_open(&g, pcap, link, 2, 0x5C0037ull + i) != 0)
+    if (gen_open(&g, pcap, link, 2, seed) != 0)
         return -1;
     g.keep_notes = false;
     g.step_us = 2; /* back to back; the cases wait longer where they say */
@@ -229,6 +228,11 @@ static int run_case(const char *outdir, link_t link, size_t i, FILE *t)
 
 int rc_write(const char *outdir, link_t link)
 {
+    return rc_write_cases(outdir, link, rc_cases, n_rc_cases, 0x5C0037ull);
+}
+
+int rc_write_cases(const char *outdir, link_t link, const rc_case_t *cases, size_t n, uint64_t seed)
+{
     if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "ibscope-gen: %s: %s\n", outdir, strerror(errno));
         return -1;
@@ -242,8 +246,8 @@ int rc_write(const char *outdir, link_t link)
     }
     fprintf(t, "capture\tframe\tkind\trelated\tdetails\n");
     int rc = 0;
-    for (size_t i = 0; i < n_rc_cases && rc == 0; i++)
-        rc = run_case(outdir, link, i, t);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = run_case(outdir, link, &cases[i], seed + i, t);
     int werr = ferror(t);
     errno = 0;
     if (fclose(t) != 0 || werr) {

@@ -150,6 +150,9 @@ uint32_t rc_read_response(rc_t *k, const rc_msg_t *m, uint32_t i);
 /* All of a READ's responses, back to back; the last frame. */
 uint32_t rc_read_responses(rc_t *k, const rc_msg_t *m);
 uint32_t rc_atomic_ack(rc_t *k, const rc_msg_t *m, uint64_t orig);
+/* A RoCEv2 CNP (Annex A17: opcode 0x81, 16 reserved bytes) from the host that
+ * saw congestion to the sender of the marked packets, at that sender's QPN. */
+uint32_t rc_cnp(rc_t *k, host_t *from, host_t *to, uint32_t dqp);
 /* A CM message of c's, its frame's time kept. */
 uint32_t rc_cm(rc_t *k, rc_conn_t *c, uint32_t (*send)(gen_t *, cm_conn_t *));
 uint32_t rc_cm_dreq(rc_t *k, rc_conn_t *c);
@@ -164,5 +167,9 @@ const char *rc_us_text(uint64_t ns, char *buf, size_t len);
 /* OUTDIR/<case>.pcap for each case and OUTDIR/truth.tsv; link is LINK_ETH
  * (RoCEv2) or LINK_LRH. 0, or -1 said. */
 int rc_write(const char *outdir, link_t link);
+/* The same for another set of cases (ibscope-gen wire), case i's random
+ * numbers from seed + i. */
+int rc_write_cases(const char *outdir, link_t link, const rc_case_t *cases, size_t n,
+                   uint64_t seed);
 
 #endif

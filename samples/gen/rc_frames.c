@@ -220,6 +220,12 @@ uint32_t rc_ack(rc_t *k, const rc_msg_t *m)
     return rc_ack_psn(k, m->qp, rc_psn_add(m->psn, m->npsn - 1), m->msn);
 }
 
+uint32_t rc_cnp(rc_t *k, host_t *from, host_t *to, uint32_t dqp)
+{
+    static const uint8_t reserved[16];
+    return emit(k, from, to, dqp, 0x81, 0, false, reserved, sizeof reserved);
+}
+
 uint32_t rc_nak(rc_t *k, rc_qp_t *qp, uint32_t psn, uint32_t msn, uint8_t code)
 {
     uint8_t b[4];

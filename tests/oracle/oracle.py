@@ -130,6 +130,18 @@ for side, ts in (("primary", "prim"), ("alternate", "alt")):
 # under a 32-bit mask and takes the rate from byte 112, so both of its values are
 # wrong.  tests/unit/test_cm.c checks ours against hand-computed bytes instead.
 
+# The carriers' settings and PAUSE/PFC frames: compared where ibscope shows them (Wireshark
+# shows its IP fields on every IP frame, InfiniBand or not).  The VLAN fields are left to
+# analyzer.wire_fields: an 802.1ad outer tag is not `vlan` in Wireshark.
+WHERE_OURS = {
+    "ip.dscp": "ip.dsfield.dscp", "ip.ecn": "ip.dsfield.ecn", "ip.ttl": "ip.ttl",
+    "ipv6.tclass": "ipv6.tclass", "ipv6.dscp": "ipv6.tclass.dscp",
+    "ipv6.ecn": "ipv6.tclass.ecn", "ipv6.hlim": "ipv6.hlim",
+    "macc.opcode": "macc.opcode", "macc.pause_quanta": "macc.pause_time",
+    "pfc.class_enable": "macc.cbfc.enbv",
+}
+WHERE_OURS.update({f"pfc.quanta{n}": f"macc.cbfc.pause_time.c{n}" for n in range(8)})
+
 # Comm IDs: Wireshark names them per message.
 COMM_IDS = {
     0x0010: ("infiniband.cm.req", None),
@@ -198,7 +210,7 @@ def run_tshark(tshark, capture, fields, extra=()):
 
 
 def compare(ibscope, tshark, capture, well_formed):
-    fields = sorted(set(MAP.values())) + EXTRA
+    fields = sorted(set(MAP.values()) | set(WHERE_OURS.values())) + EXTRA
     rc, ours = run_decode(ibscope, capture)
     linktype = pcap_linktype(capture)
     if linktype == 247:
@@ -233,6 +245,12 @@ def compare(ibscope, tshark, capture, well_formed):
         if "cm.port_space" in o:
             o = dict(o, **{"cm.protocol": str(int(o["cm.port_space"], 0) & 0xFF)})
             pairs.append(("cm.protocol", "infiniband.cm.req.serviceid.protocol"))
+        for ofield, tfield in WHERE_OURS.items():
+            tv, ov = t.get(tfield, ""), o.get(ofield)
+            if ov is not None:
+                compared += 1
+                if tv == "" or norm(tv, tfield) != norm(ov):
+                    problems.append(f"frame {frame}: {ofield}={ov} but {tfield}={tv!r}")
         for ofield, tfield in pairs:
             tv = t.get(tfield, "")
             ov = o.get(ofield)

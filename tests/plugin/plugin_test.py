@@ -16,6 +16,9 @@ CHECK is one of:
   tree       a pass without a tree (plain -r) and one with (a display filter on ibscope)
              give the same Info tags and expert infos: the packet is found without a tree
   tunnel     RoCEv1 and RoCEv2 inside VXLAN decode and flag as they do unwrapped
+  wire       the carriers' settings (VLAN tags, DSCP, ECN, TTL, GRH DSCP/ECN, GID kinds, the
+             Ethernet payload length) with tree_fields=all are `ibscope decode`'s, frame by
+             frame, on ibscope-gen wire's RoCE captures, the samples and the real ones
   transport  the headers after the BTH (RETH, AETH, ImmDt, ...) and the payload length, as
              the plugin shows them with tree_fields=all, are `ibscope decode`'s, frame by
              frame, on every capture with RC traffic (the real ones: --captures); an
@@ -491,7 +494,7 @@ def check_builtin(env, update):
 
 
 CM_DETAIL = re.compile(r"ibscope\.cm\.[a-z_]+\.")               # ibscope.cm.req.local_qpn
-LAYERS = r"lrh|grh|bth|deth|xrceth|reth|atomiceth|aeth|atomicacketh|immdt|ieth|payload|mad|cpi|cm"
+LAYERS = r"eth|vlan|ip|ipv6|macc|pfc|gid|lrh|grh|bth|deth|xrceth|reth|atomiceth|aeth|atomicacketh|immdt|ieth|payload|mad|cpi|cm"
 DECODED = re.compile(r"ibscope\.(%s)(\.|$)" % LAYERS)
 
 
@@ -1455,6 +1458,49 @@ def check_transport(env, update):
     return errs[:40]
 
 
+WIRE_FIELDS = ["vlan.priority", "vlan.dei", "vlan.id", "vlan.inner_priority", "vlan.inner_dei",
+               "vlan.inner_id", "ip.dscp", "ip.ecn", "ip.ttl", "ipv6.tclass", "ipv6.dscp",
+               "ipv6.ecn", "ipv6.hlim", "grh.dscp", "grh.ecn", "gid.src_kind", "gid.dst_kind",
+               "eth.payload_len"]
+
+
+def check_wire(env, update):
+    """The carriers' settings, as the plugin shows them with tree_fields=all,
+    are `ibscope decode`'s, frame by frame, on ibscope-gen wire's RoCE
+    captures, the samples and the real ones."""
+    errs, compared, seen = [], 0, set()
+    folder = tempfile.mkdtemp(prefix="ibscope-plugin-wire.")
+    atexit.register(shutil.rmtree, folder, True)
+    os.chmod(folder, 0o755)  # tshark runs as a user of its own
+    out = os.path.join(folder, "wire")
+    subprocess.run([os.path.join(env.build, "bin", "ibscope-gen"), "wire", out], check=True,
+                   capture_output=True)
+    os.chmod(out, 0o755)
+    wire = sorted(glob.glob(os.path.join(out, "*.pcap")))
+    for c in wire:
+        os.chmod(c, 0o644)
+    args = ["-o", "ibscope.tree_fields:all", "-T", "fields", "-E", "occurrence=f",
+            "-e", "frame.number"] + [a for f in WIRE_FIELDS for a in ("-e", "ibscope." + f)]
+    for c in wire + env.samples + env.extra:
+        want = decode_fields(env, c, set(WIRE_FIELDS))
+        for line in env.read(c, args).splitlines():
+            cells = line.split("\t")
+            frame, got = int(cells[0]), {}
+            for f, v in zip(WIRE_FIELDS, cells[1:]):
+                if v:
+                    got[f] = int(v, 0)
+            expected = want.get(frame, {})
+            if got and got != expected:
+                errs.append("%s frame %d: the plugin shows %s, ibscope decode %s"
+                            % (name(c), frame, got, expected))
+            compared += len(got)
+            seen |= set(got)
+    for f in WIRE_FIELDS:
+        if f not in seen:
+            errs.append("no frame showed ibscope.%s: nothing compared" % f)
+    return errs[:40]
+
+
 def check_prefs(env, update):
     """A port pool the analyzer would refuse (first port above the last, or
     0) is refused by the plugin too, with the core's words on standard error,
@@ -1808,6 +1854,7 @@ CHECKS = {
     "tree": check_tree,
     "tunnel": check_tunnel,
     "transport": check_transport,
+    "wire": check_wire,
     "treefields": check_treefields,
     "crc": check_crc,
     "index": check_index,
