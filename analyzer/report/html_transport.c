@@ -197,6 +197,11 @@ static void point_mark(FILE *out, const struct report_trace_point *pt, double x,
     }
 }
 
+static bool is_problem(uint8_t kind)
+{
+    return kind == REPORT_TRACE_RESEND || kind == REPORT_TRACE_NAK || kind == REPORT_TRACE_RNR_NAK;
+}
+
 /* One point: its mark, with what it is in data-* and its tooltip. */
 static void write_point(FILE *out, const struct report_model *m,
                         const struct report_trace_point *pt, double x, double y)
@@ -351,11 +356,16 @@ static void write_sequence_chart(FILE *out, const struct report_model *m, const 
             idx, q->stats.qp.qpn, q->trace_count, idx, idx, idx);
     plot_axes(out, &sc.p, "PSN");
     psn_axis(out, &sc);
-    int64_t u = 0;
-    for (uint32_t i = 0; i < q->trace_count; i++) {
-        if (i)
-            u += psn_step(q->trace[i - 1].psn, q->trace[i].psn);
-        write_point(out, m, &q->trace[i], plot_x(&sc.p, q->trace[i].time_ns), seq_y(&sc, u));
+    /* The problems (resends, NAKs, RNR NAKs) over the rest: not hidden by them. */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t u = 0;
+        for (uint32_t i = 0; i < q->trace_count; i++) {
+            const struct report_trace_point *pt = &q->trace[i];
+            if (i)
+                u += psn_step(q->trace[i - 1].psn, pt->psn);
+            if (is_problem(pt->kind) == (pass == 1))
+                write_point(out, m, pt, plot_x(&sc.p, pt->time_ns), seq_y(&sc, u));
+        }
     }
     write_labels(out, q, &sc);
     seq_legend(out, 262);
