@@ -404,10 +404,10 @@ void html_transport_section(FILE *out, const struct report_model *m,
         return;
     fputs("<section id=\"transport\"><h2>RC queue pairs</h2>\n", out);
     fprintf(out,
-            "<p>%zu queue pair directions followed. Each of the first %d with a transport "
+            "<p>%zu queue pair direction%s followed. Each of the first %d with a transport "
             "finding is traced from its first one (with the frames of it just before): its "
             "sequence chart below, problems first.</p>\n",
-            m->qp_count, REPORT_TRACED_QPS_MAX);
+            m->qp_count, m->qp_count == 1 ? "" : "s", REPORT_TRACED_QPS_MAX);
     write_timeline(out, m, kinds);
     write_sequence_charts(out, m);
     fputs("</section>\n", out);
