@@ -12,10 +12,16 @@ _Static_assert(REPORT_TRACED_QPS_MAX < NOT_TRACED, "a slot's number + 1 fits a b
 /* Queue pair numbers the map grows to: the engine's are below its max_qps. */
 #define QP_NUMBER_LIMIT (1u << 24)
 
-/* A frame of the ring: a point and its queue pair. */
+/* A frame of the ring, as the packet said it: what it is to its chart is
+ * worked out only for the frames of a trace (point_of). */
 struct ring_entry {
-    struct report_trace_point point;
+    int64_t time_ns;
+    uint64_t frame;
+    uint32_t capture;
     uint32_t qp;
+    uint32_t psn;
+    uint8_t opcode;
+    uint8_t aeth_kind; /* enum ib_aeth_kind, IB_AETH_RESERVED without an AETH */
 };
 
 struct trace_slot {
@@ -50,44 +56,49 @@ void qp_trace_free(struct qp_trace *t)
     free(t);
 }
 
-/* What the packet is to its queue pair's chart (a resend is told by its
+/* What the frame is to its queue pair's chart (a resend is told by its
  * finding, later). */
-static uint8_t point_kind(const struct ib_packet *pkt)
+static uint8_t point_kind(const struct ring_entry *e)
 {
-    struct ib_opcode_info info = ib_opcode_info(pkt->bth.opcode);
+    struct ib_opcode_info info = ib_opcode_info(e->opcode);
     if (!ib_op_is_response(info.op))
         return REPORT_TRACE_REQUEST;
-    if (pkt->present & IB_HAS_AETH) {
-        if (pkt->ext.aeth.kind == IB_AETH_NAK)
-            return REPORT_TRACE_NAK;
-        if (pkt->ext.aeth.kind == IB_AETH_RNR_NAK)
-            return REPORT_TRACE_RNR_NAK;
-    }
+    if (e->aeth_kind == IB_AETH_NAK)
+        return REPORT_TRACE_NAK;
+    if (e->aeth_kind == IB_AETH_RNR_NAK)
+        return REPORT_TRACE_RNR_NAK;
     return info.op == IB_OP_ACK ? REPORT_TRACE_ACK : REPORT_TRACE_RESPONSE;
 }
 
-static void append(struct trace_slot *s, const struct report_trace_point *p)
+static void append(struct trace_slot *s, const struct ring_entry *e)
 {
     if (s->count == REPORT_TRACE_POINTS_MAX) {
         s->dropped++;
         return;
     }
-    s->points[s->count++] = *p;
+    s->points[s->count++] = (struct report_trace_point){ .time_ns = e->time_ns,
+                                                         .frame = e->frame,
+                                                         .capture = e->capture,
+                                                         .psn = e->psn,
+                                                         .kind = point_kind(e) };
 }
 
+/* Every frame linked to a queue pair comes here: one ring write, and one
+ * look at the map unless nothing is traced yet. */
 void qp_trace_frame(struct qp_trace *t, struct ib_frame_ref at, const struct ib_packet *pkt,
                     uint32_t qp)
 {
     struct ring_entry *e = &t->ring[t->written++ % QP_TRACE_RING];
+    e->time_ns = at.time_ns;
+    e->frame = at.frame;
+    e->capture = at.capture;
     e->qp = qp;
-    e->point = (struct report_trace_point){ .time_ns = at.time_ns,
-                                            .frame = at.frame,
-                                            .capture = at.capture,
-                                            .psn = pkt->bth.psn,
-                                            .kind = point_kind(pkt) };
+    e->psn = pkt->bth.psn;
+    e->opcode = pkt->bth.opcode;
+    e->aeth_kind = (pkt->present & IB_HAS_AETH) ? pkt->ext.aeth.kind : IB_AETH_RESERVED;
     uint8_t s;
-    if (qp < t->slot_len && (s = t->slot_of[qp]) != 0 && s != NOT_TRACED)
-        append(&t->slots[s - 1], &e->point);
+    if (t->slots_used && qp < t->slot_len && (s = t->slot_of[qp]) != 0 && s != NOT_TRACED)
+        append(&t->slots[s - 1], e);
 }
 
 /* Room in slot_of for queue pair qp. */
@@ -134,7 +145,7 @@ static struct trace_slot *trace_of(struct qp_trace *t, uint32_t qp)
     uint64_t first = t->written > QP_TRACE_RING ? t->written - QP_TRACE_RING : 0;
     for (uint64_t i = first; i < t->written; i++)
         if (t->ring[i % QP_TRACE_RING].qp == qp)
-            append(slot, &t->ring[i % QP_TRACE_RING].point);
+            append(slot, &t->ring[i % QP_TRACE_RING]);
     return slot;
 }
 
