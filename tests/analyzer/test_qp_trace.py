@@ -203,7 +203,33 @@ def check_merge(ibscope, d, tmp):
             want[i + base] = [dict(pt, capture=pt["capture"] + host) for pt in t]
         base += max((q["index"] for q in r["qps"]), default=-1) + 1
     check(traces(m) == want and want, f"merge: traces kept ({len(want)} queue pairs)")
+    refused(ibscope, reps[0], tmp)
     return paths
+
+
+def refused(ibscope, rep, tmp):
+    """A hostile trace is refused, saying where and why: too long, a kind
+    or a PSN that cannot be."""
+    q = next(q for q in rep["qps"] if "trace" in q)
+    point = q["trace"][0]
+    cases = [("trace", [point] * (POINTS_MAX + 1), "past the 1024 items of trace"),
+             ("kind", "ack_and_nak", "a point's kind"),
+             ("psn", 1 << 24, "a PSN")]
+    for key, value, says in cases:
+        bad = json.loads(json.dumps(rep))
+        bq = next(x for x in bad["qps"] if x["index"] == q["index"])
+        if key == "trace":
+            bq["trace"] = value
+        else:
+            bq["trace"][0][key] = value
+        path = os.path.join(tmp, "bad.json")
+        with open(path, "w") as f:
+            json.dump(bad, f)
+        p = subprocess.run([ibscope, "merge", "--format", "json", path], capture_output=True,
+                           text=True)
+        check(p.returncode == 2 and says in p.stderr and "trace" in p.stderr,
+              f"merge refuses a trace's {key} {str(value)[:40]}: exit {p.returncode}, "
+              f"{p.stderr.strip()[:200]}")
 
 
 def page_dom(chromium, proxy, page, tmp, shot=None):
