@@ -9,6 +9,7 @@
 #include "identity.h"
 #include "live.h"
 #include "printable.h"
+#include "qp_trace.h"
 #include "temp_file.h"
 
 static const struct report_renderer *renderer_for(enum report_format f)
@@ -63,7 +64,8 @@ bool run_init(struct run *r, const struct options *opts, const char *version, si
     r->model.captures = calloc(capture_count ? capture_count : 1, sizeof(*r->model.captures));
     r->not_ib = calloc(capture_count ? capture_count : 1, sizeof(*r->not_ib));
     r->engine = ib_engine_new(&cfg);
-    if (!r->model.captures || !r->not_ib || !r->engine) {
+    r->traces = qp_trace_new();
+    if (!r->model.captures || !r->not_ib || !r->engine || !r->traces) {
         fprintf(stderr, "ibscope: out of memory\n");
         run_free(r);
         return false;
@@ -84,6 +86,8 @@ bool run_init(struct run *r, const struct options *opts, const char *version, si
 void run_free(struct run *r)
 {
     report_model_summary_free(&r->model);
+    qp_trace_free(r->traces);
+    r->traces = NULL;
     ib_fabric_free(r->fabric);
     r->fabric = NULL;
     free(r->capture_host);
@@ -200,6 +204,7 @@ static void on_findings(struct run *r, const struct ib_frame_analysis *fa)
             continue;
         r->model.findings[f->kind]++;
         r->model.findings_total++;
+        qp_trace_finding(r->traces, f);
         r->renderer->finding(r->rstate, &r->model, f);
         if (r->observer)
             r->observer(r->observer_ctx, &r->model, f);
@@ -269,6 +274,8 @@ void run_frame(struct run *r, const struct capture_frame *fr)
         ib_fabric_packet(r->fabric, at, fr->data, fr->caplen, &pkt, &first))
         return;
     ib_engine_feed(r->engine, at, res == IB_FRAME_IB ? &pkt : NULL, &fa);
+    if (fa.links.has_qp)
+        qp_trace_frame(r->traces, at, &pkt, fa.links.qp);
     if (fa.count || fa.dropped)
         on_findings(r, &fa);
 }
@@ -293,6 +300,8 @@ int run_end(struct run *r, struct output_file *out)
         output_abort(out);
         return 2;
     }
+    /* The array is the run's own: report_model_summarize made it. */
+    qp_trace_report(r->traces, (struct report_qp *)r->model.qps, r->model.qp_count, &r->model);
     int scratch_err = r->renderer->end(r->rstate, &r->model);
     r->rstate = NULL;
     char where[PRINTABLE_MAX];

@@ -35,6 +35,7 @@ struct run {
     const struct ib_clock_sync *clock; /* then: which capture owns an address */
     int *capture_host;                 /* and each capture's host in the engine */
     struct not_ib *not_ib;             /* per capture, while it has shown no InfiniBand */
+    struct qp_trace *traces;           /* the queue pairs with problems, frame by frame */
 };
 
 /* The engine and the model for capture_count inputs (their capture_info

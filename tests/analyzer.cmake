@@ -102,6 +102,13 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_transport.py
                    --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(analyzer.transport PROPERTIES TIMEOUT 300 LABELS quick)
+  # The traces of the queue pairs with problems (qps[].trace) against tshark's
+  # decode and the truth, their caps, a merge, and the HTML report's
+  # sequence charts and timeline in Chromium (tests/analyzer/test_qp_trace.py).
+  add_test(NAME analyzer.qp_trace
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_qp_trace.py
+                   --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
+  set_tests_properties(analyzer.qp_trace PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
   # One port pool per host (tests/analyzer/test_hosts.py): by LocalCAGUID,
   # by --host, in every view and a merge; bad --host values refused.
   add_test(NAME analyzer.hosts

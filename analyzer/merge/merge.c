@@ -40,6 +40,8 @@ void merge_free(struct merge *mg)
     }
     free(mg->sources);
     free(mg->chains);
+    for (size_t i = 0; i < mg->qp_count; i++)
+        free((void *)mg->qps[i].q.trace);
     free(mg->qps);
     free(mg->keys);
     free(mg);
@@ -100,7 +102,7 @@ struct views {
     const struct ib_redirect_chain **chains;
     uint32_t *source_host, *chain_host;
     size_t *nearest;
-    struct ib_qp_stats *qps; /* in the order reports list them */
+    struct report_qp *qps; /* in the order reports list them */
     uint32_t *qp_host;
 };
 
@@ -145,7 +147,8 @@ static bool views_make(struct merge *mg, struct views *v)
         free(order);
         return false;
     }
-    /* struct merge_qp starts with its struct ib_qp_stats: one order for both. */
+    /* struct merge_qp starts with its struct report_qp, which starts with its
+     * struct ib_qp_stats: one order for all. */
     if (mg->qp_count)
         qsort(mg->qps, mg->qp_count, sizeof *mg->qps, report_qp_order);
     for (size_t i = 0; i < mg->qp_count; i++) {

@@ -31,7 +31,7 @@ struct merge_chain {
 };
 
 struct merge_qp {
-    struct ib_qp_stats q;
+    struct report_qp q; /* its trace owned */
     uint32_t host;
 };
 

@@ -326,10 +326,11 @@ static bool read_qp(struct merge_report *mr, uint64_t i)
     struct merge_qp *mq = &mg->qps[mg->qp_count];
     memset(mq, 0, sizeof *mq);
     mq->host = mr->host;
-    if (!ms_read_members(r, &rs_qp, &mq->q, &(struct ms_scratch){ .index = i }, &seen))
+    if (!ms_read_members(r, &rs_qp, &mq->q, &(struct ms_scratch){ .index = i }, &seen) ||
+        !merge_qp_number(mr, &mq->q.stats.qp.index)) {
+        free((void *)mq->q.trace); /* not counted: merge_free would not see it */
         return false;
-    if (!merge_qp_number(mr, &mq->q.qp.index))
-        return false;
+    }
     mg->qp_count++;
     return true;
 }

@@ -369,6 +369,8 @@ static bool enum_read(struct rd *r, const struct rs_member *mb, char *obj)
     enum jp_type t;
     if (!jp_value(r->jp, &t))
         return false;
+    if (t == JP_NULL && mb->nullable)
+        return true; /* its `has` stays false */
     unsigned v = names->count;
     for (unsigned e = 0; t == JP_STRING && !names->by_name && e < names->count; e++)
         if (strcmp(names->name(e), r->jp->text) == 0)
@@ -377,6 +379,7 @@ static bool enum_read(struct rd *r, const struct rs_member *mb, char *obj)
         v = names->by_name(r->jp->text);
     if (v < names->count) {
         uint_to(obj + mb->at, mb->size, v);
+        set_has(mb, obj, true);
         return true;
     }
     if (mb->noun)
@@ -423,6 +426,45 @@ static bool variant_read(struct rd *r, const struct rs_member *mb, char *obj,
     bool ok = ms_read_members(r, mb->variant(obj), obj + mb->at, scratch, &seen);
     scratch->variant_seen = seen;
     return ok;
+}
+
+/* An array of objects of one table (RS_LIST), into a new array whose
+ * pointer and count are set as each is read: the caller's to free, whether
+ * or not it succeeds. */
+static bool list_read(struct rd *r, const struct rs_member *mb, char *obj,
+                      const struct ms_scratch *scratch)
+{
+    size_t list = r->path_len, cap = 0;
+    bool more;
+    char noun[64];
+    snprintf(noun, sizeof noun, "an array (%s)", mb->key);
+    if (!rd_open(r, JP_ARRAY, noun))
+        return false;
+    char *items = NULL;
+    for (uint32_t i = 0; rd_item(r, list, i, &more) && more; i++) {
+        if (i == mb->max)
+            return rd_fail(r, "past the %llu items of %s a report keeps",
+                           (unsigned long long)mb->max, mb->key);
+        if (i == cap) {
+            cap = cap ? cap * 2 : 16;
+            if (!(items = realloc(items, cap * mb->size)))
+                return rd_fail(r, "out of memory");
+            memcpy(obj + mb->at, &items, sizeof items);
+        }
+        char *item = items + (size_t)i * mb->size;
+        uint64_t seen = 0;
+        memset(item, 0, mb->size);
+        if (!rd_open(r, JP_OBJECT, "an object") ||
+            !ms_read_members(r, mb->object, item,
+                             &(struct ms_scratch){ .index = i,
+                                                   .codec = scratch->codec,
+                                                   .codec_ctx = scratch->codec_ctx },
+                             &seen))
+            return false;
+        uint32_t n = i + 1;
+        memcpy(obj + mb->aux, &n, sizeof n);
+    }
+    return !r->jp->error[0];
 }
 
 static bool capture_read(struct rd *r, const struct rs_member *mb, char *obj)
@@ -476,6 +518,7 @@ static bool member_read(struct rd *r, const struct rs_member *mb, char *obj,
     case RS_VARIANT: return variant_read(r, mb, obj, scratch);
     case RS_RECORDS: /* records of a run, not merged */
         return rd_open(r, JP_ARRAY, "an array (list)") && jp_skip(r->jp, JP_ARRAY);
+    case RS_LIST: return list_read(r, mb, obj, scratch);
     case RS_CODEC: return codec_read(r, mb, obj, scratch);
     }
     return false;

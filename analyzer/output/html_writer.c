@@ -134,7 +134,12 @@ static const char page_style[] =
     ".edge.bad{stroke:var(--warn);stroke-width:2;stroke-dasharray:5 3}"
     ".end{fill:var(--muted)}.end.bad{fill:var(--warn)}"
     ".bar{fill:var(--one)}.bar.rejected{fill:var(--warn)}.hist{fill:var(--one)}"
-    ".hist.rtu{fill:var(--dest)}#filter{margin:.4em 0;padding:.2em .4em;width:20em}"
+    ".hist.rtu{fill:var(--dest)}"
+    ".tr-request{fill:var(--one)}.tr-resend{stroke:var(--warn);stroke-width:1.8;fill:none}"
+    ".tr-ack{fill:var(--ok)}.tr-response{fill:none;stroke:var(--ok);stroke-width:1.4}"
+    ".tr-nak{fill:var(--error)}.tr-rnr_nak{fill:var(--warning)}.tr-label{font-size:10px}"
+    ".tl-transport_retransmission{fill:var(--one)}.tl-nak{fill:var(--error)}"
+    ".tl-rnr_nak{fill:var(--warning)}#filter{margin:.4em 0;padding:.2em .4em;width:20em}"
     /* Sections off screen are laid out when scrolled to: a page with
      * thousands of rows opens fast. */
     "section{content-visibility:auto;contain-intrinsic-size:auto 900px}"

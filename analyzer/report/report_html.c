@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html_transport.h"
 #include "html_writer.h"
 #include "names.h"
 #include "printable.h"
@@ -119,6 +120,7 @@ static bool marks_chain(enum ib_finding_kind k)
 static void html_finding(void *p, const struct report_model *m, const struct ib_finding *f)
 {
     struct html_state *st = p;
+    html_transport_finding(st->kinds, f);
     series_count(&st->kinds[f->kind], f->at.time_ns, 1);
     if (st->listed_count < HTML_FINDINGS_LISTED) {
         char msg[FINDING_TEXT_MAX];
@@ -366,20 +368,10 @@ static void write_summary(FILE *out, const struct report_model *m)
     write_kinds(out, m);
 }
 
-/* Start time of column i. */
-static int64_t column_start(const struct series *s, uint32_t i)
-{
-    int64_t off, at;
-    if (__builtin_mul_overflow((int64_t)i, s->width, &off) ||
-        __builtin_add_overflow(s->t0, off, &at))
-        return INT64_MAX; /* past any capture's end: clocks near the limits */
-    return at;
-}
-
 /* The end of the last column written, within the capture. */
 static int64_t last_end(const struct series *s, int64_t t_max)
 {
-    int64_t end = column_start(s, s->last + 1);
+    int64_t end = series_column_start(s, s->last + 1);
     return end < t_max ? end : t_max;
 }
 
@@ -388,7 +380,7 @@ static int64_t last_end(const struct series *s, int64_t t_max)
 static int64_t stretch_end(const struct series *s, uint32_t i, uint32_t v, int64_t t_max)
 {
     if (i < s->last)
-        return column_start(s, i + 1);
+        return series_column_start(s, i + 1);
     return s->level >= v ? t_max : last_end(s, t_max);
 }
 
@@ -403,7 +395,7 @@ static void level_path(FILE *out, const struct plot *p, const struct series *s, 
         double v = s->col[i].hi;
         if (v == prev)
             continue; /* the line runs on: one H for the whole run */
-        fprintf(out, "H%.1fV%.1f", plot_x(p, column_start(s, i)), plot_y(p, v));
+        fprintf(out, "H%.1fV%.1f", plot_x(p, series_column_start(s, i)), plot_y(p, v));
         prev = v;
     }
     fprintf(out, "H%.1fV%.1fH%.1f", plot_x(p, last_end(s, t_end)), plot_y(p, s->level),
@@ -418,8 +410,8 @@ static int64_t time_at_or_above(const struct series *s, uint32_t v, int64_t t_ma
         if (s->col[i].hi < v)
             continue;
         int64_t end = stretch_end(s, i, v, t_max);
-        if (end > column_start(s, i))
-            t += end - column_start(s, i);
+        if (end > series_column_start(s, i))
+            t += end - series_column_start(s, i);
     }
     return t;
 }
@@ -517,7 +509,7 @@ static void write_above(FILE *out, const struct plot *p, const struct series *s,
         uint32_t j = i;
         while (j < s->last && s->col[j + 1].hi >= thr)
             j++;
-        double x0 = plot_x(p, column_start(s, i));
+        double x0 = plot_x(p, series_column_start(s, i));
         double x1 = plot_x(p, stretch_end(s, j, thr, t_max));
         fprintf(out,
                 "<rect class=\"above\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
@@ -540,11 +532,11 @@ static void write_band(FILE *out, const struct plot *p, const struct series *s, 
         if (v == prev)
             continue; /* one H for a run of equal columns, as along the most */
         fprintf(out, "H%.1fV%.1f",
-                plot_x(p, i == s->last ? last_end(s, t_max) : column_start(s, i + 1)),
+                plot_x(p, i == s->last ? last_end(s, t_max) : series_column_start(s, i + 1)),
                 plot_y(p, v));
         prev = v;
     }
-    fprintf(out, "H%.1fZ\"/>\n", plot_x(p, column_start(s, 0)));
+    fprintf(out, "H%.1fZ\"/>\n", plot_x(p, series_column_start(s, 0)));
 }
 
 /* Line style and marker shape, not colour alone. */
@@ -787,8 +779,8 @@ static void write_timeline(FILE *out, struct html_state *st, const struct report
             if (!s->col[i].hi)
                 continue;
             double h = 4 + 14 * log1p(s->col[i].hi) / log1p(most);
-            double x = plot_x(&p, column_start(s, i));
-            double w = plot_x(&p, column_start(s, i + 1)) - x;
+            double x = plot_x(&p, series_column_start(s, i));
+            double w = plot_x(&p, series_column_start(s, i + 1)) - x;
             fprintf(out,
                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%" PRIu32
                     "</title></rect>",
@@ -1381,6 +1373,7 @@ static int html_end(void *p, const struct report_model *m)
     write_sources(out, st, m);
     if (m->host_count)
         write_nearest(out, m);
+    html_transport_section(out, m, st->kinds);
     write_findings(out, st, m);
     write_chains(out, st, m);
     write_cm(out, st, m);

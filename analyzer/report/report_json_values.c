@@ -378,6 +378,19 @@ static void object_value(struct json_writer *w, const struct rs_object *o, const
     jw_end_object(w);
 }
 
+/* Each object of the list, in order (RS_LIST). */
+static void list_value(struct json_writer *w, const struct rs_member *mb, const char *obj)
+{
+    const char *items;
+    uint32_t n;
+    memcpy(&items, obj + mb->at, sizeof items);
+    memcpy(&n, obj + mb->aux, sizeof n);
+    jw_begin_array(w);
+    for (uint32_t i = 0; i < n; i++)
+        object_value(w, mb->object, items + (size_t)i * mb->size, &(struct rs_place){ .index = i });
+    jw_end_array(w);
+}
+
 static void real_value(struct json_writer *w, const struct rs_member *mb, const void *p)
 {
     double v;
@@ -418,6 +431,7 @@ static void member_value(struct json_writer *w, const struct rs_member *mb, cons
     case RS_OBJECT: object_value(w, mb->object, p, at); break;
     case RS_VARIANT: object_value(w, mb->variant(obj), p, at); break;
     case RS_RECORDS: break; /* the renderer's, after the others */
+    case RS_LIST: list_value(w, mb, obj); break;
     case RS_CODEC: codec_writers[mb->codec](w, mb, obj, at); break;
     }
 }
@@ -440,7 +454,7 @@ void jv_source_members(struct json_writer *w, const struct ib_source_stats *s)
     jv_members(w, &rs_source, s, &(struct rs_place){ 0 });
 }
 
-void jv_qp_members(struct json_writer *w, const struct ib_qp_stats *q)
+void jv_qp_members(struct json_writer *w, const struct report_qp *q)
 {
     jv_members(w, &rs_qp, q, &(struct rs_place){ 0 });
 }

@@ -63,7 +63,8 @@ void jv_members(struct json_writer *w, const struct rs_object *o, const void *ob
 void jv_source_members(struct json_writer *w, const struct ib_source_stats *s);
 /* A chain with its index first (the plugin's ibscope.analysis.chain). */
 /* A queue pair's members (qps[], JSON Lines' "qp" records). */
-void jv_qp_members(struct json_writer *w, const struct ib_qp_stats *q);
+struct report_qp;
+void jv_qp_members(struct json_writer *w, const struct report_qp *q);
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index);
 
 #endif

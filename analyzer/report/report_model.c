@@ -3,6 +3,26 @@
 #include "report_model.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+static const char *const trace_kind_names[REPORT_TRACE_KIND_COUNT] = {
+    [REPORT_TRACE_REQUEST] = "request", [REPORT_TRACE_RESEND] = "resend",
+    [REPORT_TRACE_ACK] = "ack",         [REPORT_TRACE_RESPONSE] = "response",
+    [REPORT_TRACE_NAK] = "nak",         [REPORT_TRACE_RNR_NAK] = "rnr_nak",
+};
+
+const char *report_trace_kind_name(unsigned kind)
+{
+    return kind < REPORT_TRACE_KIND_COUNT ? trace_kind_names[kind] : NULL;
+}
+
+unsigned report_trace_kind_by_name(const char *name)
+{
+    unsigned k = 0;
+    while (k < REPORT_TRACE_KIND_COUNT && strcmp(trace_kind_names[k], name) != 0)
+        k++;
+    return k;
+}
 
 uint64_t report_qp_trouble(const struct ib_qp_stats *q)
 {
@@ -28,14 +48,14 @@ int report_qp_order(const void *a, const void *b)
 static bool summarize_qps(struct report_model *m, const struct ib_engine *e)
 {
     size_t n = ib_engine_qp_count(e);
-    struct ib_qp_stats *qps = malloc((n ? n : 1) * sizeof *qps);
+    struct report_qp *qps = calloc(n ? n : 1, sizeof *qps);
     if (!qps)
         return false;
     /* A queue pair the CM set up that never carried a packet is left out. */
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
-        ib_engine_qp(e, i, &qps[kept]);
-        kept += qps[kept].first.frame != 0;
+        ib_engine_qp(e, i, &qps[kept].stats);
+        kept += qps[kept].stats.first.frame != 0;
     }
     n = kept;
     qsort(qps, n, sizeof *qps, report_qp_order);

@@ -79,6 +79,45 @@ struct report_pool {
     double forecast_window_s;  /* the rate is taken over this long (horizon / 5) */
 };
 
+/* What a point of a queue pair's sequence chart is (qp_trace.h). */
+enum report_trace_kind {
+    REPORT_TRACE_REQUEST,  /* a request, first sent */
+    REPORT_TRACE_RESEND,   /* a request sent again (transport_retransmission) */
+    REPORT_TRACE_ACK,      /* an Acknowledge */
+    REPORT_TRACE_RESPONSE, /* a READ response or an atomic ACK */
+    REPORT_TRACE_NAK,
+    REPORT_TRACE_RNR_NAK,
+    REPORT_TRACE_KIND_COUNT
+};
+/* Its name in the reports ("request", ...); NULL past the kinds. */
+const char *report_trace_kind_name(unsigned kind);
+/* And back: REPORT_TRACE_KIND_COUNT for none by that name. */
+unsigned report_trace_kind_by_name(const char *name);
+
+/* One frame of a traced queue pair: when, its PSN, what it was, and the
+ * most severe transport finding on it (has_finding). */
+struct report_trace_point {
+    int64_t time_ns;
+    uint64_t frame;
+    uint32_t capture;
+    uint32_t psn;
+    uint8_t kind; /* enum report_trace_kind */
+    bool has_finding;
+    uint8_t finding; /* enum ib_finding_kind */
+};
+
+/* A queue pair's requester direction as the reports list it: the engine's
+ * statistics and, for the first REPORT_TRACED_QPS_MAX with a transport
+ * finding, its trace (qp_trace.h).  Traces are the collector's (a run) or
+ * the merge's (read back). */
+struct report_qp {
+    struct ib_qp_stats stats; /* first: report_qp_order sorts either */
+    bool traced;
+    uint32_t trace_count;
+    uint64_t trace_dropped; /* points past REPORT_TRACE_POINTS_MAX */
+    const struct report_trace_point *trace;
+};
+
 /* A merge: one host's report.  Its captures are numbered across the
  * merge, first_capture onwards. */
 struct report_host {
@@ -99,6 +138,8 @@ struct report_model {
     uint64_t findings[IB_FIND_COUNT]; /* findings handed to the renderer */
     uint64_t findings_total;
     uint64_t findings_dropped; /* past IB_FRAME_FINDINGS_MAX in a frame */
+    uint64_t qps_not_traced;   /* with transport findings, past REPORT_TRACED_QPS_MAX */
+    uint64_t trace_points_dropped;
     uint64_t connections_listed;
     uint64_t frames, ib_frames, link_records;
     bool have_time;
@@ -117,7 +158,7 @@ struct report_model {
     /* The RC queue pairs' requester directions (docs/transport.md), those
      * with problems first (report_qp_trouble), then by number. */
     size_t qp_count;
-    const struct ib_qp_stats *qps;
+    const struct report_qp *qps;
     const uint32_t *qp_host; /* a merge's: the host of each queue pair */
 
     /* A merge of hosts' reports; host_count is 0 for one run's report. */

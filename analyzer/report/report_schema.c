@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "names.h"
 #include "psn.h"
+#include "qp_trace.h"
 #include "report_format.h"
 #include "report_model.h"
 
@@ -257,6 +258,10 @@ static const struct rs_member limits_members[] = {
     COUNT(M, "allocation_failures", stats.allocation_failures),
     { "connections_forgotten", RS_UINT, AT(M, stats.ended_forgotten), .max = UINT64_MAX,
       .noun = "a count", .optional = true },
+    { "qps_not_traced", RS_UINT, AT(M, qps_not_traced), .max = UINT64_MAX, .noun = "a count",
+      .sums = true, .optional = true },
+    { "trace_points_dropped", RS_UINT, AT(M, trace_points_dropped), .max = UINT64_MAX,
+      .noun = "a count", .sums = true, .optional = true },
 };
 #undef M
 const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
@@ -607,30 +612,55 @@ static const struct rs_member rtt_members[] = {
 #undef T
 const struct rs_object rs_qp_rtt = { "qps[].ack_rtt", ROWS(rtt_members) };
 
-#define Q struct ib_qp_stats
+/* qps[].trace[]: a traced queue pair's frames (qp_trace.h). */
+static const char *trace_kind_name(unsigned v) { return report_trace_kind_name(v); }
+static const struct rs_names trace_kind_names = { trace_kind_name, report_trace_kind_by_name, REPORT_TRACE_KIND_COUNT };
+static bool traced(const void *q) { return ((const struct report_qp *)q)->traced; }
+
+#define T struct report_trace_point
+static const struct rs_member trace_members[] = {
+    { "time", RS_TIME, AT(T, time_ns) },
+    { "capture", RS_CAPTURE, AT(T, capture) },
+    { "frame", RS_FRAME_NUMBER, AT(T, frame) },
+    { "psn", RS_UINT, AT(T, psn), .max = IB_PSN_MASK, .noun = "a PSN" },
+    { "kind", RS_ENUM, AT(T, kind), .names = &trace_kind_names,
+      .noun = "a point's kind (request, resend, ack, response, nak, rnr_nak)" },
+    { "finding", RS_ENUM, AT(T, finding), HAS(T, has_finding), .names = &kind_names, .nullable = true,
+      .noun = "a finding kind or null" },
+};
+#undef T
+const struct rs_object rs_qp_trace = { "qps[].trace[]", ROWS(trace_members) };
+
+#define Q struct report_qp
 static const struct rs_member qp_members[] = {
-    U32(Q, "index", qp.index, "a queue pair's number"),
-    { "dst", RS_ENDPOINT, AT(Q, qp.dst) },
-    { "qpn", RS_UINT, AT(Q, qp.qpn), .max = QP_MAX, .noun = "a QP number" },
-    FLAG(Q, "from_cm", from_cm),
-    { "retry_count", RS_UINT, AT(Q, retry_count), HAS(Q, from_cm), .max = 7, .noun = "a retry count or null" },
-    { "rnr_retry_count", RS_UINT, AT(Q, rnr_retry_count), HAS(Q, from_cm), .max = 7,
+    U32(Q, "index", stats.qp.index, "a queue pair's number"),
+    { "dst", RS_ENDPOINT, AT(Q, stats.qp.dst) },
+    { "qpn", RS_UINT, AT(Q, stats.qp.qpn), .max = QP_MAX, .noun = "a QP number" },
+    FLAG(Q, "from_cm", stats.from_cm),
+    { "retry_count", RS_UINT, AT(Q, stats.retry_count), HAS(Q, stats.from_cm), .max = 7, .noun = "a retry count or null" },
+    { "rnr_retry_count", RS_UINT, AT(Q, stats.rnr_retry_count), HAS(Q, stats.from_cm), .max = 7,
       .noun = "an RNR retry count or null" },
-    { "ack_timeout", RS_UINT, AT(Q, ack_timeout), HAS(Q, from_cm), .max = 31,
+    { "ack_timeout", RS_UINT, AT(Q, stats.ack_timeout), HAS(Q, stats.from_cm), .max = 31,
       .noun = "a local ACK timeout or null" },
-    FRAME(Q, "first", first),
-    FRAME(Q, "last", last),
-    { "requests", RS_OBJECT, AT(Q, requests), .object = &rs_qp_requests },
-    COUNT(Q, "payload_bytes", payload_bytes),
-    COUNT(Q, "answers", answers),
-    { "naks", RS_OBJECT, AT(Q, naks), .object = &rs_qp_naks },
-    COUNT(Q, "rnr_naks", rnr_naks),
-    { "rnr_wait_ns", RS_INT, AT(Q, rnr_wait_ns), .noun = "a time in ns" },
-    { "resends", RS_OBJECT, AT(Q, resends), .object = &rs_qp_resends },
-    COUNT(Q, "psn_gaps", psn_gaps),
-    COUNT(Q, "psns_missing", psns_missing),
-    { "ack_rtt", RS_OBJECT, AT(Q, ack_rtt), .object = &rs_qp_rtt },
-    FLAG(Q, "died", died),
+    FRAME(Q, "first", stats.first),
+    FRAME(Q, "last", stats.last),
+    { "requests", RS_OBJECT, AT(Q, stats.requests), .object = &rs_qp_requests },
+    COUNT(Q, "payload_bytes", stats.payload_bytes),
+    COUNT(Q, "answers", stats.answers),
+    { "naks", RS_OBJECT, AT(Q, stats.naks), .object = &rs_qp_naks },
+    COUNT(Q, "rnr_naks", stats.rnr_naks),
+    { "rnr_wait_ns", RS_INT, AT(Q, stats.rnr_wait_ns), .noun = "a time in ns" },
+    { "resends", RS_OBJECT, AT(Q, stats.resends), .object = &rs_qp_resends },
+    COUNT(Q, "psn_gaps", stats.psn_gaps),
+    COUNT(Q, "psns_missing", stats.psns_missing),
+    { "ack_rtt", RS_OBJECT, AT(Q, stats.ack_rtt), .object = &rs_qp_rtt },
+    FLAG(Q, "died", stats.died),
+    { "trace", RS_LIST, offsetof(Q, trace), .aux = offsetof(Q, trace_count),
+      .size = sizeof(struct report_trace_point), .max = REPORT_TRACE_POINTS_MAX,
+      .object = &rs_qp_trace, .marks = 1 + offsetof(Q, traced), .present = traced,
+      .optional = true },
+    { "trace_dropped", RS_UINT, AT(Q, trace_dropped), .max = UINT64_MAX, .noun = "a count",
+      .present = traced, .optional = true },
 };
 #undef Q
 const struct rs_object rs_qp = { "qps[]", ROWS(qp_members) };
@@ -653,6 +683,7 @@ const struct rs_object *const rs_objects[] = {
     &rs_qp_naks,
     &rs_qp_resends,
     &rs_qp_rtt,
+    &rs_qp_trace,
     &rs_crc_capture,
     &rs_crc_counts,
     &rs_limits,

@@ -45,6 +45,9 @@ enum rs_kind {
     RS_RECORDS,      /* an array of records the renderer writes itself, after the
                         others (JSON: spliced in; JSON Lines: records of their own);
                         merge skips it */
+    RS_LIST,         /* an array of objects of one table (object): at, a const pointer
+                        to the first; aux, offsetof their uint32_t count; size, the
+                        size of one; max, the most a reader takes */
     RS_CODEC,        /* the member's own writer and reader (codec) */
 };
 
@@ -168,8 +171,10 @@ extern const struct rs_object *const rs_finding_details[];
 #define RS_TARGET_PROBLEMS 3
 extern const char *const rs_target_problem_names[RS_TARGET_PROBLEMS];
 
-/* qps[] (and JSON Lines' "qp" records): struct ib_qp_stats; its objects. */
+/* qps[] (and JSON Lines' "qp" records): struct report_qp; its objects. */
 extern const struct rs_object rs_qp, rs_qp_requests, rs_qp_naks, rs_qp_resends, rs_qp_rtt;
+/* qps[].trace[]: struct report_trace_point. */
+extern const struct rs_object rs_qp_trace;
 /* findings[].details.qp: struct ib_qp_ref. */
 extern const struct rs_object rs_qp_ref;
 

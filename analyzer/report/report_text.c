@@ -755,7 +755,7 @@ static void write_qps(FILE *out, const struct report_model *m)
         return;
     size_t troubled = 0;
     while (troubled < m->qp_count &&
-           (m->qps[troubled].died || report_qp_trouble(&m->qps[troubled])))
+           (m->qps[troubled].stats.died || report_qp_trouble(&m->qps[troubled].stats)))
         troubled++;
     section(out, "Queue pairs (RC): each requester direction");
     fprintf(out, "  %zu followed, %zu with problems\n", m->qp_count, troubled);
@@ -764,7 +764,7 @@ static void write_qps(FILE *out, const struct report_model *m)
     fprintf(out, "     #  destination      QPN        requests ACK median    ACK p99 resends  NAKs"
                  "   RNR  gaps\n");
     for (size_t i = 0; i < troubled && i < TEXT_QPS_LISTED; i++)
-        qp_line(out, &m->qps[i]);
+        qp_line(out, &m->qps[i].stats);
     if (troubled > TEXT_QPS_LISTED)
         fprintf(out, "  and %zu more with problems (the JSON report lists every queue pair)\n",
                 troubled - TEXT_QPS_LISTED);

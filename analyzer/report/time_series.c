@@ -41,20 +41,40 @@ static void widen(struct series *s)
     s->width *= 2;
 }
 
+void series_start(struct series *s, int64_t t0)
+{
+    if (s->started)
+        return;
+    s->started = true;
+    s->t0 = t0;
+    s->width = SERIES_FIRST_WIDTH_NS;
+}
+
+void series_widen_to(struct series *s, int64_t width)
+{
+    while (s->started && s->width < width)
+        widen(s);
+}
+
 /* The column for time t, widening until there is one; the first time seen
  * starts the series. */
 static uint32_t place(struct series *s, int64_t t)
 {
-    if (!s->started) {
-        s->started = true;
-        s->t0 = t;
-        s->width = SERIES_FIRST_WIDTH_NS;
-    }
+    series_start(s, t);
     if (t <= s->t0)
         return 0; /* clocks can step back: the first column takes it */
     while ((uint64_t)(t - s->t0) / (uint64_t)s->width >= SERIES_COLUMNS)
         widen(s);
     return (uint32_t)((t - s->t0) / s->width);
+}
+
+int64_t series_column_start(const struct series *s, uint32_t i)
+{
+    int64_t off, at;
+    if (__builtin_mul_overflow((int64_t)i, s->width, &off) ||
+        __builtin_add_overflow(s->t0, off, &at))
+        return INT64_MAX; /* past any capture's end: clocks near the limits */
+    return at;
 }
 
 uint32_t series_column_of(const struct series *s, int64_t t)

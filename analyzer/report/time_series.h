@@ -35,6 +35,14 @@ void series_init(struct series *s, enum series_kind kind);
 void series_level(struct series *s, int64_t t, uint32_t v);
 /* count: n more events at time t. */
 void series_count(struct series *s, int64_t t, uint32_t n);
+/* Starts a series not started yet at t0 (else nothing): series started
+ * together have the same columns once widened alike (series_widen_to). */
+void series_start(struct series *s, int64_t t0);
+/* Widens s's columns until they are at least width wide (a series_start
+ * twin's: the same t0). */
+void series_widen_to(struct series *s, int64_t width);
+/* Column i's start (INT64_MAX past what an int64_t holds). */
+int64_t series_column_start(const struct series *s, uint32_t i);
 /* The column holding time t (clamped to the columns there are). */
 uint32_t series_column_of(const struct series *s, int64_t t);
 
