@@ -117,6 +117,11 @@ struct report_model {
     /* The RC queue pairs' requester directions (docs/transport.md), those
      * with problems first (report_qp_trouble), then by number. */
     size_t qp_count;
+    /* One run's are read from the engine when written (report_qp), in the
+     * order of qp_order, so that the report holds 4 bytes a queue pair, not
+     * its statistics; a merge's are in qps. */
+    const struct ib_engine *qp_engine;
+    const uint32_t *qp_order;
     const struct ib_qp_stats *qps;
     const uint32_t *qp_host; /* a merge's: the host of each queue pair */
 
@@ -166,6 +171,10 @@ bool report_model_summarize(struct report_model *m, const struct ib_engine *e);
 /* How much went wrong on a queue pair, for the order reports list them
  * in: 0 for none. */
 uint64_t report_qp_trouble(const struct ib_qp_stats *q);
+/* The i-th queue pair of the report: in m->qps, or read from the engine
+ * into buf. */
+const struct ib_qp_stats *report_qp(const struct report_model *m, size_t i,
+                                    struct ib_qp_stats *buf);
 /* qsort's order of struct ib_qp_stats (or of structs that start with one):
  * those that died first, then by trouble, most first, then by number. */
 int report_qp_order(const void *a, const void *b);
