@@ -300,8 +300,7 @@ int run_end(struct run *r, struct output_file *out)
         output_abort(out);
         return 2;
     }
-    /* The array is the run's own: report_model_summarize made it. */
-    qp_trace_report(r->traces, (struct report_qp *)r->model.qps, r->model.qp_count, &r->model);
+    qp_trace_report(r->traces, &r->model);
     int scratch_err = r->renderer->end(r->rstate, &r->model);
     r->rstate = NULL;
     char where[PRINTABLE_MAX];

@@ -45,6 +45,7 @@ void jw_end_object(struct json_writer *w);
 void jw_begin_array(struct json_writer *w);
 void jw_end_array(struct json_writer *w);
 
+/* A member's key: one of the program's own names, written unescaped. */
 void jw_key(struct json_writer *w, const char *key);
 void jw_string(struct json_writer *w, const char *s);
 void jw_string_n(struct json_writer *w, const char *s, size_t len);

@@ -377,8 +377,9 @@ static void write_sequence_chart(FILE *out, const struct report_model *m, const 
 static void write_sequence_charts(FILE *out, const struct report_model *m)
 {
     size_t traced = 0, charted = 0;
+    struct report_qp buf;
     for (size_t i = 0; i < m->qp_count; i++) {
-        const struct report_qp *q = &m->qps[i];
+        const struct report_qp *q = report_qp(m, i, &buf);
         if (!q->traced || !q->trace_count)
             continue;
         traced++;

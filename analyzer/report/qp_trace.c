@@ -178,21 +178,24 @@ void qp_trace_finding(struct qp_trace *t, const struct ib_finding *f)
     }
 }
 
-void qp_trace_report(const struct qp_trace *t, struct report_qp *qps, size_t qp_count,
-                     struct report_model *m)
+void qp_trace_report(const struct qp_trace *t, struct report_model *m)
 {
     m->qps_not_traced = t->not_traced;
     m->trace_points_dropped = 0;
-    for (size_t i = 0; i < qp_count; i++) {
-        uint32_t qp = qps[i].stats.qp.index;
-        uint8_t s = qp < t->slot_len ? t->slot_of[qp] : 0;
-        if (s == 0 || s == NOT_TRACED)
-            continue;
-        const struct trace_slot *slot = &t->slots[s - 1];
-        qps[i].traced = true;
-        qps[i].trace = slot->points;
-        qps[i].trace_count = slot->count;
-        qps[i].trace_dropped = slot->dropped;
-        m->trace_points_dropped += slot->dropped;
-    }
+    for (unsigned s = 0; s < t->slots_used; s++)
+        m->trace_points_dropped += t->slots[s].dropped;
+    m->qp_traces = t;
+}
+
+void qp_trace_fill(const struct qp_trace *t, struct report_qp *q)
+{
+    uint32_t qp = q->stats.qp.index;
+    uint8_t s = qp < t->slot_len ? t->slot_of[qp] : 0;
+    if (s == 0 || s == NOT_TRACED)
+        return;
+    const struct trace_slot *slot = &t->slots[s - 1];
+    q->traced = true;
+    q->trace = slot->points;
+    q->trace_count = slot->count;
+    q->trace_dropped = slot->dropped;
 }

@@ -31,10 +31,10 @@ void qp_trace_frame(struct qp_trace *t, struct ib_frame_ref at, const struct ib_
  * one starts its queue pair's trace and labels its frame's point. */
 void qp_trace_finding(struct qp_trace *t, const struct ib_finding *f);
 
-/* The traces into the model's queue pairs (qps, which the caller owns and
- * report_model_summarize made), by number, and the caps' counts into its
- * limits.  The points stay t's. */
-void qp_trace_report(const struct qp_trace *t, struct report_qp *qps, size_t qp_count,
-                     struct report_model *m);
+/* The caps' counts into the model's limits, and t as where report_qp finds
+ * the traces (t must outlive the renderers). */
+void qp_trace_report(const struct qp_trace *t, struct report_model *m);
+/* q's trace, when it has one (the points stay t's). */
+void qp_trace_fill(const struct qp_trace *t, struct report_qp *q);
 
 #endif

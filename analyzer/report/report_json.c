@@ -154,9 +154,10 @@ static void write_qps(struct json_writer *w, const struct report_model *m)
 {
     jw_key(w, "qps");
     jw_begin_array(w);
+    struct report_qp buf;
     for (size_t i = 0; i < m->qp_count; i++) {
         jw_begin_object(w);
-        jv_qp_members(w, &m->qps[i]);
+        jv_qp_members(w, report_qp(m, i, &buf));
         if (m->host_count)
             jv_host_member(w, m, m->qp_host[i]);
         jw_end_object(w);

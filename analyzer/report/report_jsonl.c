@@ -97,8 +97,9 @@ static int jsonl_end(void *p, const struct report_model *m)
         jv_chain_members(w, m->chains[i], i);
         end_record(st);
     }
+    struct report_qp buf;
     for (size_t i = 0; i < m->qp_count; i++) {
-        jv_qp_members(record(st, "qp"), &m->qps[i]);
+        jv_qp_members(record(st, "qp"), report_qp(m, i, &buf));
         end_record(st);
     }
     crc_records(st, m);

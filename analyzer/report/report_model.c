@@ -2,6 +2,8 @@
  * shared by the renderers. */
 #include "report_model.h"
 
+#include "qp_trace.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,22 +47,61 @@ int report_qp_order(const void *a, const void *b)
     return p->qp.index < q->qp.index ? -1 : p->qp.index > q->qp.index;
 }
 
+const struct report_qp *report_qp(const struct report_model *m, size_t i, struct report_qp *buf)
+{
+    if (m->qps)
+        return &m->qps[i];
+    memset(buf, 0, sizeof *buf);
+    ib_engine_qp(m->qp_engine, m->qp_order[i], &buf->stats);
+    if (m->qp_traces)
+        qp_trace_fill(m->qp_traces, buf);
+    return buf;
+}
+
+/* What report_qp_order compares, without the rest of the statistics. */
+struct qp_rank {
+    bool died;
+    uint64_t trouble;
+    uint32_t index;
+};
+
+static int rank_order(const void *a, const void *b)
+{
+    const struct qp_rank *p = a, *q = b;
+    if (p->died != q->died)
+        return p->died ? -1 : 1;
+    if (p->trouble != q->trouble)
+        return p->trouble > q->trouble ? -1 : 1;
+    return p->index < q->index ? -1 : p->index > q->index;
+}
+
 static bool summarize_qps(struct report_model *m, const struct ib_engine *e)
 {
     size_t n = ib_engine_qp_count(e);
-    struct report_qp *qps = calloc(n ? n : 1, sizeof *qps);
-    if (!qps)
+    struct qp_rank *ranks = malloc((n ? n : 1) * sizeof *ranks);
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!ranks || !order) {
+        free(ranks);
+        free(order);
         return false;
+    }
     /* A queue pair the CM set up that never carried a packet is left out. */
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
-        ib_engine_qp(e, i, &qps[kept].stats);
-        kept += qps[kept].stats.first.frame != 0;
+        struct ib_qp_stats q;
+        ib_engine_qp(e, i, &q);
+        if (q.first.frame == 0)
+            continue;
+        ranks[kept++] = (struct qp_rank){ q.died, report_qp_trouble(&q), q.qp.index };
     }
-    n = kept;
-    qsort(qps, n, sizeof *qps, report_qp_order);
-    m->qp_count = n;
-    m->qps = qps;
+    qsort(ranks, kept, sizeof *ranks, rank_order);
+    for (size_t i = 0; i < kept; i++)
+        order[i] = ranks[i].index;
+    free(ranks);
+    m->qp_count = kept;
+    m->qp_engine = e;
+    m->qp_order = order;
+    m->qps = NULL;
     return true;
 }
 
@@ -102,10 +143,10 @@ void report_model_summary_free(struct report_model *m)
 {
     free((void *)m->sources);
     free((void *)m->chains);
-    free((void *)m->qps);
+    free((void *)m->qp_order);
     m->sources = NULL;
     m->chains = NULL;
-    m->qps = NULL;
+    m->qp_order = NULL;
     m->source_count = m->chain_count = m->qp_count = 0;
 }
 

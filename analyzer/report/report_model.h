@@ -130,6 +130,8 @@ struct report_host {
     uint64_t findings_total;
 };
 
+struct qp_trace;
+
 struct report_model {
     struct report_render render;
     const char *version;
@@ -158,6 +160,13 @@ struct report_model {
     /* The RC queue pairs' requester directions (docs/transport.md), those
      * with problems first (report_qp_trouble), then by number. */
     size_t qp_count;
+    /* One run's are read from the engine as they are written (report_qp),
+     * in the order of qp_order, with their traces from qp_traces: the report
+     * holds 4 bytes a queue pair, not a copy of its statistics.  A merge's
+     * are in qps. */
+    const struct ib_engine *qp_engine;
+    const uint32_t *qp_order;
+    const struct qp_trace *qp_traces;
     const struct report_qp *qps;
     const uint32_t *qp_host; /* a merge's: the host of each queue pair */
 
@@ -207,6 +216,9 @@ bool report_model_summarize(struct report_model *m, const struct ib_engine *e);
 /* How much went wrong on a queue pair, for the order reports list them
  * in: 0 for none. */
 uint64_t report_qp_trouble(const struct ib_qp_stats *q);
+/* The i-th queue pair of the report: in m->qps, or read from the engine
+ * (and its trace) into buf. */
+const struct report_qp *report_qp(const struct report_model *m, size_t i, struct report_qp *buf);
 /* qsort's order of struct ib_qp_stats (or of structs that start with one):
  * those that died first, then by trouble, most first, then by number. */
 int report_qp_order(const void *a, const void *b);

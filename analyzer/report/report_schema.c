@@ -262,6 +262,10 @@ static const struct rs_member limits_members[] = {
       .sums = true, .optional = true },
     { "trace_points_dropped", RS_UINT, AT(M, trace_points_dropped), .max = UINT64_MAX,
       .noun = "a count", .sums = true, .optional = true },
+    { "qps_dropped", RS_UINT, AT(M, stats.qps_dropped), .max = UINT64_MAX, .noun = "a count",
+      .optional = true },
+    { "qp_setups_forgotten", RS_UINT, AT(M, stats.qp_setups_forgotten), .max = UINT64_MAX,
+      .noun = "a count", .optional = true },
 };
 #undef M
 const struct rs_object rs_limits = { "limits", ROWS(limits_members) };

@@ -754,8 +754,10 @@ static void write_qps(FILE *out, const struct report_model *m)
     if (m->qp_count == 0)
         return;
     size_t troubled = 0;
+    struct report_qp buf;
+    const struct ib_qp_stats *q;
     while (troubled < m->qp_count &&
-           (m->qps[troubled].stats.died || report_qp_trouble(&m->qps[troubled].stats)))
+           ((q = &report_qp(m, troubled, &buf)->stats)->died || report_qp_trouble(q)))
         troubled++;
     section(out, "Queue pairs (RC): each requester direction");
     fprintf(out, "  %zu followed, %zu with problems\n", m->qp_count, troubled);
@@ -764,7 +766,7 @@ static void write_qps(FILE *out, const struct report_model *m)
     fprintf(out, "     #  destination      QPN        requests ACK median    ACK p99 resends  NAKs"
                  "   RNR  gaps\n");
     for (size_t i = 0; i < troubled && i < TEXT_QPS_LISTED; i++)
-        qp_line(out, &m->qps[i].stats);
+        qp_line(out, &report_qp(m, i, &buf)->stats);
     if (troubled > TEXT_QPS_LISTED)
         fprintf(out, "  and %zu more with problems (the JSON report lists every queue pair)\n",
                 troubled - TEXT_QPS_LISTED);

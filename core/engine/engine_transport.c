@@ -36,6 +36,12 @@ static bool qp_eq(const void *item, const void *key)
     return memcmp(&((const struct eng_qp *)item)->key, key, sizeof(struct eng_qp_key)) == 0;
 }
 
+static bool announced_eq(const void *item, const void *key)
+{
+    return memcmp(&((const struct eng_qp_announced *)item)->to, key, sizeof(struct eng_qp_key)) ==
+           0;
+}
+
 static bool peer_eq(const void *item, const void *key)
 {
     return memcmp(&((const struct eng_qp_peer *)item)->key, key, sizeof(struct eng_qp_key)) == 0;
@@ -87,11 +93,14 @@ bool eng_transport_init(struct ib_engine *e)
     ep_init(&t->peer_pool, sizeof(struct eng_qp_peer));
     ep_init(&t->pair_pool, sizeof(struct eng_qp_pair));
     ep_init(&t->req_pool, sizeof(struct eng_qp_req));
+    ep_init(&t->announced_pool, sizeof(struct eng_qp_announced));
     el_init(&t->req_age);
+    el_init(&t->announced_age);
     t->first_deadline = NO_DEADLINE;
     bool ok = et_init(&t->qps, 16, &t->qp_pool);
     ok = et_init(&t->peers, 16, &t->peer_pool) && ok;
     ok = et_init(&t->pairs, 16, &t->pair_pool) && ok;
+    ok = et_init(&t->announced, 16, &t->announced_pool) && ok;
     return et_init(&t->reqs, 16, &t->req_pool) && ok;
 }
 
@@ -102,11 +111,13 @@ void eng_transport_destroy(struct ib_engine *e)
     et_destroy(&t->peers);
     et_destroy(&t->pairs);
     et_destroy(&t->reqs);
+    et_destroy(&t->announced);
     ep_destroy(&t->qp_pool);
     ep_destroy(&t->trouble_pool);
     ep_destroy(&t->peer_pool);
     ep_destroy(&t->pair_pool);
     ep_destroy(&t->req_pool);
+    ep_destroy(&t->announced_pool);
     free(t->suspects);
 }
 
@@ -159,8 +170,30 @@ static void pair_link(struct ib_engine *e, struct eng_qp *qp, uint32_t self)
     pair->head = self + 1;
 }
 
+static void peer_add(struct ib_engine *e, const struct eng_qp_key *k, uint32_t qp);
+static struct ib_finding *emit(struct ib_engine *e, enum ib_finding_kind kind,
+                               const struct eng_qp *qp, struct eng_ref related, uint32_t psn);
+
+/* The CM's set-up of the requester direction to k, if it has one waiting. */
+static struct eng_qp_announced *announced_find(struct eng_transport *t, const struct eng_qp_key *k,
+                                               uint64_t h)
+{
+    return t->announced.count ? et_find(&t->announced, h, announced_eq, k) : NULL;
+}
+
+static void announced_forget(struct eng_transport *t, struct eng_qp_announced *a, uint64_t h)
+{
+    uint32_t self = a->self;
+    et_remove(&t->announced, h, self);
+    el_unlink(&a->age);
+    ep_release(&t->announced_pool, a, self);
+    t->announced_count--;
+}
+
+/* The queue pair whose requests go to k; made by its first request (of
+ * PSN psn, from requester) with what the CM announced for it. */
 static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
-                             const struct eng_node *requester)
+                             const struct ib_endpoint *requester, uint32_t psn)
 {
     struct eng_transport *t = &e->transport;
     uint64_t h = et_hash(k, sizeof *k);
@@ -176,14 +209,30 @@ static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
         return eng_oom(e);
     qp->key = *k;
     qp->self = self;
-    qp->requester_tag = requester ? node_tag(requester) : 0;
+    struct eng_node from = eng_node_of(requester);
+    qp->requester_tag = node_tag(&from);
     if (!et_insert(&t->qps, h, self)) {
         ep_release(&t->qp_pool, qp, self);
         return eng_oom(e);
     }
     t->qp_count++;
-    if (requester)
-        pair_link(e, qp, self);
+    pair_link(e, qp, self);
+    struct eng_qp_announced *a = announced_find(t, k, h);
+    if (a) {
+        qp->from_cm = true;
+        qp->retry = a->retry;
+        qp->rnr_retry = a->rnr_retry;
+        qp->timeout = a->timeout;
+        qp->mtu = a->mtu;
+        peer_add(e, &a->from, self);
+        if (psn != a->start_psn) {
+            struct ib_finding *f =
+                emit(e, IB_FIND_PSN_START_MISMATCH, qp, (struct eng_ref){ 0, a->at }, psn);
+            if (f)
+                f->data.expected_psn = a->start_psn;
+        }
+        announced_forget(t, a, h);
+    }
     return qp;
 }
 
@@ -559,8 +608,7 @@ static unsigned op_counted(uint8_t op)
 static void request(struct ib_engine *e, const struct ib_packet *p, uint8_t op)
 {
     struct eng_qp_key k = qp_key(&p->dst, p->bth.destqp);
-    struct eng_node requester = eng_node_of(&p->src);
-    struct eng_qp *qp = qp_get(e, &k, &requester);
+    struct eng_qp *qp = qp_get(e, &k, &p->src, p->bth.psn);
     if (!qp)
         return;
     e->out->links.has_qp = true;
@@ -579,12 +627,6 @@ static void request(struct ib_engine *e, const struct ib_packet *p, uint8_t op)
         qp->next_psn = ib_psn_add(last, 1);
         qp->span_unknown = span == 0;
         qp->payload_bytes += p->payload_len;
-        if (qp->from_cm && psn != qp->start_psn) {
-            struct ib_finding *f =
-                emit(e, IB_FIND_PSN_START_MISMATCH, qp, at_frame(qp->announced), psn);
-            if (f)
-                f->data.expected_psn = qp->start_psn;
-        }
         send_push(qp, now, psn, last);
         qp->last_req = now.where;
         return;
@@ -773,8 +815,10 @@ static void cm_req(struct ib_engine *e, const struct ib_packet *p)
     uint64_t h = et_hash(&k, sizeof k);
     struct eng_qp_req *r = et_find(&t->reqs, h, req_eq, &k);
     if (!r) {
-        if (t->req_count >= ENG_QP_REQS_MAX)
+        if (t->req_count >= ENG_QP_REQS_MAX) {
             req_forget(t, EL_ENTRY(t->req_age.next, struct eng_qp_req, age));
+            e->stats.qp_setups_forgotten++;
+        }
         uint32_t self;
         if (!(r = ep_alloc(&t->req_pool, &self))) {
             eng_oom(e);
@@ -802,24 +846,48 @@ static void cm_req(struct ib_engine *e, const struct ib_packet *p)
 }
 
 /* Sets up one requester direction from the CM: where its requests go, who
- * answers them, its starting PSN and budget. */
+ * answers them, its starting PSN and budget; its record waits for its first
+ * request. */
 static void cm_direction(struct ib_engine *e, const struct eng_qp_key *to,
                          const struct eng_qp_key *from, uint32_t start_psn, uint8_t rnr_retry,
                          const struct eng_qp_req *r, struct eng_ref announced)
 {
-    struct eng_qp *qp = qp_get(e, to, &from->node);
-    if (!qp)
-        return;
-    if (qp->started)
+    struct eng_transport *t = &e->transport;
+    uint64_t h = et_hash(to, sizeof *to);
+    if (et_find(&t->qps, h, qp_eq, to))
         return; /* already running: a late or repeated REP */
-    qp->from_cm = true;
-    qp->start_psn = start_psn;
-    qp->announced = announced.where;
-    qp->retry = r->retry;
-    qp->rnr_retry = rnr_retry;
-    qp->timeout = r->timeout;
-    qp->mtu = r->mtu;
-    peer_add(e, from, qp->self);
+    struct eng_qp_announced *a = announced_find(t, to, h);
+    if (!a) {
+        if (t->announced_count >= e->cfg.max_qps) {
+            struct eng_qp_announced *old =
+                EL_ENTRY(t->announced_age.next, struct eng_qp_announced, age);
+            announced_forget(t, old, et_hash(&old->to, sizeof old->to));
+            e->stats.qp_setups_forgotten++;
+        }
+        uint32_t self;
+        if (!(a = ep_alloc(&t->announced_pool, &self))) {
+            eng_oom(e);
+            return;
+        }
+        if (!et_insert(&t->announced, h, self)) {
+            ep_release(&t->announced_pool, a, self);
+            eng_oom(e);
+            return;
+        }
+        a->self = self;
+        a->to = *to;
+        t->announced_count++;
+    } else {
+        el_unlink(&a->age);
+    }
+    el_append(&t->announced_age, &a->age);
+    a->from = *from;
+    a->start_psn = start_psn;
+    a->at = announced.where;
+    a->retry = r->retry;
+    a->rnr_retry = rnr_retry;
+    a->timeout = r->timeout;
+    a->mtu = r->mtu;
 }
 
 static void cm_rep(struct ib_engine *e, const struct ib_packet *p)

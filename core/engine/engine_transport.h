@@ -46,14 +46,12 @@ struct eng_qp {
     uint32_t trouble;       /* its eng_qp_trouble's pool index + 1, 0: none yet */
     uint32_t next_psn;      /* the PSN due next */
     uint32_t una;           /* the oldest PSN not acknowledged */
-    uint32_t start_psn;     /* announced by the CM (from_cm) */
     uint8_t retry, rnr_retry, timeout, mtu; /* the CM's budget (from_cm) */
     uint8_t answer;                         /* ENG_ANSWER_* */
     uint8_t send_count;
     bool started : 1, from_cm : 1, span_unknown : 1, acked_ever : 1, died : 1;
-    uint64_t announced; /* eng_ref.where of the REQ or REP that gave start_psn */
-    uint64_t last_req;  /* eng_ref.where of the previous request */
-    uint64_t una_at;    /* eng_ref.where of the answer that last moved una on */
+    uint64_t last_req; /* eng_ref.where of the previous request */
+    uint64_t una_at;   /* eng_ref.where of the answer that last moved una on */
     struct eng_send sends[ENG_QP_SENDS];
     /* Statistics. */
     uint32_t requests[IB_QP_OP_COUNT];
@@ -100,6 +98,19 @@ struct eng_qp_pair {
     uint32_t head; /* the newest QP's pool index + 1 */
 };
 
+/* A requester direction the CM set up that has not sent yet: its record
+ * is made by its first request (many never send: ib_send_bw's answering
+ * side), which this gives its budget, starting PSN and answerer. */
+struct eng_qp_announced {
+    struct eng_qp_key to;   /* where its requests will go */
+    struct eng_qp_key from; /* its requester, as answers address it */
+    uint32_t self;          /* its pool index */
+    uint32_t start_psn;
+    uint8_t retry, rnr_retry, timeout, mtu;
+    uint64_t at; /* eng_ref.where of the REQ or REP that gave start_psn */
+    struct el_link age;
+};
+
 /* A REQ waiting for its REP: what the two directions' budgets need. */
 struct eng_qp_req {
     struct eng_node active, passive;
@@ -112,14 +123,17 @@ struct eng_qp_req {
 };
 
 struct eng_transport {
-    struct et_table qps;   /* (destination, QPN) -> eng_qp */
-    struct et_table peers; /* (requester, QPN) -> eng_qp_peer */
-    struct et_table pairs; /* (destination, requester) -> eng_qp_pair */
-    struct et_table reqs;  /* (active node, LocalCommID) -> eng_qp_req */
-    struct ep_pool qp_pool, trouble_pool, peer_pool, pair_pool, req_pool;
+    struct et_table qps;       /* (destination, QPN) -> eng_qp */
+    struct et_table peers;     /* (requester, QPN) -> eng_qp_peer */
+    struct et_table pairs;     /* (destination, requester) -> eng_qp_pair */
+    struct et_table reqs;      /* (active node, LocalCommID) -> eng_qp_req */
+    struct et_table announced; /* (destination, QPN) -> eng_qp_announced */
+    struct ep_pool qp_pool, trouble_pool, peer_pool, pair_pool, req_pool, announced_pool;
     uint32_t qp_count;      /* made, never freed: pool indexes 0 .. qp_count - 1 */
     struct el_link req_age; /* REQs waiting, oldest first */
     size_t req_count;
+    struct el_link announced_age; /* oldest first */
+    size_t announced_count;
     /* Queue pairs whose last allowed resend waits for an answer. */
     uint32_t *suspects; /* pool indexes */
     size_t suspect_count, suspect_cap;

@@ -354,6 +354,7 @@ struct ib_engine_stats {
     uint64_t sources_dropped;     /* sources, and hosts' addresses past their first
                                    * few, not kept past max_sources */
     uint64_t qps_dropped;         /* queue pairs not tracked past max_qps */
+    uint64_t qp_setups_forgotten; /* CM set-ups of queue pairs forgotten past the caps */
     uint64_t allocation_failures; /* entries not made for want of memory: the
                                    * analysis is incomplete, as after a cap */
 };

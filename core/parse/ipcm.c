@@ -43,40 +43,84 @@ bool ib_tuple_make(const struct ib_service_id *sid, const struct ib_ipcm *ipcm,
     return true;
 }
 
+/* Digits written by hand: reports format an address per record, and
+ * printf's machinery cost ten times the rest. */
+static char *dec_u8(char *p, unsigned v)
+{
+    if (v >= 100)
+        *p++ = (char)('0' + v / 100);
+    if (v >= 10)
+        *p++ = (char)('0' + v / 10 % 10);
+    *p++ = (char)('0' + v % 10);
+    return p;
+}
+
+static char *dotted(char *p, const uint8_t ip[16])
+{
+    for (int i = 12; i < 16; i++) {
+        p = dec_u8(p, ip[i]);
+        if (i < 15)
+            *p++ = '.';
+    }
+    return p;
+}
+
+static char *hex_u16(char *p, unsigned v)
+{
+    static const char digits[] = "0123456789abcdef";
+    int shift = 12;
+    while (shift > 0 && (v >> shift) == 0)
+        shift -= 4;
+    for (; shift >= 0; shift -= 4)
+        *p++ = digits[v >> shift & 0xF];
+    return p;
+}
+
 void ib_format_ip(uint8_t ip_version, const uint8_t ip[16], char *buf, size_t size)
 {
+    char text[48]; /* the longest: 8 groups of 4 and 7 colons */
+    char *p = text;
     if (ip_version == 4) {
-        snprintf(buf, size, "%u.%u.%u.%u", ip[12], ip[13], ip[14], ip[15]);
+        p = dotted(p, ip);
+    } else {
+        /* RFC 5952: lower case, longest run of two or more zero groups as "::". */
+        uint16_t g[8];
+        for (int i = 0; i < 8; i++)
+            g[i] = (uint16_t)(ip[2 * i] << 8 | ip[2 * i + 1]);
+        int best = -1, best_len = 1;
+        for (int i = 0; i < 8;) {
+            int j = i;
+            while (j < 8 && g[j] == 0)
+                j++;
+            if (j - i > best_len) {
+                best = i;
+                best_len = j - i;
+            }
+            i = j > i ? j : i + 1;
+        }
+        if (best == 0 && best_len == 5 && g[5] == 0xFFFF) {
+            /* IPv4-mapped addresses read better with the dotted tail. */
+            memcpy(p, "::ffff:", 7);
+            p = dotted(p + 7, ip);
+        } else {
+            for (int i = 0; i < 8; i++) {
+                if (i == best) {
+                    *p++ = ':';
+                    *p++ = ':';
+                    i += best_len - 1;
+                    continue;
+                }
+                if (i > 0 && i != best + best_len)
+                    *p++ = ':';
+                p = hex_u16(p, g[i]);
+            }
+        }
+    }
+    if (size == 0)
         return;
-    }
-    /* RFC 5952: lower case, longest run of two or more zero groups as "::". */
-    uint16_t g[8];
-    for (int i = 0; i < 8; i++)
-        g[i] = (uint16_t)(ip[2 * i] << 8 | ip[2 * i + 1]);
-    int best = -1, best_len = 1;
-    for (int i = 0; i < 8;) {
-        int j = i;
-        while (j < 8 && g[j] == 0)
-            j++;
-        if (j - i > best_len) {
-            best = i;
-            best_len = j - i;
-        }
-        i = j > i ? j : i + 1;
-    }
-    size_t n = 0;
-    if (size)
-        buf[0] = '\0';
-    for (int i = 0; i < 8 && n < size; i++) {
-        if (i == best) {
-            n += (size_t)snprintf(buf + n, size - n, "::");
-            i += best_len - 1;
-            continue;
-        }
-        int colon = i > 0 && i != best + best_len;
-        n += (size_t)snprintf(buf + n, size - n, "%s%x", colon ? ":" : "", g[i]);
-    }
-    /* IPv4-mapped addresses read better with the dotted tail. */
-    if (best == 0 && best_len == 5 && g[5] == 0xFFFF)
-        snprintf(buf, size, "::ffff:%u.%u.%u.%u", ip[12], ip[13], ip[14], ip[15]);
+    size_t n = (size_t)(p - text);
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
 }

@@ -425,6 +425,26 @@ static void test_qp_cap(void **state)
     assert_int_equal(ib_engine_stats(r->e)->qps_dropped, 1);
 }
 
+/* With room for one set-up, the REP's second direction pushes out its
+ * first (A's requests to B): A's queue pair then runs without a budget. */
+static void test_setup_cap(void **state)
+{
+    struct run *r = *state;
+    ib_engine_free(r->e);
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.max_qps = 1;
+    r->e = ib_engine_new(&cfg);
+    struct budget b = { 1000, 5000, 7, 7, 7, 14, 3 };
+    struct ib_packet p;
+    handshake(r, &b);
+    assert_int_equal(ib_engine_stats(r->e)->qp_setups_forgotten, 1);
+    feed_silent(r, 100, (p = rq(1000), &p));
+    struct ib_qp_stats q;
+    ib_engine_qp(r->e, 0, &q);
+    assert_false(q.from_cm);
+}
+
 /* Round trips of 10, 20, 30, 40 us and 1 ms: the median falls in
  * [22.6, 32) us, where 30 is; p99 in the bucket of 1 ms, kept at the max. */
 static void test_statistics(void **state)
@@ -516,6 +536,7 @@ int main(void)
         T(test_read_takes_its_responses_psns),
         T(test_uc_is_not_followed),
         T(test_qp_cap),
+        T(test_setup_cap),
         T(test_statistics),
         T(test_messages),
 #undef T
