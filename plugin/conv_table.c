@@ -82,10 +82,6 @@ static void row_end(const struct ibs_conn *c, bool passive, struct ibs_addr *x)
         memcpy(x->bytes, ep->gid, 16);
 }
 
-/* The Conversations dialog's "Apply as Filter" builds "field==address"
- * from these: no field takes ibscope's addresses, so there is none to
- * give (the conversation filter, ibscope.analysis.conn == N, selects a
- * connection). */
 static const char *conv_filter_type(conv_item_t *item, conv_filter_type_e filter)
 {
     (void)item;
@@ -100,8 +96,8 @@ static const char *endpoint_filter_type(endpoint_item_t *item, conv_filter_type_
     return CONV_FILTER_INVALID;
 }
 
-static ct_dissector_info_t ct_info = { &conv_filter_type };
-static et_dissector_info_t et_info = { &endpoint_filter_type };
+ct_dissector_info_t ibs_ct_no_filter = { &conv_filter_type };
+et_dissector_info_t ibs_et_no_filter = { &endpoint_filter_type };
 
 static tap_packet_status conv_packet(void *table, packet_info *pinfo, epan_dissect_t *edt,
                                      const void *data, tap_flags_t flags)
@@ -119,9 +115,10 @@ static tap_packet_status conv_packet(void *table, packet_info *pinfo, epan_disse
     row_end(fr->conn, !fr->conn_from_passive, &to);
     set_addr(&src, &from);
     set_addr(&dst, &to);
-    add_conversation_table_data_with_conv_id(
-        (conv_hash_t *)table, &src, &dst, 0, 0, (conv_id_t)fr->conn_index, 1,
-        (int)pinfo->fd->pkt_len, &pinfo->rel_ts, &pinfo->abs_ts, &ct_info, CONVERSATION_NONE);
+    add_conversation_table_data_with_conv_id((conv_hash_t *)table, &src, &dst, 0, 0,
+                                             (conv_id_t)fr->conn_index, 1, (int)pinfo->fd->pkt_len,
+                                             &pinfo->rel_ts, &pinfo->abs_ts, &ibs_ct_no_filter,
+                                             CONVERSATION_NONE);
     return TAP_PACKET_REDRAW;
 }
 
@@ -152,7 +149,7 @@ static tap_packet_status endpoint_packet(void *table, packet_info *pinfo, epan_d
     address a;
     set_addr(&a, &x);
     add_endpoint_table_data((conv_hash_t *)table, &a, 0, !fr->conn_from_passive, 1,
-                            (int)pinfo->fd->pkt_len, &et_info, ENDPOINT_NONE);
+                            (int)pinfo->fd->pkt_len, &ibs_et_no_filter, ENDPOINT_NONE);
     return TAP_PACKET_REDRAW;
 }
 

@@ -15,6 +15,7 @@
 #endif
 #include <wireshark.h>
 
+#include <epan/conversation_table.h>
 #include <epan/expert.h>
 #include <epan/packet.h>
 
@@ -198,6 +199,12 @@ void ibs_stats_queue(packet_info *pinfo, const struct ibs_frame *fr);
 
 /* ---- conv_table.c ---- */
 void ibs_conv_table_register(void);
+/* For the tables' rows: "Apply as Filter" builds "field==address", and no
+ * field takes ibscope's addresses (a conversation filter, such as
+ * ibscope.analysis.conn == N or ibscope.analysis.qp == N, selects one), so
+ * these give none. */
+extern ct_dissector_info_t ibs_ct_no_filter;
+extern et_dissector_info_t ibs_et_no_filter;
 
 /* ---- qp_table.c ---- */
 /* "ibscope_qp": a protocol only for the queue pairs' table and its tap. */

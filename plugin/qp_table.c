@@ -129,26 +129,6 @@ static void learn_qpn(const struct ibs_frame *fr, bool answer)
         *end = fr->pkt.bth.destqp + 1;
 }
 
-/* "Apply as Filter" in the dialog builds "field==address": no field takes
- * these addresses (the conversation filter, ibscope.analysis.qp == N,
- * selects a queue pair). */
-static const char *conv_filter_type(conv_item_t *item, conv_filter_type_e filter)
-{
-    (void)item;
-    (void)filter;
-    return CONV_FILTER_INVALID;
-}
-
-static const char *endpoint_filter_type(endpoint_item_t *item, conv_filter_type_e filter)
-{
-    (void)item;
-    (void)filter;
-    return CONV_FILTER_INVALID;
-}
-
-static ct_dissector_info_t ct_info = { &conv_filter_type };
-static et_dissector_info_t et_info = { &endpoint_filter_type };
-
 static tap_packet_status conv_packet(void *table, packet_info *pinfo, epan_dissect_t *edt,
                                      const void *data, tap_flags_t flags)
 {
@@ -167,11 +147,12 @@ static tap_packet_status conv_packet(void *table, packet_info *pinfo, epan_disse
      * made from the requester with no frame. */
     if (answer)
         add_conversation_table_data_with_conv_id(ch, &requester, &responder, 0, 0, id, 0, 0,
-                                                 &pinfo->rel_ts, &pinfo->abs_ts, &ct_info,
+                                                 &pinfo->rel_ts, &pinfo->abs_ts, &ibs_ct_no_filter,
                                                  CONVERSATION_NONE);
-    add_conversation_table_data_with_conv_id(
-        ch, answer ? &responder : &requester, answer ? &requester : &responder, 0, 0, id, 1,
-        (int)pinfo->fd->pkt_len, &pinfo->rel_ts, &pinfo->abs_ts, &ct_info, CONVERSATION_NONE);
+    add_conversation_table_data_with_conv_id(ch, answer ? &responder : &requester,
+                                             answer ? &requester : &responder, 0, 0, id, 1,
+                                             (int)pinfo->fd->pkt_len, &pinfo->rel_ts,
+                                             &pinfo->abs_ts, &ibs_ct_no_filter, CONVERSATION_NONE);
     return TAP_PACKET_REDRAW;
 }
 
@@ -188,9 +169,9 @@ static tap_packet_status endpoint_packet(void *table, packet_info *pinfo, epan_d
     bool answer = frame_ends(fr, &requester, &responder, &a, &b);
     learn_qpn(fr, answer);
     add_endpoint_table_data((conv_hash_t *)table, &requester, 0, !answer, 1,
-                            (int)pinfo->fd->pkt_len, &et_info, ENDPOINT_NONE);
+                            (int)pinfo->fd->pkt_len, &ibs_et_no_filter, ENDPOINT_NONE);
     add_endpoint_table_data((conv_hash_t *)table, &responder, 0, answer, 1, (int)pinfo->fd->pkt_len,
-                            &et_info, ENDPOINT_NONE);
+                            &ibs_et_no_filter, ENDPOINT_NONE);
     return TAP_PACKET_REDRAW;
 }
 
