@@ -36,17 +36,6 @@ uint64_t report_qp_trouble(const struct ib_qp_stats *q)
     return n;
 }
 
-int report_qp_order(const void *a, const void *b)
-{
-    const struct ib_qp_stats *p = a, *q = b;
-    if (p->died != q->died)
-        return p->died ? -1 : 1;
-    uint64_t tp = report_qp_trouble(p), tq = report_qp_trouble(q);
-    if (tp != tq)
-        return tp > tq ? -1 : 1;
-    return p->qp.index < q->qp.index ? -1 : p->qp.index > q->qp.index;
-}
-
 const struct report_qp *report_qp(const struct report_model *m, size_t i, struct report_qp *buf)
 {
     if (m->qps)
@@ -58,12 +47,18 @@ const struct report_qp *report_qp(const struct report_model *m, size_t i, struct
     return buf;
 }
 
-/* What report_qp_order compares, without the rest of the statistics. */
+/* The report's order of queue pairs: those that died, then by trouble,
+ * then by number; what it needs of one, without the rest. */
 struct qp_rank {
     bool died;
     uint64_t trouble;
     uint32_t index;
 };
+
+static struct qp_rank rank_of(const struct ib_qp_stats *q)
+{
+    return (struct qp_rank){ q->died, report_qp_trouble(q), q->qp.index };
+}
 
 static int rank_order(const void *a, const void *b)
 {
@@ -73,6 +68,12 @@ static int rank_order(const void *a, const void *b)
     if (p->trouble != q->trouble)
         return p->trouble > q->trouble ? -1 : 1;
     return p->index < q->index ? -1 : p->index > q->index;
+}
+
+int report_qp_order(const void *a, const void *b)
+{
+    struct qp_rank p = rank_of(a), q = rank_of(b);
+    return rank_order(&p, &q);
 }
 
 static bool summarize_qps(struct report_model *m, const struct ib_engine *e)
@@ -92,7 +93,7 @@ static bool summarize_qps(struct report_model *m, const struct ib_engine *e)
         ib_engine_qp(e, i, &q);
         if (q.first.frame == 0)
             continue;
-        ranks[kept++] = (struct qp_rank){ q.died, report_qp_trouble(&q), q.qp.index };
+        ranks[kept++] = rank_of(&q);
     }
     qsort(ranks, kept, sizeof *ranks, rank_order);
     for (size_t i = 0; i < kept; i++)
