@@ -3,6 +3,7 @@ counted, and skips that fail in CI."""
 import os
 import shutil
 import struct
+import subprocess
 
 # Wireshark maps link type 147 (DLT_USER0) to a dissector only through this table.
 USER0_UAT = 'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""'
@@ -20,6 +21,31 @@ def pcap_linktype(path):
     if magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
         return struct.unpack(">I", head[20:24])[0] & 0x0FFFFFFF
     return None
+
+
+def as_user0(path, tmp):
+    """A little-endian pcap of link type 247 (native InfiniBand, which
+    Wireshark 4.0 cannot open) copied into tmp as 147, DLT_USER0: the same
+    records, LRH first, which USER0_UAT gives to the InfiniBand dissector."""
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    data[20:24] = struct.pack("<I", 147)
+    out = os.path.join(tmp, "user0.pcap")
+    with open(out, "wb") as f:
+        f.write(data)
+    return out
+
+
+def tshark_field_rows(tshark, path, fields, user0=False):
+    """Each frame's fields as tshark decodes them (the first occurrence of
+    each), as dicts; user0: the capture is DLT_USER0 (as_user0)."""
+    args = [tshark, "-r", path, "-T", "fields", "-E", "occurrence=f"]
+    if user0:
+        args += ["-o", USER0_UAT]
+    for f in fields:
+        args += ["-e", f]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    return [dict(zip(fields, line.split("\t"))) for line in out.splitlines()]
 
 
 SKIP = 77  # ctest's SKIP_RETURN_CODE of every test that may skip

@@ -155,15 +155,8 @@ def joined(paths, native, tmp):
 def tshark_frames(tshark, paths, native, tmp):
     """Each capture's frames as tshark decodes them, by capture path."""
     path, counts = joined(paths, native, tmp)
-    args = [tshark, "-r", path, "-T", "fields", "-E", "occurrence=f"]
-    if native:
-        args += ["-o", testlib.USER0_UAT]
-    for f in FIELDS:
-        args += ["-e", f]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     frames = []
-    for line in out.splitlines():
-        v = dict(zip(FIELDS, line.split("\t")))
+    for v in testlib.tshark_field_rows(tshark, path, FIELDS, user0=native):
         sec, _, frac = v["frame.time_epoch"].partition(".")
         v["n"] = int(v["frame.number"])
         v["t"] = int(sec) * 1_000_000 + int((frac + "000000")[:6])  # us, exactly

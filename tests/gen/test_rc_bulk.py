@@ -26,7 +26,6 @@ import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -88,19 +87,8 @@ def tshark_rows(tshark, path, native, tmp):
     """Each frame's FIELDS as tshark decodes it (native IB as DLT_USER0:
     Wireshark 4.0 cannot open link type 247, and the records are the same)."""
     if native:
-        with open(path, "rb") as f:
-            data = bytearray(f.read())
-        data[20:24] = struct.pack("<I", 147)
-        path = os.path.join(tmp, "user0.pcap")
-        with open(path, "wb") as f:
-            f.write(data)
-    args = [tshark, "-r", path, "-T", "fields", "-E", "occurrence=f"]
-    if native:
-        args += ["-o", testlib.USER0_UAT]
-    for f in FIELDS:
-        args += ["-e", f]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    return [dict(zip(FIELDS, line.split("\t"))) for line in out.splitlines()]
+        path = testlib.as_user0(path, tmp)
+    return testlib.tshark_field_rows(tshark, path, FIELDS, user0=native)
 
 
 def walk(rows, native):

@@ -19,7 +19,6 @@ import argparse
 import filecmp
 import ipaddress
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -76,22 +75,10 @@ def read_truth(d):
 
 
 def tshark_frames(tshark, path, native, tmp):
-    if native:  # Wireshark 4.0 cannot open 247; the same records as 147, LRH first
-        with open(path, "rb") as f:
-            raw = bytearray(f.read())
-        raw[20:24] = struct.pack("<I", 147)
-        path = os.path.join(tmp, "native.pcap")
-        with open(path, "wb") as f:
-            f.write(raw)
-    args = [tshark, "-r", path, "-T", "fields", "-E", "occurrence=f"]
-    if native:
-        args += ["-o", testlib.USER0_UAT]
-    for f in FIELDS:
-        args += ["-e", f]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    if native:  # Wireshark 4.0 cannot open 247
+        path = testlib.as_user0(path, tmp)
     frames = []
-    for line in out.splitlines():
-        v = dict(zip(FIELDS, line.split("\t")))
+    for v in testlib.tshark_field_rows(tshark, path, FIELDS, user0=native):
         sec, _, frac = v["frame.time_epoch"].partition(".")
         v["n"] = int(v["frame.number"])
         v["t"] = int(sec) * 1_000_000 + int((frac + "000000")[:6])
