@@ -1488,7 +1488,7 @@ def check_wire(env, update):
             frame, got = int(cells[0]), {}
             for f, v in zip(WIRE_FIELDS, cells[1:]):
                 if v:
-                    got[f] = int(v, 0)
+                    got[f] = int(_cell(v), 0)  # DEI is a boolean: True/False from 4.4 on
             expected = want.get(frame, {})
             if got and got != expected:
                 errs.append("%s frame %d: the plugin shows %s, ibscope decode %s"
