@@ -4,38 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A multiply-xorshift hash over 8-byte words; keys are short fixed structs. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
-
-uint64_t et_hash(const void *data, size_t len)
-{
-    const uint8_t *p = data;
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
-    /* One multiply per word, a full mix at the end. */
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-        p += 8;
-        len -= 8;
-    }
-    if (len) {
-        uint64_t w = 0;
-        memcpy(&w, p, len);
-        h = (h ^ w ^ 0xff) * 0x9e3779b97f4a7c15ull;
-    }
-    return mix64(h);
-}
-
 bool et_init(struct et_table *t, size_t min_slots, const struct ep_pool *pool)
 {
     size_t n = 16;
@@ -113,8 +81,10 @@ void *et_find(const struct et_table *t, uint64_t hash, et_eq_fn eq, const void *
 
 bool et_remove(struct et_table *t, uint64_t hash, uint32_t index)
 {
-    size_t i = (uint32_t)hash & t->mask;
-    while (t->slots[i].ref != index + 1) {
+    /* An item may be in the table under two keys: the tag tells which. */
+    uint32_t tag = (uint32_t)hash;
+    size_t i = tag & t->mask;
+    while (t->slots[i].ref != index + 1 || t->slots[i].tag != tag) {
         if (!t->slots[i].ref)
             return false;
         i = (i + 1) & t->mask;

@@ -16,10 +16,43 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- hashing ---- */
 
-uint64_t et_hash(const void *data, size_t len);
+/* A multiply-xorshift hash over 8-byte words; keys are short fixed structs.
+ * Inline: with the key's size known where it is called, the loop unrolls
+ * (every data packet hashes one or two keys). */
+static inline uint64_t et_mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+static inline uint64_t et_hash(const void *data, size_t len)
+{
+    const uint8_t *p = data;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+    /* One multiply per word, a full mix at the end. */
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+        p += 8;
+        len -= 8;
+    }
+    if (len) {
+        uint64_t w = 0;
+        memcpy(&w, p, len);
+        h = (h ^ w ^ 0xff) * 0x9e3779b97f4a7c15ull;
+    }
+    return et_mix64(h);
+}
 
 /* ---- slab pool ---- */
 
@@ -79,7 +112,8 @@ void et_destroy(struct et_table *t);
 /* The caller checked the key is not there yet.  False when out of memory. */
 bool et_insert(struct et_table *t, uint64_t hash, uint32_t index);
 void *et_find(const struct et_table *t, uint64_t hash, et_eq_fn eq, const void *key);
-/* Removes the item of this index (found along its hash's probe run). */
+/* Removes the item of this index under the key of this hash (found along
+ * its probe run by index and tag: an item may be in under two keys). */
 bool et_remove(struct et_table *t, uint64_t hash, uint32_t index);
 
 /* Starts loading the slot where a lookup of hash begins.  With many entries

@@ -36,10 +36,18 @@ static bool qp_eq(const void *item, const void *key)
     return memcmp(&((const struct eng_qp *)item)->key, key, sizeof(struct eng_qp_key)) == 0;
 }
 
+/* The side of a that waits under key k, or -1. */
+static int announced_side(const struct eng_qp_announced *a, const struct eng_qp_key *k)
+{
+    for (int s = 0; s < 2; s++)
+        if (a->waiting & 1u << s && memcmp(&a->side[s], k, sizeof *k) == 0)
+            return s;
+    return -1;
+}
+
 static bool announced_eq(const void *item, const void *key)
 {
-    return memcmp(&((const struct eng_qp_announced *)item)->to, key, sizeof(struct eng_qp_key)) ==
-           0;
+    return announced_side(item, key) >= 0;
 }
 
 static bool peer_eq(const void *item, const void *key)
@@ -181,13 +189,16 @@ static struct eng_qp_announced *announced_find(struct eng_transport *t, const st
     return t->announced.count ? et_find(&t->announced, h, announced_eq, k) : NULL;
 }
 
-static void announced_forget(struct eng_transport *t, struct eng_qp_announced *a, uint64_t h)
+/* Side s's requests have begun (or another set-up took its QP): its entry
+ * goes, and the record with the last one. */
+static void announced_done(struct eng_transport *t, struct eng_qp_announced *a, int s)
 {
-    uint32_t self = a->self;
-    et_remove(&t->announced, h, self);
+    et_remove(&t->announced, et_hash(&a->side[s], sizeof a->side[s]), a->self);
+    a->waiting &= (uint8_t) ~(1u << s);
+    if (a->waiting)
+        return;
     el_unlink(&a->age);
-    ep_release(&t->announced_pool, a, self);
-    t->announced_count--;
+    ep_release(&t->announced_pool, a, a->self);
 }
 
 /* The queue pair whose requests go to k; made by its first request (of
@@ -219,19 +230,20 @@ static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
     pair_link(e, qp, self);
     struct eng_qp_announced *a = announced_find(t, k, h);
     if (a) {
+        int s = announced_side(a, k);
         qp->from_cm = true;
         qp->retry = a->retry;
-        qp->rnr_retry = a->rnr_retry;
+        qp->rnr_retry = a->rnr_retry[s];
         qp->timeout = a->timeout;
         qp->mtu = a->mtu;
-        peer_add(e, &a->from, self);
-        if (psn != a->start_psn) {
+        peer_add(e, &a->side[!s], self);
+        if (psn != a->start_psn[s]) {
             struct ib_finding *f =
-                emit(e, IB_FIND_PSN_START_MISMATCH, qp, (struct eng_ref){ 0, a->at }, psn);
+                emit(e, IB_FIND_PSN_START_MISMATCH, qp, (struct eng_ref){ 0, a->at[s] }, psn);
             if (f)
-                f->data.expected_psn = a->start_psn;
+                f->data.expected_psn = a->start_psn[s];
         }
-        announced_forget(t, a, h);
+        announced_done(t, a, s);
     }
     return qp;
 }
@@ -845,49 +857,87 @@ static void cm_req(struct ib_engine *e, const struct ib_packet *p)
     r->mtu = q->path_mtu;
 }
 
-/* Sets up one requester direction from the CM: where its requests go, who
- * answers them, its starting PSN and budget; its record waits for its first
- * request. */
-static void cm_direction(struct ib_engine *e, const struct eng_qp_key *to,
-                         const struct eng_qp_key *from, uint32_t start_psn, uint8_t rnr_retry,
-                         const struct eng_qp_req *r, struct eng_ref announced)
+/* The oldest set-up goes, to make room: its waiting sides are forgotten. */
+static void announced_evict(struct ib_engine *e)
 {
     struct eng_transport *t = &e->transport;
-    uint64_t h = et_hash(to, sizeof *to);
-    if (et_find(&t->qps, h, qp_eq, to))
-        return; /* already running: a late or repeated REP */
-    struct eng_qp_announced *a = announced_find(t, to, h);
-    if (!a) {
-        if (t->announced_count >= e->cfg.max_qps) {
-            struct eng_qp_announced *old =
-                EL_ENTRY(t->announced_age.next, struct eng_qp_announced, age);
-            announced_forget(t, old, et_hash(&old->to, sizeof old->to));
+    struct eng_qp_announced *old = EL_ENTRY(t->announced_age.next, struct eng_qp_announced, age);
+    for (int s = 0; s < 2; s++)
+        if (old->waiting & 1u << s) {
+            e->stats.qp_setups_forgotten++;
+            announced_done(t, old, s);
+        }
+}
+
+/* Sets up a connection's two requester directions from the CM: where
+ * requests go, who answers them, their starting PSNs and budgets; each
+ * direction's record waits for its first request. */
+static void announce(struct ib_engine *e, const struct eng_qp_req *r, const struct ib_cm_rep *rep)
+{
+    struct eng_transport *t = &e->transport;
+    struct eng_qp_key side[2] = { { r->active, r->qpn }, { r->passive, rep->local_qpn } };
+    uint64_t h[2];
+    uint8_t waiting = 0;
+    for (int s = 0; s < 2; s++) {
+        h[s] = et_hash(&side[s], sizeof side[s]);
+        if (et_find(&t->qps, h[s], qp_eq, &side[s]))
+            continue; /* already running: a late or repeated REP */
+        /* A repeated REP, or a new connection on a QP number set up before:
+         * the newest set-up holds. */
+        struct eng_qp_announced *before = announced_find(t, &side[s], h[s]);
+        if (before)
+            announced_done(t, before, announced_side(before, &side[s]));
+        waiting |= (uint8_t)(1u << s);
+    }
+    /* Room for its waiting sides: the oldest set-ups go, and under a cap
+     * below two, this one's passive side (the active's requests). */
+    size_t need = (size_t)__builtin_popcount(waiting);
+    while (t->announced.count && t->announced.count + need > e->cfg.max_qps)
+        announced_evict(e);
+    for (int s = ENG_SIDE_PASSIVE; s >= 0 && need > e->cfg.max_qps; s--)
+        if (waiting & 1u << s) {
+            waiting &= (uint8_t) ~(1u << s);
+            need--;
             e->stats.qp_setups_forgotten++;
         }
-        uint32_t self;
-        if (!(a = ep_alloc(&t->announced_pool, &self))) {
-            eng_oom(e);
-            return;
-        }
-        if (!et_insert(&t->announced, h, self)) {
-            ep_release(&t->announced_pool, a, self);
-            eng_oom(e);
-            return;
-        }
-        a->self = self;
-        a->to = *to;
-        t->announced_count++;
-    } else {
-        el_unlink(&a->age);
+    if (!waiting)
+        return;
+    uint32_t self;
+    struct eng_qp_announced *a = ep_alloc(&t->announced_pool, &self);
+    if (!a) {
+        eng_oom(e);
+        return;
     }
-    el_append(&t->announced_age, &a->age);
-    a->from = *from;
-    a->start_psn = start_psn;
-    a->at = announced.where;
+    a->self = self;
+    a->side[ENG_SIDE_ACTIVE] = side[ENG_SIDE_ACTIVE];
+    a->side[ENG_SIDE_PASSIVE] = side[ENG_SIDE_PASSIVE];
+    /* The active side's requests go to the passive QP, starting at the
+     * REP's StartingPSN, with the REP's RNR retry count; the passive side's
+     * start at the REQ's, with the REQ's (Linux cm.c: the active side's
+     * rq_psn is the REQ's StartingPSN, its sq_psn the REP's). */
+    a->start_psn[ENG_SIDE_PASSIVE] = rep->starting_psn;
+    a->rnr_retry[ENG_SIDE_PASSIVE] = rep->rnr_retry_count;
+    a->at[ENG_SIDE_PASSIVE] = ref_pack(e->at).where;
+    a->start_psn[ENG_SIDE_ACTIVE] = r->start_psn;
+    a->rnr_retry[ENG_SIDE_ACTIVE] = r->rnr_retry;
+    a->at[ENG_SIDE_ACTIVE] = r->at.where;
     a->retry = r->retry;
-    a->rnr_retry = rnr_retry;
     a->timeout = r->timeout;
     a->mtu = r->mtu;
+    for (int s = 0; s < 2; s++) {
+        if (!(waiting & 1u << s))
+            continue;
+        if (!et_insert(&t->announced, h[s], self)) {
+            eng_oom(e);
+            break;
+        }
+        a->waiting |= (uint8_t)(1u << s);
+    }
+    if (!a->waiting) {
+        ep_release(&t->announced_pool, a, self);
+        return;
+    }
+    el_append(&t->announced_age, &a->age);
 }
 
 static void cm_rep(struct ib_engine *e, const struct ib_packet *p)
@@ -900,14 +950,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p)
     struct eng_qp_req *r = et_find(&t->reqs, et_hash(&k, sizeof k), req_eq, &k);
     if (!r)
         return;
-    const struct ib_cm_rep *rep = &p->cm.u.rep;
-    struct eng_qp_key active = { r->active, r->qpn }, passive = { r->passive, rep->local_qpn };
-    /* The active side's requests go to the passive QP, starting at the
-     * REP's StartingPSN, with the REP's RNR retry count; the passive side's
-     * start at the REQ's, with the REQ's (Linux cm.c: the active side's
-     * rq_psn is the REQ's StartingPSN, its sq_psn the REP's). */
-    cm_direction(e, &passive, &active, rep->starting_psn, rep->rnr_retry_count, r, ref_pack(e->at));
-    cm_direction(e, &active, &passive, r->start_psn, r->rnr_retry, r, r->at);
+    announce(e, r, &p->cm.u.rep);
     req_forget(t, r);
 }
 

@@ -98,16 +98,22 @@ struct eng_qp_pair {
     uint32_t head; /* the newest QP's pool index + 1 */
 };
 
-/* A requester direction the CM set up that has not sent yet: its record
- * is made by its first request (many never send: ib_send_bw's answering
- * side), which this gives its budget, starting PSN and answerer. */
+/* A connection the CM set up whose requester directions have not both
+ * sent yet: a direction's record is made by its first request (many never
+ * send: ib_send_bw's answering side), which this gives its budget,
+ * starting PSN and answerer.  One record serves both directions, found
+ * under either QP (two table entries), and lives until both have sent. */
+enum { ENG_SIDE_ACTIVE, ENG_SIDE_PASSIVE };
+
 struct eng_qp_announced {
-    struct eng_qp_key to;   /* where its requests will go */
-    struct eng_qp_key from; /* its requester, as answers address it */
-    uint32_t self;          /* its pool index */
-    uint32_t start_psn;
-    uint8_t retry, rnr_retry, timeout, mtu;
-    uint64_t at; /* eng_ref.where of the REQ or REP that gave start_psn */
+    /* Requests to side[s] come from side[!s]. */
+    struct eng_qp_key side[2];
+    uint32_t start_psn[2]; /* of the requests to side[s] */
+    uint64_t at[2];        /* eng_ref.where of the REQ or REP that gave start_psn[s] */
+    uint32_t self;         /* its pool index */
+    uint8_t rnr_retry[2];
+    uint8_t retry, timeout, mtu;
+    uint8_t waiting; /* bit s: the requests to side[s] have not begun */
     struct el_link age;
 };
 
@@ -127,13 +133,12 @@ struct eng_transport {
     struct et_table peers;     /* (requester, QPN) -> eng_qp_peer */
     struct et_table pairs;     /* (destination, requester) -> eng_qp_pair */
     struct et_table reqs;      /* (active node, LocalCommID) -> eng_qp_req */
-    struct et_table announced; /* (destination, QPN) -> eng_qp_announced */
+    struct et_table announced; /* (destination, QPN) of a waiting side -> eng_qp_announced */
     struct ep_pool qp_pool, trouble_pool, peer_pool, pair_pool, req_pool, announced_pool;
     uint32_t qp_count;      /* made, never freed: pool indexes 0 .. qp_count - 1 */
     struct el_link req_age; /* REQs waiting, oldest first */
     size_t req_count;
     struct el_link announced_age; /* oldest first */
-    size_t announced_count;
     /* Queue pairs whose last allowed resend waits for an answer. */
     uint32_t *suspects; /* pool indexes */
     size_t suspect_count, suspect_cap;

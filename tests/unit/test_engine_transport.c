@@ -445,6 +445,38 @@ static void test_setup_cap(void **state)
     assert_false(q.from_cm);
 }
 
+/* One set-up serves both directions, each with its own starting PSN and
+ * RNR budget, whichever sends first; a repeated REP changes nothing, and
+ * once both have sent, a later REP of the same QPs sets up none. */
+static void test_setup_serves_both_directions(void **state)
+{
+    struct run *r = *state;
+    struct budget b = { 1000, 5000, 6, 3, 5, 14, 5 };
+    struct ib_packet p;
+    handshake(r, &b);
+    feed(r, 30, (p = cm_rep(&b), &p)); /* the CM's retransmission: the engine's CM part says so */
+    only(r, IB_FIND_RETRANSMISSION);
+    feed_silent(r, 100, (p = rc(2, 1, QP_A, WRITE_ONLY, 5000), &p)); /* B's, first */
+    feed_silent(r, 200, (p = rq(1000), &p));
+    struct ib_qp_stats q;
+    ib_engine_qp(r->e, 0, &q);
+    assert_true(q.from_cm);
+    assert_int_equal(q.qp.qpn, QP_A);
+    assert_int_equal(q.rnr_retry_count, 5);
+    assert_int_equal(q.retry_count, 6);
+    ib_engine_qp(r->e, 1, &q);
+    assert_true(q.from_cm);
+    assert_int_equal(q.qp.qpn, QP_B);
+    assert_int_equal(q.rnr_retry_count, 3);
+    assert_int_equal(q.ack_timeout, 14);
+    /* Both running: a late REP sets nothing up, and no start is questioned. */
+    feed(r, 300, (p = cm_rep(&b), &p));
+    only(r, IB_FIND_RETRANSMISSION);
+    feed_silent(r, 400, (p = rq(1001), &p));
+    assert_int_equal(ib_engine_qp_count(r->e), 2);
+    assert_int_equal(ib_engine_stats(r->e)->qp_setups_forgotten, 0);
+}
+
 /* Round trips of 10, 20, 30, 40 us and 1 ms: the median falls in
  * [22.6, 32) us, where 30 is; p99 in the bucket of 1 ms, kept at the max. */
 static void test_statistics(void **state)
@@ -537,6 +569,7 @@ int main(void)
         T(test_uc_is_not_followed),
         T(test_qp_cap),
         T(test_setup_cap),
+        T(test_setup_serves_both_directions),
         T(test_statistics),
         T(test_messages),
 #undef T
