@@ -53,8 +53,10 @@ static bool grow(struct et_table *t)
 
 bool et_insert(struct et_table *t, uint64_t hash, uint32_t index)
 {
-    /* Keep the load at most one half so probe runs stay short. */
-    if ((t->count + 1) * 2 > t->mask + 1 && !grow(t))
+    /* Keep the load at most three quarters: probe runs stay within a
+     * cache line or two (eight slots a line, the tag checked before the
+     * key), and a table of many entries takes a third less than at half. */
+    if ((t->count + 1) * 4 > (t->mask + 1) * 3 && !grow(t))
         return false;
     struct et_slot s = { (uint32_t)hash, index + 1 };
     place(t->slots, t->mask, s);
@@ -165,7 +167,9 @@ static bool add_block(struct ep_pool *p)
         p->blocks = l;
         p->block_cap = cap;
     }
-    char *block = malloc(p->item_size * n);
+    /* On a cache line: a record laid out by lines (eng_qp) stays so.  The
+     * size, items of at least 8 bytes times 16 << k, is a multiple of 64. */
+    char *block = aligned_alloc(EP_BLOCK_ALIGN, p->item_size * n);
     if (!block)
         return false;
     p->blocks[p->block_count++] = block;

@@ -7,7 +7,7 @@
  * over the items of one pool: a slot is 8 bytes, the low 32 bits of the
  * hash and the item's index, so that a cache line holds eight and a table
  * of many entries stays small.  The caller supplies the key comparison.  It
- * grows by doubling when half full and never shrinks, so in steady state
+ * grows by doubling when three quarters full and never shrinks, so in steady state
  * neither inserting nor removing allocates.
  */
 #ifndef IBSCOPE_ENGINE_TABLE_H
@@ -71,6 +71,7 @@ struct ep_pool {
 #define EP_BLOCK_MAX   1024u
 #define EP_RAMP_BLOCKS 6u    /* 16, 32, ..., 512 */
 #define EP_RAMP_ITEMS  1008u /* the items in them */
+#define EP_BLOCK_ALIGN 64u   /* a cache line */
 
 void ep_init(struct ep_pool *p, size_t item_size);
 /* A zeroed item and its index, NULL when out of memory. */

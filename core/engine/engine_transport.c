@@ -11,6 +11,7 @@
  * its budget: retry count, RNR retry count, local ACK timeout, starting PSN
  * and path MTU (IBA Vol. 1 §12.7.1, §9.7.6).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,11 @@
 /* RNR retry count 7: retry for ever (IBA Vol. 1 §9.7.5.2.8). */
 #define ENG_RNR_RETRY_FOREVER 7
 #define NO_DEADLINE           INT64_MAX
+
+_Static_assert(sizeof(struct eng_qp) == 4 * EP_BLOCK_ALIGN &&
+                   offsetof(struct eng_qp, sends) == EP_BLOCK_ALIGN &&
+                   offsetof(struct eng_qp, peer) == 3 * EP_BLOCK_ALIGN,
+               "eng_qp's layout by cache lines");
 
 /* ---- the tables ---- */
 
@@ -52,7 +58,8 @@ static bool announced_eq(const void *item, const void *key)
 
 static bool peer_eq(const void *item, const void *key)
 {
-    return memcmp(&((const struct eng_qp_peer *)item)->key, key, sizeof(struct eng_qp_key)) == 0;
+    const struct eng_qp *qp = item;
+    return qp->has_peer && memcmp(&qp->peer, key, sizeof qp->peer) == 0;
 }
 
 struct pair_key {
@@ -98,7 +105,6 @@ bool eng_transport_init(struct ib_engine *e)
     struct eng_transport *t = &e->transport;
     ep_init(&t->qp_pool, sizeof(struct eng_qp));
     ep_init(&t->trouble_pool, sizeof(struct eng_qp_trouble));
-    ep_init(&t->peer_pool, sizeof(struct eng_qp_peer));
     ep_init(&t->pair_pool, sizeof(struct eng_qp_pair));
     ep_init(&t->req_pool, sizeof(struct eng_qp_req));
     ep_init(&t->announced_pool, sizeof(struct eng_qp_announced));
@@ -106,7 +112,7 @@ bool eng_transport_init(struct ib_engine *e)
     el_init(&t->announced_age);
     t->first_deadline = NO_DEADLINE;
     bool ok = et_init(&t->qps, 16, &t->qp_pool);
-    ok = et_init(&t->peers, 16, &t->peer_pool) && ok;
+    ok = et_init(&t->peers, 16, &t->qp_pool) && ok;
     ok = et_init(&t->pairs, 16, &t->pair_pool) && ok;
     ok = et_init(&t->announced, 16, &t->announced_pool) && ok;
     return et_init(&t->reqs, 16, &t->req_pool) && ok;
@@ -122,11 +128,11 @@ void eng_transport_destroy(struct ib_engine *e)
     et_destroy(&t->announced);
     ep_destroy(&t->qp_pool);
     ep_destroy(&t->trouble_pool);
-    ep_destroy(&t->peer_pool);
     ep_destroy(&t->pair_pool);
     ep_destroy(&t->req_pool);
     ep_destroy(&t->announced_pool);
     free(t->suspects);
+    free(t->pair_next);
 }
 
 /* ---- budgets ---- */
@@ -150,14 +156,34 @@ static struct eng_qp *qp_at(const struct eng_transport *t, uint32_t index)
     return ep_item(&t->qp_pool, index);
 }
 
+/* Room in pair_next for QP index i. */
+static bool pair_next_room(struct eng_transport *t, uint32_t i)
+{
+    if (i < t->pair_next_cap)
+        return true;
+    size_t cap = t->pair_next_cap ? t->pair_next_cap * 2 : 64;
+    uint32_t *grown = realloc(t->pair_next, cap * sizeof *grown);
+    if (!grown)
+        return false;
+    t->pair_next = grown;
+    t->pair_next_cap = cap;
+    return true;
+}
+
 /* Links a new QP to the others from its requester to its destination. */
-static void pair_link(struct ib_engine *e, struct eng_qp *qp, uint32_t self)
+static void pair_link(struct ib_engine *e, struct eng_qp *qp, uint32_t self,
+                      const struct eng_node *requester)
 {
     struct eng_transport *t = &e->transport;
+    if (!pair_next_room(t, self)) {
+        eng_oom(e);
+        return;
+    }
+    t->pair_next[self] = 0;
     struct pair_key k;
     memset(&k, 0, sizeof k);
     k.dst = qp->key.node;
-    k.requester_tag = qp->requester_tag;
+    k.requester_tag = node_tag(requester);
     uint64_t h = et_hash(&k, sizeof k);
     struct eng_qp_pair *pair = et_find(&t->pairs, h, pair_eq, &k);
     if (!pair) {
@@ -174,11 +200,11 @@ static void pair_link(struct ib_engine *e, struct eng_qp *qp, uint32_t self)
             return;
         }
     }
-    qp->pair_next = pair->head;
+    t->pair_next[self] = pair->head;
     pair->head = self + 1;
 }
 
-static void peer_add(struct ib_engine *e, const struct eng_qp_key *k, uint32_t qp);
+static void peer_add(struct ib_engine *e, struct eng_qp *qp, const struct eng_qp_key *k);
 static struct ib_finding *emit(struct ib_engine *e, enum ib_finding_kind kind,
                                const struct eng_qp *qp, struct eng_ref related, uint32_t psn);
 
@@ -220,14 +246,13 @@ static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
         return eng_oom(e);
     qp->key = *k;
     qp->self = self;
-    struct eng_node from = eng_node_of(requester);
-    qp->requester_tag = node_tag(&from);
     if (!et_insert(&t->qps, h, self)) {
         ep_release(&t->qp_pool, qp, self);
         return eng_oom(e);
     }
     t->qp_count++;
-    pair_link(e, qp, self);
+    struct eng_node from = eng_node_of(requester);
+    pair_link(e, qp, self, &from);
     struct eng_qp_announced *a = announced_find(t, k, h);
     if (a) {
         int s = announced_side(a, k);
@@ -236,7 +261,7 @@ static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
         qp->rnr_retry = a->rnr_retry[s];
         qp->timeout = a->timeout;
         qp->mtu = a->mtu;
-        peer_add(e, &a->side[!s], self);
+        peer_add(e, qp, &a->side[!s]);
         if (psn != a->start_psn[s]) {
             struct ib_finding *f =
                 emit(e, IB_FIND_PSN_START_MISMATCH, qp, (struct eng_ref){ 0, a->at[s] }, psn);
@@ -248,26 +273,29 @@ static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
     return qp;
 }
 
-static void peer_add(struct ib_engine *e, const struct eng_qp_key *k, uint32_t qp)
+/* Answers to k are for qp from now on: a new connection on a QP number
+ * used before takes them from the queue pair that had them. */
+static void peer_add(struct ib_engine *e, struct eng_qp *qp, const struct eng_qp_key *k)
 {
     struct eng_transport *t = &e->transport;
     uint64_t h = et_hash(k, sizeof *k);
-    struct eng_qp_peer *peer = et_find(&t->peers, h, peer_eq, k);
-    if (peer) {
-        peer->qp = qp; /* a new connection on a QP number used before */
+    struct eng_qp *before = et_find(&t->peers, h, peer_eq, k);
+    if (before == qp)
         return;
+    if (before) {
+        et_remove(&t->peers, h, before->self);
+        before->has_peer = false;
     }
-    uint32_t self;
-    if (!(peer = ep_alloc(&t->peer_pool, &self))) {
+    if (qp->has_peer) {
+        et_remove(&t->peers, et_hash(&qp->peer, sizeof qp->peer), qp->self);
+        qp->has_peer = false;
+    }
+    qp->peer = *k;
+    if (!et_insert(&t->peers, h, qp->self)) {
         eng_oom(e);
         return;
     }
-    peer->key = *k;
-    peer->qp = qp;
-    if (!et_insert(&t->peers, h, self)) {
-        ep_release(&t->peer_pool, peer, self);
-        eng_oom(e);
-    }
+    qp->has_peer = true;
 }
 
 /* ---- trouble ---- */
@@ -674,9 +702,9 @@ static struct eng_qp *answered_qp(struct ib_engine *e, const struct ib_packet *p
     struct eng_transport *t = &e->transport;
     struct eng_qp_key k = qp_key(&p->dst, p->bth.destqp);
     uint64_t h = et_hash(&k, sizeof k);
-    struct eng_qp_peer *peer = et_find(&t->peers, h, peer_eq, &k);
-    if (peer)
-        return qp_at(t, peer->qp);
+    struct eng_qp *known = et_find(&t->peers, h, peer_eq, &k);
+    if (known)
+        return known;
     struct pair_key pk;
     memset(&pk, 0, sizeof pk);
     pk.dst = eng_node_of(&p->src);
@@ -692,10 +720,10 @@ static struct eng_qp *answered_qp(struct ib_engine *e, const struct ib_packet *p
          * before the oldest not acknowledged to the last sent. */
         if (qp->started && !ib_psn_before(psn, ib_psn_add(qp->una, -1)) &&
             ib_psn_before(psn, qp->next_psn)) {
-            peer_add(e, &k, i - 1);
+            peer_add(e, qp, &k);
             return qp;
         }
-        i = qp->pair_next;
+        i = t->pair_next[i - 1];
     }
     return NULL;
 }
@@ -742,13 +770,14 @@ static void nak(struct ib_engine *e, struct eng_qp *qp, struct eng_qp_trouble *t
 }
 
 /* An ACK, a READ response or an atomic ACK: every PSN up to psn done. */
-static void acknowledged(struct ib_engine *e, struct eng_qp *qp, const struct ib_packet *p)
+static void acknowledged(struct ib_engine *e, struct eng_qp *qp, const struct ib_packet *p,
+                         uint8_t op)
 {
     uint32_t psn = p->bth.psn;
     qp->answer = ENG_ANSWER_ACK;
     qp->acked_ever = true;
     qp->answers++;
-    if (ib_opcode_info(p->bth.opcode).op == IB_OP_READ_RESPONSE)
+    if (op == IB_OP_READ_RESPONSE)
         qp->payload_bytes += p->payload_len;
     sends_covered(e, qp, psn);
     struct eng_qp_trouble *tr = qp->trouble ? trouble_of(e, qp) : NULL;
@@ -772,7 +801,7 @@ static void acknowledged(struct ib_engine *e, struct eng_qp *qp, const struct ib
     }
 }
 
-static void answer(struct ib_engine *e, const struct ib_packet *p)
+static void answer(struct ib_engine *e, const struct ib_packet *p, uint8_t op)
 {
     struct eng_qp *qp = answered_qp(e, p);
     if (!qp || !qp->started)
@@ -796,7 +825,7 @@ static void answer(struct ib_engine *e, const struct ib_packet *p)
     }
     if (qp->trouble)
         trouble_of(e, qp)->gap_answered = true;
-    acknowledged(e, qp, p);
+    acknowledged(e, qp, p, op);
 }
 
 /* ---- the CM exchange ---- */
@@ -983,7 +1012,7 @@ void eng_transport_feed(struct ib_engine *e, const struct ib_packet *p)
     case IB_OP_FETCH_ADD: request(e, p, info.op); break;
     case IB_OP_ACK:
     case IB_OP_READ_RESPONSE:
-    case IB_OP_ATOMIC_ACK: answer(e, p); break;
+    case IB_OP_ATOMIC_ACK: answer(e, p, info.op); break;
     default: break;
     }
 }

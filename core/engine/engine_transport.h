@@ -37,32 +37,39 @@ struct eng_qp_key {
 };
 
 /* One requester direction of a queue pair: where its requests go (records
- * are never freed: the pool index is the number the report gives it). */
+ * are never freed: the pool index is the number the report gives it).
+ *
+ * Four cache lines, laid out by what a packet touches, since with thousands
+ * of queue pairs open each record is out of cache when its packet comes:
+ * the first line serves requests and answers alike, a request then needs
+ * the sends and its counters (the next line and a half), an answer the
+ * sends, its counters and the last line (found by its peer key). */
 struct eng_qp {
-    struct eng_qp_key key;
-    uint32_t self;          /* its pool index, its number */
-    uint32_t pair_next;     /* the next QP of the same two nodes (pool index + 1) */
-    uint32_t requester_tag; /* the requester's node, hashed: pairs answers without CM */
-    uint32_t trouble;       /* its eng_qp_trouble's pool index + 1, 0: none yet */
-    uint32_t next_psn;      /* the PSN due next */
-    uint32_t una;           /* the oldest PSN not acknowledged */
+    /* Every packet. */
+    struct eng_qp_key key;                  /* where its requests go */
+    uint32_t next_psn;                      /* the PSN due next */
+    uint32_t una;                           /* the oldest PSN not acknowledged */
+    uint32_t self;                          /* its pool index, its number */
+    uint32_t trouble;                       /* its eng_qp_trouble's pool index + 1, 0: none yet */
     uint8_t retry, rnr_retry, timeout, mtu; /* the CM's budget (from_cm) */
     uint8_t answer;                         /* ENG_ANSWER_* */
     uint8_t send_count;
-    bool started : 1, from_cm : 1, span_unknown : 1, acked_ever : 1, died : 1;
-    uint64_t last_req; /* eng_ref.where of the previous request */
-    uint64_t una_at;   /* eng_ref.where of the answer that last moved una on */
-    struct eng_send sends[ENG_QP_SENDS];
-    /* Statistics. */
-    uint32_t requests[IB_QP_OP_COUNT];
-    uint32_t answers;
-    uint64_t payload_bytes;
-    struct eng_ref first;
+    bool started : 1, from_cm : 1, span_unknown : 1, acked_ever : 1, died : 1, has_peer : 1;
     int64_t last_ns;
     uint64_t last_where;
-    uint32_t rtt_min_ns, rtt_max_ns; /* saturating at about 4.29 s */
+    /* Requests and answers. */
+    struct eng_send sends[ENG_QP_SENDS];
+    uint64_t last_req; /* eng_ref.where of the previous request */
+    uint32_t requests[IB_QP_OP_COUNT];
+    uint64_t payload_bytes; /* of new requests and READ responses */
+    uint64_t una_at;        /* eng_ref.where of the answer that last moved una on */
+    uint32_t answers;
     uint32_t rtt_count;
+    uint32_t rtt_min_ns, rtt_max_ns; /* saturating at about 4.29 s */
+    /* Answers. */
+    struct eng_qp_key peer; /* who answers: the requester's node and QPN (has_peer) */
     uint8_t rtt_hist[ENG_RTT_BUCKETS];
+    struct eng_ref first;
 };
 
 /* What only a queue pair with trouble needs. */
@@ -81,13 +88,6 @@ struct eng_qp_trouble {
     uint32_t resends[IB_RESEND_CAUSE_COUNT];
     uint32_t psn_gaps, psns_missing;
     int64_t rnr_wait_ns;
-};
-
-/* Who answers for a queue pair: the requester's node and QPN, as responses
- * address them, from the CM or learned from the PSNs. */
-struct eng_qp_peer {
-    struct eng_qp_key key;
-    uint32_t qp; /* the eng_qp's pool index */
 };
 
 /* The QPs from one node to another, for answers without a known peer to
@@ -130,12 +130,16 @@ struct eng_qp_req {
 
 struct eng_transport {
     struct et_table qps;       /* (destination, QPN) -> eng_qp */
-    struct et_table peers;     /* (requester, QPN) -> eng_qp_peer */
+    struct et_table peers;     /* (requester, QPN) -> eng_qp, by its peer key */
     struct et_table pairs;     /* (destination, requester) -> eng_qp_pair */
     struct et_table reqs;      /* (active node, LocalCommID) -> eng_qp_req */
     struct et_table announced; /* (destination, QPN) of a waiting side -> eng_qp_announced */
-    struct ep_pool qp_pool, trouble_pool, peer_pool, pair_pool, req_pool, announced_pool;
-    uint32_t qp_count;      /* made, never freed: pool indexes 0 .. qp_count - 1 */
+    struct ep_pool qp_pool, trouble_pool, pair_pool, req_pool, announced_pool;
+    uint32_t qp_count; /* made, never freed: pool indexes 0 .. qp_count - 1 */
+    /* By pool index: the next QP of the same two nodes (index + 1), for
+     * answers without a known peer; apart, as only they need it. */
+    uint32_t *pair_next;
+    size_t pair_next_cap;
     struct el_link req_age; /* REQs waiting, oldest first */
     size_t req_count;
     struct el_link announced_age; /* oldest first */
