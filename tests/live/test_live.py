@@ -424,8 +424,16 @@ def test_view(veth, tmp):
         check("-- ibscope live on %s" % veth.listen in pane and "findings: none yet" in pane,
               "view: no status block before the replay:\n" + pane)
         veth.replay(path, "--multiplier", "4")  # about 1.3 s: the block is redrawn
+
+        def source_in_block(pane):
+            """The whole block drawn: under load, tmux may show one half-redrawn."""
+            lines = pane.split("\n")
+            starts = [n for n, ln in enumerate(lines) if ln.startswith("-- ibscope live on")]
+            return bool(starts) and any(ln.startswith("  10.0.0.11 +1 ")
+                                        for ln in lines[starts[-1]:])
+
         pane = wait_for_pane(session, "findings: retransmission 1, port_reused 2, "
-                                      "duplicate_tuple 1")
+                                      "duplicate_tuple 1", also=source_in_block)
         lines = pane.rstrip("\n").split("\n")
         block = [n for n, ln in enumerate(lines) if ln.startswith("-- ibscope live on")]
         found = [n for n, ln in enumerate(lines) if " frame " in ln and "port_reused" in ln]
@@ -526,12 +534,14 @@ def test_forecast_view(veth, path, opts):
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
 
-def wait_for_pane(session, text, seconds=10):
+def wait_for_pane(session, text, seconds=10, also=None):
+    """The pane once it shows text (and also(pane) holds), or as it is at the
+    deadline: the checks after say what is missing."""
     pane = ""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         pane = capture_pane(session)
-        if text in pane:
+        if text in pane and (also is None or also(pane)):
             break
         time.sleep(0.1)
     return pane
