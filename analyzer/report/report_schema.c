@@ -546,6 +546,61 @@ static const struct rs_member psn_start_mismatch_members[] = {
     QP_OF, PSN_OF("expected_psn", expected_psn), PSN_OF("psn", psn),
 };
 static const struct rs_object rs_details_psn_start_mismatch = { "findings[].details: psn_start_mismatch", ROWS(psn_start_mismatch_members) };
+
+/* The wire audit's kinds (docs/wire-audit.md), keys in the order of
+ * samples/gen/wire_contract.md. */
+static const char *ecn_name(unsigned v) { return ib_name_lookup(ib_ecn_names, v); }
+static const struct rs_names ecn_names = { ecn_name, NULL, IB_ECN_CE + 1 };
+static const char *gid_kind_name(unsigned v) { return ib_gid_kind_name((enum ib_gid_kind)v); }
+static const struct rs_names gid_kind_names = { gid_kind_name, NULL, IB_GID_KIND_IPV4_MAPPED + 1 };
+static const char *class_field_name(unsigned v)
+{
+    return v == IB_WIRE_DSCP || v == IB_WIRE_PRIORITY ? ib_wire_field_name(v) : NULL;
+}
+static const struct rs_names class_field_names = { class_field_name, NULL, IB_WIRE_PRIORITY + 1 };
+static bool link_form(const void *d) { return ((const D *)d)->link_mtu != 0; }
+static bool path_form(const void *d) { return ((const D *)d)->link_mtu == 0; }
+
+#define DEST_QP { "qp", RS_UINT, AT(D, dest_qp), .max = QP_MAX, .noun = "a QP number" }
+
+static const struct rs_member asymmetric_class_members[] = {
+    DEST_QP,
+    { "field", RS_ENUM, AT(D, class_field), .names = &class_field_names, .noun = "a class field (dscp, priority)" },
+    { "value", RS_UINT, AT(D, value), HAS(D, known), .has_bit = IB_KNOWN_VALUE, .max = 63,
+      .noun = "a DSCP or priority, or null" },
+    { "other", RS_UINT, AT(D, other), HAS(D, known), .has_bit = IB_KNOWN_OTHER, .max = 63,
+      .noun = "a DSCP or priority, or null" },
+};
+static const struct rs_object rs_details_asymmetric_class = { "findings[].details: asymmetric_class", ROWS(asymmetric_class_members) };
+
+static const struct rs_member not_ect_members[] = {
+    DEST_QP,
+    { "ecn", RS_ENUM, AT(D, value), .names = &ecn_names, .noun = "an ECN codepoint (Not-ECT, ECT(1), ECT(0), CE)" },
+};
+static const struct rs_object rs_details_not_ect = { "findings[].details: not_ect", ROWS(not_ect_members) };
+
+static const struct rs_member mtu_exceeded_members[] = {
+    { "qp", RS_UINT, AT(D, dest_qp), .max = QP_MAX, .noun = "a QP number", .present = path_form },
+    { "payload", RS_UINT, AT(D, payload), .max = UINT32_MAX, .noun = "a count of bytes", .present = path_form },
+    U32(D, "path_mtu", path_mtu, "a count of bytes"),
+    { "link_mtu", RS_UINT, AT(D, link_mtu), .max = UINT32_MAX, .noun = "a count of bytes", .present = link_form },
+    { "needed", RS_UINT, AT(D, needed), .max = UINT32_MAX, .noun = "a count of bytes", .present = link_form },
+};
+static const struct rs_object rs_details_mtu_exceeded = { "findings[].details: mtu_exceeded", ROWS(mtu_exceeded_members) };
+
+static const struct rs_member roce_version_mix_members[] = {
+    DEST_QP,
+    { "version", RS_UINT, AT(D, value), .max = 2, .noun = "a RoCE version (1, 2)" },
+    { "other", RS_UINT, AT(D, other), .max = 2, .noun = "a RoCE version (1, 2)" },
+};
+static const struct rs_object rs_details_roce_version_mix = { "findings[].details: roce_version_mix", ROWS(roce_version_mix_members) };
+
+static const struct rs_member link_local_gid_routed_members[] = {
+    { "gid_kind", RS_ENUM, AT(D, value), .names = &gid_kind_names, .noun = "a GID kind (global, link-local, IPv4-mapped)" },
+    U8("hop_limit", other, UINT8_MAX, "a hop limit"),
+};
+static const struct rs_object rs_details_link_local_gid_routed = { "findings[].details: link_local_gid_routed", ROWS(link_local_gid_routed_members) };
+#undef DEST_QP
 #undef D
 
 const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
@@ -578,6 +633,11 @@ const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
     [IB_FIND_RETRIES_EXHAUSTED] = &rs_details_retries_exhausted,
     [IB_FIND_ACK_TIMEOUT] = &rs_details_ack_timeout,
     [IB_FIND_PSN_START_MISMATCH] = &rs_details_psn_start_mismatch,
+    [IB_FIND_ASYMMETRIC_CLASS] = &rs_details_asymmetric_class,
+    [IB_FIND_NOT_ECT] = &rs_details_not_ect,
+    [IB_FIND_MTU_EXCEEDED] = &rs_details_mtu_exceeded,
+    [IB_FIND_ROCE_VERSION_MIX] = &rs_details_roce_version_mix,
+    [IB_FIND_LINK_LOCAL_GID_ROUTED] = &rs_details_link_local_gid_routed,
 };
 
 /* qps[]: struct ib_qp_stats, each requester direction of an RC queue pair
@@ -719,6 +779,11 @@ const struct rs_object *const rs_objects[] = {
     &rs_details_retries_exhausted,
     &rs_details_ack_timeout,
     &rs_details_psn_start_mismatch,
+    &rs_details_asymmetric_class,
+    &rs_details_not_ect,
+    &rs_details_mtu_exceeded,
+    &rs_details_roce_version_mix,
+    &rs_details_link_local_gid_routed,
     &rs_qp_ref,
 };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];

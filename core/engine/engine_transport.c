@@ -16,6 +16,7 @@
 
 #include "engine_state.h"
 #include "engine_transport.h"
+#include "engine_wire.h"
 #include "psn.h"
 
 /* REQs kept waiting for their REP: past this, the oldest is forgotten. */
@@ -908,6 +909,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p)
      * rq_psn is the REQ's StartingPSN, its sq_psn the REP's). */
     cm_direction(e, &passive, &active, rep->starting_psn, rep->rnr_retry_count, r, ref_pack(e->at));
     cm_direction(e, &active, &passive, r->start_psn, r->rnr_retry, r, r->at);
+    eng_wire_cm_pair(e, &r->active, r->qpn, &r->passive, rep->local_qpn, r->mtu, r->at);
     req_forget(t, r);
 }
 

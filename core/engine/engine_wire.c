@@ -1,0 +1,533 @@
+/* engine_wire.c - the wire audit: each direction's settings (DSCP, ECN,
+ * VLAN priority, RoCE version, GID kind, payloads against the path MTU) and
+ * the findings of samples/gen/wire_contract.md that compare them:
+ * asymmetric_class, not_ect, mtu_exceeded, roce_version_mix and
+ * link_local_gid_routed (docs/wire-audit.md).
+ *
+ * Data packets are most of a capture: an RC packet reaches its direction
+ * through the queue pair the transport analysis found (no second hashed
+ * lookup), and a packet whose settings are its direction's first costs a
+ * compare of one word.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_state.h"
+#include "engine_wire.h"
+
+/* The link MTU of the contract: the Ethernet payload a standard frame
+ * carries.  It would want an option of its own. */
+#define LINK_MTU 1500u
+/* What a full packet adds to the path MTU on Ethernet (IBA Vol. 1 §9.2,
+ * §9.3.3; Annex A16, A17): the BTH, a RETH (the largest first header of a
+ * WRITE) and the ICRC; then the GRH (RoCEv1) or IP and UDP (RoCEv2). */
+#define BTH_RETH_ICRC (12u + 16u + 4u)
+#define GRH_BYTES     40u
+#define IPV4_BYTES    20u
+#define IPV6_BYTES    40u
+#define UDP_BYTES     8u
+
+/* The hop values senders start from: anything else went through a router. */
+static bool unrouted_hops(uint8_t hops)
+{
+    return hops == 1 || hops == 64 || hops == 128 || hops == 255;
+}
+
+static uint32_t mtu_bytes(uint8_t code)
+{
+    return code >= 1 && code <= 5 ? 128u << code : 0;
+}
+
+/* ---- the settings word ---- */
+
+#define BYTE(word, field) ((uint8_t)((word) >> (8 * (field))))
+#define VERSION_OF(word)  (BYTE(word, 3) >> 4)
+#define KIND_OF(word)     (BYTE(word, 3) & 0xF)
+
+uint32_t eng_wire_word(const struct ib_packet *p)
+{
+    uint32_t dscp = ENG_WIRE_NONE, ecn = ENG_WIRE_NONE, prio = ENG_WIRE_NONE, kind = 0xF;
+    if (p->present & IB_HAS_IP) {
+        dscp = p->wire.ip_dscp;
+        ecn = p->wire.ip_ecn;
+    } else if (p->present & IB_HAS_GRH) {
+        dscp = p->wire.grh_dscp;
+        ecn = p->wire.grh_ecn;
+    }
+    if (p->present & IB_HAS_VLAN)
+        prio = p->wire.vlan_pcp[0];
+    if (p->present & IB_HAS_GIDS)
+        kind = p->wire.src_gid_kind;
+    uint32_t version = p->encap == IB_ENCAP_ROCEV2   ? IB_WIRE_ROCEV2
+                       : p->encap == IB_ENCAP_ROCEV1 ? IB_WIRE_ROCEV1
+                                                     : IB_WIRE_NATIVE;
+    return dscp | ecn << 8 | prio << 16 | (version << 4 | kind) << 24;
+}
+
+/* A field's value in a word, as the reports give it. */
+static uint8_t field_value(uint32_t word, unsigned field)
+{
+    switch (field) {
+    case IB_WIRE_DSCP: return BYTE(word, 0);
+    case IB_WIRE_ECN: return BYTE(word, 1);
+    case IB_WIRE_PRIORITY: return BYTE(word, 2);
+    case IB_WIRE_VERSION: return (uint8_t)VERSION_OF(word);
+    default: return KIND_OF(word) == 0xF ? IB_WIRE_NO_VALUE : (uint8_t)KIND_OF(word);
+    }
+}
+
+const char *ib_wire_field_name(unsigned field)
+{
+    static const char *const names[IB_WIRE_FIELD_COUNT] = { "dscp", "ecn", "priority", "version",
+                                                            "gid_kind" };
+    return field < IB_WIRE_FIELD_COUNT ? names[field] : "unknown";
+}
+
+unsigned ib_wire_field_by_name(const char *name)
+{
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        if (name && strcmp(name, ib_wire_field_name(f)) == 0)
+            return f;
+    return IB_WIRE_FIELD_COUNT;
+}
+
+void eng_wire_mix_add(struct ib_wire_mix *m, uint8_t v, uint64_t packets)
+{
+    for (uint32_t i = 0; i < m->count; i++)
+        if (m->values[i].value == v) {
+            m->values[i].packets += packets;
+            return;
+        }
+    if (m->count < IB_WIRE_VALUES_MAX)
+        m->values[m->count++] = (struct ib_wire_count){ v, packets };
+    else
+        m->other += packets;
+}
+
+/* ---- the tables ---- */
+
+static bool dir_eq(const void *item, const void *key)
+{
+    return memcmp(&((const struct eng_wire_dir *)item)->key, key, sizeof(struct eng_wire_key)) == 0;
+}
+
+struct conv_key {
+    struct eng_node a, b;
+};
+
+static bool conv_eq(const void *item, const void *key)
+{
+    return memcmp(item, key, sizeof(struct conv_key)) == 0;
+}
+
+bool eng_wire_init(struct ib_engine *e)
+{
+    struct eng_wire *w = &e->wire;
+    ep_init(&w->dir_pool, sizeof(struct eng_wire_dir));
+    ep_init(&w->mix_pool, sizeof(struct eng_wire_mix));
+    ep_init(&w->conv_pool, sizeof(struct eng_wire_conv));
+    bool ok = et_init(&w->dirs, 16, &w->dir_pool);
+    return et_init(&w->convs, 16, &w->conv_pool) && ok;
+}
+
+void eng_wire_destroy(struct ib_engine *e)
+{
+    struct eng_wire *w = &e->wire;
+    et_destroy(&w->dirs);
+    et_destroy(&w->convs);
+    ep_destroy(&w->dir_pool);
+    ep_destroy(&w->mix_pool);
+    ep_destroy(&w->conv_pool);
+    free(w->by_qp);
+}
+
+static struct eng_wire_dir *dir_at(const struct eng_wire *w, uint32_t index)
+{
+    return ep_item(&w->dir_pool, index);
+}
+
+/* The conversation of two nodes (either way), made when first needed; its
+ * pool index + 1, 0 past the cap.  *forward: whether src is its a. */
+static uint32_t conv_of(struct ib_engine *e, const struct eng_node *src, const struct eng_node *dst,
+                        bool *forward)
+{
+    struct eng_wire *w = &e->wire;
+    struct conv_key k;
+    *forward = memcmp(src, dst, sizeof *src) <= 0;
+    k.a = *forward ? *src : *dst;
+    k.b = *forward ? *dst : *src;
+    uint64_t h = et_hash(&k, sizeof k);
+    struct eng_wire_conv *c = et_find(&w->convs, h, conv_eq, &k);
+    if (c)
+        return c->self + 1;
+    if (w->conv_count >= e->cfg.max_qps) {
+        e->stats.wire_conversations_dropped++;
+        return 0;
+    }
+    uint32_t self;
+    if (!(c = ep_alloc(&w->conv_pool, &self))) {
+        eng_oom(e);
+        return 0;
+    }
+    c->a = k.a;
+    c->b = k.b;
+    c->self = self;
+    if (!et_insert(&w->convs, h, self)) {
+        ep_release(&w->conv_pool, c, self);
+        eng_oom(e);
+        return 0;
+    }
+    w->conv_count++;
+    return self + 1;
+}
+
+/* The direction of k, made when first needed; NULL past the cap. */
+static struct eng_wire_dir *dir_get(struct ib_engine *e, const struct eng_wire_key *k)
+{
+    struct eng_wire *w = &e->wire;
+    uint64_t h = et_hash(k, sizeof *k);
+    struct eng_wire_dir *d = et_find(&w->dirs, h, dir_eq, k);
+    if (d)
+        return d;
+    if (w->dir_count >= 2 * (uint64_t)e->cfg.max_qps) {
+        e->stats.wire_directions_dropped++;
+        return NULL;
+    }
+    uint32_t self;
+    if (!(d = ep_alloc(&w->dir_pool, &self)))
+        return eng_oom(e);
+    if (!et_insert(&w->dirs, h, self)) {
+        ep_release(&w->dir_pool, d, self);
+        return eng_oom(e);
+    }
+    w->dir_count++;
+    d->key = *k;
+    bool forward;
+    d->conv = conv_of(e, &k->src, &k->dst, &forward);
+    d->forward = forward;
+    return d;
+}
+
+/* Whether a node is this endpoint, as eng_node_of would key it. */
+static bool node_is(const struct eng_node *n, const struct ib_endpoint *ep)
+{
+    if (ep->lid)
+        return n->kind == ENG_NODE_LID && n->lid == ep->lid;
+    return ep->has_gid ? n->kind == ENG_NODE_GID && memcmp(n->gid, ep->gid, 16) == 0
+                       : n->kind == ENG_NODE_NONE;
+}
+
+static struct eng_wire_dir *dir_of_packet(struct ib_engine *e, const struct ib_packet *p)
+{
+    struct eng_wire *w = &e->wire;
+    uint32_t *slot = NULL;
+    if (e->out->links.has_qp) {
+        size_t at =
+            2 * (size_t)e->out->links.qp + ib_op_is_response(ib_opcode_info(p->bth.opcode).op);
+        if (at >= w->by_qp_cap) {
+            size_t cap = w->by_qp_cap ? w->by_qp_cap : 64;
+            while (cap <= at)
+                cap *= 2;
+            uint32_t *grown = realloc(w->by_qp, cap * sizeof *grown);
+            if (!grown)
+                return eng_oom(e);
+            memset(grown + w->by_qp_cap, 0, (cap - w->by_qp_cap) * sizeof *grown);
+            w->by_qp = grown;
+            w->by_qp_cap = cap;
+        }
+        slot = &w->by_qp[at];
+        if (*slot) {
+            struct eng_wire_dir *d = dir_at(w, *slot - 1);
+            /* A QP number used again by a new connection is another direction. */
+            if (d->key.qpn == p->bth.destqp && node_is(&d->key.src, &p->src))
+                return d;
+        }
+    }
+    struct eng_wire_key k;
+    memset(&k, 0, sizeof k);
+    k.src = eng_node_of(&p->src);
+    k.dst = eng_node_of(&p->dst);
+    k.qpn = p->bth.destqp;
+    struct eng_wire_dir *d = dir_get(e, &k);
+    if (d && slot)
+        *slot = d->self + 1;
+    return d;
+}
+
+/* ---- the findings ---- */
+
+static struct ib_finding *emit(struct ib_engine *e, enum ib_finding_kind kind,
+                               struct eng_ref related, const struct ib_packet *p)
+{
+    struct ib_finding *f =
+        eng_emit(e, kind, related.where ? ref_unpack(related) : (struct ib_frame_ref){ 0, 0, 0 });
+    if (f && p)
+        f->data.dest_qp = p->bth.destqp;
+    return f;
+}
+
+/* The first packet of a direction whose other direction came first: its
+ * DSCP and priority against the other's first packet's. */
+static void asymmetric(struct ib_engine *e, const struct eng_wire_dir *d, const struct ib_packet *p)
+{
+    if (!d->pair)
+        return;
+    const struct eng_wire_dir *o = dir_at(&e->wire, d->pair - 1);
+    if (!o->seen)
+        return;
+    static const unsigned fields[] = { IB_WIRE_DSCP, IB_WIRE_PRIORITY };
+    for (unsigned i = 0; i < 2; i++) {
+        uint8_t mine = field_value(d->first_word, fields[i]);
+        uint8_t theirs = field_value(o->first_word, fields[i]);
+        if (mine == theirs)
+            continue;
+        struct ib_finding *f = emit(e, IB_FIND_ASYMMETRIC_CLASS, o->first, p);
+        if (!f)
+            continue;
+        f->data.class_field = (uint8_t)fields[i];
+        f->data.value = mine;
+        f->data.other = theirs;
+        f->data.known = (uint8_t)((mine != IB_WIRE_NO_VALUE ? IB_KNOWN_VALUE : 0) |
+                                  (theirs != IB_WIRE_NO_VALUE ? IB_KNOWN_OTHER : 0));
+    }
+}
+
+static void not_ect(struct ib_engine *e, struct eng_wire_dir *d, const struct ib_packet *p)
+{
+    struct eng_wire *w = &e->wire;
+    if (p->wire.ip_ecn != IB_ECN_NOT_ECT) {
+        if (!w->first_ect.where)
+            w->first_ect = ref_pack(e->at);
+        return;
+    }
+    if (!w->first_ect.where || d->not_ect_said)
+        return;
+    d->not_ect_said = true;
+    struct ib_finding *f = emit(e, IB_FIND_NOT_ECT, w->first_ect, p);
+    if (f)
+        f->data.value = IB_ECN_NOT_ECT;
+}
+
+static void version_mix(struct ib_engine *e, const struct eng_wire_dir *d,
+                        const struct ib_packet *p, uint8_t version)
+{
+    struct eng_wire_conv *c = ep_item(&e->wire.conv_pool, d->conv - 1);
+    if (!c->version) {
+        c->version = version;
+        c->first = ref_pack(e->at);
+        return;
+    }
+    if (c->version == version || c->mix_said)
+        return;
+    c->mix_said = true;
+    struct ib_finding *f = emit(e, IB_FIND_ROCE_VERSION_MIX, c->first, p);
+    if (f) {
+        f->data.value = version;
+        f->data.other = c->version;
+    }
+}
+
+/* A link-local source GID (any carrier), or an IPv4-mapped one in a GRH,
+ * with a hop value a router left. */
+static void routed_gid(struct ib_engine *e, const struct eng_wire_dir *d, const struct ib_packet *p)
+{
+    if (!(p->present & IB_HAS_GIDS))
+        return;
+    uint8_t kind = p->wire.src_gid_kind;
+    if (kind != IB_GID_KIND_LINK_LOCAL &&
+        !(kind == IB_GID_KIND_IPV4_MAPPED && p->encap != IB_ENCAP_ROCEV2))
+        return;
+    uint8_t hops;
+    if (p->present & IB_HAS_IP)
+        hops = p->wire.ip_ttl;
+    else if (p->present & IB_HAS_GRH)
+        hops = p->grh.hoplmt;
+    else
+        return;
+    if (unrouted_hops(hops))
+        return;
+    struct eng_wire_conv *c = ep_item(&e->wire.conv_pool, d->conv - 1);
+    if (d->forward ? c->routed_said_ab : c->routed_said_ba)
+        return;
+    if (d->forward)
+        c->routed_said_ab = true;
+    else
+        c->routed_said_ba = true;
+    struct ib_finding *f = emit(e, IB_FIND_LINK_LOCAL_GID_ROUTED, (struct eng_ref){ 0, 0 }, NULL);
+    if (f) {
+        f->data.value = kind;
+        f->data.other = hops;
+    }
+}
+
+/* ---- settings ---- */
+
+/* The settings of a direction whose packets differ from its first: from
+ * now on counted value by value. */
+static struct eng_wire_mix *mix_of(struct ib_engine *e, struct eng_wire_dir *d)
+{
+    struct eng_wire *w = &e->wire;
+    if (d->mix)
+        return ep_item(&w->mix_pool, d->mix - 1);
+    if (d->mix_lost)
+        return NULL;
+    uint32_t self;
+    struct eng_wire_mix *m = NULL;
+    if (w->mix_count >= ENG_WIRE_MIXES_MAX) {
+        e->stats.wire_mixes_dropped++;
+    } else if (!(m = ep_alloc(&w->mix_pool, &self))) {
+        eng_oom(e);
+    }
+    if (!m) {
+        d->mix_lost = true;
+        return NULL;
+    }
+    w->mix_count++;
+    d->mix = self + 1;
+    /* The packets before this one all had the first packet's settings. */
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        eng_wire_mix_add(&m->fields[f], field_value(d->first_word, f), d->packets - 1);
+    return m;
+}
+
+static void count_mixed(struct ib_engine *e, struct eng_wire_dir *d, uint32_t word)
+{
+    struct eng_wire_mix *m = mix_of(e, d);
+    if (!m)
+        return;
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        eng_wire_mix_add(&m->fields[f], field_value(word, f), 1);
+}
+
+/* ---- the entry points ---- */
+
+void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
+{
+    if (p->bth.destqp <= 1 || p->bth.opcode == IB_OPCODE_CNP)
+        return;
+    struct eng_wire_dir *d = dir_of_packet(e, p);
+    if (!d)
+        return;
+    uint32_t word = eng_wire_word(p);
+    d->packets++;
+    if (p->present & IB_HAS_PAYLOAD && p->payload_len > d->max_payload)
+        d->max_payload = p->payload_len;
+    bool first = !d->seen;
+    if (first) {
+        d->seen = true;
+        d->first = ref_pack(e->at);
+        d->first_word = word;
+        asymmetric(e, d, p);
+    } else if (word != d->first_word || d->mix) {
+        count_mixed(e, d, word);
+    }
+    if (p->present & IB_HAS_IP)
+        not_ect(e, d, p);
+    if (d->path_mtu && !d->mtu_said && p->present & IB_HAS_PAYLOAD &&
+        p->payload_len > d->path_mtu) {
+        d->mtu_said = true;
+        struct ib_finding *f = emit(e, IB_FIND_MTU_EXCEEDED, d->req, p);
+        if (f) {
+            f->data.payload = p->payload_len;
+            f->data.path_mtu = d->path_mtu;
+        }
+    }
+    uint8_t version = (uint8_t)VERSION_OF(word);
+    if (version != IB_WIRE_NATIVE && d->conv)
+        version_mix(e, d, p, version);
+    if (d->conv)
+        routed_gid(e, d, p);
+}
+
+void eng_wire_cm_req(struct ib_engine *e, const struct ib_packet *p)
+{
+    uint32_t needed = mtu_bytes(p->cm.u.req.path_mtu);
+    if (!needed)
+        return;
+    if (p->encap == IB_ENCAP_ROCEV2)
+        needed += (p->ip_version == 4 ? IPV4_BYTES : IPV6_BYTES) + UDP_BYTES;
+    else if (p->encap == IB_ENCAP_ROCEV1)
+        needed += GRH_BYTES;
+    else
+        return; /* native IB: no Ethernet frame around it */
+    needed += BTH_RETH_ICRC;
+    if (needed <= LINK_MTU)
+        return;
+    /* Once per connection: its REQ's copies say the same. */
+    for (unsigned i = 0; i < e->out->count && i < IB_FRAME_FINDINGS_MAX; i++)
+        if (e->out->findings[i].kind == IB_FIND_RETRANSMISSION)
+            return;
+    struct ib_finding *f = emit(e, IB_FIND_MTU_EXCEEDED, (struct eng_ref){ 0, 0 }, NULL);
+    if (f) {
+        f->data.path_mtu = mtu_bytes(p->cm.u.req.path_mtu);
+        f->data.link_mtu = LINK_MTU;
+        f->data.needed = needed;
+    }
+}
+
+void eng_wire_cm_pair(struct ib_engine *e, const struct eng_node *src, uint32_t src_qpn,
+                      const struct eng_node *dst, uint32_t dst_qpn, uint8_t mtu_code,
+                      struct eng_ref req)
+{
+    struct eng_wire_key there, back;
+    memset(&there, 0, sizeof there);
+    memset(&back, 0, sizeof back);
+    there.src = back.dst = *src;
+    there.dst = back.src = *dst;
+    there.qpn = dst_qpn;
+    back.qpn = src_qpn;
+    struct eng_wire_dir *a = dir_get(e, &there);
+    struct eng_wire_dir *b = a ? dir_get(e, &back) : NULL;
+    if (!b)
+        return;
+    a->pair = b->self + 1;
+    b->pair = a->self + 1;
+    a->path_mtu = b->path_mtu = (uint16_t)mtu_bytes(mtu_code);
+    a->req = b->req = req;
+    a->mtu_said = b->mtu_said = false;
+}
+
+/* ---- the statistics ---- */
+
+size_t ib_engine_wire_count(const struct ib_engine *e)
+{
+    return e->wire.dir_count;
+}
+
+static void endpoint_of(const struct eng_node *n, struct ib_endpoint *ep)
+{
+    memset(ep, 0, sizeof *ep);
+    ep->lid = n->lid;
+    ep->has_gid = n->kind == ENG_NODE_GID;
+    memcpy(ep->gid, n->gid, 16);
+}
+
+void ib_engine_wire_direction(const struct ib_engine *e, size_t i, struct ib_wire_direction *out)
+{
+    const struct eng_wire *w = &e->wire;
+    const struct eng_wire_dir *d = dir_at(w, (uint32_t)i);
+    memset(out, 0, sizeof *out);
+    out->index = d->self;
+    endpoint_of(&d->key.src, &out->src);
+    endpoint_of(&d->key.dst, &out->dst);
+    out->qpn = d->key.qpn;
+    out->has_pair = d->pair != 0;
+    out->pair = d->pair ? d->pair - 1 : 0;
+    out->path_mtu = d->path_mtu;
+    if (d->path_mtu)
+        out->req = ref_unpack(d->req);
+    out->packets = d->packets;
+    out->max_payload = d->max_payload;
+    if (d->seen)
+        out->first = ref_unpack(d->first);
+    if (d->mix) {
+        const struct eng_wire_mix *m = ep_item(&w->mix_pool, d->mix - 1);
+        memcpy(out->fields, m->fields, sizeof out->fields);
+    } else if (d->mix_lost) {
+        for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+            out->fields[f].other = d->packets;
+    } else if (d->packets) {
+        for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+            eng_wire_mix_add(&out->fields[f], field_value(d->first_word, f), d->packets);
+    }
+}
