@@ -266,6 +266,12 @@ static const struct rs_member limits_members[] = {
       .optional = true },
     { "qp_setups_forgotten", RS_UINT, AT(M, stats.qp_setups_forgotten), .max = UINT64_MAX,
       .noun = "a count", .optional = true },
+    { "wire_directions_dropped", RS_UINT, AT(M, stats.wire_directions_dropped), .max = UINT64_MAX,
+      .noun = "a count", .optional = true },
+    { "wire_mixes_dropped", RS_UINT, AT(M, stats.wire_mixes_dropped), .max = UINT64_MAX,
+      .noun = "a count", .optional = true },
+    { "wire_conversations_dropped", RS_UINT, AT(M, stats.wire_conversations_dropped),
+      .max = UINT64_MAX, .noun = "a count", .optional = true },
 };
 #undef M
 const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
@@ -729,6 +735,87 @@ static const struct rs_member qp_members[] = {
 #undef Q
 const struct rs_object rs_qp = { "qps[]", ROWS(qp_members) };
 
+/* settings[]: struct report_wire, a direction of the wire audit
+ * (docs/wire-audit.md); each setting a list of its values with their
+ * packets, in order of first sight. */
+static const char *version_name(unsigned v)
+{
+    static const char *const names[IB_WIRE_VERSIONS] = { "native", "RoCEv1", "RoCEv2" };
+    return v < IB_WIRE_VERSIONS ? names[v] : NULL;
+}
+static const struct rs_names version_names = { version_name, NULL, IB_WIRE_VERSIONS };
+
+#define V struct ib_wire_count
+#define PACKETS COUNT(V, "packets", packets)
+static const struct rs_member wire_dscp_members[] = {
+    { "value", RS_UINT, AT(V, value), HAS(V, known), .max = 63, .noun = "a DSCP or null" }, PACKETS,
+};
+const struct rs_object rs_wire_dscp = { "settings[].dscp[]", ROWS(wire_dscp_members) };
+static const struct rs_member wire_ecn_members[] = {
+    { "value", RS_ENUM, AT(V, value), HAS(V, known), .names = &ecn_names, .nullable = true,
+      .noun = "an ECN codepoint (Not-ECT, ECT(1), ECT(0), CE) or null" }, PACKETS,
+};
+const struct rs_object rs_wire_ecn = { "settings[].ecn[]", ROWS(wire_ecn_members) };
+static const struct rs_member wire_priority_members[] = {
+    { "value", RS_UINT, AT(V, value), HAS(V, known), .max = 7, .noun = "a priority or null" }, PACKETS,
+};
+const struct rs_object rs_wire_priority = { "settings[].priority[]", ROWS(wire_priority_members) };
+static const struct rs_member wire_version_members[] = {
+    { "value", RS_ENUM, AT(V, value), HAS(V, known), .names = &version_names,
+      .noun = "a carrier (native, RoCEv1, RoCEv2)" }, PACKETS,
+};
+const struct rs_object rs_wire_version = { "settings[].version[]", ROWS(wire_version_members) };
+static const struct rs_member wire_gid_kind_members[] = {
+    { "value", RS_ENUM, AT(V, value), HAS(V, known), .names = &gid_kind_names, .nullable = true,
+      .noun = "a GID kind (global, link-local, IPv4-mapped) or null" }, PACKETS,
+};
+const struct rs_object rs_wire_gid_kind = { "settings[].gid_kind[]", ROWS(wire_gid_kind_members) };
+#undef PACKETS
+#undef V
+
+#define W struct report_wire
+#define NOT_KEPT(key, f) { key, RS_UINT, AT(W, dir.fields[f].other), .max = UINT64_MAX, .noun = "a count" }
+static const struct rs_member wire_not_kept_members[] = {
+    NOT_KEPT("dscp", IB_WIRE_DSCP), NOT_KEPT("ecn", IB_WIRE_ECN),
+    NOT_KEPT("priority", IB_WIRE_PRIORITY), NOT_KEPT("version", IB_WIRE_VERSION),
+    NOT_KEPT("gid_kind", IB_WIRE_GID_KIND),
+};
+#undef NOT_KEPT
+static const struct rs_object rs_wire_not_kept = { "settings[].not_kept", ROWS(wire_not_kept_members) };
+static bool values_not_kept(const void *w)
+{
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        if (((const W *)w)->dir.fields[f].other)
+            return true;
+    return false;
+}
+#define VALUES(key, f, o) { key, RS_LIST, offsetof(W, values[f]), .aux = offsetof(W, dir.fields[f].count), \
+                            .size = sizeof(struct ib_wire_count), .max = IB_WIRE_VALUES_MAX, .object = &o }
+static const struct rs_member wire_members[] = {
+    U32(W, "index", dir.index, "a direction's number"),
+    { "src", RS_ENDPOINT, AT(W, dir.src) },
+    { "dst", RS_ENDPOINT, AT(W, dir.dst) },
+    { "qpn", RS_UINT, AT(W, dir.qpn), .max = QP_MAX, .noun = "a QP number" },
+    { "pair", RS_UINT, AT(W, dir.pair), HAS(W, dir.has_pair), .max = UINT32_MAX,
+      .noun = "a direction's number or null" },
+    { "path_mtu", RS_UINT, AT(W, dir.path_mtu), HAS(W, dir.has_pair), .max = 4096,
+      .noun = "a path MTU or null" },
+    FRAME(W, "req", dir.req),
+    COUNT(W, "packets", dir.packets),
+    U32(W, "max_payload", dir.max_payload, "a count of bytes"),
+    FRAME(W, "first", dir.first),
+    VALUES("dscp", IB_WIRE_DSCP, rs_wire_dscp),
+    VALUES("ecn", IB_WIRE_ECN, rs_wire_ecn),
+    VALUES("priority", IB_WIRE_PRIORITY, rs_wire_priority),
+    VALUES("version", IB_WIRE_VERSION, rs_wire_version),
+    VALUES("gid_kind", IB_WIRE_GID_KIND, rs_wire_gid_kind),
+    { "not_kept", RS_OBJECT, 0, .object = &rs_wire_not_kept, .present = values_not_kept,
+      .optional = true },
+};
+#undef VALUES
+#undef W
+const struct rs_object rs_wire = { "settings[]", ROWS(wire_members) };
+
 /* clang-format on */
 
 /* In the order of the JSON report. */
@@ -748,6 +835,13 @@ const struct rs_object *const rs_objects[] = {
     &rs_qp_resends,
     &rs_qp_rtt,
     &rs_qp_trace,
+    &rs_wire,
+    &rs_wire_dscp,
+    &rs_wire_ecn,
+    &rs_wire_priority,
+    &rs_wire_version,
+    &rs_wire_gid_kind,
+    &rs_wire_not_kept,
     &rs_crc_capture,
     &rs_crc_counts,
     &rs_limits,

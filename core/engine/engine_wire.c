@@ -27,10 +27,12 @@
 #define IPV6_BYTES    40u
 #define UDP_BYTES     8u
 
-/* The hop values senders start from: anything else went through a router. */
+/* The hop values senders start from: anything else went through a router.
+ * Native IB senders on one subnet start from 0 (a local path record's hop
+ * limit), and no router forwards a packet with none left. */
 static bool unrouted_hops(uint8_t hops)
 {
-    return hops == 1 || hops == 64 || hops == 128 || hops == 255;
+    return hops == 0 || hops == 1 || hops == 64 || hops == 128 || hops == 255;
 }
 
 static uint32_t mtu_bytes(uint8_t code)
@@ -99,7 +101,7 @@ void eng_wire_mix_add(struct ib_wire_mix *m, uint8_t v, uint64_t packets)
             return;
         }
     if (m->count < IB_WIRE_VALUES_MAX)
-        m->values[m->count++] = (struct ib_wire_count){ v, packets };
+        m->values[m->count++] = (struct ib_wire_count){ v, v != IB_WIRE_NO_VALUE, packets };
     else
         m->other += packets;
 }
@@ -202,6 +204,7 @@ static struct eng_wire_dir *dir_get(struct ib_engine *e, const struct eng_wire_k
     }
     w->dir_count++;
     d->key = *k;
+    d->self = self;
     bool forward;
     d->conv = conv_of(e, &k->src, &k->dst, &forward);
     d->forward = forward;
@@ -280,6 +283,10 @@ static void asymmetric(struct ib_engine *e, const struct eng_wire_dir *d, const 
         uint8_t mine = field_value(d->first_word, fields[i]);
         uint8_t theirs = field_value(o->first_word, fields[i]);
         if (mine == theirs)
+            continue;
+        /* A native packet without a GRH has no DSCP to differ; an untagged
+         * one's priority is the port's, not the RoCE priority. */
+        if (fields[i] == IB_WIRE_DSCP && (mine == IB_WIRE_NO_VALUE || theirs == IB_WIRE_NO_VALUE))
             continue;
         struct ib_finding *f = emit(e, IB_FIND_ASYMMETRIC_CLASS, o->first, p);
         if (!f)

@@ -443,6 +443,7 @@ enum { IB_WIRE_NATIVE, IB_WIRE_ROCEV1, IB_WIRE_ROCEV2, IB_WIRE_VERSIONS };
 
 struct ib_wire_count {
     uint8_t value; /* IB_WIRE_NO_VALUE: the packets had none */
+    bool known;    /* value is not IB_WIRE_NO_VALUE (the reports write null) */
     uint64_t packets;
 };
 

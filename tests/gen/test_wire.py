@@ -42,7 +42,7 @@ DETAILS = {
 }
 # The contract's settings (wire_contract.md).
 CNP_WINDOW_US, LINK_MTU, STORM_US, LINK_BPS = 50, 1500, 100_000, 100e9
-UNROUTED_HOPS = {1, 64, 128, 255}  # what senders start with
+UNROUTED_HOPS = {0, 1, 64, 128, 255}  # what senders start with
 CNP_OP = 0x81
 ECN_NAMES = {0: "Not-ECT", 1: "ECT(1)", 2: "ECT(0)", 3: "CE"}
 FIELDS = ["frame.number", "frame.time_epoch", "eth.type", "vlan.etype", "vlan.priority", "ip.src", "ip.dst",
@@ -151,6 +151,8 @@ def asymmetric(frames, conns):
             continue
         early, late = sorted(firsts, key=lambda v: v["n"])
         for field, attr in (("dscp", "dscp"), ("priority", "prio")):
+            if field == "dscp" and None in (late[attr], early[attr]):
+                continue  # a native packet without a GRH has no DSCP
             if late[attr] != early[attr]:
                 rows.append((late["n"], "asymmetric_class", early["n"],
                              f"qp=0x{late['qp']:06x};field={field};value={late[attr]};"
