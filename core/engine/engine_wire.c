@@ -417,7 +417,10 @@ void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
         return;
     uint32_t word = eng_wire_word(p);
     d->packets++;
-    if (p->present & IB_HAS_PAYLOAD && p->payload_len > d->max_payload)
+    /* A packet the parser found fault with (cut, lengths that disagree) may
+     * not have its own payload length. */
+    bool sized = p->present & IB_HAS_PAYLOAD && p->diags.count == 0;
+    if (sized && p->payload_len > d->max_payload)
         d->max_payload = p->payload_len;
     bool first = !d->seen;
     if (first) {
@@ -430,8 +433,7 @@ void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
     }
     if (p->present & IB_HAS_IP)
         not_ect(e, d, p);
-    if (d->path_mtu && !d->mtu_said && p->present & IB_HAS_PAYLOAD &&
-        p->payload_len > d->path_mtu) {
+    if (d->path_mtu && !d->mtu_said && sized && p->payload_len > d->path_mtu) {
         d->mtu_said = true;
         struct ib_finding *f = emit(e, IB_FIND_MTU_EXCEEDED, d->req, p);
         if (f) {
