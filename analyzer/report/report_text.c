@@ -772,6 +772,48 @@ static void write_qps(FILE *out, const struct report_model *m)
                 troubled - TEXT_QPS_LISTED);
 }
 
+/* The wire audit's directions listed, the rest counted. */
+#define TEXT_WIRE_LISTED 20
+
+static void wire_line(FILE *out, const struct report_wire *w)
+{
+    const struct ib_wire_direction *d = &w->dir;
+    char src[64], dst[64], mtu[16] = "-", v[IB_WIRE_FIELD_COUNT][WIRE_VALUES_BUF];
+    fmt_node(&d->src, src, sizeof src);
+    fmt_node(&d->dst, dst, sizeof dst);
+    if (d->has_pair)
+        snprintf(mtu, sizeof mtu, "%" PRIu32, d->path_mtu);
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        fmt_wire_values(f, &d->fields[f], w->values[f], v[f], sizeof v[f]);
+    fprintf(out,
+            "  %4" PRIu32 "  %-16s %-16s 0x%06" PRIx32 " %9" PRIu64 "  %-6s %-7s %-4s %-7s %-12s"
+            " %5s %7" PRIu32 "\n",
+            d->index, src, dst, d->qpn, d->packets, v[IB_WIRE_DSCP], v[IB_WIRE_ECN],
+            v[IB_WIRE_PRIORITY], v[IB_WIRE_VERSION], v[IB_WIRE_GID_KIND], mtu, d->max_payload);
+}
+
+static void write_settings(FILE *out, const struct report_model *m)
+{
+    if (m->wire_count == 0)
+        return;
+    struct report_wire buf;
+    size_t carried = 0, listed = 0;
+    for (size_t i = 0; i < m->wire_count; i++)
+        carried += report_wire(m, i, &buf)->dir.packets != 0;
+    section(out, "Wire settings: each direction's data packets");
+    fprintf(out, "     #  source           destination      QPN          packets  DSCP   ECN     "
+                 "prio ver.    GID          MTU payload\n");
+    for (size_t i = 0; i < m->wire_count && listed < TEXT_WIRE_LISTED; i++) {
+        const struct report_wire *w = report_wire(m, i, &buf);
+        if (w->dir.packets == 0)
+            continue;
+        wire_line(out, w);
+        listed++;
+    }
+    if (carried > listed)
+        fprintf(out, "  and %zu more (the JSON report lists every direction)\n", carried - listed);
+}
+
 static void write_hosts(FILE *out, const struct report_model *m, int hw)
 {
     section(out, "Hosts");
@@ -851,6 +893,7 @@ static int text_end(void *p, const struct report_model *m)
         write_nearest(out, m, st->host_width);
     write_chains(out, m);
     write_qps(out, m);
+    write_settings(out, m);
     write_addressing(out, m);
     write_findings(out, st, m);
     int error = st->error;
