@@ -50,6 +50,11 @@ static const char merge_columns[] =
 /* With captures of several hosts correlated (fabric.h): a connection's
  * captures, a capture's clock offset and its bound. */
 static const char fabric_columns[] = "seen_at,clock_offset_ns,clock_offset_error_ns";
+/* The wire audit's directions (record = "setting"), at the end of every
+ * header: a direction's number, endpoints and settings (mixes as
+ * "26×1000, 0×3"); its first frame in frame, its CM REQ in req_frame. */
+static const char wire_columns[] = "direction,src,dst,qpn,pair,path_mtu,packets,max_payload,dscp,"
+                                   "ecn,priority,version,gid_kind";
 /* The tables a row shows whole: each member a column. */
 static const struct rs_object *const whole[] = { &rs_finding, &rs_crc_counts };
 
@@ -59,7 +64,8 @@ struct csv_state {
     FILE *out;
     const char *columns[CSV_COLUMNS_MAX];
     size_t column_count;
-    char names[sizeof base_columns + sizeof merge_columns + sizeof fabric_columns];
+    char names[sizeof base_columns + sizeof merge_columns + sizeof fabric_columns +
+               sizeof wire_columns];
     size_t names_used;
 };
 
@@ -124,6 +130,7 @@ static void header_columns(struct csv_state *st, const struct report_model *m)
         add_columns(st, merge_columns);
     if (m->fabric)
         add_columns(st, fabric_columns);
+    add_columns(st, wire_columns);
 }
 
 /* The member a column names in a source ("object.key" through its
@@ -349,9 +356,45 @@ static void host_rows(const struct csv_state *st, const struct report_model *m)
     }
 }
 
+/* A row per direction of the wire audit that carried data packets. */
+static void setting_rows(const struct csv_state *st, const struct report_model *m)
+{
+    static const char *const aliases[][2] = {
+        { "direction", "index" }, { "frame", "first" }, { "req_frame", "req" }, { NULL, NULL }
+    };
+    struct report_wire buf;
+    for (size_t i = 0; i < m->wire_count; i++) {
+        const struct report_wire *w = report_wire(m, i, &buf);
+        if (w->dir.packets == 0)
+            continue;
+        char capture[16], src[64], dst[64], v[IB_WIRE_FIELD_COUNT][WIRE_VALUES_BUF];
+        snprintf(capture, sizeof capture, "%" PRIu32, w->dir.first.capture);
+        fmt_node(&w->dir.src, src, sizeof src);
+        fmt_node(&w->dir.dst, dst, sizeof dst);
+        for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+            fmt_wire_values(f, &w->dir.fields[f], w->values[f], v[f], sizeof v[f]);
+        const struct csv_cell cells[] = {
+            { "record", "setting", false },
+            { "capture", capture, false },
+            { "capture_path", capture_path(m, w->dir.first.capture), true },
+            { "src", src, false },
+            { "dst", dst, false },
+            { "dscp", v[IB_WIRE_DSCP], true },
+            { "ecn", v[IB_WIRE_ECN], true },
+            { "priority", v[IB_WIRE_PRIORITY], true },
+            { "version", v[IB_WIRE_VERSION], true },
+            { "gid_kind", v[IB_WIRE_GID_KIND], true },
+            { "host", m->host_count ? m->hosts[m->wire_host[i]].name : NULL, true },
+        };
+        const struct csv_source sources[] = { { &rs_wire, w, { .index = i }, aliases } };
+        write_row(st, m, &ROW(cells, sources));
+    }
+}
+
 static int csv_end(void *p, const struct report_model *m)
 {
     struct csv_state *st = p;
+    setting_rows(st, m);
     if (m->render.crc)
         crc_rows(st, m);
     host_rows(st, m);
