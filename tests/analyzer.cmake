@@ -64,7 +64,7 @@ endif()
 # ibscope merge: per-host reports against analysing together, hostile
 # inputs, the merged page in Chromium (tests/analyzer/test_merge.py).
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group equal errors values twice html ends forecast)
+  foreach(group equal errors values twice html ends forecast settings)
     add_test(NAME merge.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_merge.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}

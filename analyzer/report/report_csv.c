@@ -43,18 +43,17 @@ static const char base_columns[] =
     "record,capture,capture_path,frame,time,kind,severity,rule,related_capture,related_frame,"
     "message,port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
     "reject_reason,retransmissions,req_frame,rep_frame,rtu_frame,dreq_frame,drep_frame,"
-    "rej_frame,setup_latency_ns,verified,mismatch,not_present,conn";
+    "rej_frame,setup_latency_ns,verified,mismatch,not_present,conn,"
+    /* the wire audit's directions (record = "setting"): a direction's number,
+     * endpoints and settings (mixes as "26×1000, 0×3"); its first frame in
+     * frame, its CM REQ in req_frame */
+    "direction,src,dst,qpn,pair,path_mtu,packets,max_payload,dscp,ecn,priority,version,gid_kind";
 /* A merge's: the host of the row's capture, and a source's figures. */
 static const char merge_columns[] =
     "host,connections,peak_ports_in_use,pool_utilization,peak_ports_per_destination,exhausted";
 /* With captures of several hosts correlated (fabric.h): a connection's
  * captures, a capture's clock offset and its bound. */
 static const char fabric_columns[] = "seen_at,clock_offset_ns,clock_offset_error_ns";
-/* The wire audit's directions (record = "setting"), at the end of every
- * header: a direction's number, endpoints and settings (mixes as
- * "26×1000, 0×3"); its first frame in frame, its CM REQ in req_frame. */
-static const char wire_columns[] = "direction,src,dst,qpn,pair,path_mtu,packets,max_payload,dscp,"
-                                   "ecn,priority,version,gid_kind";
 /* The tables a row shows whole: each member a column. */
 static const struct rs_object *const whole[] = { &rs_finding, &rs_crc_counts };
 
@@ -64,8 +63,7 @@ struct csv_state {
     FILE *out;
     const char *columns[CSV_COLUMNS_MAX];
     size_t column_count;
-    char names[sizeof base_columns + sizeof merge_columns + sizeof fabric_columns +
-               sizeof wire_columns];
+    char names[sizeof base_columns + sizeof merge_columns + sizeof fabric_columns];
     size_t names_used;
 };
 
@@ -130,7 +128,6 @@ static void header_columns(struct csv_state *st, const struct report_model *m)
         add_columns(st, merge_columns);
     if (m->fabric)
         add_columns(st, fabric_columns);
-    add_columns(st, wire_columns);
 }
 
 /* The member a column names in a source ("object.key" through its

@@ -563,7 +563,12 @@ static const char *class_field_name(unsigned v)
 {
     return v == IB_WIRE_DSCP || v == IB_WIRE_PRIORITY ? ib_wire_field_name(v) : NULL;
 }
-static const struct rs_names class_field_names = { class_field_name, NULL, IB_WIRE_PRIORITY + 1 };
+static unsigned class_field_by_name(const char *s)
+{
+    unsigned f = ib_wire_field_by_name(s);
+    return f == IB_WIRE_DSCP || f == IB_WIRE_PRIORITY ? f : IB_WIRE_PRIORITY + 1;
+}
+static const struct rs_names class_field_names = { class_field_name, class_field_by_name, IB_WIRE_PRIORITY + 1 };
 static bool link_form(const void *d) { return ((const D *)d)->link_mtu != 0; }
 static bool path_form(const void *d) { return ((const D *)d)->link_mtu == 0; }
 
