@@ -215,7 +215,7 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "link_local_gid_routed", IB_SEV_WARN, IB_GROUP_PROTOCOL, "Link-local GID routed",
         "Link-local or IPv4-mapped GID on a routed packet", NULL,
         "A data packet from a link-local GID (or an IPv4-mapped one in a RoCEv1 GRH) whose "
-        "hop limit or TTL shows a router on the way (not 1, 64, 128 or 255): the wrong GID "
+        "hop limit or TTL shows a router on the way (not 0, 1, 64, 128 or 255): the wrong GID "
         "index for a routed fabric.",
         false },
 };
