@@ -43,10 +43,15 @@ static uint32_t mtu_bytes(uint8_t code)
 /* ---- the settings word ---- */
 
 #define BYTE(word, field) ((uint8_t)((word) >> (8 * (field))))
-#define VERSION_OF(word)  (BYTE(word, 3) >> 4)
-#define KIND_OF(word)     (BYTE(word, 3) & 0xF)
+/* No packet's word: its version nibble is 0xF (a direction before its
+ * first packet). */
+#define NO_WORD          UINT32_MAX
+#define VERSION_OF(word) (BYTE(word, 3) >> 4)
+#define KIND_OF(word)    (BYTE(word, 3) & 0xF)
 
-uint32_t eng_wire_word(const struct ib_packet *p)
+/* The settings of a packet in one word (ENG_WIRE_NONE bytes where it has
+ * none). */
+static inline uint32_t settings_word(const struct ib_packet *p)
 {
     uint32_t dscp = ENG_WIRE_NONE, ecn = ENG_WIRE_NONE, prio = ENG_WIRE_NONE, kind = 0xF;
     if (p->present & IB_HAS_IP) {
@@ -148,10 +153,10 @@ static struct eng_wire_dir *dir_at(const struct eng_wire *w, uint32_t index)
     return ep_item(&w->dir_pool, index);
 }
 
-/* The conversation of two nodes (either way), made when first needed; its
- * pool index + 1, 0 past the cap.  *forward: whether src is its a. */
-static uint32_t conv_of(struct ib_engine *e, const struct eng_node *src, const struct eng_node *dst,
-                        bool *forward)
+/* The conversation of two nodes (either way), made when first needed; NULL
+ * past the cap.  *forward: whether src is its a. */
+static struct eng_wire_conv *conv_of(struct ib_engine *e, const struct eng_node *src,
+                                     const struct eng_node *dst, bool *forward)
 {
     struct eng_wire *w = &e->wire;
     struct conv_key k;
@@ -161,26 +166,23 @@ static uint32_t conv_of(struct ib_engine *e, const struct eng_node *src, const s
     uint64_t h = et_hash(&k, sizeof k);
     struct eng_wire_conv *c = et_find(&w->convs, h, conv_eq, &k);
     if (c)
-        return c->self + 1;
+        return c;
     if (w->conv_count >= e->cfg.max_qps) {
         e->stats.wire_conversations_dropped++;
-        return 0;
+        return NULL;
     }
     uint32_t self;
-    if (!(c = ep_alloc(&w->conv_pool, &self))) {
-        eng_oom(e);
-        return 0;
-    }
+    if (!(c = ep_alloc(&w->conv_pool, &self)))
+        return eng_oom(e);
     c->a = k.a;
     c->b = k.b;
     c->self = self;
     if (!et_insert(&w->convs, h, self)) {
         ep_release(&w->conv_pool, c, self);
-        eng_oom(e);
-        return 0;
+        return eng_oom(e);
     }
     w->conv_count++;
-    return self + 1;
+    return c;
 }
 
 /* The direction of k, made when first needed; NULL past the cap. */
@@ -205,6 +207,8 @@ static struct eng_wire_dir *dir_get(struct ib_engine *e, const struct eng_wire_k
     w->dir_count++;
     d->key = *k;
     d->self = self;
+    d->mtu_limit = UINT32_MAX;
+    d->first_word = NO_WORD;
     bool forward;
     d->conv = conv_of(e, &k->src, &k->dst, &forward);
     d->forward = forward;
@@ -212,40 +216,65 @@ static struct eng_wire_dir *dir_get(struct ib_engine *e, const struct eng_wire_k
 }
 
 /* Whether a node is this endpoint, as eng_node_of would key it. */
-static bool node_is(const struct eng_node *n, const struct ib_endpoint *ep)
+static inline bool node_is(const struct eng_node *n, const struct ib_endpoint *ep)
 {
     if (ep->lid)
         return n->kind == ENG_NODE_LID && n->lid == ep->lid;
-    return ep->has_gid ? n->kind == ENG_NODE_GID && memcmp(n->gid, ep->gid, 16) == 0
-                       : n->kind == ENG_NODE_NONE;
+    if (!ep->has_gid)
+        return n->kind == ENG_NODE_NONE;
+    uint64_t a[2], b[2];
+    memcpy(a, n->gid, 16);
+    memcpy(b, ep->gid, 16);
+    return n->kind == ENG_NODE_GID && a[0] == b[0] && a[1] == b[1];
 }
 
-static struct eng_wire_dir *dir_of_packet(struct ib_engine *e, const struct ib_packet *p)
+/* Whether an RC or XRC opcode answers (READ response, ACK, atomic ACK:
+ * 0x0D to 0x12 in its low five bits, IBA Vol. 1 Table 39). */
+static inline unsigned answers(uint8_t opcode)
+{
+    unsigned op = opcode & 0x1Fu;
+    return op >= 0x0D && op <= 0x12;
+}
+
+/* The slot of the queue pair the transport analysis found for the packet
+ * (grown to hold it), NULL when it found none. */
+static struct eng_wire_dir **qp_slot(struct ib_engine *e, const struct ib_packet *p)
 {
     struct eng_wire *w = &e->wire;
-    uint32_t *slot = NULL;
-    if (e->out->links.has_qp) {
-        size_t at =
-            2 * (size_t)e->out->links.qp + ib_op_is_response(ib_opcode_info(p->bth.opcode).op);
-        if (at >= w->by_qp_cap) {
-            size_t cap = w->by_qp_cap ? w->by_qp_cap : 64;
-            while (cap <= at)
-                cap *= 2;
-            uint32_t *grown = realloc(w->by_qp, cap * sizeof *grown);
-            if (!grown)
-                return eng_oom(e);
-            memset(grown + w->by_qp_cap, 0, (cap - w->by_qp_cap) * sizeof *grown);
-            w->by_qp = grown;
-            w->by_qp_cap = cap;
-        }
-        slot = &w->by_qp[at];
-        if (*slot) {
-            struct eng_wire_dir *d = dir_at(w, *slot - 1);
-            /* A QP number used again by a new connection is another direction. */
-            if (d->key.qpn == p->bth.destqp && node_is(&d->key.src, &p->src))
-                return d;
-        }
+    if (!e->out->links.has_qp)
+        return NULL;
+    size_t at = 2 * (size_t)e->out->links.qp + answers(p->bth.opcode);
+    if (at >= w->by_qp_cap) {
+        size_t cap = w->by_qp_cap ? w->by_qp_cap : 64;
+        while (cap <= at)
+            cap *= 2;
+        struct eng_wire_dir **grown = realloc(w->by_qp, cap * sizeof *grown);
+        if (!grown)
+            return eng_oom(e);
+        memset(grown + w->by_qp_cap, 0, (cap - w->by_qp_cap) * sizeof *grown);
+        w->by_qp = grown;
+        w->by_qp_cap = cap;
     }
+    return &w->by_qp[at];
+}
+
+/* The direction its queue pair's slot holds for the packet, NULL when it
+ * holds none yet (or another: a QP number used again by a new connection
+ * is another direction). */
+static inline struct eng_wire_dir *cached_dir(const struct ib_engine *e, const struct ib_packet *p)
+{
+    const struct eng_wire *w = &e->wire;
+    if (!e->out->links.has_qp)
+        return NULL;
+    size_t at = 2 * (size_t)e->out->links.qp + answers(p->bth.opcode);
+    struct eng_wire_dir *d = at < w->by_qp_cap ? w->by_qp[at] : NULL;
+    return d && d->key.qpn == p->bth.destqp && node_is(&d->key.src, &p->src) ? d : NULL;
+}
+
+/* The packet's direction, looked up (and kept in its queue pair's slot). */
+static struct eng_wire_dir *dir_lookup(struct ib_engine *e, const struct ib_packet *p)
+{
+    struct eng_wire_dir **slot = qp_slot(e, p);
     struct eng_wire_key k;
     memset(&k, 0, sizeof k);
     k.src = eng_node_of(&p->src);
@@ -253,7 +282,7 @@ static struct eng_wire_dir *dir_of_packet(struct ib_engine *e, const struct ib_p
     k.qpn = p->bth.destqp;
     struct eng_wire_dir *d = dir_get(e, &k);
     if (d && slot)
-        *slot = d->self + 1;
+        *slot = d;
     return d;
 }
 
@@ -318,7 +347,7 @@ static void not_ect(struct ib_engine *e, struct eng_wire_dir *d, const struct ib
 static void version_mix(struct ib_engine *e, const struct eng_wire_dir *d,
                         const struct ib_packet *p, uint8_t version)
 {
-    struct eng_wire_conv *c = ep_item(&e->wire.conv_pool, d->conv - 1);
+    struct eng_wire_conv *c = d->conv;
     if (!c->version) {
         c->version = version;
         c->first = ref_pack(e->at);
@@ -353,7 +382,7 @@ static void routed_gid(struct ib_engine *e, const struct eng_wire_dir *d, const 
         return;
     if (unrouted_hops(hops))
         return;
-    struct eng_wire_conv *c = ep_item(&e->wire.conv_pool, d->conv - 1);
+    struct eng_wire_conv *c = d->conv;
     if (d->forward ? c->routed_said_ab : c->routed_said_ba)
         return;
     if (d->forward)
@@ -408,14 +437,32 @@ static void count_mixed(struct ib_engine *e, struct eng_wire_dir *d, uint32_t wo
 
 /* ---- the entry points ---- */
 
-void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
+/* Whether a word's source GID must stay on its link: link-local on any
+ * carrier, IPv4-mapped in a GRH (RoCEv1 or native). */
+static bool gid_suspect(uint32_t word)
 {
-    if (p->bth.destqp <= 1 || p->bth.opcode == IB_OPCODE_CNP)
+    return KIND_OF(word) == IB_GID_KIND_LINK_LOCAL ||
+           (KIND_OF(word) == IB_GID_KIND_IPV4_MAPPED && VERSION_OF(word) != IB_WIRE_ROCEV2);
+}
+
+static void path_mtu_check(struct ib_engine *e, struct eng_wire_dir *d, const struct ib_packet *p)
+{
+    d->mtu_said = true;
+    d->mtu_limit = UINT32_MAX;
+    struct ib_finding *f = emit(e, IB_FIND_MTU_EXCEEDED, d->req, p);
+    if (f) {
+        f->data.payload = p->payload_len;
+        f->data.path_mtu = d->path_mtu;
+    }
+}
+
+/* Everything a packet may bring but the common case's: a direction to
+ * look up, its first packet, a setting that changed, a finding to check. */
+static __attribute__((noinline)) void feed_slow(struct ib_engine *e, const struct ib_packet *p,
+                                                struct eng_wire_dir *d, uint32_t word)
+{
+    if (!d && !(d = dir_lookup(e, p)))
         return;
-    struct eng_wire_dir *d = dir_of_packet(e, p);
-    if (!d)
-        return;
-    uint32_t word = eng_wire_word(p);
     d->packets++;
     /* A packet the parser found fault with (cut, lengths that disagree) may
      * not have its own payload length. */
@@ -427,25 +474,51 @@ void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
         d->seen = true;
         d->first = ref_pack(e->at);
         d->first_word = word;
+        d->gid_suspect = gid_suspect(word);
         asymmetric(e, d, p);
-    } else if (word != d->first_word || d->mix) {
-        count_mixed(e, d, word);
     }
     if (p->present & IB_HAS_IP)
         not_ect(e, d, p);
-    if (d->path_mtu && !d->mtu_said && sized && p->payload_len > d->path_mtu) {
-        d->mtu_said = true;
-        struct ib_finding *f = emit(e, IB_FIND_MTU_EXCEEDED, d->req, p);
-        if (f) {
-            f->data.payload = p->payload_len;
-            f->data.path_mtu = d->path_mtu;
-        }
-    }
+    if (sized && p->payload_len > d->mtu_limit)
+        path_mtu_check(e, d, p);
+    if (!first && (word != d->first_word || d->mix))
+        count_mixed(e, d, word);
     uint8_t version = (uint8_t)VERSION_OF(word);
     if (version != IB_WIRE_NATIVE && d->conv)
         version_mix(e, d, p, version);
-    if (d->conv)
+    if (d->gid_suspect && d->conv)
         routed_gid(e, d, p);
+}
+
+/* Whether a packet leaves not_ect as it is: ECN-capable once the capture's
+ * first ECN-capable packet is known, or Not-ECT where there is none yet or
+ * its direction was said. */
+static inline bool ecn_quiet(const struct eng_wire *w, const struct eng_wire_dir *d,
+                             const struct ib_packet *p, uint32_t word)
+{
+    if (!(p->present & IB_HAS_IP))
+        return true;
+    if (BYTE(word, 1) != IB_ECN_NOT_ECT)
+        return w->first_ect.where != 0;
+    return !w->first_ect.where || d->not_ect_said;
+}
+
+void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
+{
+    if (p->bth.destqp <= 1 || p->bth.opcode == IB_OPCODE_CNP)
+        return;
+    struct eng_wire_dir *d = cached_dir(e, p);
+    uint32_t word = settings_word(p);
+    /* The common packet: its direction's first settings again (their
+     * version and GID kind checked then), nothing for a finding. */
+    if (d && word == d->first_word && !d->mix && !d->gid_suspect &&
+        p->payload_len <= d->mtu_limit && p->diags.count == 0 && ecn_quiet(&e->wire, d, p, word)) {
+        d->packets++;
+        if (p->present & IB_HAS_PAYLOAD && p->payload_len > d->max_payload)
+            d->max_payload = p->payload_len;
+        return;
+    }
+    feed_slow(e, p, d, word);
 }
 
 void eng_wire_cm_req(struct ib_engine *e, const struct ib_packet *p)
@@ -492,6 +565,7 @@ void eng_wire_cm_pair(struct ib_engine *e, const struct eng_node *src, uint32_t 
     a->pair = b->self + 1;
     b->pair = a->self + 1;
     a->path_mtu = b->path_mtu = (uint16_t)mtu_bytes(mtu_code);
+    a->mtu_limit = b->mtu_limit = a->path_mtu ? a->path_mtu : UINT32_MAX;
     a->req = b->req = req;
     a->mtu_said = b->mtu_said = false;
 }

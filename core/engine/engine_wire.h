@@ -33,14 +33,16 @@ struct eng_wire_key {
 
 struct eng_wire_dir {
     struct eng_wire_key key;
-    uint32_t self;       /* its pool index, its number */
-    uint32_t first_word; /* the first packet's settings (eng_wire_word) */
-    uint32_t mix;        /* its eng_wire_mix's pool index + 1, 0: none */
-    uint32_t pair;       /* the other direction of its queue pair (CM) + 1, 0: none */
-    uint32_t conv;       /* its conversation's pool index + 1, 0: none */
+    uint32_t self;              /* its pool index, its number */
+    uint32_t first_word;        /* the first packet's settings, NO_WORD before */
+    uint32_t mix;               /* its eng_wire_mix's pool index + 1, 0: none */
+    uint32_t pair;              /* the other direction of its queue pair (CM) + 1, 0: none */
+    struct eng_wire_conv *conv; /* its conversation, NULL past the cap */
     uint32_t max_payload;
-    uint16_t path_mtu; /* bytes the CM REQ announced, 0: unknown */
+    uint32_t mtu_limit; /* path_mtu while mtu_exceeded may fire, else UINT32_MAX */
+    uint16_t path_mtu;  /* bytes the CM REQ announced, 0: unknown */
     bool seen : 1, not_ect_said : 1, mtu_said : 1, forward : 1, mix_lost : 1;
+    bool gid_suspect : 1; /* its first packet's source GID must stay on its link */
     uint64_t packets;
     struct eng_ref first, req; /* its first data packet; the CM REQ that set it up */
 };
@@ -66,9 +68,9 @@ struct eng_wire {
     struct et_table convs; /* (a, b) -> eng_wire_conv */
     struct ep_pool dir_pool, mix_pool, conv_pool;
     uint32_t dir_count, mix_count, conv_count;
-    /* By queue pair number q: 2q its requests' direction + 1, 2q + 1 its
-     * answers'; 0 until looked up. */
-    uint32_t *by_qp;
+    /* By queue pair number q: 2q its requests' direction, 2q + 1 its
+     * answers'; NULL until looked up. */
+    struct eng_wire_dir **by_qp;
     size_t by_qp_cap;
     struct eng_ref first_ect; /* the capture's first ECN-capable RoCEv2 data packet */
 };
@@ -86,8 +88,6 @@ void eng_wire_cm_pair(struct ib_engine *e, const struct eng_node *src, uint32_t 
                       const struct eng_node *dst, uint32_t dst_qpn, uint8_t mtu_code,
                       struct eng_ref req);
 
-/* The settings word of a packet (ENG_WIRE_NONE bytes where it has none). */
-uint32_t eng_wire_word(const struct ib_packet *p);
 /* A mix's count of one more packet of value v (IB_WIRE_VALUES_MAX kept). */
 void eng_wire_mix_add(struct ib_wire_mix *m, uint8_t v, uint64_t packets);
 
