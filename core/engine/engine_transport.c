@@ -130,12 +130,6 @@ static int64_t timeout_ns(uint8_t code)
     return code == 0 ? 0 : (int64_t)4096 << code;
 }
 
-/* The path MTU's bytes from its code (1: 256 ... 5: 4096), 0 unknown. */
-static uint32_t mtu_bytes(uint8_t code)
-{
-    return code >= 1 && code <= 5 ? 128u << code : 0;
-}
-
 /* ---- queue pairs ---- */
 
 static struct eng_qp *qp_at(const struct eng_transport *t, uint32_t index)
@@ -489,7 +483,7 @@ static uint32_t request_span(const struct eng_qp *qp, const struct ib_packet *p,
 {
     if (op != IB_OP_READ_REQUEST)
         return 1;
-    uint32_t mtu = qp->from_cm ? mtu_bytes(qp->mtu) : 0;
+    uint32_t mtu = qp->from_cm ? eng_mtu_bytes(qp->mtu) : 0;
     if (!ib_packet_has(p, IB_HAS_RETH) || mtu == 0)
         return 0;
     uint32_t len = p->ext.reth.dma_len;

@@ -35,11 +35,6 @@ static bool unrouted_hops(uint8_t hops)
     return hops == 0 || hops == 1 || hops == 64 || hops == 128 || hops == 255;
 }
 
-static uint32_t mtu_bytes(uint8_t code)
-{
-    return code >= 1 && code <= 5 ? 128u << code : 0;
-}
-
 /* ---- the settings word ---- */
 
 #define BYTE(word, field) ((uint8_t)((word) >> (8 * (field))))
@@ -523,7 +518,7 @@ void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
 
 void eng_wire_cm_req(struct ib_engine *e, const struct ib_packet *p)
 {
-    uint32_t needed = mtu_bytes(p->cm.u.req.path_mtu);
+    uint32_t needed = eng_mtu_bytes(p->cm.u.req.path_mtu);
     if (!needed)
         return;
     if (p->encap == IB_ENCAP_ROCEV2)
@@ -541,7 +536,7 @@ void eng_wire_cm_req(struct ib_engine *e, const struct ib_packet *p)
             return;
     struct ib_finding *f = emit(e, IB_FIND_MTU_EXCEEDED, (struct eng_ref){ 0, 0 }, NULL);
     if (f) {
-        f->data.path_mtu = mtu_bytes(p->cm.u.req.path_mtu);
+        f->data.path_mtu = eng_mtu_bytes(p->cm.u.req.path_mtu);
         f->data.link_mtu = LINK_MTU;
         f->data.needed = needed;
     }
@@ -564,7 +559,7 @@ void eng_wire_cm_pair(struct ib_engine *e, const struct eng_node *src, uint32_t 
         return;
     a->pair = b->self + 1;
     b->pair = a->self + 1;
-    a->path_mtu = b->path_mtu = (uint16_t)mtu_bytes(mtu_code);
+    a->path_mtu = b->path_mtu = (uint16_t)eng_mtu_bytes(mtu_code);
     a->mtu_limit = b->mtu_limit = a->path_mtu ? a->path_mtu : UINT32_MAX;
     a->req = b->req = req;
     a->mtu_said = b->mtu_said = false;
