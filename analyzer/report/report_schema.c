@@ -272,6 +272,8 @@ static const struct rs_member limits_members[] = {
       .noun = "a count", .optional = true },
     { "wire_conversations_dropped", RS_UINT, AT(M, stats.wire_conversations_dropped),
       .max = UINT64_MAX, .noun = "a count", .optional = true },
+    { "wire_setups_forgotten", RS_UINT, AT(M, stats.wire_setups_forgotten), .max = UINT64_MAX,
+      .noun = "a count", .optional = true },
 };
 #undef M
 const struct rs_object rs_limits = { "limits", ROWS(limits_members) };

@@ -122,13 +122,22 @@ static bool conv_eq(const void *item, const void *key)
     return memcmp(item, key, sizeof(struct conv_key)) == 0;
 }
 
+static bool setup_eq(const void *item, const void *key)
+{
+    return memcmp(&((const struct eng_wire_setup *)item)->key, key, sizeof(struct eng_wire_key)) ==
+           0;
+}
+
 bool eng_wire_init(struct ib_engine *e)
 {
     struct eng_wire *w = &e->wire;
     ep_init(&w->dir_pool, sizeof(struct eng_wire_dir));
     ep_init(&w->mix_pool, sizeof(struct eng_wire_mix));
     ep_init(&w->conv_pool, sizeof(struct eng_wire_conv));
+    ep_init(&w->setup_pool, sizeof(struct eng_wire_setup));
+    el_init(&w->setup_age);
     bool ok = et_init(&w->dirs, 16, &w->dir_pool);
+    ok = et_init(&w->setups, 16, &w->setup_pool) && ok;
     return et_init(&w->convs, 16, &w->conv_pool) && ok;
 }
 
@@ -137,6 +146,8 @@ void eng_wire_destroy(struct ib_engine *e)
     struct eng_wire *w = &e->wire;
     et_destroy(&w->dirs);
     et_destroy(&w->convs);
+    et_destroy(&w->setups);
+    ep_destroy(&w->setup_pool);
     ep_destroy(&w->dir_pool);
     ep_destroy(&w->mix_pool);
     ep_destroy(&w->conv_pool);
@@ -180,6 +191,46 @@ static struct eng_wire_conv *conv_of(struct ib_engine *e, const struct eng_node 
     return c;
 }
 
+static void setup_forget(struct eng_wire *w, struct eng_wire_setup *s, uint64_t h)
+{
+    uint32_t self = s->self;
+    et_remove(&w->setups, h, self);
+    el_unlink(&s->age);
+    ep_release(&w->setup_pool, s, self);
+    w->setup_count--;
+}
+
+/* What the CM gave a direction: its path MTU and REQ. */
+static void set_up(struct eng_wire_dir *d, uint16_t path_mtu, struct eng_ref req)
+{
+    d->path_mtu = path_mtu;
+    d->mtu_limit = path_mtu ? path_mtu : UINT32_MAX;
+    d->req = req;
+    d->mtu_said = false;
+}
+
+static struct eng_wire_dir *dir_find(const struct eng_wire *w, const struct eng_wire_key *k)
+{
+    return et_find(&w->dirs, et_hash(k, sizeof *k), dir_eq, k);
+}
+
+/* A new direction's set-up by the CM, if one waits: applied, and paired
+ * with the other direction when that one has a record. */
+static void setup_take(struct eng_wire *w, struct eng_wire_dir *d)
+{
+    uint64_t h = et_hash(&d->key, sizeof d->key);
+    struct eng_wire_setup *s = et_find(&w->setups, h, setup_eq, &d->key);
+    if (!s)
+        return;
+    set_up(d, s->path_mtu, s->req);
+    struct eng_wire_dir *o = dir_find(w, &s->other);
+    if (o) {
+        d->pair = o->self + 1;
+        o->pair = d->self + 1;
+    }
+    setup_forget(w, s, h);
+}
+
 /* The direction of k, made when first needed; NULL past the cap. */
 static struct eng_wire_dir *dir_get(struct ib_engine *e, const struct eng_wire_key *k)
 {
@@ -207,6 +258,8 @@ static struct eng_wire_dir *dir_get(struct ib_engine *e, const struct eng_wire_k
     bool forward;
     d->conv = conv_of(e, &k->src, &k->dst, &forward);
     d->forward = forward;
+    if (w->setup_count)
+        setup_take(w, d);
     return d;
 }
 
@@ -542,6 +595,47 @@ void eng_wire_cm_req(struct ib_engine *e, const struct ib_packet *p)
     }
 }
 
+/* One direction of a queue pair the CM set up: applied to its record, or
+ * kept until its first packet makes one. */
+static void setup_add(struct ib_engine *e, const struct eng_wire_key *k,
+                      const struct eng_wire_key *other, uint16_t path_mtu, struct eng_ref req)
+{
+    struct eng_wire *w = &e->wire;
+    struct eng_wire_dir *d = dir_find(w, k);
+    if (d) { /* it sent before the REP, or its QP number is used again */
+        set_up(d, path_mtu, req);
+        return;
+    }
+    uint64_t h = et_hash(k, sizeof *k);
+    struct eng_wire_setup *s = et_find(&w->setups, h, setup_eq, k);
+    if (!s) {
+        if (w->setup_count >= e->cfg.max_qps) {
+            struct eng_wire_setup *old = EL_ENTRY(w->setup_age.next, struct eng_wire_setup, age);
+            setup_forget(w, old, et_hash(&old->key, sizeof old->key));
+            e->stats.wire_setups_forgotten++;
+        }
+        uint32_t self;
+        if (!(s = ep_alloc(&w->setup_pool, &self))) {
+            eng_oom(e);
+            return;
+        }
+        if (!et_insert(&w->setups, h, self)) {
+            ep_release(&w->setup_pool, s, self);
+            eng_oom(e);
+            return;
+        }
+        s->self = self;
+        s->key = *k;
+        w->setup_count++;
+    } else {
+        el_unlink(&s->age);
+    }
+    el_append(&w->setup_age, &s->age);
+    s->other = *other;
+    s->path_mtu = path_mtu;
+    s->req = req;
+}
+
 void eng_wire_cm_pair(struct ib_engine *e, const struct eng_node *src, uint32_t src_qpn,
                       const struct eng_node *dst, uint32_t dst_qpn, uint8_t mtu_code,
                       struct eng_ref req)
@@ -553,16 +647,14 @@ void eng_wire_cm_pair(struct ib_engine *e, const struct eng_node *src, uint32_t 
     there.dst = back.src = *dst;
     there.qpn = dst_qpn;
     back.qpn = src_qpn;
-    struct eng_wire_dir *a = dir_get(e, &there);
-    struct eng_wire_dir *b = a ? dir_get(e, &back) : NULL;
-    if (!b)
-        return;
-    a->pair = b->self + 1;
-    b->pair = a->self + 1;
-    a->path_mtu = b->path_mtu = (uint16_t)eng_mtu_bytes(mtu_code);
-    a->mtu_limit = b->mtu_limit = a->path_mtu ? a->path_mtu : UINT32_MAX;
-    a->req = b->req = req;
-    a->mtu_said = b->mtu_said = false;
+    uint16_t path_mtu = (uint16_t)eng_mtu_bytes(mtu_code);
+    setup_add(e, &there, &back, path_mtu, req);
+    setup_add(e, &back, &there, path_mtu, req);
+    struct eng_wire_dir *a = dir_find(&e->wire, &there), *b = dir_find(&e->wire, &back);
+    if (a && b) {
+        a->pair = b->self + 1;
+        b->pair = a->self + 1;
+    }
 }
 
 /* ---- the statistics ---- */

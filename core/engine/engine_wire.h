@@ -47,6 +47,17 @@ struct eng_wire_dir {
     struct eng_ref first, req; /* its first data packet; the CM REQ that set it up */
 };
 
+/* The CM's set-up of a direction that has sent nothing yet: its record is
+ * made by its first packet (the side that never sends holds none), which
+ * this gives its pair, path MTU and REQ. */
+struct eng_wire_setup {
+    struct eng_wire_key key, other; /* the direction, and the other of its queue pair */
+    uint32_t self;                  /* its pool index */
+    uint16_t path_mtu;
+    struct eng_ref req;
+    struct el_link age;
+};
+
 /* A direction's settings with a count per value (IB_WIRE_VALUES_MAX each;
  * more distinct values are counted in other). */
 struct eng_wire_mix {
@@ -64,10 +75,13 @@ struct eng_wire_conv {
 };
 
 struct eng_wire {
-    struct et_table dirs;  /* eng_wire_key -> eng_wire_dir */
-    struct et_table convs; /* (a, b) -> eng_wire_conv */
-    struct ep_pool dir_pool, mix_pool, conv_pool;
+    struct et_table dirs;   /* eng_wire_key -> eng_wire_dir */
+    struct et_table convs;  /* (a, b) -> eng_wire_conv */
+    struct et_table setups; /* eng_wire_key -> eng_wire_setup */
+    struct ep_pool dir_pool, mix_pool, conv_pool, setup_pool;
     uint32_t dir_count, mix_count, conv_count;
+    struct el_link setup_age; /* set-ups waiting, oldest first */
+    size_t setup_count;
     /* By queue pair number q: 2q its requests' direction, 2q + 1 its
      * answers'; NULL until looked up. */
     struct eng_wire_dir **by_qp;

@@ -359,6 +359,8 @@ struct ib_engine_stats {
     uint64_t wire_mixes_dropped;         /* directions whose mixed settings were not counted
                                           * value by value (ENG_WIRE_MIXES_MAX) */
     uint64_t wire_conversations_dropped; /* endpoint pairs not kept past max_qps */
+    uint64_t wire_setups_forgotten;      /* CM set-ups of directions let go before their
+                                          * first packet, past max_qps waiting */
     uint64_t allocation_failures;        /* entries not made for want of memory: the
                                           * analysis is incomplete, as after a cap */
 };

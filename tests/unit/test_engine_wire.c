@@ -223,6 +223,72 @@ static void test_direction_and_conversation_caps(void **state)
     ib_engine_free(r->e);
 }
 
+/* A CM REQ (comm ID id) from 10.0.0.1's QP qp_a, path MTU code mtu, and
+ * the REP from 10.0.0.2's QP qp_b. */
+static void handshake(struct run *r, uint32_t id, uint32_t qp_a, uint32_t qp_b, uint8_t mtu)
+{
+    struct ib_packet q = ud(1, 2, 1, 0, 0), p = ud(2, 1, 1, 0, 0);
+    struct ib_packet *m[2] = { &q, &p };
+    for (unsigned i = 0; i < 2; i++) {
+        m[i]->present |= IB_HAS_DETH | IB_HAS_MAD | IB_HAS_CM;
+        m[i]->mad.base_version = 1;
+        m[i]->mad.mgmt_class = IB_CLASS_CM;
+        m[i]->mad.class_version = 2;
+        m[i]->mad.method = IB_METHOD_SEND;
+        m[i]->mad.tid = id;
+    }
+    q.mad.attr_id = q.cm.attr = IB_CM_REQ;
+    q.cm.local_comm_id = id;
+    q.cm.u.req.local_qpn = qp_a;
+    q.cm.u.req.path_mtu = mtu;
+    q.cm.u.req.remote_cm_resp_timeout = q.cm.u.req.local_cm_resp_timeout = 20;
+    q.cm.u.req.max_cm_retries = 15;
+    p.mad.attr_id = p.cm.attr = IB_CM_REP;
+    p.cm.local_comm_id = id + 1000;
+    p.cm.remote_comm_id = id;
+    p.cm.u.rep.local_qpn = qp_b;
+    feed(r, &q);
+    feed(r, &p);
+}
+
+/* The CM's set-up waits for a direction's first packet: none made by the
+ * REP; the first packet each way gets its path MTU, and the two are
+ * paired.  Set-ups past max_qps waiting are forgotten, counted. */
+static void test_setups(void **state)
+{
+    (void)state;
+    struct ib_engine_config cfg;
+    ib_engine_config_init(&cfg);
+    cfg.max_qps = 2;
+    struct run *r = start(&cfg);
+    handshake(r, 7, 0x200, 0x100, 3); /* 1024 bytes */
+    assert_int_equal(ib_engine_wire_count(r->e), 0);
+    struct ib_packet a = ud(1, 2, 0x100, 26, IB_ECN_ECT0), b = ud(2, 1, 0x200, 26, IB_ECN_ECT0);
+    feed(r, &a);
+    feed(r, &b);
+    struct ib_wire_direction d[2];
+    for (unsigned i = 0; i < 2; i++) {
+        ib_engine_wire_direction(r->e, i, &d[i]);
+        assert_true(d[i].has_pair);
+        assert_int_equal(d[i].pair, 1 - i);
+        assert_int_equal(d[i].path_mtu, 1024);
+        assert_int_equal(d[i].req.frame, 1);
+    }
+    /* Two more connections: four set-ups for room for two. */
+    handshake(r, 8, 0x201, 0x101, 3);
+    handshake(r, 9, 0x202, 0x102, 3);
+    assert_int_equal(ib_engine_stats(r->e)->wire_setups_forgotten, 2);
+    struct ib_packet c = ud(1, 2, 0x101, 26, IB_ECN_ECT0), e = ud(1, 2, 0x102, 26, IB_ECN_ECT0);
+    feed(r, &c);
+    feed(r, &e);
+    ib_engine_wire_direction(r->e, 2, &d[0]);
+    ib_engine_wire_direction(r->e, 3, &d[1]);
+    assert_false(d[0].has_pair); /* connection 8's set-ups were forgotten */
+    assert_int_equal(d[0].path_mtu, 0);
+    assert_int_equal(d[1].path_mtu, 1024);
+    ib_engine_free(r->e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_spill),
         cmocka_unit_test(test_mixes_cap),
         cmocka_unit_test(test_direction_and_conversation_caps),
+        cmocka_unit_test(test_setups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
