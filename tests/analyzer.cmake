@@ -64,7 +64,7 @@ endif()
 # ibscope merge: per-host reports against analysing together, hostile
 # inputs, the merged page in Chromium (tests/analyzer/test_merge.py).
 if(TARGET ibscope AND Python3_Interpreter_FOUND)
-  foreach(group equal errors values twice html ends forecast)
+  foreach(group equal errors values twice html ends forecast settings)
     add_test(NAME merge.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_merge.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope --source-dir ${PROJECT_SOURCE_DIR}
@@ -102,6 +102,21 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_transport.py
                    --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(analyzer.transport PROPERTIES TIMEOUT 300 LABELS quick)
+  # The wire audit (issue 38; tests/analyzer/test_wire_audit.py): every capture
+  # of ibscope-gen wire, both link types, finds exactly its truth's rows of the
+  # five kinds; there, on the samples and on the real captures, the findings
+  # and settings[] are what the contract's rules give on tshark's decode.
+  file(GLOB IBSCOPE_WIRE_SAMPLES ${PROJECT_SOURCE_DIR}/samples/captures/*.pcap)
+  find_program(IBSCOPE_TSHARK_FOR_AUDIT tshark)
+  if(NOT IBSCOPE_TSHARK_FOR_AUDIT)
+    set(IBSCOPE_TSHARK_FOR_AUDIT tshark)
+  endif()
+  add_test(NAME analyzer.wire_audit
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_wire_audit.py
+                   --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>
+                   --tshark ${IBSCOPE_TSHARK_FOR_AUDIT}
+                   ${IBSCOPE_WIRE_SAMPLES} ${IBSCOPE_REAL_CAPTURES})
+  set_tests_properties(analyzer.wire_audit PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
   # The traces of the queue pairs with problems (qps[].trace) against tshark's
   # decode and the truth, their caps, a merge, and the HTML report's
   # sequence charts and timeline in Chromium (tests/analyzer/test_qp_trace.py).

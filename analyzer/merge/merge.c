@@ -43,6 +43,10 @@ void merge_free(struct merge *mg)
     for (size_t i = 0; i < mg->qp_count; i++)
         free((void *)mg->qps[i].q.trace);
     free(mg->qps);
+    for (size_t i = 0; i < mg->wire_count; i++)
+        for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+            free((void *)mg->wires[i].w.values[f]);
+    free(mg->wires);
     free(mg->keys);
     free(mg);
 }
@@ -104,6 +108,8 @@ struct views {
     size_t *nearest;
     struct report_qp *qps; /* in the order reports list them */
     uint32_t *qp_host;
+    struct report_wire *wires; /* by number */
+    uint32_t *wire_host;
 };
 
 static void views_free(struct views *v)
@@ -115,6 +121,8 @@ static void views_free(struct views *v)
     free(v->nearest);
     free(v->qps);
     free(v->qp_host);
+    free(v->wires);
+    free(v->wire_host);
 }
 
 static bool views_make(struct merge *mg, struct views *v)
@@ -155,6 +163,17 @@ static bool views_make(struct merge *mg, struct views *v)
         v->qps[i] = mg->qps[i].q;
         v->qp_host[i] = mg->qps[i].host;
     }
+    size_t nw = mg->wire_count ? mg->wire_count : 1;
+    v->wires = malloc(nw * sizeof *v->wires);
+    v->wire_host = malloc(nw * sizeof *v->wire_host);
+    if (!v->wires || !v->wire_host) {
+        free(order);
+        return false;
+    }
+    for (size_t i = 0; i < mg->wire_count; i++) {
+        v->wires[i] = mg->wires[i].w;
+        v->wire_host[i] = mg->wires[i].host;
+    }
     qsort(order, mg->source_count, sizeof *order, by_utilization);
     for (size_t k = 0; k < mg->source_count; k++)
         v->nearest[k] = order[k].index;
@@ -191,6 +210,9 @@ static void model_make(const struct merge *mg, const struct views *v, struct rep
     m->qp_count = mg->qp_count;
     m->qps = v->qps;
     m->qp_host = v->qp_host;
+    m->wire_count = mg->wire_count;
+    m->wires = v->wires;
+    m->wire_host = v->wire_host;
     m->nearest_count = mg->source_count < MERGE_NEAREST ? mg->source_count : MERGE_NEAREST;
     m->nearest = v->nearest;
 }

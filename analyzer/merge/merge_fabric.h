@@ -11,6 +11,8 @@
 #define MERGE_REPORT_SOURCES 65536
 #define MERGE_REPORT_CHAINS  10000
 #define MERGE_REPORT_QPS     (1u << 17)
+/* A report's directions of the wire audit: the engine keeps two a queue pair. */
+#define MERGE_REPORT_WIRES (2u * MERGE_REPORT_QPS)
 /* Captures in all: a fixed cap, since each costs some 450 bytes here. */
 #define MERGE_CAPTURES_MAX 65536
 
@@ -35,6 +37,12 @@ struct merge_qp {
     uint32_t host;
 };
 
+/* A direction of the wire audit (settings[]), numbered across the merge. */
+struct merge_wire {
+    struct report_wire w; /* its values owned */
+    uint32_t host;
+};
+
 struct merge {
     const char *version;
     bool any_version;
@@ -51,6 +59,8 @@ struct merge {
     size_t qp_count, qp_cap;
     struct merge_qp *qps;
     uint32_t qp_base; /* the next report's first queue pair number */
+    size_t wire_count, wire_cap;
+    struct merge_wire *wires;
 
     FILE *findings; /* struct ib_finding records, as read */
     size_t finding_count, key_cap;

@@ -13,6 +13,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "merge_fabric.h"
@@ -348,6 +349,65 @@ static bool read_qps(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
+/* A direction of the wire audit, numbered after the earlier reports'
+ * (its pair too, checked once the report's last is read). */
+static bool read_wire(struct merge_report *mr, uint64_t i)
+{
+    struct rd *r = &mr->rd;
+    struct merge *mg = mr->mg;
+    uint64_t seen = 0;
+    if (!rd_open(r, JP_OBJECT, "a direction (settings)"))
+        return false;
+    if (i == MERGE_REPORT_WIRES)
+        return rd_fail(r, "past the %u directions an analysis keeps", MERGE_REPORT_WIRES);
+    if (!merge_grow((void **)&mg->wires, &mg->wire_cap, mg->wire_count, sizeof *mg->wires))
+        return rd_fail(r, "out of memory");
+    struct merge_wire *mw = &mg->wires[mg->wire_count];
+    memset(mw, 0, sizeof *mw);
+    mw->host = mr->host;
+    bool ok = ms_read_members(r, &rs_wire, &mw->w, &(struct ms_scratch){ .index = i }, &seen);
+    if (ok && mw->w.dir.index != i) {
+        rd_path_key(r, "index");
+        ok = rd_fail(r, "%" PRIu32 " is not its place in settings (%" PRIu64 ")", mw->w.dir.index,
+                     i);
+    }
+    if (!ok) {
+        for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+            free((void *)mw->w.values[f]); /* not counted: merge_free would not see them */
+        return false;
+    }
+    mg->wire_count++;
+    return true;
+}
+
+static bool read_settings(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    struct merge *mg = mr->mg;
+    size_t list = r->path_len, first = mg->wire_count;
+    bool more;
+    if (!rd_open(r, JP_ARRAY, "an array (settings)"))
+        return false;
+    for (uint64_t i = 0; rd_item(r, list, i, &more) && more; i++)
+        if (!read_wire(mr, i))
+            return false;
+    if (r->jp->error[0])
+        return false;
+    size_t n = mg->wire_count - first;
+    for (size_t i = first; i < mg->wire_count; i++) {
+        struct ib_wire_direction *d = &mg->wires[i].w.dir;
+        if (d->has_pair && d->pair >= n) {
+            snprintf(r->path, sizeof r->path, "settings[%zu].pair", i - first);
+            r->path_len = strlen(r->path);
+            return rd_fail(r, "%" PRIu32 " is not a direction of the report", d->pair);
+        }
+        d->index += (uint32_t)first;
+        if (d->has_pair)
+            d->pair += (uint32_t)first;
+    }
+    return true;
+}
+
 static bool read_crc_capture(struct merge_report *mr, uint64_t i)
 {
     struct rd *r = &mr->rd;
@@ -460,7 +520,8 @@ static bool read_findings(struct merge_report *mr)
 static const char *const top_keys[] = { "captures", "frames",          "pool",       "connections",
                                         "sources",  "redirect_chains", "addressing", "diagnostics",
                                         "crc",      "finding_counts",  "limits",     "findings",
-                                        "hosts",    "version",         "qps",        NULL };
+                                        "hosts",    "version",         "qps",        "settings",
+                                        NULL };
 #define TOP_VERSION (1u << 13) /* read first (read_version): a second is refused */
 
 static bool read_top(struct merge_report *mr, int k)
@@ -488,7 +549,8 @@ static bool read_top(struct merge_report *mr, int k)
     case 12:
         snprintf(r->why, sizeof r->why, "already a merged report: merge the hosts' own reports");
         return false;
-    case 14: return read_qps(mr); /* reports before the transport analysis have none */
+    case 14: return read_qps(mr);      /* reports before the transport analysis have none */
+    case 15: return read_settings(mr); /* nor before the wire audit */
     default: return k == RD_OTHER && rd_skip(r);
     }
 }

@@ -43,7 +43,11 @@ static const char base_columns[] =
     "record,capture,capture_path,frame,time,kind,severity,rule,related_capture,related_frame,"
     "message,port_space,src_ip,src_port,dst_ip,dst_port,local_comm_id,remote_comm_id,state,"
     "reject_reason,retransmissions,req_frame,rep_frame,rtu_frame,dreq_frame,drep_frame,"
-    "rej_frame,setup_latency_ns,verified,mismatch,not_present,conn";
+    "rej_frame,setup_latency_ns,verified,mismatch,not_present,conn,"
+    /* the wire audit's directions (record = "setting"): a direction's number,
+     * endpoints and settings (mixes as "26×1000, 0×3"); its first frame in
+     * frame, its CM REQ in req_frame */
+    "direction,src,dst,qpn,pair,path_mtu,packets,max_payload,dscp,ecn,priority,version,gid_kind";
 /* A merge's: the host of the row's capture, and a source's figures. */
 static const char merge_columns[] =
     "host,connections,peak_ports_in_use,pool_utilization,peak_ports_per_destination,exhausted";
@@ -349,9 +353,45 @@ static void host_rows(const struct csv_state *st, const struct report_model *m)
     }
 }
 
+/* A row per direction of the wire audit that carried data packets. */
+static void setting_rows(const struct csv_state *st, const struct report_model *m)
+{
+    static const char *const aliases[][2] = {
+        { "direction", "index" }, { "frame", "first" }, { "req_frame", "req" }, { NULL, NULL }
+    };
+    struct report_wire buf;
+    for (size_t i = 0; i < m->wire_count; i++) {
+        const struct report_wire *w = report_wire(m, i, &buf);
+        if (w->dir.packets == 0)
+            continue;
+        char capture[16], src[64], dst[64], v[IB_WIRE_FIELD_COUNT][WIRE_VALUES_BUF];
+        snprintf(capture, sizeof capture, "%" PRIu32, w->dir.first.capture);
+        fmt_node(&w->dir.src, src, sizeof src);
+        fmt_node(&w->dir.dst, dst, sizeof dst);
+        for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+            fmt_wire_values(f, &w->dir.fields[f], w->values[f], v[f], sizeof v[f]);
+        const struct csv_cell cells[] = {
+            { "record", "setting", false },
+            { "capture", capture, false },
+            { "capture_path", capture_path(m, w->dir.first.capture), true },
+            { "src", src, false },
+            { "dst", dst, false },
+            { "dscp", v[IB_WIRE_DSCP], true },
+            { "ecn", v[IB_WIRE_ECN], true },
+            { "priority", v[IB_WIRE_PRIORITY], true },
+            { "version", v[IB_WIRE_VERSION], true },
+            { "gid_kind", v[IB_WIRE_GID_KIND], true },
+            { "host", m->host_count ? m->hosts[m->wire_host[i]].name : NULL, true },
+        };
+        const struct csv_source sources[] = { { &rs_wire, w, { .index = i }, aliases } };
+        write_row(st, m, &ROW(cells, sources));
+    }
+}
+
 static int csv_end(void *p, const struct report_model *m)
 {
     struct csv_state *st = p;
+    setting_rows(st, m);
     if (m->render.crc)
         crc_rows(st, m);
     host_rows(st, m);

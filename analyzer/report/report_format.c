@@ -224,3 +224,40 @@ void fmt_source_label(const struct ib_source_stats *s, char *buf, size_t size)
     else
         ib_format_ip(s->ip_version, s->ip, buf, size);
 }
+
+const char *fmt_wire_value(unsigned field, uint8_t value, bool known, char buf[8])
+{
+    static const char *const versions[IB_WIRE_VERSIONS] = { "native", "RoCEv1", "RoCEv2" };
+    const char *name = NULL;
+    if (!known)
+        return "-";
+    if (field == IB_WIRE_ECN)
+        name = ib_name_lookup(ib_ecn_names, value);
+    else if (field == IB_WIRE_VERSION)
+        name = value < IB_WIRE_VERSIONS ? versions[value] : NULL;
+    else if (field == IB_WIRE_GID_KIND)
+        name = ib_name_lookup(ib_gid_kind_names, value);
+    if (name)
+        return name;
+    snprintf(buf, 8, "%u", value);
+    return buf;
+}
+
+void fmt_wire_values(unsigned field, const struct ib_wire_mix *mix,
+                     const struct ib_wire_count *values, char *buf, size_t size)
+{
+    size_t len = 0;
+    char v[8];
+    buf[0] = '\0';
+    bool one = mix->count == 1 && mix->other == 0;
+    for (uint32_t i = 0; i < mix->count && len < size; i++) {
+        const char *text = fmt_wire_value(field, values[i].value, values[i].known, v);
+        int n = one ? snprintf(buf + len, size - len, "%s", text)
+                    : snprintf(buf + len, size - len, "%s%s\u00d7%" PRIu64, i ? ", " : "", text,
+                               values[i].packets);
+        len += n > 0 ? (size_t)n : 0;
+    }
+    if (mix->other && len < size)
+        snprintf(buf + len, size - len, "%sother\u00d7%" PRIu64, mix->count ? ", " : "",
+                 mix->other);
+}

@@ -54,6 +54,16 @@ void fmt_host(const struct ib_source_stats *s, char *buf, size_t size);
  * too small. */
 void fmt_host_line(const struct ib_source_stats *s, char *buf, size_t size);
 
+/* A setting's value as the text and CSV show it (IB_WIRE_*): "26",
+ * "ECT(0)", "RoCEv2", "link-local"; "-" for none (untagged, no GRH). */
+const char *fmt_wire_value(unsigned field, uint8_t value, bool known, char buf[8]);
+/* A direction's setting: its one value ("26"), or a mix with the packets of
+ * each in order of first sight ("26×1000, 0×3"), "other×N" for the values
+ * not kept; "" when it had no packets. */
+#define WIRE_VALUES_BUF 160
+void fmt_wire_values(unsigned field, const struct ib_wire_mix *mix,
+                     const struct ib_wire_count *values, char *buf, size_t size);
+
 #define PORT_SPACE_BUF 8
 /* Port space name or "0x1234". */
 void fmt_port_space(uint16_t ps, char buf[PORT_SPACE_BUF]);

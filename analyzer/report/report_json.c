@@ -165,6 +165,21 @@ static void write_qps(struct json_writer *w, const struct report_model *m)
     jw_end_array(w);
 }
 
+static void write_settings(struct json_writer *w, const struct report_model *m)
+{
+    jw_key(w, "settings");
+    jw_begin_array(w);
+    struct report_wire buf;
+    for (size_t i = 0; i < m->wire_count; i++) {
+        jw_begin_object(w);
+        jv_wire_members(w, report_wire(m, i, &buf));
+        if (m->host_count)
+            jv_host_member(w, m, m->wire_host[i]);
+        jw_end_object(w);
+    }
+    jw_end_array(w);
+}
+
 static void write_frames(struct json_writer *w, const struct report_model *m)
 {
     jw_key(w, "frames");
@@ -275,6 +290,7 @@ void jv_summary_members(struct json_writer *w, const struct report_model *m, boo
         write_sources(w, m);
         write_chains(w, m);
         write_qps(w, m);
+        write_settings(w, m);
     }
     write_diagnostics(w, m, "addressing", true);
     write_diagnostics(w, m, "diagnostics", false);

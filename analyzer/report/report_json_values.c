@@ -459,6 +459,11 @@ void jv_qp_members(struct json_writer *w, const struct report_qp *q)
     jv_members(w, &rs_qp, q, &(struct rs_place){ 0 });
 }
 
+void jv_wire_members(struct json_writer *w, const struct report_wire *d)
+{
+    jv_members(w, &rs_wire, d, &(struct rs_place){ 0 });
+}
+
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index)
 {
     jv_members(w, &rs_chain, c, &(struct rs_place){ .index = index });

@@ -64,7 +64,10 @@ void jv_source_members(struct json_writer *w, const struct ib_source_stats *s);
 /* A chain with its index first (the plugin's ibscope.analysis.chain). */
 /* A queue pair's members (qps[], JSON Lines' "qp" records). */
 struct report_qp;
+struct report_wire;
 void jv_qp_members(struct json_writer *w, const struct report_qp *q);
+/* A direction of the wire audit's members (settings[]). */
+void jv_wire_members(struct json_writer *w, const struct report_wire *d);
 void jv_chain_members(struct json_writer *w, const struct ib_redirect_chain *c, size_t index);
 
 #endif

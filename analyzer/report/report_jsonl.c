@@ -102,6 +102,11 @@ static int jsonl_end(void *p, const struct report_model *m)
         jv_qp_members(record(st, "qp"), report_qp(m, i, &buf));
         end_record(st);
     }
+    struct report_wire wbuf;
+    for (size_t i = 0; i < m->wire_count; i++) {
+        jv_wire_members(record(st, "setting"), report_wire(m, i, &wbuf));
+        end_record(st);
+    }
     crc_records(st, m);
     summary_record(st, m);
     int error = st->failed ? EIO : 0;

@@ -47,6 +47,17 @@ const struct report_qp *report_qp(const struct report_model *m, size_t i, struct
     return buf;
 }
 
+const struct report_wire *report_wire(const struct report_model *m, size_t i,
+                                      struct report_wire *buf)
+{
+    if (m->wires)
+        return &m->wires[i];
+    ib_engine_wire_direction(m->wire_engine, i, &buf->dir);
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        buf->values[f] = buf->dir.fields[f].values;
+    return buf;
+}
+
 /* The report's order of queue pairs: those that died, then by trouble,
  * then by number; what it needs of one packed in a word, so that ranking
  * 10,000 queue pairs takes 8 bytes each rather than a copy of their
@@ -143,6 +154,9 @@ bool report_model_summarize(struct report_model *m, const struct ib_engine *e)
     m->sources = sources;
     m->chain_count = nc;
     m->chains = chains;
+    m->wire_count = ib_engine_wire_count(e);
+    m->wire_engine = e;
+    m->wires = NULL;
     return summarize_qps(m, e);
 }
 
@@ -154,7 +168,7 @@ void report_model_summary_free(struct report_model *m)
     m->sources = NULL;
     m->chains = NULL;
     m->qp_order = NULL;
-    m->source_count = m->chain_count = m->qp_count = 0;
+    m->source_count = m->chain_count = m->qp_count = m->wire_count = 0;
 }
 
 bool report_one_pool(const struct report_model *m)

@@ -118,6 +118,14 @@ struct report_qp {
     const struct report_trace_point *trace;
 };
 
+/* A direction of the wire audit as the reports list it (docs/wire-audit.md):
+ * the engine's settings, each setting's values as a list (dir.fields[f]'s,
+ * or a merge's copies, which it owns). */
+struct report_wire {
+    struct ib_wire_direction dir;
+    const struct ib_wire_count *values[IB_WIRE_FIELD_COUNT];
+};
+
 /* A merge: one host's report.  Its captures are numbered across the
  * merge, first_capture onwards. */
 struct report_host {
@@ -169,6 +177,13 @@ struct report_model {
     const struct qp_trace *qp_traces;
     const struct report_qp *qps;
     const uint32_t *qp_host; /* a merge's: the host of each queue pair */
+    /* The wire audit's directions (docs/wire-audit.md), by number: one
+     * run's read from wire_engine as they are written (report_wire), a
+     * merge's in wires. */
+    size_t wire_count;
+    const struct ib_engine *wire_engine;
+    const struct report_wire *wires;
+    const uint32_t *wire_host; /* a merge's: the host of each direction */
 
     /* A merge of hosts' reports; host_count is 0 for one run's report. */
     size_t host_count;
@@ -219,6 +234,10 @@ uint64_t report_qp_trouble(const struct ib_qp_stats *q);
 /* The i-th queue pair of the report: in m->qps, or read from the engine
  * (and its trace) into buf. */
 const struct report_qp *report_qp(const struct report_model *m, size_t i, struct report_qp *buf);
+/* The i-th direction of the wire audit: in m->wires, or read from the
+ * engine into buf. */
+const struct report_wire *report_wire(const struct report_model *m, size_t i,
+                                      struct report_wire *buf);
 /* qsort's order of struct ib_qp_stats (or of structs that start with one):
  * those that died first, then by trouble, most first, then by number. */
 int report_qp_order(const void *a, const void *b);

@@ -266,6 +266,14 @@ static const struct rs_member limits_members[] = {
       .optional = true },
     { "qp_setups_forgotten", RS_UINT, AT(M, stats.qp_setups_forgotten), .max = UINT64_MAX,
       .noun = "a count", .optional = true },
+    { "wire_directions_dropped", RS_UINT, AT(M, stats.wire_directions_dropped), .max = UINT64_MAX,
+      .noun = "a count", .optional = true },
+    { "wire_mixes_dropped", RS_UINT, AT(M, stats.wire_mixes_dropped), .max = UINT64_MAX,
+      .noun = "a count", .optional = true },
+    { "wire_conversations_dropped", RS_UINT, AT(M, stats.wire_conversations_dropped),
+      .max = UINT64_MAX, .noun = "a count", .optional = true },
+    { "wire_setups_forgotten", RS_UINT, AT(M, stats.wire_setups_forgotten), .max = UINT64_MAX,
+      .noun = "a count", .optional = true },
 };
 #undef M
 const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
@@ -546,6 +554,66 @@ static const struct rs_member psn_start_mismatch_members[] = {
     QP_OF, PSN_OF("expected_psn", expected_psn), PSN_OF("psn", psn),
 };
 static const struct rs_object rs_details_psn_start_mismatch = { "findings[].details: psn_start_mismatch", ROWS(psn_start_mismatch_members) };
+
+/* The wire audit's kinds (docs/wire-audit.md), keys in the order of
+ * samples/gen/wire_contract.md. */
+static const char *ecn_name(unsigned v) { return ib_name_lookup(ib_ecn_names, v); }
+static const struct rs_names ecn_names = { ecn_name, NULL, IB_ECN_CE + 1 };
+static const char *gid_kind_name(unsigned v) { return ib_gid_kind_name((enum ib_gid_kind)v); }
+static const struct rs_names gid_kind_names = { gid_kind_name, NULL, IB_GID_KIND_IPV4_MAPPED + 1 };
+static const char *class_field_name(unsigned v)
+{
+    return v == IB_WIRE_DSCP || v == IB_WIRE_PRIORITY ? ib_wire_field_name(v) : NULL;
+}
+static unsigned class_field_by_name(const char *s)
+{
+    unsigned f = ib_wire_field_by_name(s);
+    return f == IB_WIRE_DSCP || f == IB_WIRE_PRIORITY ? f : IB_WIRE_PRIORITY + 1;
+}
+static const struct rs_names class_field_names = { class_field_name, class_field_by_name, IB_WIRE_PRIORITY + 1 };
+static bool link_form(const void *d) { return ((const D *)d)->link_mtu != 0; }
+static bool path_form(const void *d) { return ((const D *)d)->link_mtu == 0; }
+
+#define DEST_QP { "qp", RS_UINT, AT(D, dest_qp), .max = QP_MAX, .noun = "a QP number" }
+
+static const struct rs_member asymmetric_class_members[] = {
+    DEST_QP,
+    { "field", RS_ENUM, AT(D, class_field), .names = &class_field_names, .noun = "a class field (dscp, priority)" },
+    { "value", RS_UINT, AT(D, value), HAS(D, known), .has_bit = IB_KNOWN_VALUE, .max = 63,
+      .noun = "a DSCP or priority, or null" },
+    { "other", RS_UINT, AT(D, other), HAS(D, known), .has_bit = IB_KNOWN_OTHER, .max = 63,
+      .noun = "a DSCP or priority, or null" },
+};
+static const struct rs_object rs_details_asymmetric_class = { "findings[].details: asymmetric_class", ROWS(asymmetric_class_members) };
+
+static const struct rs_member not_ect_members[] = {
+    DEST_QP,
+    { "ecn", RS_ENUM, AT(D, value), .names = &ecn_names, .noun = "an ECN codepoint (Not-ECT, ECT(1), ECT(0), CE)" },
+};
+static const struct rs_object rs_details_not_ect = { "findings[].details: not_ect", ROWS(not_ect_members) };
+
+static const struct rs_member mtu_exceeded_members[] = {
+    { "qp", RS_UINT, AT(D, dest_qp), .max = QP_MAX, .noun = "a QP number", .present = path_form },
+    { "payload", RS_UINT, AT(D, payload), .max = UINT32_MAX, .noun = "a count of bytes", .present = path_form },
+    U32(D, "path_mtu", path_mtu, "a count of bytes"),
+    { "link_mtu", RS_UINT, AT(D, link_mtu), .max = UINT32_MAX, .noun = "a count of bytes", .present = link_form },
+    { "needed", RS_UINT, AT(D, needed), .max = UINT32_MAX, .noun = "a count of bytes", .present = link_form },
+};
+static const struct rs_object rs_details_mtu_exceeded = { "findings[].details: mtu_exceeded", ROWS(mtu_exceeded_members) };
+
+static const struct rs_member roce_version_mix_members[] = {
+    DEST_QP,
+    { "version", RS_UINT, AT(D, value), .max = 2, .noun = "a RoCE version (1, 2)" },
+    { "other", RS_UINT, AT(D, other), .max = 2, .noun = "a RoCE version (1, 2)" },
+};
+static const struct rs_object rs_details_roce_version_mix = { "findings[].details: roce_version_mix", ROWS(roce_version_mix_members) };
+
+static const struct rs_member link_local_gid_routed_members[] = {
+    { "gid_kind", RS_ENUM, AT(D, value), .names = &gid_kind_names, .noun = "a GID kind (global, link-local, IPv4-mapped)" },
+    U8("hop_limit", other, UINT8_MAX, "a hop limit"),
+};
+static const struct rs_object rs_details_link_local_gid_routed = { "findings[].details: link_local_gid_routed", ROWS(link_local_gid_routed_members) };
+#undef DEST_QP
 #undef D
 
 const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
@@ -578,6 +646,11 @@ const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
     [IB_FIND_RETRIES_EXHAUSTED] = &rs_details_retries_exhausted,
     [IB_FIND_ACK_TIMEOUT] = &rs_details_ack_timeout,
     [IB_FIND_PSN_START_MISMATCH] = &rs_details_psn_start_mismatch,
+    [IB_FIND_ASYMMETRIC_CLASS] = &rs_details_asymmetric_class,
+    [IB_FIND_NOT_ECT] = &rs_details_not_ect,
+    [IB_FIND_MTU_EXCEEDED] = &rs_details_mtu_exceeded,
+    [IB_FIND_ROCE_VERSION_MIX] = &rs_details_roce_version_mix,
+    [IB_FIND_LINK_LOCAL_GID_ROUTED] = &rs_details_link_local_gid_routed,
 };
 
 /* qps[]: struct ib_qp_stats, each requester direction of an RC queue pair
@@ -669,6 +742,87 @@ static const struct rs_member qp_members[] = {
 #undef Q
 const struct rs_object rs_qp = { "qps[]", ROWS(qp_members) };
 
+/* settings[]: struct report_wire, a direction of the wire audit
+ * (docs/wire-audit.md); each setting a list of its values with their
+ * packets, in order of first sight. */
+static const char *version_name(unsigned v)
+{
+    static const char *const names[IB_WIRE_VERSIONS] = { "native", "RoCEv1", "RoCEv2" };
+    return v < IB_WIRE_VERSIONS ? names[v] : NULL;
+}
+static const struct rs_names version_names = { version_name, NULL, IB_WIRE_VERSIONS };
+
+#define V struct ib_wire_count
+#define PACKETS COUNT(V, "packets", packets)
+static const struct rs_member wire_dscp_members[] = {
+    { "value", RS_UINT, AT(V, value), HAS(V, known), .max = 63, .noun = "a DSCP or null" }, PACKETS,
+};
+const struct rs_object rs_wire_dscp = { "settings[].dscp[]", ROWS(wire_dscp_members) };
+static const struct rs_member wire_ecn_members[] = {
+    { "value", RS_ENUM, AT(V, value), HAS(V, known), .names = &ecn_names, .nullable = true,
+      .noun = "an ECN codepoint (Not-ECT, ECT(1), ECT(0), CE) or null" }, PACKETS,
+};
+const struct rs_object rs_wire_ecn = { "settings[].ecn[]", ROWS(wire_ecn_members) };
+static const struct rs_member wire_priority_members[] = {
+    { "value", RS_UINT, AT(V, value), HAS(V, known), .max = 7, .noun = "a priority or null" }, PACKETS,
+};
+const struct rs_object rs_wire_priority = { "settings[].priority[]", ROWS(wire_priority_members) };
+static const struct rs_member wire_version_members[] = {
+    { "value", RS_ENUM, AT(V, value), HAS(V, known), .names = &version_names,
+      .noun = "a carrier (native, RoCEv1, RoCEv2)" }, PACKETS,
+};
+const struct rs_object rs_wire_version = { "settings[].version[]", ROWS(wire_version_members) };
+static const struct rs_member wire_gid_kind_members[] = {
+    { "value", RS_ENUM, AT(V, value), HAS(V, known), .names = &gid_kind_names, .nullable = true,
+      .noun = "a GID kind (global, link-local, IPv4-mapped) or null" }, PACKETS,
+};
+const struct rs_object rs_wire_gid_kind = { "settings[].gid_kind[]", ROWS(wire_gid_kind_members) };
+#undef PACKETS
+#undef V
+
+#define W struct report_wire
+#define NOT_KEPT(key, f) { key, RS_UINT, AT(W, dir.fields[f].other), .max = UINT64_MAX, .noun = "a count" }
+static const struct rs_member wire_not_kept_members[] = {
+    NOT_KEPT("dscp", IB_WIRE_DSCP), NOT_KEPT("ecn", IB_WIRE_ECN),
+    NOT_KEPT("priority", IB_WIRE_PRIORITY), NOT_KEPT("version", IB_WIRE_VERSION),
+    NOT_KEPT("gid_kind", IB_WIRE_GID_KIND),
+};
+#undef NOT_KEPT
+static const struct rs_object rs_wire_not_kept = { "settings[].not_kept", ROWS(wire_not_kept_members) };
+static bool values_not_kept(const void *w)
+{
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        if (((const W *)w)->dir.fields[f].other)
+            return true;
+    return false;
+}
+#define VALUES(key, f, o) { key, RS_LIST, offsetof(W, values[f]), .aux = offsetof(W, dir.fields[f].count), \
+                            .size = sizeof(struct ib_wire_count), .max = IB_WIRE_VALUES_MAX, .object = &o }
+static const struct rs_member wire_members[] = {
+    U32(W, "index", dir.index, "a direction's number"),
+    { "src", RS_ENDPOINT, AT(W, dir.src) },
+    { "dst", RS_ENDPOINT, AT(W, dir.dst) },
+    { "qpn", RS_UINT, AT(W, dir.qpn), .max = QP_MAX, .noun = "a QP number" },
+    { "pair", RS_UINT, AT(W, dir.pair), HAS(W, dir.has_pair), .max = UINT32_MAX,
+      .noun = "a direction's number or null" },
+    { "path_mtu", RS_UINT, AT(W, dir.path_mtu), HAS(W, dir.has_pair), .max = 4096,
+      .noun = "a path MTU or null" },
+    FRAME(W, "req", dir.req),
+    COUNT(W, "packets", dir.packets),
+    U32(W, "max_payload", dir.max_payload, "a count of bytes"),
+    FRAME(W, "first", dir.first),
+    VALUES("dscp", IB_WIRE_DSCP, rs_wire_dscp),
+    VALUES("ecn", IB_WIRE_ECN, rs_wire_ecn),
+    VALUES("priority", IB_WIRE_PRIORITY, rs_wire_priority),
+    VALUES("version", IB_WIRE_VERSION, rs_wire_version),
+    VALUES("gid_kind", IB_WIRE_GID_KIND, rs_wire_gid_kind),
+    { "not_kept", RS_OBJECT, 0, .object = &rs_wire_not_kept, .present = values_not_kept,
+      .optional = true },
+};
+#undef VALUES
+#undef W
+const struct rs_object rs_wire = { "settings[]", ROWS(wire_members) };
+
 /* clang-format on */
 
 /* In the order of the JSON report. */
@@ -688,6 +842,13 @@ const struct rs_object *const rs_objects[] = {
     &rs_qp_resends,
     &rs_qp_rtt,
     &rs_qp_trace,
+    &rs_wire,
+    &rs_wire_dscp,
+    &rs_wire_ecn,
+    &rs_wire_priority,
+    &rs_wire_version,
+    &rs_wire_gid_kind,
+    &rs_wire_not_kept,
     &rs_crc_capture,
     &rs_crc_counts,
     &rs_limits,
@@ -719,6 +880,11 @@ const struct rs_object *const rs_objects[] = {
     &rs_details_retries_exhausted,
     &rs_details_ack_timeout,
     &rs_details_psn_start_mismatch,
+    &rs_details_asymmetric_class,
+    &rs_details_not_ect,
+    &rs_details_mtu_exceeded,
+    &rs_details_roce_version_mix,
+    &rs_details_link_local_gid_routed,
     &rs_qp_ref,
 };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];

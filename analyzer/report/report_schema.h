@@ -175,6 +175,10 @@ extern const char *const rs_target_problem_names[RS_TARGET_PROBLEMS];
 extern const struct rs_object rs_qp, rs_qp_requests, rs_qp_naks, rs_qp_resends, rs_qp_rtt;
 /* qps[].trace[]: struct report_trace_point. */
 extern const struct rs_object rs_qp_trace;
+/* settings[] (and JSON Lines' "setting" records): struct report_wire; each
+ * setting's values (struct ib_wire_count). */
+extern const struct rs_object rs_wire, rs_wire_dscp, rs_wire_ecn, rs_wire_priority, rs_wire_version,
+    rs_wire_gid_kind;
 /* findings[].details.qp: struct ib_qp_ref. */
 extern const struct rs_object rs_qp_ref;
 

@@ -772,6 +772,65 @@ static void write_qps(FILE *out, const struct report_model *m)
                 troubled - TEXT_QPS_LISTED);
 }
 
+/* The wire audit's directions listed, the rest counted. */
+#define TEXT_WIRE_LISTED 20
+
+/* A direction's line under its endpoints' heading; a setting whose values
+ * mix shows "mix" there and its values on a line of its own. */
+static void wire_line(FILE *out, const struct report_wire *w)
+{
+    const struct ib_wire_direction *d = &w->dir;
+    char mtu[16] = "-", v[IB_WIRE_FIELD_COUNT][WIRE_VALUES_BUF];
+    if (d->has_pair)
+        snprintf(mtu, sizeof mtu, "%" PRIu32, d->path_mtu);
+    bool mixed[IB_WIRE_FIELD_COUNT];
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++) {
+        fmt_wire_values(f, &d->fields[f], w->values[f], v[f], sizeof v[f]);
+        mixed[f] = d->fields[f].count != 1 || d->fields[f].other != 0;
+    }
+#define CELL(f) (mixed[f] ? "mix" : v[f])
+    fprintf(
+        out,
+        "  %4" PRIu32 " 0x%06" PRIx32 " %8" PRIu64 " %-5s %-8s %-5s %-7s %-11s %5s %7" PRIu32 "\n",
+        d->index, d->qpn, d->packets, CELL(IB_WIRE_DSCP), CELL(IB_WIRE_ECN), CELL(IB_WIRE_PRIORITY),
+        CELL(IB_WIRE_VERSION), CELL(IB_WIRE_GID_KIND), mtu, d->max_payload);
+#undef CELL
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        if (mixed[f])
+            fprintf(out, "         %s: %s\n", ib_wire_field_name(f), v[f]);
+}
+
+static void write_settings(FILE *out, const struct report_model *m)
+{
+    if (m->wire_count == 0)
+        return;
+    struct report_wire buf;
+    size_t carried = 0, listed = 0;
+    for (size_t i = 0; i < m->wire_count; i++)
+        carried += report_wire(m, i, &buf)->dir.packets != 0;
+    section(out, "Wire settings: each direction's data packets");
+    fputs("     # QPN       packets DSCP  ECN      prio  version GID kind      MTU payload\n", out);
+    struct ib_endpoint src, dst;
+    for (size_t i = 0; i < m->wire_count && listed < TEXT_WIRE_LISTED; i++) {
+        const struct report_wire *w = report_wire(m, i, &buf);
+        if (w->dir.packets == 0)
+            continue;
+        if (listed == 0 || memcmp(&src, &w->dir.src, sizeof src) != 0 ||
+            memcmp(&dst, &w->dir.dst, sizeof dst) != 0) {
+            char a[64], b[64];
+            src = w->dir.src;
+            dst = w->dir.dst;
+            fmt_node(&src, a, sizeof a);
+            fmt_node(&dst, b, sizeof b);
+            fprintf(out, "  %s -> %s\n", a, b);
+        }
+        wire_line(out, w);
+        listed++;
+    }
+    if (carried > listed)
+        fprintf(out, "  and %zu more (the JSON report lists every direction)\n", carried - listed);
+}
+
 static void write_hosts(FILE *out, const struct report_model *m, int hw)
 {
     section(out, "Hosts");
@@ -851,6 +910,7 @@ static int text_end(void *p, const struct report_model *m)
         write_nearest(out, m, st->host_width);
     write_chains(out, m);
     write_qps(out, m);
+    write_settings(out, m);
     write_addressing(out, m);
     write_findings(out, st, m);
     int error = st->error;

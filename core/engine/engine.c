@@ -15,7 +15,10 @@
  *      frame (each on its last resend; made with the CM's unreachable, before
  *      the frame's own); on a request psn_start_mismatch, psn_gap,
  *      out_of_order or transport_retransmission; on an answer rnr_nak, nak,
- *      or ack_timeout then capture_loss.
+ *      or ack_timeout then capture_loss;
+ *   5. the wire audit: on a CM REQ mtu_exceeded (link); on a data packet
+ *      asymmetric_class, not_ect, mtu_exceeded (path), roce_version_mix,
+ *      link_local_gid_routed.
  */
 #include "engine_cm.h"
 #include "engine_hosts.h"
@@ -23,6 +26,7 @@
 #include "engine_ports.h"
 #include "engine_state.h"
 #include "engine_transport.h"
+#include "engine_wire.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +62,7 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     ok = eng_hosts_init(e) && ok;
     ok = eng_mad_init(e) && ok;
     ok = eng_transport_init(e) && ok;
+    ok = eng_wire_init(e) && ok;
     if (!ok) {
         ib_engine_free(e);
         return NULL;
@@ -74,6 +79,7 @@ void ib_engine_free(struct ib_engine *e)
     eng_hosts_destroy(e);
     eng_mad_destroy(e);
     eng_transport_destroy(e);
+    eng_wire_destroy(e);
     free(e);
 }
 
@@ -167,11 +173,14 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
             pkt->cm.attr != IB_CM_CLASS_PORT_INFO) {
             eng_cm_feed(e, pkt);
             eng_transport_cm(e, pkt);
+            if (pkt->cm.attr == IB_CM_REQ)
+                eng_wire_cm_req(e, pkt);
         } else {
             eng_mad_feed(e, pkt);
         }
     } else if (ib_packet_has(pkt, IB_HAS_BTH)) {
         eng_transport_feed(e, pkt);
+        eng_wire_feed(e, pkt);
     }
     e->out = NULL;
 }

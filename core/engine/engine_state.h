@@ -11,6 +11,7 @@
 #include "engine_mad.h"
 #include "engine_ports.h"
 #include "engine_transport.h"
+#include "engine_wire.h"
 
 struct ib_engine {
     struct ib_engine_config cfg;
@@ -25,6 +26,7 @@ struct ib_engine {
     struct eng_ports ports;
     struct eng_mad mad;
     struct eng_transport transport;
+    struct eng_wire wire;
     /* The frame being fed. */
     struct ib_frame_ref at;
     struct ib_frame_analysis *out;

@@ -17,6 +17,7 @@
 
 #include "engine_state.h"
 #include "engine_transport.h"
+#include "engine_wire.h"
 #include "psn.h"
 
 /* REQs kept waiting for their REP: past this, the oldest is forgotten. */
@@ -141,12 +142,6 @@ void eng_transport_destroy(struct ib_engine *e)
 static int64_t timeout_ns(uint8_t code)
 {
     return code == 0 ? 0 : (int64_t)4096 << code;
-}
-
-/* The path MTU's bytes from its code (1: 256 ... 5: 4096), 0 unknown. */
-static uint32_t mtu_bytes(uint8_t code)
-{
-    return code >= 1 && code <= 5 ? 128u << code : 0;
 }
 
 /* ---- queue pairs ---- */
@@ -528,7 +523,7 @@ static uint32_t request_span(const struct eng_qp *qp, const struct ib_packet *p,
 {
     if (op != IB_OP_READ_REQUEST)
         return 1;
-    uint32_t mtu = qp->from_cm ? mtu_bytes(qp->mtu) : 0;
+    uint32_t mtu = qp->from_cm ? eng_mtu_bytes(qp->mtu) : 0;
     if (!ib_packet_has(p, IB_HAS_RETH) || mtu == 0)
         return 0;
     uint32_t len = p->ext.reth.dma_len;
@@ -980,6 +975,7 @@ static void cm_rep(struct ib_engine *e, const struct ib_packet *p)
     if (!r)
         return;
     announce(e, r, &p->cm.u.rep);
+    eng_wire_cm_pair(e, &r->active, r->qpn, &r->passive, p->cm.u.rep.local_qpn, r->mtu, r->at);
     req_forget(t, r);
 }
 

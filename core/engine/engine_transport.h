@@ -149,6 +149,13 @@ struct eng_transport {
     int64_t first_deadline; /* the earliest suspect's, INT64_MAX: none */
 };
 
+/* A path MTU's bytes from its code (1: 256 ... 5: 4096; IBA Vol. 1
+ * §9.7.6.1.5), 0 unknown. */
+static inline uint32_t eng_mtu_bytes(uint8_t code)
+{
+    return code >= 1 && code <= 5 ? 128u << code : 0;
+}
+
 bool eng_transport_init(struct ib_engine *e);
 void eng_transport_destroy(struct ib_engine *e);
 /* A packet with a BTH: the reliable ones (RC, XRC) are followed. */

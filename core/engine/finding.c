@@ -183,6 +183,41 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "A queue pair's first request does not carry the starting PSN its CM REQ or REP "
         "announced.",
         false },
+    [IB_FIND_ASYMMETRIC_CLASS] = {
+        "asymmetric_class", IB_SEV_WARN, SEQ, "Asymmetric class",
+        "Queue pair's two directions use different DSCP or priority", NULL,
+        "The first data packet of a queue pair's second direction carries another DSCP or "
+        "VLAN priority than the other direction's first: one host's traffic class or RoCE "
+        "priority is not the other's (lossless on one way only).",
+        true },
+    [IB_FIND_NOT_ECT] = {
+        "not_ect", IB_SEV_WARN, SEQ, "Not ECN-capable",
+        "RoCEv2 data sent Not-ECT beside ECN-capable traffic", NULL,
+        "A direction's first Not-ECT RoCEv2 data packet after the capture showed an "
+        "ECN-capable one: switches cannot mark it, so its sender never slows down for "
+        "congestion (DCQCN off on that host).",
+        true },
+    [IB_FIND_MTU_EXCEEDED] = {
+        "mtu_exceeded", IB_SEV_WARN, IB_GROUP_PROTOCOL, "MTU exceeded",
+        "Payload above the path MTU, or a path MTU the link cannot carry", NULL,
+        "A data packet's payload is larger than the path MTU its CM REQ announced (path "
+        "form), or a REQ's path MTU makes a full packet larger than the 1500-byte Ethernet "
+        "payload (link form): the frames are dropped, and the queue pair retries until it "
+        "fails.",
+        false },
+    [IB_FIND_ROCE_VERSION_MIX] = {
+        "roce_version_mix", IB_SEV_WARN, SEQ, "RoCE version mix",
+        "RoCEv1 and RoCEv2 data between the same two endpoints", NULL,
+        "A conversation's data packet in the other RoCE version than its first: the hosts "
+        "chose GID indexes of different RoCE types.",
+        true },
+    [IB_FIND_LINK_LOCAL_GID_ROUTED] = {
+        "link_local_gid_routed", IB_SEV_WARN, IB_GROUP_PROTOCOL, "Link-local GID routed",
+        "Link-local or IPv4-mapped GID on a routed packet", NULL,
+        "A data packet from a link-local GID (or an IPv4-mapped one in a RoCEv1 GRH) whose "
+        "hop limit or TTL shows a router on the way (not 0, 1, 64, 128 or 255): the wrong GID "
+        "index for a routed fabric.",
+        false },
 };
 
 const char *ib_finding_kind_name(enum ib_finding_kind kind)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cm.h"
+#include "engine.h"
 #include "names.h"
 
 #define ADDR_MAX 48
@@ -329,6 +330,58 @@ static void transport_text(const struct ib_finding *f, char *buf, size_t size)
     }
 }
 
+/* A setting's value as the reports name it: "26", "untagged", "Not-ECT". */
+static const char *setting(unsigned field, uint8_t value, bool known, char buf[16])
+{
+    if (!known)
+        return field == IB_WIRE_PRIORITY ? "untagged" : "none";
+    snprintf(buf, 16, "%u", value);
+    return buf;
+}
+
+/* The wire audit's kinds. */
+static void wire_text(const struct ib_finding *f, char *buf, size_t size)
+{
+    const struct ib_finding_data *d = &f->data;
+    unsigned long long rel = (unsigned long long)f->related.frame;
+    char a[16], b[16];
+    switch (f->kind) {
+    case IB_FIND_ASYMMETRIC_CLASS:
+        snprintf(buf, size,
+                 "QP 0x%06x: %s %s, where the other direction's first packet (frame %llu) has %s",
+                 d->dest_qp, d->class_field == IB_WIRE_PRIORITY ? "priority" : "DSCP",
+                 setting(d->class_field, d->value, d->known & IB_KNOWN_VALUE, a), rel,
+                 setting(d->class_field, d->other, d->known & IB_KNOWN_OTHER, b));
+        break;
+    case IB_FIND_NOT_ECT:
+        snprintf(buf, size,
+                 "QP 0x%06x: RoCEv2 data sent Not-ECT, where frame %llu is ECN-capable: no switch "
+                 "can mark it",
+                 d->dest_qp, rel);
+        break;
+    case IB_FIND_MTU_EXCEEDED:
+        if (d->link_mtu)
+            snprintf(buf, size,
+                     "path MTU %u needs %u-byte frames, above the link's %u: full packets cannot "
+                     "pass",
+                     d->path_mtu, d->needed, d->link_mtu);
+        else
+            snprintf(buf, size, "QP 0x%06x: payload of %u bytes, above the path MTU %u of the REQ",
+                     d->dest_qp, d->payload, d->path_mtu);
+        break;
+    case IB_FIND_ROCE_VERSION_MIX:
+        snprintf(buf, size,
+                 "QP 0x%06x: RoCEv%u data, where the conversation began in RoCEv%u (frame %llu)",
+                 d->dest_qp, d->value, d->other, rel);
+        break;
+    default: /* IB_FIND_LINK_LOCAL_GID_ROUTED */
+        snprintf(buf, size,
+                 "%s source GID with hop limit %u: routed, where it must stay on its link",
+                 ib_gid_kind_name((enum ib_gid_kind)d->value), d->other);
+        break;
+    }
+}
+
 const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size)
 {
     if (size == 0)
@@ -374,6 +427,11 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
     case IB_FIND_RETRIES_EXHAUSTED:
     case IB_FIND_ACK_TIMEOUT:
     case IB_FIND_PSN_START_MISMATCH: transport_text(f, buf, size); break;
+    case IB_FIND_ASYMMETRIC_CLASS:
+    case IB_FIND_NOT_ECT:
+    case IB_FIND_MTU_EXCEEDED:
+    case IB_FIND_ROCE_VERSION_MIX:
+    case IB_FIND_LINK_LOCAL_GID_ROUTED: wire_text(f, buf, size); break;
     case IB_FIND_COUNT: break;
     }
     return buf;

@@ -351,12 +351,18 @@ struct ib_engine_stats {
                                * could no longer come (IB_CM_ENDED_KEPT) */
     uint64_t transactions_evicted;
     uint64_t chains_dropped;
-    uint64_t sources_dropped;     /* sources, and hosts' addresses past their first
-                                   * few, not kept past max_sources */
-    uint64_t qps_dropped;         /* queue pairs not tracked past max_qps */
-    uint64_t qp_setups_forgotten; /* CM set-ups of queue pairs forgotten past the caps */
-    uint64_t allocation_failures; /* entries not made for want of memory: the
-                                   * analysis is incomplete, as after a cap */
+    uint64_t sources_dropped;            /* sources, and hosts' addresses past their first
+                                          * few, not kept past max_sources */
+    uint64_t qps_dropped;                /* queue pairs not tracked past max_qps */
+    uint64_t qp_setups_forgotten;        /* CM set-ups of queue pairs forgotten past the caps */
+    uint64_t wire_directions_dropped;    /* wire audit: directions not kept past 2 x max_qps */
+    uint64_t wire_mixes_dropped;         /* directions whose mixed settings were not counted
+                                          * value by value (ENG_WIRE_MIXES_MAX) */
+    uint64_t wire_conversations_dropped; /* endpoint pairs not kept past max_qps */
+    uint64_t wire_setups_forgotten;      /* CM set-ups of directions let go before their
+                                          * first packet, past max_qps waiting */
+    uint64_t allocation_failures;        /* entries not made for want of memory: the
+                                          * analysis is incomplete, as after a cap */
 };
 
 const struct ib_engine_stats *ib_engine_stats(const struct ib_engine *e);
@@ -414,6 +420,62 @@ struct ib_qp_stats {
 
 size_t ib_engine_qp_count(const struct ib_engine *e);
 void ib_engine_qp(const struct ib_engine *e, size_t i, struct ib_qp_stats *out);
+
+/* ---- The wire audit: the settings each direction carries (docs/wire-audit.md). ---- */
+
+/* A direction's settings, in the reports' order. */
+enum ib_wire_field {
+    IB_WIRE_DSCP,     /* RoCEv2: the IP header's; RoCEv1 and native IB: the GRH's */
+    IB_WIRE_ECN,      /* enum ib_ecn, from the same header */
+    IB_WIRE_PRIORITY, /* the outer VLAN tag's PCP */
+    IB_WIRE_VERSION,  /* IB_WIRE_NATIVE, IB_WIRE_ROCEV1, IB_WIRE_ROCEV2 */
+    IB_WIRE_GID_KIND, /* enum ib_gid_kind of the source GID */
+    IB_WIRE_FIELD_COUNT
+};
+/* "dscp", "ecn", "priority", "version", "gid_kind": the reports' words. */
+const char *ib_wire_field_name(unsigned field);
+unsigned ib_wire_field_by_name(const char *name); /* IB_WIRE_FIELD_COUNT: none */
+
+/* The carrier, as IB_WIRE_VERSION counts it. */
+enum { IB_WIRE_NATIVE, IB_WIRE_ROCEV1, IB_WIRE_ROCEV2, IB_WIRE_VERSIONS };
+/* A setting a packet does not have: no VLAN tag, no IP header or GRH, no GIDs. */
+#define IB_WIRE_NO_VALUE 0xFFu
+/* Distinct values counted per setting; more are counted together (other). */
+#define IB_WIRE_VALUES_MAX 4
+
+struct ib_wire_count {
+    uint8_t value; /* IB_WIRE_NO_VALUE: the packets had none */
+    bool known;    /* value is not IB_WIRE_NO_VALUE (the reports write null) */
+    uint64_t packets;
+};
+
+/* One setting of a direction: its values in order of first sight, with
+ * their packets (one value in the common case). */
+struct ib_wire_mix {
+    uint32_t count;
+    struct ib_wire_count values[IB_WIRE_VALUES_MAX];
+    uint64_t other; /* packets of further values, or of a mix not kept
+                     * (limits.wire_mixes_dropped) */
+};
+
+/* One direction: the data packets (BTH to a QP above 1, CNPs left out) of
+ * one source to one destination QP. */
+struct ib_wire_direction {
+    uint32_t index; /* in order of first sight (its CM REP or first packet) */
+    struct ib_endpoint src, dst;
+    uint32_t qpn;  /* the destination QP */
+    bool has_pair; /* the CM paired it with the other direction of its queue pair */
+    uint32_t pair;
+    uint32_t path_mtu;       /* bytes the CM REQ announced, 0: no CM seen */
+    struct ib_frame_ref req; /* that REQ */
+    uint64_t packets;
+    uint32_t max_payload; /* the largest payload seen, bytes */
+    struct ib_frame_ref first;
+    struct ib_wire_mix fields[IB_WIRE_FIELD_COUNT];
+};
+
+size_t ib_engine_wire_count(const struct ib_engine *e);
+void ib_engine_wire_direction(const struct ib_engine *e, size_t i, struct ib_wire_direction *out);
 
 /* ---- Connection records, for --connections. ---- */
 

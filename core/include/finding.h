@@ -52,6 +52,12 @@ enum ib_finding_kind {
     IB_FIND_RETRIES_EXHAUSTED,
     IB_FIND_ACK_TIMEOUT,
     IB_FIND_PSN_START_MISMATCH,
+    /* The wire audit of the settings packets carry (engine_wire.c). */
+    IB_FIND_ASYMMETRIC_CLASS,
+    IB_FIND_NOT_ECT,
+    IB_FIND_MTU_EXCEEDED,
+    IB_FIND_ROCE_VERSION_MIX,
+    IB_FIND_LINK_LOCAL_GID_ROUTED,
     IB_FIND_COUNT
 };
 
@@ -210,7 +216,26 @@ struct ib_finding_data {
     int64_t wait_ns;  /* rnr resend: NAK to resend; ack_timeout: request to ACK;
                        * rnr_nak: the timer's wait */
     int64_t limit_ns; /* ack_timeout: the QP's local ACK timeout */
+    /* The wire audit's kinds.  dest_qp: the frame's destination QP
+     * (asymmetric_class, not_ect, mtu_exceeded's path form,
+     * roce_version_mix); value and other: asymmetric_class: the setting
+     * (class_field, enum ib_wire_field) of the frame and of the other
+     * direction's first packet, known says which it has; not_ect: the ECN
+     * codepoint; roce_version_mix: the frame's version and the
+     * conversation's first; link_local_gid_routed: the GID kind and the hop
+     * value.  mtu_exceeded: path_mtu, and the payload (path form) or the
+     * link MTU and the bytes a full packet needs (link form). */
+    uint32_t dest_qp;
+    uint8_t class_field;
+    uint8_t value, other;
+    uint8_t known; /* IB_KNOWN_* bits */
+    uint32_t payload, path_mtu, link_mtu, needed;
 };
+
+/* asymmetric_class: which of value and other the packets had (an untagged
+ * packet has no priority). */
+#define IB_KNOWN_VALUE 0x01
+#define IB_KNOWN_OTHER 0x02
 
 struct ib_finding {
     enum ib_finding_kind kind;

@@ -33,6 +33,16 @@ EXPECTED = {
     # (SNIFFED_SPORTS below): the ICRC covers the real one (docs/crc.md).
     ("magnate3_linux-riscv-dev_rdma-nccl2.pcap", "icrc_mismatch", None): 20,
     ("magnate3_linux-riscv-dev_dc-small2.pcap", "icrc_mismatch", None): 29,
+    # The two hosts mark their RC traffic differently: 172.17.242.47 sends DSCP 0,
+    # 172.17.242.56 DSCP 26 (its first ACK back is the finding's frame).
+    # tests/analyzer/test_wire_audit.py holds each to tshark's decode by the rules of
+    # samples/gen/wire_contract.md.
+    ("magnate3_linux-riscv-dev_read2.pcap", "asymmetric_class", None): 1,
+    ("magnate3_linux-riscv-dev_send.pcap", "asymmetric_class", None): 1,
+    ("magnate3_linux-riscv-dev_write.pcap", "asymmetric_class", None): 1,
+    # 172.17.242.47's SENDs go as RoCEv1 (IPv4-mapped GIDs), 172.17.242.56's ACKs as
+    # RoCEv2 from frame 17 on (test_wire_audit.py again).
+    ("magnate3_linux-riscv-dev_rocev1_test.pcap", "roce_version_mix", None): 1,
 }
 
 # Frames by CRC status, per capture: ICRC (verified, mismatch, not present), then

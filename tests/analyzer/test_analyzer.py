@@ -610,7 +610,7 @@ def t_jsonl(d):
     """--format jsonl: a line per record, the same values as the JSON report, and
     findings written while the input is still open."""
     samples = os.path.join(ARGS.source_dir, "samples", "captures")
-    order = ["finding", "connection", "source", "chain", "qp", "crc", "summary"]
+    order = ["finding", "connection", "source", "chain", "qp", "setting", "crc", "summary"]
     for name in sorted(os.listdir(samples)):
         path = os.path.join(samples, name)
         rep = json.loads(run(["--format", "json", "--connections", path])[1])
@@ -632,11 +632,12 @@ def t_jsonl(d):
               and [c["chain"] for c in by["chain"]] == list(range(len(by["chain"]))),
               f"jsonl {name}: chains differ")
         check(by["qp"] == rep["qps"], f"jsonl {name}: queue pairs differ")
+        check(by["setting"] == rep["settings"], f"jsonl {name}: settings differ")
         check(by["crc"] == rep["crc"]["captures"], f"jsonl {name}: crc differs")
         # The summary is the JSON report but for what the records carry.
         s = by["summary"][0] if by["summary"] else {}
         want = {k: v for k, v in rep.items()
-                if k not in ("findings", "sources", "redirect_chains", "qps")}
+                if k not in ("findings", "sources", "redirect_chains", "qps", "settings")}
         want["connections"] = {k: v for k, v in rep["connections"].items() if k != "list"}
         want["crc"] = {"checked": rep["crc"]["checked"]}
         check(s == want and list(s) == list(want),

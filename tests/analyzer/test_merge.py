@@ -41,6 +41,15 @@ Groups:
            horizon when they differ; the merged HTML draws no projection;
            a horizon of 0.0001 s merges; wrong types and impossible values
            of the new keys refused naming them
+  settings the wire audit's settings[] (ibscope-gen wire captures, one a
+           host): the merge of one report is that report; of two, each
+           host's directions in turn, numbered after the earlier host's
+           (index and pair), everything else as its own report has it, and
+           the wire findings with their details; the text lists them all;
+           wrong types and impossible values (an index out of place, a pair
+           the report does not have, a DSCP of 64, five DSCPs, an unknown
+           ECN name, a version of null, a negative count, a missing setting)
+           refused in one line naming the key
 
 Usage: test_merge.py --ibscope BIN --source-dir DIR [--gen IBSCOPE_GEN] GROUP
 """
@@ -156,9 +165,9 @@ def group_equal(a, d):
     rows = csv.split("\n")  # text mode reads each CRLF as a newline
     width = len(rows[0].split(","))
     rc1, single, _ = run(a, ["--format", "csv", caps[0]])
-    head = rows[0].split(",")
-    check(rc == 0 and rc1 == 0 and head[:32] == single.split("\n")[0].split(",") and
-          head[32:] == ["host", "connections", "peak_ports_in_use", "pool_utilization",
+    head, own = rows[0].split(","), single.split("\n")[0].split(",")
+    check(rc == 0 and rc1 == 0 and head[:len(own)] == own and
+          head[len(own):] == ["host", "connections", "peak_ports_in_use", "pool_utilization",
                         "peak_ports_per_destination", "exhausted"],
           f"CSV header: the single CSV's columns, then the host and a source's ({head})")
     import csv as csvmod
@@ -218,7 +227,7 @@ def group_one(a, report):
     check(merged.pop("pools") == [own.pop("pool")], "pools: the report's pool")
     check(merged.pop("nearest_exhaustion") == [dict(s, host=host) for s in own["sources"]],
           "nearest_exhaustion: its sources")
-    for key in ("captures", "sources", "redirect_chains", "findings"):
+    for key in ("captures", "sources", "redirect_chains", "findings", "qps", "settings"):
         for e in merged[key]:
             check(e.pop("host") == host, f"{key}: labelled with the host")
     for e in merged["crc"]["captures"]:
@@ -762,18 +771,85 @@ def group_forecast(a, d):
                      f"ibscope: {bad}: {says}", out=out)
 
 
+# settings[]'s hostile values: (where, value or REMOVE, what the error says).
+REMOVE = object()
+SETTINGS_VALUES = [
+    ("settings.1.index", 0, "settings[1].index: 0 is not its place in settings (1)"),
+    ("settings.0.pair", 9, "settings[0].pair: 9 is not a direction of the report"),
+    ("settings.0.dscp.0.value", 64, "settings[0].dscp[0].value: 64 is not a DSCP or null"),
+    ("settings.0.dscp", [{"value": v, "packets": 1} for v in range(5)],
+     "settings[0].dscp[4]: past the 4 items of dscp a report keeps"),
+    ("settings.0.ecn.0.value", "ECT(2)", 'settings[0].ecn[0].value: "ECT(2)" is not an ECN '
+     "codepoint (Not-ECT, ECT(1), ECT(0), CE) or null"),
+    ("settings.0.version.0.value", None,
+     "settings[0].version[0].value: null is not a carrier (native, RoCEv1, RoCEv2)"),
+    ("settings.0.priority.0.value", 8, "settings[0].priority[0].value: 8 is not a priority or null"),
+    ("settings.0.packets", -1, "settings[0].packets: -1 is not a count"),
+    ("settings.0.path_mtu", 9000, "settings[0].path_mtu: 9000 is not a path MTU or null"),
+    ("-settings.0.gid_kind", REMOVE, "settings[0].gid_kind: missing"),
+]
+
+
+def group_settings(a, d):
+    if not a.gen or not os.access(a.gen, os.X_OK):
+        return testlib.skip("no ibscope-gen (--gen)")
+    caps = os.path.join(d, "wire")
+    subprocess.run([a.gen, "wire", caps], check=True, capture_output=True)
+    reports, own = [], []
+    for name in ("roce_version_mix", "asymmetric_dscp"):
+        path = os.path.join(d, name + ".json")
+        rc, _, err = run(a, ["--format", "json", "-o", path, os.path.join(caps, name + ".pcap")])
+        check(rc in (0, 1), f"{name}: exit {rc} {err[:200]}")
+        reports.append(path)
+        with open(path) as f:
+            own.append(json.load(f))
+    check(all(r["settings"] for r in own), "each report has settings")
+    group_one(a, reports[0])
+    rc, out, err = run(a, ["merge", "--format", "json"] + reports)
+    merged = json.loads(out) if rc == 0 else {"settings": [], "findings": []}
+    want, base = [], 0
+    for host, rep in zip(("roce_version_mix", "asymmetric_dscp"), own):
+        for s in rep["settings"]:
+            w = dict(s, index=s["index"] + base, host=host)
+            if s["pair"] is not None:
+                w["pair"] = s["pair"] + base
+            # captures are numbered across the merge
+            for k in ("req", "first"):
+                if s[k]:
+                    w[k] = dict(s[k], capture=s[k]["capture"] + (base and 1))
+            want.append(w)
+        base += len(rep["settings"])
+    check(merged["settings"] == want, f"merged settings: {merged['settings']}, want {want}")
+    wire = {"asymmetric_class", "roce_version_mix"}
+    got = [(f["kind"], f["details"]) for f in merged["findings"] if f["kind"] in wire]
+    check(sorted(got, key=str) == sorted([(f["kind"], f["details"]) for r in own
+                                          for f in r["findings"] if f["kind"] in wire], key=str)
+          and len(got) == 2, f"the wire findings merged with their details ({got})")
+    rc, text, err = run(a, ["merge"] + reports)
+    section = text.split("Wire settings")[1].split("\n\n")[0] if rc == 0 else ""
+    check(rc == 0 and len(re.findall(r"\n +\d+ 0x[0-9a-f]{6} ", section)) == len(want) and
+          "version: RoCEv2\u00d74, RoCEv1\u00d72" in section,
+          f"merged text: every direction ({section})")
+    bad, out = os.path.join(d, "b.json"), os.path.join(d, "fabric.txt")
+    for where, value, says in SETTINGS_VALUES:
+        with open(bad, "w") as f:
+            f.write(mutated(own[0], where, value))
+        expect_error(a, ["merge", "-o", out, reports[1], bad], f"{where} = {value!r}",
+                     f"ibscope: {bad}: {says}", out=out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ibscope", required=True)
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--gen", help="ibscope-gen (the forecast group)")
     ap.add_argument("group", choices=["equal", "errors", "values", "twice", "html", "ends",
-                                      "forecast"])
+                                      "forecast", "settings"])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="ibscope-merge-") as d:
         status = {"equal": group_equal, "errors": group_errors, "values": group_values,
                   "twice": group_twice, "html": group_html, "ends": group_ends,
-                  "forecast": group_forecast}[a.group](a, d)
+                  "forecast": group_forecast, "settings": group_settings}[a.group](a, d)
     return testlib.finish(status)
 
 

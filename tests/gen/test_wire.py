@@ -42,8 +42,9 @@ DETAILS = {
 }
 # The contract's settings (wire_contract.md).
 CNP_WINDOW_US, LINK_MTU, STORM_US, LINK_BPS = 50, 1500, 100_000, 100e9
-UNROUTED_HOPS = {1, 64, 128, 255}  # what senders start with
+UNROUTED_HOPS = {0, 1, 64, 128, 255}  # what senders start with
 CNP_OP = 0x81
+UD_SEND_OP = 0x64
 ECN_NAMES = {0: "Not-ECT", 1: "ECT(1)", 2: "ECT(0)", 3: "CE"}
 FIELDS = ["frame.number", "frame.time_epoch", "eth.type", "vlan.etype", "vlan.priority", "ip.src", "ip.dst",
           "ip.dsfield.dscp", "ip.dsfield.ecn", "ip.ttl", "ipv6.src", "ipv6.dst",
@@ -111,7 +112,9 @@ def annotate(v):
         v["src"], v["dst"] = v["infiniband.lrh.slid"], v["infiniband.lrh.dlid"]
         v["dscp"] = v["ecn"] = v["hops"] = None
     v["prio"] = num(v["vlan.priority"]) if v["vlan.priority"] else None
-    v["data"] = v["op"] is not None and v["qp"] > 1 and v["op"] != CNP_OP
+    # MADs ride UD SENDs (tshark reads other payloads as MADs at times too)
+    v["data"] = v["op"] is not None and v["qp"] > 1 and v["op"] != CNP_OP and \
+        not (v["op"] == UD_SEND_OP and v["infiniband.mad.attributeid"])
     if v["data"] and v["op"] in EXT:
         pad, ext = num(v["infiniband.bth.padcnt"]), 12 + EXT[v["op"]] + 4
         if v["v2"]:
@@ -151,6 +154,8 @@ def asymmetric(frames, conns):
             continue
         early, late = sorted(firsts, key=lambda v: v["n"])
         for field, attr in (("dscp", "dscp"), ("priority", "prio")):
+            if field == "dscp" and None in (late[attr], early[attr]):
+                continue  # a native packet without a GRH has no DSCP
             if late[attr] != early[attr]:
                 rows.append((late["n"], "asymmetric_class", early["n"],
                              f"qp=0x{late['qp']:06x};field={field};value={late[attr]};"

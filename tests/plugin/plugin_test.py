@@ -48,6 +48,10 @@ CHECK is one of:
   kernel     on ibscope-gen cm-kernel's captures, with two passes: the plugin's expert
              infos are the analyzer's findings, frame by frame (an unreachable one on the
              last copy of the message never answered)
+  wireaudit  on every capture of ibscope-gen wire, both link types, with two passes:
+             the plugin's expert infos are the analyzer's findings, frame by frame
+             (asymmetric_class, not_ect, mtu_exceeded, roce_version_mix,
+             link_local_gid_routed each on some case)
   forecast   on ibscope-gen trend captures (a steady ramp over RoCEv2, a ramp that
              pauses, bursts): the frames marked pool_forecast are the analyzer's, the
              exhaustion_eta there its eta_s, and a filter on exhaustion_eta finds the
@@ -1749,17 +1753,18 @@ def check_kernel(env, update):
     return errs
 
 
-def rc_captures(env):
-    """ibscope-gen rc's captures, RoCEv2 and native InfiniBand (relabelled
-    DLT_USER0, which Wireshark 4.0 reads, where it cannot read 247), in a
-    folder tshark (as nobody) reads; the caller removes the folder."""
-    d = tempfile.mkdtemp(prefix="ibscope-rc.")
+def rc_captures(env, scenario="rc"):
+    """ibscope-gen rc's (or another scenario's) captures, RoCEv2 and native
+    InfiniBand (relabelled DLT_USER0, which Wireshark 4.0 reads, where it
+    cannot read 247), in a folder tshark (as nobody) reads; the caller
+    removes the folder."""
+    d = tempfile.mkdtemp(prefix="ibscope-%s." % scenario)
     os.chmod(d, 0o755)
     caps = []
     for lt in ("1", "247"):
         sub = os.path.join(d, lt)
-        subprocess.run([os.path.join(env.build, "bin", "ibscope-gen"), "rc", "--linktype", lt,
-                        sub], check=True, capture_output=True)
+        subprocess.run([os.path.join(env.build, "bin", "ibscope-gen"), scenario, "--linktype",
+                        lt, sub], check=True, capture_output=True)
         os.chmod(sub, 0o755)
         for path in sorted(glob.glob(os.path.join(sub, "*.pcap"))):
             if lt == "247":
@@ -1846,6 +1851,34 @@ def check_rc(env, update):
     return errs
 
 
+def check_wireaudit(env, update):
+    """On every capture of ibscope-gen wire, both link types, the plugin's
+    expert infos after two passes are the analyzer's findings, frame by
+    frame, and each kind of the wire audit comes on some case."""
+    errs = []
+    d, caps = rc_captures(env, "wire")
+    try:
+        seen = collections.Counter()
+        for path in caps:
+            p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", path],
+                               capture_output=True, text=True)
+            want = collections.Counter((f["frame"], f["kind"])
+                                       for f in json.loads(p.stdout)["findings"])
+            got = experts_two_pass(env, path, [])
+            if got != want:
+                errs.append("%s: analyzer only %s; plugin only %s"
+                            % (path, sorted((want - got).items())[:6],
+                               sorted((got - want).items())[:6]))
+            seen.update(k for _, k in want.elements())
+        for kind in ("asymmetric_class", "not_ect", "mtu_exceeded", "roce_version_mix",
+                     "link_local_gid_routed"):
+            if not seen[kind]:
+                errs.append("no %s finding in any wire capture: the check proves little" % kind)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return errs
+
+
 CHECKS = {
     "load": check_load, "fields": check_fields, "golden": check_golden, "stats": check_stats,
     "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
@@ -1867,6 +1900,7 @@ CHECKS = {
     "forecast": check_forecast,
     "kernel": check_kernel,
     "rc": check_rc,
+    "wireaudit": check_wireaudit,
     "encap": check_encap,
 }
 
