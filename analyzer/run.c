@@ -273,7 +273,12 @@ void run_frame(struct run *r, const struct capture_frame *fr)
     if (r->fabric && res == IB_FRAME_IB &&
         ib_fabric_packet(r->fabric, at, fr->data, fr->caplen, &pkt, &first))
         return;
-    ib_engine_feed(r->engine, at, res == IB_FRAME_IB ? &pkt : NULL, &fa);
+    if (res == IB_FRAME_MAC_CONTROL) {
+        r->model.mac_control_frames++;
+        ib_engine_feed_mac_control(r->engine, at, &pkt, &fa);
+    } else {
+        ib_engine_feed(r->engine, at, res == IB_FRAME_IB ? &pkt : NULL, &fa);
+    }
     if (fa.links.has_qp)
         qp_trace_frame(r->traces, at, &pkt, fa.links.qp);
     if (fa.count || fa.dropped)
@@ -294,6 +299,13 @@ int run_end(struct run *r, struct output_file *out)
 {
     if (r->fabric)
         fabric_due(r, INT64_MAX);
+    struct ib_frame_analysis fa;
+    bool more;
+    do {
+        more = ib_engine_drain(r->engine, &fa);
+        if (fa.count || fa.dropped)
+            on_findings(r, &fa);
+    } while (more);
     ib_engine_finish(r->engine);
     if (!report_model_summarize(&r->model, r->engine)) {
         fprintf(stderr, "ibscope: out of memory; no report written\n");

@@ -43,6 +43,8 @@ void merge_free(struct merge *mg)
     for (size_t i = 0; i < mg->qp_count; i++)
         free((void *)mg->qps[i].q.trace);
     free(mg->qps);
+    free(mg->cnps);
+    free(mg->pfcs);
     free(mg->keys);
     free(mg);
 }
@@ -191,6 +193,11 @@ static void model_make(const struct merge *mg, const struct views *v, struct rep
     m->qp_count = mg->qp_count;
     m->qps = v->qps;
     m->qp_host = v->qp_host;
+    m->congestion = mg->sum.congestion;
+    m->congestion.cnp_count = (uint32_t)mg->cnp_count; /* held to the model's maxima */
+    m->congestion.cnps = mg->cnps;
+    m->congestion.pfc_count = (uint32_t)mg->pfc_count;
+    m->congestion.pfcs = mg->pfcs;
     m->nearest_count = mg->source_count < MERGE_NEAREST ? mg->source_count : MERGE_NEAREST;
     m->nearest = v->nearest;
 }

@@ -51,6 +51,13 @@ struct merge {
     size_t qp_count, qp_cap;
     struct merge_qp *qps;
     uint32_t qp_base; /* the next report's first queue pair number */
+    /* congestion's lists, the reports' one after the other; its settings
+     * the first report's (sum.congestion, once congestion_read). */
+    size_t cnp_count, cnp_cap;
+    struct ib_cnp_stats *cnps;
+    size_t pfc_count, pfc_cap;
+    struct ib_pfc_stats *pfcs;
+    bool congestion_read;
 
     FILE *findings; /* struct ib_finding records, as read */
     size_t finding_count, key_cap;

@@ -177,6 +177,8 @@ extern const struct rs_object rs_qp, rs_qp_requests, rs_qp_naks, rs_qp_resends, 
 extern const struct rs_object rs_qp_trace;
 /* findings[].details.qp: struct ib_qp_ref. */
 extern const struct rs_object rs_qp_ref;
+/* congestion, its cnp[] and pfc[] (docs/wire-audit.md). */
+extern const struct rs_object rs_congestion, rs_cnp, rs_pfc;
 
 /* Every table, for --list-report-keys. */
 extern const struct rs_object *const rs_objects[];

@@ -15,7 +15,10 @@
  *      frame (each on its last resend; made with the CM's unreachable, before
  *      the frame's own); on a request psn_start_mismatch, psn_gap,
  *      out_of_order or transport_retransmission; on an answer rnr_nak, nak,
- *      or ack_timeout then capture_loss.
+ *      or ack_timeout then capture_loss;
+ *   5. congestion: ce_without_cnp for CE marks whose wait for a CNP ended
+ *      before this frame (each on its own frame); on a CNP, those of the
+ *      marks it comes too late for (naming it); on a PFC frame, pfc_storm.
  */
 #include "engine_cm.h"
 #include "engine_hosts.h"
@@ -58,6 +61,8 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     ok = eng_hosts_init(e) && ok;
     ok = eng_mad_init(e) && ok;
     ok = eng_transport_init(e) && ok;
+    ok = eng_cnp_init(e) && ok;
+    ok = eng_pfc_init(e) && ok;
     if (!ok) {
         ib_engine_free(e);
         return NULL;
@@ -74,6 +79,8 @@ void ib_engine_free(struct ib_engine *e)
     eng_hosts_destroy(e);
     eng_mad_destroy(e);
     eng_transport_destroy(e);
+    eng_cnp_destroy(e);
+    eng_pfc_destroy(e);
     free(e);
 }
 
@@ -155,6 +162,7 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
      * up first: their ports are free for it. */
     eng_cm_expire(e, at.time_ns);
     eng_transport_expire(e, at.time_ns);
+    eng_cnp_expire(e, at.time_ns);
     if (!pkt) {
         e->out = NULL;
         return;
@@ -172,8 +180,44 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
         }
     } else if (ib_packet_has(pkt, IB_HAS_BTH)) {
         eng_transport_feed(e, pkt);
+        eng_cnp_feed(e, pkt);
+        eng_pfc_data(&e->pfc, pkt);
     }
     e->out = NULL;
+}
+
+void ib_engine_feed_mac_control(struct ib_engine *e, struct ib_frame_ref at,
+                                const struct ib_packet *pkt, struct ib_frame_analysis *out)
+{
+    memset(out, 0, offsetof(struct ib_frame_analysis, findings));
+    e->stats.frames++;
+    e->stats.mac_control_frames++;
+    e->at = at;
+    e->out = out;
+    eng_cm_expire(e, at.time_ns);
+    eng_transport_expire(e, at.time_ns);
+    eng_cnp_expire(e, at.time_ns);
+    diag_findings(e, pkt);
+    if (ib_packet_has(pkt, IB_HAS_MAC_CONTROL) && pkt->macc.complete)
+        eng_pfc_frame(e, &pkt->macc);
+    e->out = NULL;
+}
+
+bool ib_engine_drain(struct ib_engine *e, struct ib_frame_analysis *out)
+{
+    memset(out, 0, offsetof(struct ib_frame_analysis, findings));
+    e->out = out;
+    bool done = eng_cnp_drain(e);
+    if (done)
+        eng_pfc_drain(e);
+    e->out = NULL;
+    return !done;
+}
+
+void ib_engine_set_congestion_sink(struct ib_engine *e, ib_congestion_sink sink, void *ctx)
+{
+    e->congestion_sink = sink;
+    e->congestion_ctx = ctx;
 }
 
 void ib_engine_advance(struct ib_engine *e, int64_t now_ns, struct ib_frame_analysis *out)
@@ -187,12 +231,13 @@ void ib_engine_advance(struct ib_engine *e, int64_t now_ns, struct ib_frame_anal
     e->out = out;
     eng_cm_expire(e, now_ns);
     eng_transport_expire(e, now_ns);
+    eng_cnp_expire(e, now_ns);
     e->out = NULL;
 }
 
 bool ib_engine_has_timers(const struct ib_engine *e)
 {
-    return e->cm.heap_count > 0 || eng_transport_has_timers(e);
+    return e->cm.heap_count > 0 || eng_transport_has_timers(e) || eng_cnp_has_timers(e);
 }
 
 bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind)

@@ -239,6 +239,9 @@ static struct eng_qp *qp_get(struct ib_engine *e, const struct eng_qp_key *k,
 static void peer_add(struct ib_engine *e, const struct eng_qp_key *k, uint32_t qp)
 {
     struct eng_transport *t = &e->transport;
+    struct eng_qp *q = qp_at(t, qp);
+    q->peer_qpn = k->qpn;
+    q->peer_known = true;
     uint64_t h = et_hash(k, sizeof *k);
     struct eng_qp_peer *peer = et_find(&t->peers, h, peer_eq, k);
     if (peer) {
@@ -478,6 +481,26 @@ void eng_transport_expire(struct ib_engine *e, int64_t now_ns)
 bool eng_transport_has_timers(const struct ib_engine *e)
 {
     return e->transport.suspect_count > 0;
+}
+
+bool eng_transport_paired_qpn(const struct ib_engine *e, const struct ib_endpoint *dst,
+                              uint32_t qpn, uint32_t *paired)
+{
+    const struct eng_transport *t = &e->transport;
+    struct eng_qp_key k = qp_key(dst, qpn);
+    uint64_t h = et_hash(&k, sizeof k);
+    /* Requests go there: its requester's QPN; answers go there: the QPN
+     * of the requests they answer. */
+    const struct eng_qp *qp = et_find(&t->qps, h, qp_eq, &k);
+    if (qp && qp->peer_known) {
+        *paired = qp->peer_qpn;
+        return true;
+    }
+    const struct eng_qp_peer *peer = et_find(&t->peers, h, peer_eq, &k);
+    if (!peer)
+        return false;
+    *paired = qp_at(t, peer->qp)->key.qpn;
+    return true;
 }
 
 /* ---- requests ---- */

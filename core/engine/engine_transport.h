@@ -44,12 +44,13 @@ struct eng_qp {
     uint32_t pair_next;     /* the next QP of the same two nodes (pool index + 1) */
     uint32_t requester_tag; /* the requester's node, hashed: pairs answers without CM */
     uint32_t trouble;       /* its eng_qp_trouble's pool index + 1, 0: none yet */
+    uint32_t peer_qpn;      /* its requester's QPN, when peer_known (answers go there) */
     uint32_t next_psn;      /* the PSN due next */
     uint32_t una;           /* the oldest PSN not acknowledged */
     uint8_t retry, rnr_retry, timeout, mtu; /* the CM's budget (from_cm) */
     uint8_t answer;                         /* ENG_ANSWER_* */
     uint8_t send_count;
-    bool started : 1, from_cm : 1, span_unknown : 1, acked_ever : 1, died : 1;
+    bool started : 1, from_cm : 1, span_unknown : 1, acked_ever : 1, died : 1, peer_known : 1;
     uint64_t last_req; /* eng_ref.where of the previous request */
     uint64_t una_at;   /* eng_ref.where of the answer that last moved una on */
     struct eng_send sends[ENG_QP_SENDS];
@@ -150,5 +151,10 @@ void eng_transport_cm(struct ib_engine *e, const struct ib_packet *p);
 void eng_transport_expire(struct ib_engine *e, int64_t now_ns);
 /* Whether a queue pair waits for its last retry's answer. */
 bool eng_transport_has_timers(const struct ib_engine *e);
+/* The QPN of the direction paired with the one of packets to QPN qpn at
+ * dst: the other end's QP, as the CM named it or the answers showed it.
+ * False when the transport analysis has not paired it. */
+bool eng_transport_paired_qpn(const struct ib_engine *e, const struct ib_endpoint *dst,
+                              uint32_t qpn, uint32_t *paired);
 
 #endif

@@ -52,6 +52,9 @@ enum ib_finding_kind {
     IB_FIND_RETRIES_EXHAUSTED,
     IB_FIND_ACK_TIMEOUT,
     IB_FIND_PSN_START_MISMATCH,
+    /* Congestion notification and flow control (engine_cnp.c, engine_pfc.c). */
+    IB_FIND_CE_WITHOUT_CNP,
+    IB_FIND_PFC_STORM,
     IB_FIND_COUNT
 };
 
@@ -210,6 +213,16 @@ struct ib_finding_data {
     int64_t wait_ns;  /* rnr resend: NAK to resend; ack_timeout: request to ACK;
                        * rnr_nak: the timer's wait */
     int64_t limit_ns; /* ack_timeout: the QP's local ACK timeout */
+    /* ce_without_cnp: the CE-marked packet's destination QPN (qp.qpn; qp.dst
+     * its receiver, from its sender), the QPN a CNP had to address, the
+     * window it had */
+    uint32_t sender_qpn;
+    uint32_t window_us;
+    /* pfc_storm: the priority, how long it has been paused at the frame,
+     * whether RoCE data used it before */
+    uint8_t priority;
+    bool roce;
+    uint64_t paused_us;
 };
 
 struct ib_finding {
