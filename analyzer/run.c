@@ -61,6 +61,8 @@ bool run_init(struct run *r, const struct options *opts, const char *version, si
     cfg.pool_high = opts->pool_high;
     cfg.threshold_pct = opts->threshold_pct;
     cfg.forecast_horizon_s = opts->forecast_horizon_s;
+    cfg.cnp_window_us = opts->cnp_window_us;
+    cfg.pfc_storm_ms = opts->pfc_storm_ms;
     r->model.captures = calloc(capture_count ? capture_count : 1, sizeof(*r->model.captures));
     r->not_ib = calloc(capture_count ? capture_count : 1, sizeof(*r->not_ib));
     r->engine = ib_engine_new(&cfg);
