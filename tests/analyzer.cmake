@@ -102,6 +102,14 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_transport.py
                    --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(analyzer.transport PROPERTIES TIMEOUT 300 LABELS quick)
+  # The wire audit's congestion part (issue 38; tests/analyzer/test_congestion.py):
+  # ce_without_cnp and pfc_storm exactly as ibscope-gen wire's truth on both
+  # link types, the CE/CNP and PFC statistics against tshark's decode and
+  # pause times worked out by hand, the options, the formats and the merge.
+  add_test(NAME analyzer.congestion
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_congestion.py
+                   --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
+  set_tests_properties(analyzer.congestion PROPERTIES TIMEOUT 300 LABELS quick)
   # The traces of the queue pairs with problems (qps[].trace) against tshark's
   # decode and the truth, their caps, a merge, and the HTML report's
   # sequence charts and timeline in Chromium (tests/analyzer/test_qp_trace.py).

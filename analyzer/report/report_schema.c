@@ -721,15 +721,11 @@ static const struct rs_member cnp_members[] = {
 #undef C
 const struct rs_object rs_cnp = { "congestion.cnp[]", ROWS(cnp_members) };
 
-static const char *pfc_class_name(unsigned v) { return v == IB_PFC_ALL ? "all" : NULL; }
-static unsigned pfc_class_by_name(const char *s) { return strcmp(s, "all") == 0 ? IB_PFC_ALL : IB_PFC_CLASSES; }
-static const struct rs_names pfc_class_names = { pfc_class_name, pfc_class_by_name, IB_PFC_CLASSES };
-
 #define P struct ib_pfc_stats
 static const struct rs_member pfc_members[] = {
     { "capture", RS_CAPTURE, AT(P, capture) },
-    { "priority", RS_ENUM, AT(P, priority), .names = &pfc_class_names,
-      .noun = "a priority (0 to 7, or \"all\" for PAUSE)" },
+    { "priority", RS_UINT, AT(P, priority), HAS(P, pfc), .max = 7,
+      .noun = "a priority (0 to 7), or null for PAUSE" },
     FLAG(P, "roce", roce),
     COUNT(P, "frames", frames),
     COUNT(P, "pauses", pauses),

@@ -798,7 +798,7 @@ static void cnp_line(FILE *out, const struct ib_cnp_stats *c)
 static void pfc_line(FILE *out, const struct report_model *m, const struct ib_pfc_stats *p)
 {
     char prio[8], total[24], longest[24], fr[32] = "-";
-    if (p->priority == IB_PFC_ALL)
+    if (!p->pfc)
         snprintf(prio, sizeof prio, "all");
     else
         snprintf(prio, sizeof prio, "%u", p->priority);

@@ -180,6 +180,7 @@ void ib_engine_pfc(const struct ib_engine *e, size_t i, struct ib_pfc_stats *out
     const struct eng_pause *ps = &pf->links[at / IB_PFC_CLASSES].cls[cls];
     memset(out, 0, sizeof *out);
     out->capture = at / IB_PFC_CLASSES;
+    out->pfc = cls < IB_MACC_PRIORITIES;
     out->priority = (uint8_t)cls;
     out->roce = cls < IB_MACC_PRIORITIES && (pf->roce_priorities >> cls & 1);
     out->frames = ps->frames;

@@ -495,7 +495,8 @@ void ib_engine_cnp(const struct ib_engine *e, size_t i, struct ib_cnp_stats *out
 
 struct ib_pfc_stats {
     uint32_t capture;
-    uint8_t priority;               /* 0..7, or IB_PFC_ALL */
+    bool pfc;                       /* a PFC priority; false: 802.3x PAUSE, the link */
+    uint8_t priority;               /* pfc: 0..7; else IB_PFC_ALL */
     bool roce;                      /* a RoCE data packet (any capture's) had this VLAN priority */
     uint64_t frames;                /* frames that gave it a time (XOFF) or released it (XON) */
     uint64_t pauses;                /* pauses started */

@@ -391,6 +391,7 @@ static void pause_all(void **state)
     struct ib_pfc_stats s;
     ib_engine_pfc(r->e, 0, &s);
     assert_int_equal(s.priority, IB_PFC_ALL);
+    assert_false(s.pfc);
     assert_int_equal(s.pauses, 1);
     assert_int_equal(s.storms, 0);
     assert_int_equal(s.paused_ns, 199800000 + 335539); /* ran out before the last frame */
