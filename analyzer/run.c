@@ -180,6 +180,12 @@ static void on_usage(void *ctx, const struct ib_usage_change *u)
     r->renderer->usage(r->rstate, &r->model, u);
 }
 
+static void on_congestion(void *ctx, const struct ib_congestion_change *c)
+{
+    struct run *r = ctx;
+    r->renderer->congestion(r->rstate, &r->model, c);
+}
+
 bool run_begin(struct run *r, struct output_file *out)
 {
     struct stat st;
@@ -194,6 +200,8 @@ bool run_begin(struct run *r, struct output_file *out)
         ib_engine_set_connection_sink(r->engine, on_connection, r);
     if (r->renderer->usage)
         ib_engine_set_usage_sink(r->engine, on_usage, r);
+    if (r->renderer->congestion)
+        ib_engine_set_congestion_sink(r->engine, on_congestion, r);
     return true;
 }
 

@@ -219,6 +219,10 @@ struct report_renderer {
     int (*end)(void *st, const struct report_model *m);
     /* Optional: each change of a source's ports in use (charts). */
     void (*usage)(void *st, const struct report_model *m, const struct ib_usage_change *u);
+    /* Optional: each CE mark, CNP, pause start and end (CE/CNP and pause
+     * charts; engine.h's struct ib_congestion_change). */
+    void (*congestion)(void *st, const struct report_model *m,
+                       const struct ib_congestion_change *c);
     bool wants_connections; /* connection records even without --connections */
 };
 

@@ -106,8 +106,9 @@ static void flow_seen(struct ib_engine *e, struct eng_cnp_flow *f)
 static void event(struct ib_engine *e, enum ib_congestion_event what)
 {
     if (e->congestion_sink)
-        e->congestion_sink(e->congestion_ctx,
-                           &(struct ib_congestion_change){ what, e->at.time_ns, e->at.capture, 0 });
+        e->congestion_sink(
+            e->congestion_ctx,
+            &(struct ib_congestion_change){ what, e->at.time_ns, e->at.capture, 0, e->at.time_ns });
 }
 
 static int64_t deadline_of(const struct eng_cnp *c, const struct eng_ce *ce)

@@ -55,11 +55,12 @@ static struct eng_pfc_link *link_of(struct ib_engine *e, uint32_t capture)
     return &pf->links[capture];
 }
 
-static void event(struct ib_engine *e, enum ib_congestion_event what, int64_t t, unsigned cls)
+static void event(struct ib_engine *e, enum ib_congestion_event what, int64_t t, unsigned cls,
+                  int64_t start)
 {
     if (e->congestion_sink)
-        e->congestion_sink(e->congestion_ctx,
-                           &(struct ib_congestion_change){ what, t, e->at.capture, (uint8_t)cls });
+        e->congestion_sink(e->congestion_ctx, &(struct ib_congestion_change){
+                                                  what, t, e->at.capture, (uint8_t)cls, start });
 }
 
 static void pause_end(struct ib_engine *e, struct eng_pause *ps, unsigned cls, int64_t end)
@@ -73,7 +74,7 @@ static void pause_end(struct ib_engine *e, struct eng_pause *ps, unsigned cls, i
         ps->longest_at = ps->start;
     }
     ps->paused = false;
-    event(e, IB_EVENT_PAUSE_END, end, cls);
+    event(e, IB_EVENT_PAUSE_END, end, cls, ps->start.time_ns);
 }
 
 /* Lists a class at its first frame, for the report's order. */
@@ -129,7 +130,7 @@ static void pause_time(struct ib_engine *e, struct eng_pause *ps, unsigned cls, 
         ps->storm_said = false;
         ps->start = ref_pack(e->at);
         ps->pauses++;
-        event(e, IB_EVENT_PAUSE_START, now, cls);
+        event(e, IB_EVENT_PAUSE_START, now, cls, now);
         return;
     }
     int64_t lasted = now - ps->start.time_ns;

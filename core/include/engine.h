@@ -511,14 +511,16 @@ size_t ib_engine_pfc_count(const struct ib_engine *e);
 void ib_engine_pfc(const struct ib_engine *e, size_t i, struct ib_pfc_stats *out);
 
 /* Congestion over time, for charts: each CE mark, CNP, and pause start or
- * end as it happens (a pause's end at the time it ended, which a run-out
- * pause learns later than that). */
+ * end as it happens.  A pause's end comes with its start (start_ns): the
+ * time paused is [start_ns, time_ns), and an end by run-out is learned at a
+ * later frame (or the drain) than the time it ran out. */
 enum ib_congestion_event { IB_EVENT_CE, IB_EVENT_CNP, IB_EVENT_PAUSE_START, IB_EVENT_PAUSE_END };
 struct ib_congestion_change {
     enum ib_congestion_event event;
     int64_t time_ns;
     uint32_t capture;
     uint8_t priority; /* pauses: 0..7 or IB_PFC_ALL */
+    int64_t start_ns; /* IB_EVENT_PAUSE_END: when the pause started */
 };
 typedef void (*ib_congestion_sink)(void *ctx, const struct ib_congestion_change *c);
 void ib_engine_set_congestion_sink(struct ib_engine *e, ib_congestion_sink sink, void *ctx);

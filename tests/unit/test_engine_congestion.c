@@ -308,11 +308,25 @@ static void cnp_alone(void **state)
     assert_false(s.has_delay);
 }
 
+/* What the congestion sink was told, in order. */
+static struct ib_congestion_change events[16];
+static unsigned event_count;
+
+static void on_event(void *ctx, const struct ib_congestion_change *c)
+{
+    (void)ctx;
+    if (event_count < 16)
+        events[event_count] = *c;
+    event_count++;
+}
+
 /* 0xFFFF quanta at 100 Gb/s: 65535 x 512 / 100 = 335539.2 ns, so a renewal
  * at +335539 ns continues the pause and one at +335540 ns starts another. */
 static void pause_run_out(void **state)
 {
     struct run *r = *state;
+    event_count = 0;
+    ib_engine_set_congestion_sink(r->e, on_event, NULL);
     struct ib_packet x = pfc(3, 0xFFFF);
     assert_int_equal(feed(r, 1000000, &x), 0);          /* 1: starts */
     assert_int_equal(feed(r, 1000000 + 335539, &x), 0); /* 2: just in time: renews */
@@ -337,6 +351,19 @@ static void pause_run_out(void **state)
     assert_int_equal(s.longest_ns, 2 * 335539);
     assert_int_equal(s.longest_at.frame, 1);
     assert_false(s.paused_at_end);
+    /* Start, the run-out (at the time it ran out, learned at frame 3), a
+     * start, the XON's end. */
+    assert_int_equal(event_count, 4);
+    const int64_t times[4][3] = { { IB_EVENT_PAUSE_START, 1000000, 1000000 },
+                                  { IB_EVENT_PAUSE_END, until, 1000000 },
+                                  { IB_EVENT_PAUSE_START, until + 1, until + 1 },
+                                  { IB_EVENT_PAUSE_END, until + 1001, until + 1 } };
+    for (unsigned i = 0; i < 4; i++) {
+        assert_int_equal(events[i].event, times[i][0]);
+        assert_int_equal(events[i].time_ns, times[i][1]);
+        assert_int_equal(events[i].start_ns, times[i][2]);
+        assert_int_equal(events[i].priority, 3);
+    }
 }
 
 /* Renewed every 300 us: the first renewal 100 ms or more after the start
