@@ -18,7 +18,8 @@ ibscope.
    times worked out by hand, the cut frame a malformed finding
    (trunc_mac_control).
 5. The other formats: JSON Lines' summary carries the same congestion
-   object, the text report its sections, the CSV a row per finding.
+   object, the text report its sections, the CSV a row per finding and a
+   cnp and pfc row per entry of the JSON's lists, the same values.
 6. `ibscope merge` keeps every report's lists (captures renumbered) and
    refuses a hostile value, naming its key.
 
@@ -26,6 +27,8 @@ Usage: test_congestion.py --ibscope BIN --gen BIN [--tshark TSHARK]
 Exit 0 pass, 1 fail (without tshark, part 2 is left out: a failure in CI).
 """
 import argparse
+import csv as csvlib
+import io
 import ipaddress
 import json
 import os
@@ -357,12 +360,24 @@ def check_formats(a, out):
     row = next((x for x in text.splitlines() if f"0x{flow['sender_qp']:06x}" in x), "")
     check(row.split()[3:6] == [str(flow["ce_marks"]), str(flow["cnps"]), str(flow["unanswered"])],
           f"text: the flow's row {row!r}")
-    csv = run(a.ibscope, "--format", "csv", ce).splitlines()
-    head = csv[0].split(",")
-    frames = sorted(int(r.split(",")[head.index("frame")]) for r in csv[1:]
-                    if r.split(",")[head.index("kind")] == "ce_without_cnp")
+    storm = os.path.join(out, "pfc_storm.pcap")
+    both = json.loads(run(a.ibscope, "--format", "json", ce, storm))
+    rows = list(csvlib.DictReader(io.StringIO(run(a.ibscope, "--format", "csv", ce, storm))))
+    frames = sorted(int(r["frame"]) for r in rows if r["kind"] == "ce_without_cnp")
     check(frames == sorted(f["frame"] for f in rep["findings"] if f["kind"] == "ce_without_cnp"),
           f"csv: ce_without_cnp rows at {frames}")
+
+    def cell(v):
+        return "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+    for record, listed in (("cnp", both["congestion"]["cnp"]), ("pfc", both["congestion"]["pfc"])):
+        got = [r for r in rows if r["record"] == record]
+        check(len(got) == len(listed), f"csv: {len(got)} {record} rows, JSON {len(listed)}")
+        for r, j in zip(got, listed):
+            keys = [k for k in j if k in r and not isinstance(j[k], dict)]
+            check(keys and all(r[k] == cell(j[k]) for k in keys),
+                  f"csv: {record} row {[(k, r[k]) for k in keys]}, JSON {[(k, j[k]) for k in keys]}")
+            first = j.get("first") or j.get("longest_frame")
+            check(r["frame"] == str(first["frame"]), f"csv: {record} row's frame {r['frame']}")
 
 
 def check_merge(a, out, d):
