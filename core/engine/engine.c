@@ -162,13 +162,14 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
      * up first: their ports are free for it. */
     eng_cm_expire(e, at.time_ns);
     eng_transport_expire(e, at.time_ns);
-    eng_cnp_expire(e, at.time_ns);
+    eng_cnp_expire(e, &e->cnp, at.time_ns);
     if (!pkt) {
         e->out = NULL;
         return;
     }
     e->stats.ib_frames++;
-    diag_findings(e, pkt);
+    if (pkt->diags.count) /* most packets have none: no call */
+        diag_findings(e, pkt);
     crc_findings(e, pkt);
     if (ib_packet_has(pkt, IB_HAS_MAD)) {
         if (pkt->mad.mgmt_class == IB_CLASS_CM && ib_packet_has(pkt, IB_HAS_CM) &&
@@ -196,8 +197,9 @@ void ib_engine_feed_mac_control(struct ib_engine *e, struct ib_frame_ref at,
     e->out = out;
     eng_cm_expire(e, at.time_ns);
     eng_transport_expire(e, at.time_ns);
-    eng_cnp_expire(e, at.time_ns);
-    diag_findings(e, pkt);
+    eng_cnp_expire(e, &e->cnp, at.time_ns);
+    if (pkt->diags.count)
+        diag_findings(e, pkt);
     if (ib_packet_has(pkt, IB_HAS_MAC_CONTROL) && pkt->macc.complete)
         eng_pfc_frame(e, &pkt->macc);
     e->out = NULL;
@@ -231,7 +233,7 @@ void ib_engine_advance(struct ib_engine *e, int64_t now_ns, struct ib_frame_anal
     e->out = out;
     eng_cm_expire(e, now_ns);
     eng_transport_expire(e, now_ns);
-    eng_cnp_expire(e, now_ns);
+    eng_cnp_expire(e, &e->cnp, now_ns);
     e->out = NULL;
 }
 

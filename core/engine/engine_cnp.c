@@ -228,7 +228,7 @@ void eng_cnp_notification(struct ib_engine *e, const struct ib_packet *p)
     }
 }
 
-void eng_cnp_expire(struct ib_engine *e, int64_t now_ns)
+void eng_cnp_expire_due(struct ib_engine *e, int64_t now_ns)
 {
     struct eng_cnp *c = &e->cnp;
     while (c->first_deadline < now_ns) {

@@ -58,8 +58,14 @@ void eng_cnp_destroy(struct ib_engine *e);
 void eng_cnp_marked(struct ib_engine *e, const struct ib_packet *p);
 void eng_cnp_notification(struct ib_engine *e, const struct ib_packet *p);
 /* CE marks whose window and late wait ran out before now: findings without
- * a related frame. */
-void eng_cnp_expire(struct ib_engine *e, int64_t now_ns);
+ * a related frame.  Every frame calls it: the test that nothing is due is
+ * inline (c is the engine's). */
+void eng_cnp_expire_due(struct ib_engine *e, int64_t now_ns);
+static inline void eng_cnp_expire(struct ib_engine *e, const struct eng_cnp *c, int64_t now_ns)
+{
+    if (c->first_deadline < now_ns)
+        eng_cnp_expire_due(e, now_ns);
+}
 bool eng_cnp_has_timers(const struct ib_engine *e);
 /* The capture is over (ib_engine_drain): the findings of the marks whose
  * window has passed; the others are open at the end.  False while more
