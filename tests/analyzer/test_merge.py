@@ -156,9 +156,9 @@ def group_equal(a, d):
     rows = csv.split("\n")  # text mode reads each CRLF as a newline
     width = len(rows[0].split(","))
     rc1, single, _ = run(a, ["--format", "csv", caps[0]])
-    head = rows[0].split(",")
-    check(rc == 0 and rc1 == 0 and head[:32] == single.split("\n")[0].split(",") and
-          head[32:] == ["host", "connections", "peak_ports_in_use", "pool_utilization",
+    head, one = rows[0].split(","), single.split("\n")[0].split(",")
+    check(rc == 0 and rc1 == 0 and head[:len(one)] == one and
+          head[len(one):] == ["host", "connections", "peak_ports_in_use", "pool_utilization",
                         "peak_ports_per_destination", "exhausted"],
           f"CSV header: the single CSV's columns, then the host and a source's ({head})")
     import csv as csvmod

@@ -127,7 +127,8 @@ def check_csv_columns(src, ibscope):
     doc = open(os.path.join(src, "docs", "report-schema.md"), encoding="utf-8").read()
     csv_part = section(doc, "## CSV (`--format csv`)")
     # The bullets name columns, and some of their values.
-    values = {"finding", "crc", "connection", "host_address", "icrc", "vcrc", "-", "capture:frame"}
+    values = {"finding", "crc", "connection", "host_address", "icrc", "vcrc", "-", "capture:frame",
+              "cnp", "pfc"}
     named = 0
     for line in csv_part.split("\n"):
         if not line.startswith(("- ", "  ")):
