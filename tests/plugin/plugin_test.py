@@ -1846,6 +1846,43 @@ def check_rc(env, update):
     return errs
 
 
+def check_congestion(env, update):
+    """On every RoCEv2 capture of ibscope-gen wire, the plugin's expert
+    infos of the congestion kinds after two passes are the analyzer's
+    findings, frame by frame, but for two that the plugin cannot make
+    (docs/plugin.md): a pfc_storm (Wireshark never gives the InfiniBand
+    dissector a PFC frame) and a ce_without_cnp that no later CNP named (the
+    plugin is never told the file ended)."""
+    errs, seen = [], collections.Counter()
+    d = tempfile.mkdtemp(prefix="ibscope-congestion.")
+    try:
+        os.chmod(d, 0o755)
+        out = os.path.join(d, "wire")
+        subprocess.run([os.path.join(env.build, "bin", "ibscope-gen"), "wire", out], check=True,
+                       capture_output=True)
+        os.chmod(out, 0o755)
+        for path in sorted(glob.glob(os.path.join(out, "*.pcap"))):
+            os.chmod(path, 0o644)
+            p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", path],
+                               capture_output=True, text=True)
+            findings = json.loads(p.stdout)["findings"]
+            want = collections.Counter((f["frame"], f["kind"]) for f in findings
+                                       if f["kind"] == "ce_without_cnp" and "related_frame" in f)
+            got = collections.Counter({k: n for k, n in experts_two_pass(env, path, []).items()
+                                       if k[1] in ("ce_without_cnp", "pfc_storm")})
+            if got != want:
+                errs.append("%s: analyzer only %s; plugin only %s"
+                            % (name(path), sorted((want - got).items())[:6],
+                               sorted((got - want).items())[:6]))
+            seen.update(k for _, k in want.elements())
+        if not seen["ce_without_cnp"]:
+            errs.append("no ce_without_cnp with a related CNP in any wire capture: the check "
+                        "proves little")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return errs
+
+
 CHECKS = {
     "load": check_load, "fields": check_fields, "golden": check_golden, "stats": check_stats,
     "agreement": check_agreement, "passes": check_passes, "builtin": check_builtin,
@@ -1867,6 +1904,7 @@ CHECKS = {
     "forecast": check_forecast,
     "kernel": check_kernel,
     "rc": check_rc,
+    "congestion": check_congestion,
     "encap": check_encap,
 }
 
