@@ -47,6 +47,12 @@ static const struct opt ibscope_opts[] = {
       "pool_forecast finding when a source's pool would\n"
       "run out within this long at its recent rate\n"
       "(default " STR(IB_FORECAST_HORIZON_DEFAULT) "; the rate is taken over a fifth of it)" },
+    { IO_CNP_WINDOW, 0, "cnp-window", "US", NULL, 0, O,
+      "ce_without_cnp finding when no CNP answers a CE-marked\n"
+      "packet within this many microseconds (default " STR(IB_CNP_WINDOW_US_DEFAULT) ")" },
+    { IO_PFC_STORM, 0, "pfc-storm", "MS", NULL, 0, O,
+      "pfc_storm finding when PFC keeps one priority paused\n"
+      "this many milliseconds (default " STR(IB_PFC_STORM_MS_DEFAULT) ")" },
     { IO_HOST, 0, "host", "NAME=ADDR[,ADDR]", NULL, OPT_REPEATS, O,
       "these source addresses are one host: one port pool\n"
       "(what the wire cannot say; by default the addresses\n"

@@ -23,6 +23,8 @@ enum ibscope_opt {
     IO_POOL,
     IO_THRESHOLD,
     IO_HORIZON,
+    IO_CNP_WINDOW,
+    IO_PFC_STORM,
     IO_FAIL_ON,
     IO_FRAMES,
     IO_CONNECTIONS,

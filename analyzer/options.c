@@ -219,6 +219,18 @@ static bool set_value(struct options *o, const struct opt_found *f, char err[OPT
     case IO_HORIZON:
         return ib_text_seconds(val, &o->forecast_horizon_s) ||
                refuse(err, "%s: '%.64s' is not " IB_TEXT_SECONDS_RULE, said, val);
+    case IO_CNP_WINDOW:
+        if (!options_parse_uint(val, IB_CNP_WINDOW_US_MAX, &n) || n == 0)
+            return refuse(err, "%s: '%.64s' is not a number of microseconds from 1 to %u", said,
+                          val, IB_CNP_WINDOW_US_MAX);
+        o->cnp_window_us = (uint32_t)n;
+        return true;
+    case IO_PFC_STORM:
+        if (!options_parse_uint(val, IB_PFC_STORM_MS_MAX, &n) || n == 0)
+            return refuse(err, "%s: '%.64s' is not a number of milliseconds from 1 to %u", said,
+                          val, IB_PFC_STORM_MS_MAX);
+        o->pfc_storm_ms = (uint32_t)n;
+        return true;
     case IO_FAIL_ON:
         if (parse_kinds(val, o->fail_on, bad, sizeof(bad)))
             return true;
@@ -267,6 +279,8 @@ static void set_defaults(struct options *o)
     o->pool_high = IB_POOL_HIGH_DEFAULT;
     o->threshold_pct = IB_THRESHOLD_PCT_DEFAULT;
     o->forecast_horizon_s = IB_FORECAST_HORIZON_DEFAULT;
+    o->cnp_window_us = IB_CNP_WINDOW_US_DEFAULT;
+    o->pfc_storm_ms = IB_PFC_STORM_MS_DEFAULT;
     o->progress = true;
     o->crc = true;
     o->rocev2_port = IB_ROCEV2_UDP_PORT;

@@ -35,6 +35,8 @@ struct options {
     uint16_t pool_low, pool_high;
     double threshold_pct;
     double forecast_horizon_s; /* --forecast-horizon */
+    uint32_t cnp_window_us;    /* --cnp-window */
+    uint32_t pfc_storm_ms;     /* --pfc-storm */
     bool fail_on[IB_FIND_COUNT];
     bool frames;                 /* --frames: list every finding in text */
     bool connections;            /* --connections */

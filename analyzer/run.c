@@ -61,6 +61,8 @@ bool run_init(struct run *r, const struct options *opts, const char *version, si
     cfg.pool_high = opts->pool_high;
     cfg.threshold_pct = opts->threshold_pct;
     cfg.forecast_horizon_s = opts->forecast_horizon_s;
+    cfg.cnp_window_us = opts->cnp_window_us;
+    cfg.pfc_storm_ms = opts->pfc_storm_ms;
     r->model.captures = calloc(capture_count ? capture_count : 1, sizeof(*r->model.captures));
     r->not_ib = calloc(capture_count ? capture_count : 1, sizeof(*r->not_ib));
     r->engine = ib_engine_new(&cfg);
@@ -178,6 +180,12 @@ static void on_usage(void *ctx, const struct ib_usage_change *u)
     r->renderer->usage(r->rstate, &r->model, u);
 }
 
+static void on_congestion(void *ctx, const struct ib_congestion_change *c)
+{
+    struct run *r = ctx;
+    r->renderer->congestion(r->rstate, &r->model, c);
+}
+
 bool run_begin(struct run *r, struct output_file *out)
 {
     struct stat st;
@@ -192,6 +200,8 @@ bool run_begin(struct run *r, struct output_file *out)
         ib_engine_set_connection_sink(r->engine, on_connection, r);
     if (r->renderer->usage)
         ib_engine_set_usage_sink(r->engine, on_usage, r);
+    if (r->renderer->congestion)
+        ib_engine_set_congestion_sink(r->engine, on_congestion, r);
     return true;
 }
 
@@ -273,7 +283,12 @@ void run_frame(struct run *r, const struct capture_frame *fr)
     if (r->fabric && res == IB_FRAME_IB &&
         ib_fabric_packet(r->fabric, at, fr->data, fr->caplen, &pkt, &first))
         return;
-    ib_engine_feed(r->engine, at, res == IB_FRAME_IB ? &pkt : NULL, &fa);
+    if (res == IB_FRAME_MAC_CONTROL) {
+        r->model.mac_control_frames++;
+        ib_engine_feed_mac_control(r->engine, at, &pkt, &fa);
+    } else {
+        ib_engine_feed(r->engine, at, res == IB_FRAME_IB ? &pkt : NULL, &fa);
+    }
     if (fa.links.has_qp)
         qp_trace_frame(r->traces, at, &pkt, fa.links.qp);
     if (fa.count || fa.dropped)
@@ -294,6 +309,13 @@ int run_end(struct run *r, struct output_file *out)
 {
     if (r->fabric)
         fabric_due(r, INT64_MAX);
+    struct ib_frame_analysis fa;
+    bool more;
+    do {
+        more = ib_engine_drain(r->engine, &fa);
+        if (fa.count || fa.dropped)
+            on_findings(r, &fa);
+    } while (more);
     ib_engine_finish(r->engine);
     if (!report_model_summarize(&r->model, r->engine)) {
         fprintf(stderr, "ibscope: out of memory; no report written\n");

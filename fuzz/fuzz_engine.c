@@ -23,6 +23,9 @@ static void configure(struct ib_engine_config *cfg, uint8_t bits)
     cfg->max_chains = 16;
     cfg->max_sources = 16;
     cfg->max_qps = 8;
+    cfg->max_ce_pending = 4;
+    cfg->max_cnp_flows = 4;
+    cfg->cnp_window_us = 1 + (bits >> 4); /* short windows: marks that time out */
     if (bits & 1) {
         cfg->pool_low = 32768;
         cfg->pool_high = 32768 + 63;
@@ -113,6 +116,39 @@ static void check_summary(const struct ib_engine *e, uint64_t frames)
                       (long long)r->min_ns, (long long)r->median_ns, (long long)r->p99_ns,
                       (long long)r->max_ns);
     }
+    n = ib_engine_cnp_count(e);
+    if (n > cfg->max_cnp_flows)
+        fuzz_fail("%zu CE/CNP flows kept, cap %zu", n, cfg->max_cnp_flows);
+    for (size_t i = 0; i < n; i++) {
+        struct ib_cnp_stats c;
+        ib_engine_cnp(e, i, &c);
+        check_ref("CE/CNP flow's first frame", c.first, frames);
+        check_ref("CE/CNP flow's last frame", c.last, frames);
+        if (c.answered + c.unanswered + c.open_at_end > c.ce_marks ||
+            (c.has_delay &&
+             !(c.delay_min_ns <= c.delay_mean_ns && c.delay_mean_ns <= c.delay_max_ns &&
+               c.delay_max_ns <= (int64_t)cfg->cnp_window_us * 1000)))
+            fuzz_fail("CE/CNP flow %zu: %llu marks, %llu answered, %llu not, %llu open, delays "
+                      "%lld %lld %lld",
+                      i, (unsigned long long)c.ce_marks, (unsigned long long)c.answered,
+                      (unsigned long long)c.unanswered, (unsigned long long)c.open_at_end,
+                      (long long)c.delay_min_ns, (long long)c.delay_mean_ns,
+                      (long long)c.delay_max_ns);
+    }
+    n = ib_engine_pfc_count(e);
+    for (size_t i = 0; i < n; i++) {
+        struct ib_pfc_stats p;
+        ib_engine_pfc(e, i, &p);
+        check_ref("pause's longest", p.longest_at, frames);
+        if (p.priority > IB_PFC_ALL || p.pfc != (p.priority < IB_PFC_ALL) || p.xons > p.pauses ||
+            p.storms > p.pauses || p.paused_ns < 0 || p.longest_ns > p.paused_ns ||
+            p.pauses > p.frames)
+            fuzz_fail("pauses %zu: priority %u, %llu frames, %llu pauses, %llu XONs, %llu storms, "
+                      "%lld ns, longest %lld",
+                      i, p.priority, (unsigned long long)p.frames, (unsigned long long)p.pauses,
+                      (unsigned long long)p.xons, (unsigned long long)p.storms,
+                      (long long)p.paused_ns, (long long)p.longest_ns);
+    }
     n = ib_engine_chain_count(e);
     if (n > cfg->max_chains)
         fuzz_fail("%zu chains kept, cap %zu", n, cfg->max_chains);
@@ -169,10 +205,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         enum ib_frame_result r =
             ib_parse_frame(&opts, fuzz_linktype(sel), frame, len, wirelen, &pkt);
         fuzz_check_packet(&pkt, len);
-        ib_engine_feed(e, ref, r == IB_FRAME_IB ? &pkt : NULL, &out);
+        if (r == IB_FRAME_MAC_CONTROL)
+            ib_engine_feed_mac_control(e, ref, &pkt, &out);
+        else
+            ib_engine_feed(e, ref, r == IB_FRAME_IB ? &pkt : NULL, &out);
         free(frame);
         check_analysis(&out, st.frames);
     }
+    bool more;
+    do {
+        more = ib_engine_drain(e, &out);
+        check_analysis(&out, st.frames);
+    } while (more);
     check_summary(e, st.frames);
     ib_engine_finish(e);
     check_summary(e, st.frames);

@@ -117,6 +117,14 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
                    --tshark ${IBSCOPE_TSHARK_FOR_AUDIT}
                    ${IBSCOPE_WIRE_SAMPLES} ${IBSCOPE_REAL_CAPTURES})
   set_tests_properties(analyzer.wire_audit PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+  # The wire audit's congestion part (issue 38; tests/analyzer/test_congestion.py):
+  # ce_without_cnp and pfc_storm exactly as ibscope-gen wire's truth on both
+  # link types, the CE/CNP and PFC statistics against tshark's decode and
+  # pause times worked out by hand, the options, the formats and the merge.
+  add_test(NAME analyzer.congestion
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_congestion.py
+                   --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
+  set_tests_properties(analyzer.congestion PROPERTIES TIMEOUT 300 LABELS quick)
   # The traces of the queue pairs with problems (qps[].trace) against tshark's
   # decode and the truth, their caps, a merge, and the HTML report's
   # sequence charts and timeline in Chromium (tests/analyzer/test_qp_trace.py).

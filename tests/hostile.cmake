@@ -10,7 +10,7 @@ if(TARGET ibscope AND Python3_Interpreter_FOUND)
   else()
     set(IBSCOPE_HOSTILE_RSS 256)
   endif()
-  foreach(group records pcapng timestamps extract commid)
+  foreach(group records pcapng timestamps extract commid pause)
     add_test(NAME hostile.${group}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/hostile/test_hostile.py
                      --ibscope ${CMAKE_BINARY_DIR}/bin/ibscope ${group})

@@ -47,6 +47,8 @@ void merge_free(struct merge *mg)
         for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
             free((void *)mg->wires[i].w.values[f]);
     free(mg->wires);
+    free(mg->cnps);
+    free(mg->pfcs);
     free(mg->keys);
     free(mg);
 }
@@ -213,6 +215,11 @@ static void model_make(const struct merge *mg, const struct views *v, struct rep
     m->wire_count = mg->wire_count;
     m->wires = v->wires;
     m->wire_host = v->wire_host;
+    m->congestion = mg->sum.congestion;
+    m->congestion.cnp_count = (uint32_t)mg->cnp_count; /* held to the model's maxima */
+    m->congestion.cnps = mg->cnps;
+    m->congestion.pfc_count = (uint32_t)mg->pfc_count;
+    m->congestion.pfcs = mg->pfcs;
     m->nearest_count = mg->source_count < MERGE_NEAREST ? mg->source_count : MERGE_NEAREST;
     m->nearest = v->nearest;
 }

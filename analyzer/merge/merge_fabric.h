@@ -61,6 +61,13 @@ struct merge {
     uint32_t qp_base; /* the next report's first queue pair number */
     size_t wire_count, wire_cap;
     struct merge_wire *wires;
+    /* congestion's lists, the reports' one after the other; its settings
+     * the first report's (sum.congestion, once congestion_read). */
+    size_t cnp_count, cnp_cap;
+    struct ib_cnp_stats *cnps;
+    size_t pfc_count, pfc_cap;
+    struct ib_pfc_stats *pfcs;
+    bool congestion_read;
 
     FILE *findings; /* struct ib_finding records, as read */
     size_t finding_count, key_cap;

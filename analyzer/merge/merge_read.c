@@ -408,6 +408,47 @@ static bool read_settings(struct merge_report *mr)
     return true;
 }
 
+/* Appends n items of size bytes to a merge's list, held to max in all. */
+static bool append(struct rd *r, void **items, size_t *count, size_t *cap, const void *more,
+                   size_t n, size_t size, size_t max, const char *what)
+{
+    if (n > max - *count)
+        return rd_fail(r, "past the %zu %s a merge keeps", max, what);
+    for (size_t i = 0; i < n; i++) {
+        if (!merge_grow(items, cap, *count, size))
+            return rd_fail(r, "out of memory");
+        memcpy((char *)*items + *count * size, (const char *)more + i * size, size);
+        (*count)++;
+    }
+    return true;
+}
+
+/* congestion: its lists after the earlier reports', its settings the first
+ * report's (reports from before it have none). */
+static bool read_congestion(struct merge_report *mr)
+{
+    struct rd *r = &mr->rd;
+    struct merge *mg = mr->mg;
+    struct report_congestion g;
+    uint64_t seen = 0;
+    memset(&g, 0, sizeof g);
+    bool ok = rd_open(r, JP_OBJECT, "an object (congestion)") &&
+              ms_read_members(r, &rs_congestion, &g, &(struct ms_scratch){ 0 }, &seen) &&
+              append(r, (void **)&mg->cnps, &mg->cnp_count, &mg->cnp_cap, g.cnps, g.cnp_count,
+                     sizeof *g.cnps, REPORT_CNP_FLOWS_MAX, "CE/CNP flows") &&
+              append(r, (void **)&mg->pfcs, &mg->pfc_count, &mg->pfc_cap, g.pfcs, g.pfc_count,
+                     sizeof *g.pfcs, REPORT_PFC_CLASSES_MAX, "paused priorities");
+    free((void *)g.cnps);
+    free((void *)g.pfcs);
+    if (ok && !mg->congestion_read) {
+        mg->congestion_read = true;
+        mg->sum.congestion = (struct report_congestion){
+            g.cnp_window_us, g.pfc_storm_ms, g.pfc_link_gbps, 0, NULL, 0, NULL
+        };
+    }
+    return ok;
+}
+
 static bool read_crc_capture(struct merge_report *mr, uint64_t i)
 {
     struct rd *r = &mr->rd;
@@ -517,11 +558,11 @@ static bool read_findings(struct merge_report *mr)
     return !r->jp->error[0];
 }
 
-static const char *const top_keys[] = { "captures", "frames",          "pool",       "connections",
-                                        "sources",  "redirect_chains", "addressing", "diagnostics",
-                                        "crc",      "finding_counts",  "limits",     "findings",
-                                        "hosts",    "version",         "qps",        "settings",
-                                        NULL };
+static const char *const top_keys[] = {
+    "captures",   "frames",      "pool", "connections",    "sources",    "redirect_chains",
+    "addressing", "diagnostics", "crc",  "finding_counts", "limits",     "findings",
+    "hosts",      "version",     "qps",  "settings",       "congestion", NULL
+};
 #define TOP_VERSION (1u << 13) /* read first (read_version): a second is refused */
 
 static bool read_top(struct merge_report *mr, int k)
@@ -549,8 +590,9 @@ static bool read_top(struct merge_report *mr, int k)
     case 12:
         snprintf(r->why, sizeof r->why, "already a merged report: merge the hosts' own reports");
         return false;
-    case 14: return read_qps(mr);      /* reports before the transport analysis have none */
-    case 15: return read_settings(mr); /* nor before the wire audit */
+    case 14: return read_qps(mr);        /* reports before the transport analysis have none */
+    case 15: return read_settings(mr);   /* nor before the wire audit */
+    case 16: return read_congestion(mr); /* nor before its congestion part */
     default: return k == RD_OTHER && rd_skip(r);
     }
 }

@@ -47,7 +47,12 @@ static const char base_columns[] =
     /* the wire audit's directions (record = "setting"): a direction's number,
      * endpoints and settings (mixes as "26×1000, 0×3"); its first frame in
      * frame, its CM REQ in req_frame */
-    "direction,src,dst,qpn,pair,path_mtu,packets,max_payload,dscp,ecn,priority,version,gid_kind";
+    "direction,src,dst,qpn,pair,path_mtu,packets,max_payload,dscp,ecn,priority,version,gid_kind,"
+    /* congestion's cnp[] and pfc[] rows (docs/wire-audit.md; priority is the
+     * settings' column) */
+    "sender_qp,qp,ce_marks,cnps,answered,unanswered,open_at_end,delay_min_ns,delay_mean_ns,"
+    "delay_max_ns,cnp_gap_min_ns,cnp_rate_per_s,roce,frames,pauses,xons,storms,"
+    "paused_ns,longest_ns,paused_at_end";
 /* A merge's: the host of the row's capture, and a source's figures. */
 static const char merge_columns[] =
     "host,connections,peak_ports_in_use,pool_utilization,peak_ports_per_destination,exhausted";
@@ -326,6 +331,51 @@ static void source_rows(const struct csv_state *st, const struct report_model *m
     }
 }
 
+/* A row per CE/CNP flow (record = "cnp": its sender and receiver in src_ip
+ * and dst_ip, its first frame in capture, frame, time) and per paused
+ * priority of a link (record = "pfc": the capture, its longest pause's
+ * first frame), after the findings. */
+static void congestion_rows(const struct csv_state *st, const struct report_model *m)
+{
+    const struct report_congestion *g = &m->congestion;
+    for (uint32_t i = 0; i < g->cnp_count; i++) {
+        const struct ib_cnp_stats *c = &g->cnps[i];
+        char sender[64], receiver[64], cap[16], frame[24], time[48];
+        fmt_node(&c->sender, sender, sizeof sender);
+        fmt_node(&c->receiver, receiver, sizeof receiver);
+        snprintf(cap, sizeof cap, "%" PRIu32, c->first.capture);
+        snprintf(frame, sizeof frame, "%" PRIu64, c->first.frame);
+        fmt_time_rfc3339(c->first.time_ns, time, sizeof time);
+        const struct csv_cell cells[] = {
+            { "record", "cnp", false },
+            { "capture", cap, false },
+            { "capture_path", capture_path(m, c->first.capture), true },
+            { "frame", frame, false },
+            { "time", time, false },
+            { "src_ip", sender, true },
+            { "dst_ip", receiver, true },
+            { "host", host_name(m, c->first.capture), true },
+        };
+        const struct csv_source sources[] = { { &rs_cnp, c, { 0 }, NULL } };
+        write_row(st, m, &ROW(cells, sources));
+    }
+    for (uint32_t i = 0; i < g->pfc_count; i++) {
+        const struct ib_pfc_stats *p = &g->pfcs[i];
+        char frame[24], time[48];
+        snprintf(frame, sizeof frame, "%" PRIu64, p->longest_at.frame);
+        fmt_time_rfc3339(p->longest_at.time_ns, time, sizeof time);
+        const struct csv_cell cells[] = {
+            { "record", "pfc", false },
+            { "capture_path", capture_path(m, p->capture), true },
+            { "frame", p->longest_at.frame ? frame : NULL, false },
+            { "time", p->longest_at.frame ? time : NULL, false },
+            { "host", host_name(m, p->capture), true },
+        };
+        const struct csv_source sources[] = { { &rs_pfc, p, { 0 }, NULL } };
+        write_row(st, m, &ROW(cells, sources));
+    }
+}
+
 /* A row per address of each host that is more than its one address
  * (report_host_shown): how they were joined in kind (ib_host_from_name),
  * in words in message, the address in port_space and src_ip. */
@@ -394,6 +444,7 @@ static int csv_end(void *p, const struct report_model *m)
     setting_rows(st, m);
     if (m->render.crc)
         crc_rows(st, m);
+    congestion_rows(st, m);
     host_rows(st, m);
     if (m->host_count)
         source_rows(st, m);

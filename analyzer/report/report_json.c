@@ -16,6 +16,7 @@
 #include "names.h"
 #include "report_format.h"
 #include "report_model.h"
+#include "report_schema.h"
 #include "temp_file.h"
 
 struct json_state {
@@ -180,6 +181,16 @@ static void write_settings(struct json_writer *w, const struct report_model *m)
     jw_end_array(w);
 }
 
+/* congestion: the settings, cnp[] and pfc[] (in JSON Lines' summary too:
+ * they are few, a list per flow and per paused priority). */
+static void write_congestion(struct json_writer *w, const struct report_model *m)
+{
+    jw_key(w, "congestion");
+    jw_begin_object(w);
+    jv_members(w, &rs_congestion, &m->congestion, &(struct rs_place){ 0 });
+    jw_end_object(w);
+}
+
 static void write_frames(struct json_writer *w, const struct report_model *m)
 {
     jw_key(w, "frames");
@@ -292,6 +303,7 @@ void jv_summary_members(struct json_writer *w, const struct report_model *m, boo
         write_qps(w, m);
         write_settings(w, m);
     }
+    write_congestion(w, m);
     write_diagnostics(w, m, "addressing", true);
     write_diagnostics(w, m, "diagnostics", false);
     write_crc(w, m, streamed);

@@ -123,6 +123,33 @@ static bool summarize_qps(struct report_model *m, const struct ib_engine *e)
     return true;
 }
 
+/* The engine's CE/CNP flows and PFC pauses, copied: a few of each. */
+static bool summarize_congestion(struct report_model *m, const struct ib_engine *e)
+{
+    const struct ib_engine_config *cfg = ib_engine_get_config(e);
+    struct report_congestion *g = &m->congestion;
+    g->cnp_window_us = cfg->cnp_window_us;
+    g->pfc_storm_ms = cfg->pfc_storm_ms;
+    g->pfc_link_gbps = IB_PFC_LINK_GBPS;
+    size_t nc = ib_engine_cnp_count(e), np = ib_engine_pfc_count(e);
+    struct ib_cnp_stats *cnps = malloc((nc ? nc : 1) * sizeof *cnps);
+    struct ib_pfc_stats *pfcs = malloc((np ? np : 1) * sizeof *pfcs);
+    if (!cnps || !pfcs) {
+        free(cnps);
+        free(pfcs);
+        return false;
+    }
+    for (size_t i = 0; i < nc; i++)
+        ib_engine_cnp(e, i, &cnps[i]);
+    for (size_t i = 0; i < np; i++)
+        ib_engine_pfc(e, i, &pfcs[i]);
+    g->cnp_count = (uint32_t)nc; /* at most max_cnp_flows and REPORT_PFC_CLASSES_MAX */
+    g->cnps = cnps;
+    g->pfc_count = (uint32_t)np;
+    g->pfcs = pfcs;
+    return true;
+}
+
 bool report_model_summarize(struct report_model *m, const struct ib_engine *e)
 {
     const struct ib_engine_config *cfg = ib_engine_get_config(e);
@@ -157,7 +184,7 @@ bool report_model_summarize(struct report_model *m, const struct ib_engine *e)
     m->wire_count = ib_engine_wire_count(e);
     m->wire_engine = e;
     m->wires = NULL;
-    return summarize_qps(m, e);
+    return summarize_congestion(m, e) && summarize_qps(m, e);
 }
 
 void report_model_summary_free(struct report_model *m)
@@ -165,6 +192,11 @@ void report_model_summary_free(struct report_model *m)
     free((void *)m->sources);
     free((void *)m->chains);
     free((void *)m->qp_order);
+    free((void *)m->congestion.cnps);
+    free((void *)m->congestion.pfcs);
+    m->congestion.cnps = NULL;
+    m->congestion.pfcs = NULL;
+    m->congestion.cnp_count = m->congestion.pfc_count = 0;
     m->sources = NULL;
     m->chains = NULL;
     m->qp_order = NULL;

@@ -126,6 +126,21 @@ struct report_wire {
     const struct ib_wire_count *values[IB_WIRE_FIELD_COUNT];
 };
 
+/* Congestion (docs/wire-audit.md): the settings it was judged by, CE marks
+ * and CNPs per (sender, QP) in order of first sight, PFC and PAUSE pauses
+ * per capture and priority in order of first frame.  A run's are copied
+ * from the engine; a merge's read back, its reports' one after the other
+ * (the settings its first report's), their captures renumbered. */
+#define REPORT_CNP_FLOWS_MAX   (1u << 20)
+#define REPORT_PFC_CLASSES_MAX (IB_PFC_CAPTURES_MAX * IB_PFC_CLASSES)
+struct report_congestion {
+    uint32_t cnp_window_us, pfc_storm_ms, pfc_link_gbps;
+    uint32_t cnp_count;
+    const struct ib_cnp_stats *cnps;
+    uint32_t pfc_count;
+    const struct ib_pfc_stats *pfcs;
+};
+
 /* A merge: one host's report.  Its captures are numbered across the
  * merge, first_capture onwards. */
 struct report_host {
@@ -152,6 +167,7 @@ struct report_model {
     uint64_t trace_points_dropped;
     uint64_t connections_listed;
     uint64_t frames, ib_frames, link_records;
+    uint64_t mac_control_frames; /* Ethernet PAUSE and PFC frames */
     bool have_time;
     int64_t first_ns, last_ns; /* first and last frame read */
     int64_t min_ns, max_ns;    /* earliest and latest (clocks can step back) */
@@ -185,6 +201,8 @@ struct report_model {
     const struct report_wire *wires;
     const uint32_t *wire_host; /* a merge's: the host of each direction */
 
+    struct report_congestion congestion;
+
     /* A merge of hosts' reports; host_count is 0 for one run's report. */
     size_t host_count;
     const struct report_host *hosts;
@@ -216,6 +234,10 @@ struct report_renderer {
     int (*end)(void *st, const struct report_model *m);
     /* Optional: each change of a source's ports in use (charts). */
     void (*usage)(void *st, const struct report_model *m, const struct ib_usage_change *u);
+    /* Optional: each CE mark, CNP, pause start and end (CE/CNP and pause
+     * charts; engine.h's struct ib_congestion_change). */
+    void (*congestion)(void *st, const struct report_model *m,
+                       const struct ib_congestion_change *c);
     bool wants_connections; /* connection records even without --connections */
 };
 

@@ -244,6 +244,8 @@ static const struct rs_member frames_members[] = {
     COUNT(M, "total", frames),
     COUNT(M, "ib", ib_frames),
     COUNT(M, "link_records", link_records),
+    { "mac_control", RS_UINT, AT(M, mac_control_frames), .max = UINT64_MAX, .noun = "a count",
+      .sums = true, .optional = true },
     { "first_time", RS_TIME, AT(M, first_ns), HAS(M, have_time) },
     { "last_time", RS_TIME, AT(M, last_ns), HAS(M, have_time) },
 };
@@ -274,6 +276,12 @@ static const struct rs_member limits_members[] = {
       .max = UINT64_MAX, .noun = "a count", .optional = true },
     { "wire_setups_forgotten", RS_UINT, AT(M, stats.wire_setups_forgotten), .max = UINT64_MAX,
       .noun = "a count", .optional = true },
+    { "ce_pending_dropped", RS_UINT, AT(M, stats.ce_pending_dropped), .max = UINT64_MAX,
+      .noun = "a count", .sums = true, .optional = true },
+    { "cnp_flows_dropped", RS_UINT, AT(M, stats.cnp_flows_dropped), .max = UINT64_MAX,
+      .noun = "a count", .sums = true, .optional = true },
+    { "pfc_links_dropped", RS_UINT, AT(M, stats.pfc_links_dropped), .max = UINT64_MAX,
+      .noun = "a count", .sums = true, .optional = true },
 };
 #undef M
 const struct rs_object rs_limits = { "limits", ROWS(limits_members) };
@@ -614,6 +622,23 @@ static const struct rs_member link_local_gid_routed_members[] = {
 };
 static const struct rs_object rs_details_link_local_gid_routed = { "findings[].details: link_local_gid_routed", ROWS(link_local_gid_routed_members) };
 #undef DEST_QP
+
+/* The congestion kinds' (docs/wire-audit.md): the contract's keys first. */
+static const struct rs_member ce_without_cnp_members[] = {
+    { "qp", RS_UINT, AT(D, qp.qpn), .max = QP_MAX, .noun = "a QP number" },
+    { "sender_qp", RS_UINT, AT(D, sender_qpn), .max = QP_MAX, .noun = "a QP number" },
+    { "window_us", RS_UINT, AT(D, window_us), .max = IB_CNP_WINDOW_US_MAX, .noun = "a window in us" },
+    { "sender", RS_ENDPOINT, AT(D, from) },
+    { "receiver", RS_ENDPOINT, AT(D, to) },
+};
+static const struct rs_object rs_details_ce_without_cnp = { "findings[].details: ce_without_cnp", ROWS(ce_without_cnp_members) };
+
+static const struct rs_member pfc_storm_members[] = {
+    U8("priority", priority, 7, "a priority (0 to 7)"),
+    { "paused_us", RS_UINT, AT(D, paused_us), .max = UINT64_MAX, .noun = "a time in us" },
+    { "roce", RS_BOOL, AT(D, roce) },
+};
+static const struct rs_object rs_details_pfc_storm = { "findings[].details: pfc_storm", ROWS(pfc_storm_members) };
 #undef D
 
 const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
@@ -651,6 +676,8 @@ const struct rs_object *const rs_finding_details[IB_FIND_COUNT] = {
     [IB_FIND_MTU_EXCEEDED] = &rs_details_mtu_exceeded,
     [IB_FIND_ROCE_VERSION_MIX] = &rs_details_roce_version_mix,
     [IB_FIND_LINK_LOCAL_GID_ROUTED] = &rs_details_link_local_gid_routed,
+    [IB_FIND_CE_WITHOUT_CNP] = &rs_details_ce_without_cnp,
+    [IB_FIND_PFC_STORM] = &rs_details_pfc_storm,
 };
 
 /* qps[]: struct ib_qp_stats, each requester direction of an RC queue pair
@@ -823,6 +850,64 @@ static const struct rs_member wire_members[] = {
 #undef W
 const struct rs_object rs_wire = { "settings[]", ROWS(wire_members) };
 
+/* congestion: the settings, cnp[] (struct ib_cnp_stats) and pfc[] (struct
+ * ib_pfc_stats); docs/wire-audit.md. */
+#define NS_OR_NULL(T, key, field, has) { key, RS_INT, AT(T, field), HAS(T, has), .noun = "a time in ns or null" }
+#define C struct ib_cnp_stats
+static const struct rs_member cnp_members[] = {
+    { "sender", RS_ENDPOINT, AT(C, sender) },
+    { "sender_qp", RS_UINT, AT(C, sender_qpn), .max = QP_MAX, .noun = "a QP number" },
+    { "receiver", RS_ENDPOINT, AT(C, receiver) },
+    { "qp", RS_UINT, AT(C, qpn), HAS(C, has_qpn), .max = QP_MAX, .noun = "a QP number or null" },
+    COUNT(C, "ce_marks", ce_marks),
+    COUNT(C, "cnps", cnps),
+    COUNT(C, "answered", answered),
+    COUNT(C, "unanswered", unanswered),
+    COUNT(C, "open_at_end", open_at_end),
+    FRAME(C, "first", first),
+    FRAME(C, "last", last),
+    NS_OR_NULL(C, "delay_min_ns", delay_min_ns, has_delay),
+    NS_OR_NULL(C, "delay_mean_ns", delay_mean_ns, has_delay),
+    NS_OR_NULL(C, "delay_max_ns", delay_max_ns, has_delay),
+    NS_OR_NULL(C, "cnp_gap_min_ns", cnp_gap_min_ns, has_cnp_gap),
+    { "cnp_rate_per_s", RS_REAL, AT(C, cnp_rate_per_s), HAS(C, has_cnp_rate), .lo = 0, .hi = DBL_MAX,
+      .decimals = 3, .trim = true, .noun = "a rate (CNPs a second) or null" },
+};
+#undef C
+const struct rs_object rs_cnp = { "congestion.cnp[]", ROWS(cnp_members) };
+
+#define P struct ib_pfc_stats
+static const struct rs_member pfc_members[] = {
+    { "capture", RS_CAPTURE, AT(P, capture) },
+    { "priority", RS_UINT, AT(P, priority), HAS(P, pfc), .max = 7,
+      .noun = "a priority (0 to 7), or null for PAUSE" },
+    FLAG(P, "roce", roce),
+    COUNT(P, "frames", frames),
+    COUNT(P, "pauses", pauses),
+    COUNT(P, "xons", xons),
+    COUNT(P, "storms", storms),
+    { "paused_ns", RS_INT, AT(P, paused_ns), .noun = "a time in ns" },
+    { "longest_ns", RS_INT, AT(P, longest_ns), .noun = "a time in ns" },
+    FRAME(P, "longest_frame", longest_at),
+    FLAG(P, "paused_at_end", paused_at_end),
+};
+#undef P
+const struct rs_object rs_pfc = { "congestion.pfc[]", ROWS(pfc_members) };
+
+#define G struct report_congestion
+static const struct rs_member congestion_members[] = {
+    { "cnp_window_us", RS_UINT, AT(G, cnp_window_us), .max = IB_CNP_WINDOW_US_MAX,
+      .noun = "a window in us" },
+    { "pfc_storm_ms", RS_UINT, AT(G, pfc_storm_ms), .max = IB_PFC_STORM_MS_MAX, .noun = "a time in ms" },
+    { "pfc_link_gbps", RS_UINT, AT(G, pfc_link_gbps), .max = UINT32_MAX, .noun = "a speed in Gb/s" },
+    { "cnp", RS_LIST, offsetof(G, cnps), .aux = offsetof(G, cnp_count),
+      .size = sizeof(struct ib_cnp_stats), .max = REPORT_CNP_FLOWS_MAX, .object = &rs_cnp },
+    { "pfc", RS_LIST, offsetof(G, pfcs), .aux = offsetof(G, pfc_count),
+      .size = sizeof(struct ib_pfc_stats), .max = REPORT_PFC_CLASSES_MAX, .object = &rs_pfc },
+};
+#undef G
+const struct rs_object rs_congestion = { "congestion", ROWS(congestion_members) };
+
 /* clang-format on */
 
 /* In the order of the JSON report. */
@@ -849,6 +934,9 @@ const struct rs_object *const rs_objects[] = {
     &rs_wire_version,
     &rs_wire_gid_kind,
     &rs_wire_not_kept,
+    &rs_congestion,
+    &rs_cnp,
+    &rs_pfc,
     &rs_crc_capture,
     &rs_crc_counts,
     &rs_limits,
@@ -885,6 +973,8 @@ const struct rs_object *const rs_objects[] = {
     &rs_details_mtu_exceeded,
     &rs_details_roce_version_mix,
     &rs_details_link_local_gid_routed,
+    &rs_details_ce_without_cnp,
+    &rs_details_pfc_storm,
     &rs_qp_ref,
 };
 const size_t rs_object_count = sizeof rs_objects / sizeof rs_objects[0];

@@ -181,6 +181,8 @@ extern const struct rs_object rs_wire, rs_wire_dscp, rs_wire_ecn, rs_wire_priori
     rs_wire_gid_kind;
 /* findings[].details.qp: struct ib_qp_ref. */
 extern const struct rs_object rs_qp_ref;
+/* congestion, its cnp[] and pfc[] (docs/wire-audit.md). */
+extern const struct rs_object rs_congestion, rs_cnp, rs_pfc;
 
 /* Every table, for --list-report-keys. */
 extern const struct rs_object *const rs_objects[];

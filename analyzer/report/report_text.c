@@ -320,6 +320,8 @@ static void write_summary(FILE *out, const struct report_model *m)
     fprintf(out, "  frames %" PRIu64 ", InfiniBand %" PRIu64, m->frames, m->ib_frames);
     if (m->link_records)
         fprintf(out, ", link records %" PRIu64, m->link_records);
+    if (m->mac_control_frames)
+        fprintf(out, ", PAUSE/PFC %" PRIu64, m->mac_control_frames);
     fputc('\n', out);
     if (m->have_time) {
         char t[48], d[32];
@@ -831,6 +833,74 @@ static void write_settings(FILE *out, const struct report_model *m)
         fprintf(out, "  and %zu more (the JSON report lists every direction)\n", carried - listed);
 }
 
+/* The CE/CNP flows and paused priorities listed; the JSON report has all. */
+#define TEXT_CONGESTION_LISTED 10
+
+static void cnp_line(FILE *out, const struct ib_cnp_stats *c)
+{
+    char sender[64], receiver[64], lo[24] = "-", mean[24] = "-", hi[24] = "-", rate[24] = "-";
+    fmt_node(&c->sender, sender, sizeof sender);
+    fmt_node(&c->receiver, receiver, sizeof receiver);
+    if (c->has_delay) {
+        fmt_duration(c->delay_min_ns, lo, sizeof lo);
+        fmt_duration(c->delay_mean_ns, mean, sizeof mean);
+        fmt_duration(c->delay_max_ns, hi, sizeof hi);
+    }
+    if (c->has_cnp_rate)
+        snprintf(rate, sizeof rate, "%.0f/s", c->cnp_rate_per_s);
+    fprintf(
+        out,
+        "  %-16s 0x%06" PRIx32 " %-16s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %9s %9s %9s %9s\n",
+        sender, c->sender_qpn, receiver, c->ce_marks, c->cnps, c->unanswered, lo, mean, hi, rate);
+}
+
+static void pfc_line(FILE *out, const struct report_model *m, const struct ib_pfc_stats *p)
+{
+    char prio[8], total[24], longest[24], fr[32] = "-";
+    if (!p->pfc)
+        snprintf(prio, sizeof prio, "all");
+    else
+        snprintf(prio, sizeof prio, "%u", p->priority);
+    fmt_duration(p->paused_ns, total, sizeof total);
+    fmt_duration(p->longest_ns, longest, sizeof longest);
+    if (p->longest_at.frame)
+        fmt_frame(&p->longest_at, m->capture_count, fr, sizeof fr);
+    fprintf(out, "  %7" PRIu32 " %-8s %-4s %7" PRIu64 " %10s %10s %9s %6" PRIu64 "%s\n", p->capture,
+            prio, p->roce ? "yes" : "no", p->pauses, total, longest, fr, p->storms,
+            p->paused_at_end ? "  paused at end" : "");
+}
+
+/* CE marks and CNPs per (sender, QP), and the pauses per link and priority:
+ * only when the capture has any (docs/wire-audit.md). */
+static void write_congestion(FILE *out, const struct report_model *m)
+{
+    const struct report_congestion *g = &m->congestion;
+    if (g->cnp_count) {
+        section(out, "Congestion notification: CE marks and CNPs per sender QP");
+        fprintf(out, "  window %" PRIu32 " us; %" PRIu32 " flows\n", g->cnp_window_us,
+                g->cnp_count);
+        fprintf(out, "  %-16s %-8s %-16s %8s %8s %8s %9s %9s %9s %9s\n", "sender", "QP", "receiver",
+                "CE marks", "CNPs", "no CNP", "delay min", "mean", "max", "CNP rate");
+        for (uint32_t i = 0; i < g->cnp_count && i < TEXT_CONGESTION_LISTED; i++)
+            cnp_line(out, &g->cnps[i]);
+        if (g->cnp_count > TEXT_CONGESTION_LISTED)
+            fprintf(out, "  and %" PRIu32 " more (the JSON report lists every one)\n",
+                    g->cnp_count - TEXT_CONGESTION_LISTED);
+    }
+    if (g->pfc_count) {
+        section(out, "PFC and PAUSE: pauses per link and priority");
+        fprintf(out, "  storm at %" PRIu32 " ms; quanta at %" PRIu32 " Gb/s\n", g->pfc_storm_ms,
+                g->pfc_link_gbps);
+        fprintf(out, "  %7s %-8s %-4s %7s %10s %10s %9s %6s\n", "capture", "priority", "RoCE",
+                "pauses", "paused", "longest", "frame", "storms");
+        for (uint32_t i = 0; i < g->pfc_count && i < TEXT_CONGESTION_LISTED; i++)
+            pfc_line(out, m, &g->pfcs[i]);
+        if (g->pfc_count > TEXT_CONGESTION_LISTED)
+            fprintf(out, "  and %" PRIu32 " more (the JSON report lists every one)\n",
+                    g->pfc_count - TEXT_CONGESTION_LISTED);
+    }
+}
+
 static void write_hosts(FILE *out, const struct report_model *m, int hw)
 {
     section(out, "Hosts");
@@ -911,6 +981,7 @@ static int text_end(void *p, const struct report_model *m)
     write_chains(out, m);
     write_qps(out, m);
     write_settings(out, m);
+    write_congestion(out, m);
     write_addressing(out, m);
     write_findings(out, st, m);
     int error = st->error;

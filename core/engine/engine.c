@@ -19,6 +19,9 @@
  *   5. the wire audit: on a CM REQ mtu_exceeded (link); on a data packet
  *      asymmetric_class, not_ect, mtu_exceeded (path), roce_version_mix,
  *      link_local_gid_routed.
+ *   6. congestion: ce_without_cnp for CE marks whose wait for a CNP ended
+ *      before this frame (each on its own frame); on a CNP, those of the
+ *      marks it comes too late for (naming it); on a PFC frame, pfc_storm.
  */
 #include "engine_cm.h"
 #include "engine_hosts.h"
@@ -63,6 +66,8 @@ struct ib_engine *ib_engine_new(const struct ib_engine_config *cfg)
     ok = eng_mad_init(e) && ok;
     ok = eng_transport_init(e) && ok;
     ok = eng_wire_init(e) && ok;
+    ok = eng_cnp_init(e) && ok;
+    ok = eng_pfc_init(e) && ok;
     if (!ok) {
         ib_engine_free(e);
         return NULL;
@@ -80,6 +85,8 @@ void ib_engine_free(struct ib_engine *e)
     eng_mad_destroy(e);
     eng_transport_destroy(e);
     eng_wire_destroy(e);
+    eng_cnp_destroy(e);
+    eng_pfc_destroy(e);
     free(e);
 }
 
@@ -161,12 +168,14 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
      * up first: their ports are free for it. */
     eng_cm_expire(e, at.time_ns);
     eng_transport_expire(e, at.time_ns);
+    eng_cnp_expire(e, &e->cnp, at.time_ns);
     if (!pkt) {
         e->out = NULL;
         return;
     }
     e->stats.ib_frames++;
-    diag_findings(e, pkt);
+    if (pkt->diags.count) /* most packets have none: no call */
+        diag_findings(e, pkt);
     crc_findings(e, pkt);
     if (ib_packet_has(pkt, IB_HAS_MAD)) {
         if (pkt->mad.mgmt_class == IB_CLASS_CM && ib_packet_has(pkt, IB_HAS_CM) &&
@@ -181,8 +190,45 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     } else if (ib_packet_has(pkt, IB_HAS_BTH)) {
         eng_transport_feed(e, pkt);
         eng_wire_feed(e, pkt);
+        eng_cnp_feed(e, pkt);
+        eng_pfc_data(&e->pfc, pkt);
     }
     e->out = NULL;
+}
+
+void ib_engine_feed_mac_control(struct ib_engine *e, struct ib_frame_ref at,
+                                const struct ib_packet *pkt, struct ib_frame_analysis *out)
+{
+    memset(out, 0, offsetof(struct ib_frame_analysis, findings));
+    e->stats.frames++;
+    e->stats.mac_control_frames++;
+    e->at = at;
+    e->out = out;
+    eng_cm_expire(e, at.time_ns);
+    eng_transport_expire(e, at.time_ns);
+    eng_cnp_expire(e, &e->cnp, at.time_ns);
+    if (pkt->diags.count)
+        diag_findings(e, pkt);
+    if (ib_packet_has(pkt, IB_HAS_MAC_CONTROL) && pkt->macc.complete)
+        eng_pfc_frame(e, &pkt->macc);
+    e->out = NULL;
+}
+
+bool ib_engine_drain(struct ib_engine *e, struct ib_frame_analysis *out)
+{
+    memset(out, 0, offsetof(struct ib_frame_analysis, findings));
+    e->out = out;
+    bool done = eng_cnp_drain(e);
+    if (done)
+        eng_pfc_drain(e);
+    e->out = NULL;
+    return !done;
+}
+
+void ib_engine_set_congestion_sink(struct ib_engine *e, ib_congestion_sink sink, void *ctx)
+{
+    e->congestion_sink = sink;
+    e->congestion_ctx = ctx;
 }
 
 void ib_engine_advance(struct ib_engine *e, int64_t now_ns, struct ib_frame_analysis *out)
@@ -196,12 +242,13 @@ void ib_engine_advance(struct ib_engine *e, int64_t now_ns, struct ib_frame_anal
     e->out = out;
     eng_cm_expire(e, now_ns);
     eng_transport_expire(e, now_ns);
+    eng_cnp_expire(e, &e->cnp, now_ns);
     e->out = NULL;
 }
 
 bool ib_engine_has_timers(const struct ib_engine *e)
 {
-    return e->cm.heap_count > 0 || eng_transport_has_timers(e);
+    return e->cm.heap_count > 0 || eng_transport_has_timers(e) || eng_cnp_has_timers(e);
 }
 
 bool ib_engine_count_finding(struct ib_engine *e, enum ib_finding_kind kind)

@@ -18,6 +18,10 @@ void ib_engine_config_init(struct ib_engine_config *cfg)
     cfg->max_chains = 10000;
     cfg->max_sources = 65536;
     cfg->max_qps = (size_t)1 << 17;
+    cfg->cnp_window_us = IB_CNP_WINDOW_US_DEFAULT;
+    cfg->pfc_storm_ms = IB_PFC_STORM_MS_DEFAULT;
+    cfg->max_ce_pending = (size_t)1 << 16;
+    cfg->max_cnp_flows = (size_t)1 << 16;
     for (unsigned i = 0; i < IB_FIND_COUNT; i++)
         cfg->enabled[i] = true;
 }
@@ -32,6 +36,10 @@ const char *ib_engine_config_problem(const struct ib_engine_config *cfg)
         return "the threshold is not above 0 and at most 100 percent";
     if (!(cfg->forecast_horizon_s > 0 && cfg->forecast_horizon_s <= IB_FORECAST_HORIZON_MAX))
         return "the forecast horizon is not above 0 and at most 1e9 seconds";
+    if (cfg->cnp_window_us == 0 || cfg->cnp_window_us > IB_CNP_WINDOW_US_MAX)
+        return "the CNP window is not from 1 to 1000000 microseconds";
+    if (cfg->pfc_storm_ms == 0 || cfg->pfc_storm_ms > IB_PFC_STORM_MS_MAX)
+        return "the PFC storm threshold is not from 1 to 3600000 milliseconds";
     return NULL;
 }
 

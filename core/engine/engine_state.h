@@ -6,9 +6,11 @@
 
 #include "engine.h"
 #include "engine_cm.h"
+#include "engine_cnp.h"
 #include "engine_hosts.h"
 #include "engine_latency.h"
 #include "engine_mad.h"
+#include "engine_pfc.h"
 #include "engine_ports.h"
 #include "engine_transport.h"
 #include "engine_wire.h"
@@ -27,6 +29,10 @@ struct ib_engine {
     struct eng_mad mad;
     struct eng_transport transport;
     struct eng_wire wire;
+    struct eng_cnp cnp;
+    struct eng_pfc pfc;
+    ib_congestion_sink congestion_sink;
+    void *congestion_ctx;
     /* The frame being fed. */
     struct ib_frame_ref at;
     struct ib_frame_analysis *out;

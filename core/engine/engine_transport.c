@@ -515,6 +515,26 @@ bool eng_transport_has_timers(const struct ib_engine *e)
     return e->transport.suspect_count > 0;
 }
 
+bool eng_transport_paired_qpn(const struct ib_engine *e, const struct ib_endpoint *dst,
+                              uint32_t qpn, uint32_t *paired)
+{
+    const struct eng_transport *t = &e->transport;
+    struct eng_qp_key k = qp_key(dst, qpn);
+    uint64_t h = et_hash(&k, sizeof k);
+    /* Requests go there: its requester's QPN; answers go there: the QPN
+     * of the requests they answer. */
+    const struct eng_qp *qp = et_find(&t->qps, h, qp_eq, &k);
+    if (qp && qp->has_peer) {
+        *paired = qp->peer.qpn;
+        return true;
+    }
+    const struct eng_qp *answered = et_find(&t->peers, h, peer_eq, &k);
+    if (!answered)
+        return false;
+    *paired = answered->key.qpn;
+    return true;
+}
+
 /* ---- requests ---- */
 
 /* PSNs a request takes: a READ one per response packet, which takes the

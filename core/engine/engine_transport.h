@@ -166,5 +166,10 @@ void eng_transport_cm(struct ib_engine *e, const struct ib_packet *p);
 void eng_transport_expire(struct ib_engine *e, int64_t now_ns);
 /* Whether a queue pair waits for its last retry's answer. */
 bool eng_transport_has_timers(const struct ib_engine *e);
+/* The QPN of the direction paired with the one of packets to QPN qpn at
+ * dst: the other end's QP, as the CM named it or the answers showed it.
+ * False when the transport analysis has not paired it. */
+bool eng_transport_paired_qpn(const struct ib_engine *e, const struct ib_endpoint *dst,
+                              uint32_t qpn, uint32_t *paired);
 
 #endif

@@ -218,6 +218,20 @@ const struct ib_finding_kind_info ib_finding_kinds[IB_FIND_COUNT] = {
         "hop limit or TTL shows a router on the way (not 0, 1, 64, 128 or 255): the wrong GID "
         "index for a routed fabric.",
         false },
+    [IB_FIND_CE_WITHOUT_CNP] = {
+        "ce_without_cnp", IB_SEV_WARN, SEQ, "CE without CNP",
+        "CE-marked packet with no CNP back to its sender within the window", NULL,
+        "A RoCEv2 data packet marked CE (congestion) is followed by no CNP from its "
+        "receiver to its sender's QP within --cnp-window: DCQCN not enabled at the "
+        "receiver, or the CNPs lost; the sender never slows down.",
+        false },
+    [IB_FIND_PFC_STORM] = {
+        "pfc_storm", IB_SEV_WARN, SEQ, "PFC storm",
+        "Priority paused by PFC for longer than the storm threshold", NULL,
+        "A priority of a link stays paused by PFC frames (IEEE 802.1Qbb), renewed before "
+        "each runs out, for --pfc-storm or longer: every queue pair on that priority "
+        "stalls.",
+        false },
 };
 
 const char *ib_finding_kind_name(enum ib_finding_kind kind)

@@ -382,6 +382,23 @@ static void wire_text(const struct ib_finding *f, char *buf, size_t size)
     }
 }
 
+/* The congestion kinds. */
+static void congestion_text(const struct ib_finding *f, char *buf, size_t size)
+{
+    const struct ib_finding_data *d = &f->data;
+    if (f->kind == IB_FIND_PFC_STORM) {
+        snprintf(buf, size, "priority %u paused for %.3f ms and renewed (%s)", d->priority,
+                 (double)d->paused_us / 1000,
+                 d->roce ? "RoCE traffic uses it" : "no RoCE traffic seen on it");
+        return;
+    }
+    char from[ADDR_MAX], to[ADDR_MAX];
+    address(&d->from, from, sizeof from);
+    address(&d->to, to, sizeof to);
+    snprintf(buf, size, "CE mark to QP 0x%06x of %s: no CNP back to QP 0x%06x of %s within %u us",
+             d->qp.qpn, to, d->sender_qpn, from, d->window_us);
+}
+
 const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size)
 {
     if (size == 0)
@@ -432,6 +449,8 @@ const char *ib_finding_format(const struct ib_finding *f, char *buf, size_t size
     case IB_FIND_MTU_EXCEEDED:
     case IB_FIND_ROCE_VERSION_MIX:
     case IB_FIND_LINK_LOCAL_GID_ROUTED: wire_text(f, buf, size); break;
+    case IB_FIND_CE_WITHOUT_CNP:
+    case IB_FIND_PFC_STORM: congestion_text(f, buf, size); break;
     case IB_FIND_COUNT: break;
     }
     return buf;

@@ -84,6 +84,18 @@ struct ib_frame_analysis {
 /* pool_forecast when a source's pool would run out within this many
  * seconds (docs/analyzer.md, "The exhaustion forecast"). */
 #define IB_FORECAST_HORIZON_DEFAULT 300
+/* ce_without_cnp when no CNP answers a CE mark within this many
+ * microseconds (a CNP at exactly the window's end answers): DCQCN's
+ * notification point sends one within its min_time_between_cnps, 4 us by
+ * default on NVIDIA NICs, so 50 us leaves room for the way back. */
+#define IB_CNP_WINDOW_US_DEFAULT 50
+#define IB_CNP_WINDOW_US_MAX     1000000
+/* pfc_storm when one pause of a priority lasts this many milliseconds. */
+#define IB_PFC_STORM_MS_DEFAULT 100
+#define IB_PFC_STORM_MS_MAX     3600000
+/* The link speed PFC and PAUSE quanta (512 bit times each) are counted at,
+ * in Gb/s: one quantum is 5.12 ns, 0xFFFF of them 335.5 us. */
+#define IB_PFC_LINK_GBPS 100
 
 struct ib_engine_config {
     uint16_t pool_low;           /* default 32768 */
@@ -101,6 +113,10 @@ struct ib_engine_config {
                                   * hosts' addresses past their first 8 */
     size_t max_qps;              /* queue pairs' requester directions tracked, default
                                   * 1 << 17 */
+    uint32_t cnp_window_us;      /* ce_without_cnp's window, default 50 */
+    uint32_t pfc_storm_ms;       /* pfc_storm's threshold, default 100 */
+    size_t max_ce_pending;       /* CE marks waiting for their CNP, default 1 << 16 */
+    size_t max_cnp_flows;        /* (sender, QP) pairs counted, default 1 << 16 */
     bool enabled[IB_FIND_COUNT]; /* switch each kind off (plugin preferences) */
 };
 
@@ -161,6 +177,20 @@ void ib_engine_free(struct ib_engine *e);
  * InfiniBand packet.  out is filled (count 0 when nothing was found). */
 void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
                     struct ib_frame_analysis *out);
+
+/* Feeds an Ethernet PAUSE or PFC frame (ib_parse_frame's IB_FRAME_MAC_CONTROL),
+ * in capture order with the others: counted among the frames, its
+ * diagnostics as findings (a cut one is malformed), its pause times into
+ * the pauses of its capture's link (pfc_storm). */
+void ib_engine_feed_mac_control(struct ib_engine *e, struct ib_frame_ref at,
+                                const struct ib_packet *pkt, struct ib_frame_analysis *out);
+
+/* The capture is over: findings that waited for what might still come are
+ * made now (a CE mark's ce_without_cnp that waited for a late CNP), into
+ * out, each on its own frame; pauses still running end at the last frame.
+ * Returns true while more remain (out was full): call it again.  Call it
+ * before ib_engine_finish; frames fed after it are not expected. */
+bool ib_engine_drain(struct ib_engine *e, struct ib_frame_analysis *out);
 
 /* Time passed with no frame (a live capture gone quiet): the timers due
  * before now_ns run as they would at a frame of that time, their findings
@@ -361,6 +391,12 @@ struct ib_engine_stats {
     uint64_t wire_conversations_dropped; /* endpoint pairs not kept past max_qps */
     uint64_t wire_setups_forgotten;      /* CM set-ups of directions let go before their
                                           * first packet, past max_qps waiting */
+    uint64_t mac_control_frames;         /* PAUSE and PFC frames (not in ib_frames) */
+    uint64_t ce_pending_dropped;         /* CE marks not followed past max_ce_pending */
+    uint64_t cnp_flows_dropped;          /* CE marks and CNPs of (sender, QP) pairs past
+                                          * max_cnp_flows, not counted */
+    uint64_t pfc_links_dropped;          /* PAUSE and PFC frames of captures past
+                                          * IB_PFC_CAPTURES_MAX, not counted */
     uint64_t allocation_failures;        /* entries not made for want of memory: the
                                           * analysis is incomplete, as after a cap */
 };
@@ -476,6 +512,80 @@ struct ib_wire_direction {
 
 size_t ib_engine_wire_count(const struct ib_engine *e);
 void ib_engine_wire_direction(const struct ib_engine *e, size_t i, struct ib_wire_direction *out);
+
+/* ---- Congestion: CE marks and CNPs (docs/wire-audit.md) ----
+ *
+ * A RoCEv2 data packet marked CE (Congestion Experienced) by a switch asks
+ * its receiver (DCQCN's notification point) to send a CNP back to its
+ * sender's QP, which slows down.  Counted per (sender, QP): the sender's
+ * node and the QPN CNPs address (its own, the transport analysis's pairing
+ * of the two directions), with the receiver that sends them. */
+struct ib_cnp_stats {
+    struct ib_endpoint sender, receiver;
+    uint32_t sender_qpn;             /* the QP CNPs go to */
+    bool has_qpn;                    /* the receiver's QPN is known: */
+    uint32_t qpn;                    /* where the sender's packets go */
+    uint64_t ce_marks;               /* RoCEv2 data packets marked CE, sender to receiver */
+    uint64_t cnps;                   /* CNPs receiver to sender */
+    uint64_t answered;               /* CE marks a CNP followed within the window */
+    uint64_t unanswered;             /* no CNP within the window: ce_without_cnp */
+    uint64_t open_at_end;            /* the capture ended within their window: not judged */
+    struct ib_frame_ref first, last; /* its first and last CE mark or CNP */
+    /* CE mark to the CNP that answered it (has_delay: answered above 0). */
+    bool has_delay;
+    int64_t delay_min_ns, delay_mean_ns, delay_max_ns;
+    /* The shortest time between two CNPs (has_cnp_gap: two or more; the
+     * notification point's min_time_between_cnps shows there), and CNPs a
+     * second from the first to the last (has_cnp_rate: they are apart). */
+    bool has_cnp_gap, has_cnp_rate;
+    int64_t cnp_gap_min_ns;
+    double cnp_rate_per_s;
+};
+size_t ib_engine_cnp_count(const struct ib_engine *e);
+void ib_engine_cnp(const struct ib_engine *e, size_t i, struct ib_cnp_stats *out);
+
+/* ---- Congestion: PFC pauses (IEEE 802.1Qbb) and 802.3x PAUSE ----
+ *
+ * Per link (a capture) and priority: a pause starts with a frame that gives
+ * the priority a non-zero time while it is not paused, lasts while more
+ * come before the last one's time runs out, and ends at a zero time (XON)
+ * or when it runs out (quanta x 512 bit times at IB_PFC_LINK_GBPS).  A
+ * PAUSE frame pauses every priority: it is counted as IB_PFC_ALL. */
+#define IB_PFC_ALL          8 /* the 802.3x PAUSE "priority" */
+#define IB_PFC_CLASSES      9 /* priorities 0..7 and IB_PFC_ALL */
+#define IB_PFC_CAPTURES_MAX 4096u
+
+struct ib_pfc_stats {
+    uint32_t capture;
+    bool pfc;                       /* a PFC priority; false: 802.3x PAUSE, the link */
+    uint8_t priority;               /* pfc: 0..7; else IB_PFC_ALL */
+    bool roce;                      /* a RoCE data packet (any capture's) had this VLAN priority */
+    uint64_t frames;                /* frames that gave it a time (XOFF) or released it (XON) */
+    uint64_t pauses;                /* pauses started */
+    uint64_t xons;                  /* pauses ended by a zero time */
+    uint64_t storms;                /* pauses that reached --pfc-storm (pfc_storm; not for PAUSE) */
+    int64_t paused_ns;              /* the pauses' time added up */
+    int64_t longest_ns;             /* the longest pause */
+    struct ib_frame_ref longest_at; /* its first frame */
+    bool paused_at_end;             /* a pause ran past the last frame (counted to it) */
+};
+size_t ib_engine_pfc_count(const struct ib_engine *e);
+void ib_engine_pfc(const struct ib_engine *e, size_t i, struct ib_pfc_stats *out);
+
+/* Congestion over time, for charts: each CE mark, CNP, and pause start or
+ * end as it happens.  A pause's end comes with its start (start_ns): the
+ * time paused is [start_ns, time_ns), and an end by run-out is learned at a
+ * later frame (or the drain) than the time it ran out. */
+enum ib_congestion_event { IB_EVENT_CE, IB_EVENT_CNP, IB_EVENT_PAUSE_START, IB_EVENT_PAUSE_END };
+struct ib_congestion_change {
+    enum ib_congestion_event event;
+    int64_t time_ns;
+    uint32_t capture;
+    uint8_t priority; /* pauses: 0..7 or IB_PFC_ALL */
+    int64_t start_ns; /* IB_EVENT_PAUSE_END: when the pause started */
+};
+typedef void (*ib_congestion_sink)(void *ctx, const struct ib_congestion_change *c);
+void ib_engine_set_congestion_sink(struct ib_engine *e, ib_congestion_sink sink, void *ctx);
 
 /* ---- Connection records, for --connections. ---- */
 

@@ -58,6 +58,9 @@ enum ib_finding_kind {
     IB_FIND_MTU_EXCEEDED,
     IB_FIND_ROCE_VERSION_MIX,
     IB_FIND_LINK_LOCAL_GID_ROUTED,
+    /* Congestion notification and flow control (engine_cnp.c, engine_pfc.c). */
+    IB_FIND_CE_WITHOUT_CNP,
+    IB_FIND_PFC_STORM,
     IB_FIND_COUNT
 };
 
@@ -230,6 +233,16 @@ struct ib_finding_data {
     uint8_t value, other;
     uint8_t known; /* IB_KNOWN_* bits */
     uint32_t payload, path_mtu, link_mtu, needed;
+    /* ce_without_cnp: the CE-marked packet's destination QPN (qp.qpn; qp.dst
+     * its receiver, from its sender), the QPN a CNP had to address, the
+     * window it had */
+    uint32_t sender_qpn;
+    uint32_t window_us;
+    /* pfc_storm: the priority, how long it has been paused at the frame,
+     * whether RoCE data used it before */
+    uint8_t priority;
+    bool roce;
+    uint64_t paused_us;
 };
 
 /* asymmetric_class: which of value and other the packets had (an untagged

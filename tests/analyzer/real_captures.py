@@ -7,7 +7,9 @@ connections in `ibscope --format json --connections` must be exactly those Wires
 built-in dissector shows: one per IP CM REQ (same frame, same tuple), with the REP and
 RTU frames Wireshark matches by comm ID.  And ibscope must raise no finding, except the
 ones listed in EXPECTED with the reason they are true, and the transport findings that
-tshark's decode of their packets proves (transport_proofs).
+tshark's decode of their packets proves (transport_proofs).  The CE marks, CNPs and
+PAUSE/PFC frames the report counts are those tshark's decode shows (none, in the
+captures of ../shared/captures: no ce_without_cnp or pfc_storm can be there).
 
 usage: real_captures.py IBSCOPE TSHARK CAPTURE...
 Exit 0 when all agree, 1 otherwise, 77 when tshark is missing outside CI.
@@ -216,6 +218,29 @@ def transport_proofs(view, findings):
     return problems
 
 
+def congestion_view(tshark, capture):
+    """What tshark's decode counts of the wire audit's congestion part: RoCEv2
+    data packets marked CE (ECN 3), CNPs (BTH opcode 0x81), and PAUSE and PFC
+    frames (macc.opcode 0x0001, 0x0101)."""
+    fields = ["ip.dsfield.ecn", "ipv6.tclass.ecn", "udp.length", "infiniband.bth.opcode",
+              "infiniband.bth.destqp", "macc.opcode"]
+    args = [tshark, "-r", capture, "-T", "fields", "-E", "occurrence=f"]
+    for f in fields:
+        args += ["-e", f]
+    ce = cnps = macc = 0
+    for line in subprocess.run(args, capture_output=True, text=True).stdout.splitlines():
+        v = dict(zip(fields, line.split("\t")))
+        op = int(v["infiniband.bth.opcode"], 0) if v["infiniband.bth.opcode"] else None
+        ecn = v["ip.dsfield.ecn"] or v["ipv6.tclass.ecn"]
+        if op == 0x81:
+            cnps += 1
+        elif op is not None and v["udp.length"] and ecn and int(ecn, 0) == 3 and \
+                int(v["infiniband.bth.destqp"], 0) > 1:
+            ce += 1
+        macc += v["macc.opcode"] in ("0x0001", "0x0101")
+    return ce, cnps, macc
+
+
 def check(ibscope, tshark, capture):
     problems = []
     out = subprocess.run([ibscope, "--format", "json", "--connections", capture],
@@ -261,6 +286,15 @@ def check(ibscope, tshark, capture):
         problems.append(f"CRC counts {got}, expected {CRC_COUNTS[base]}")
     problems += sniffed_port_explains(capture, [f["frame"] for f in report["findings"]
                                                 if f["kind"] == "icrc_mismatch"])
+    # Every CNP is counted in a flow; a CE mark only where its queue pair is
+    # paired (so at most tshark's); the PAUSE and PFC frames all.
+    ce, cnps, macc = congestion_view(tshark, capture)
+    g = report["congestion"]
+    got = (sum(c["ce_marks"] for c in g["cnp"]), sum(c["cnps"] for c in g["cnp"]),
+           report["frames"]["mac_control"])
+    if got[0] > ce or got[1:] != (cnps, macc):
+        problems.append(f"congestion: CE marks, CNPs, PAUSE/PFC frames {got}, tshark's "
+                        f"{(ce, cnps, macc)}")
     return problems, len(reqs)
 
 

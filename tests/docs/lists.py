@@ -128,7 +128,7 @@ def check_csv_columns(src, ibscope):
     csv_part = section(doc, "## CSV (`--format csv`)")
     # The bullets name columns, and some of their values.
     values = {"finding", "crc", "connection", "host_address", "setting", "icrc", "vcrc", "-",
-              "capture:frame"}
+              "capture:frame", "cnp", "pfc"}
     named = 0
     for line in csv_part.split("\n"):
         if not line.startswith(("- ", "  ")):

@@ -179,11 +179,34 @@ def commid_cases():
     return cases
 
 
+# ---- PAUSE and PFC frames (Ethernet MAC Control, link type 1) ----
+
+PFC_CUTS = 20  # a PFC frame cut after 0, 1, ... 19 bytes of its 20
+
+
+def macc(body):
+    """A MAC Control frame to 01:80:c2:00:00:01, with body and no padding."""
+    return bytes.fromhex("0180c2000001" "020000000001" "8808") + body
+
+
+def pause_cases():
+    pfc = struct.pack(">HH8H", 0x0101, 0xFFFF, *[0xFFFF] * 8)
+    frames = [macc(pfc[:n]) for n in range(PFC_CUTS)]
+    # Every priority paused (the enable vector's reserved high byte set too),
+    # then again from a clock half a millisecond behind; a PAUSE XON on a
+    # link PAUSE never stopped.
+    recs = [(SEC + i * 1000, f) for i, f in enumerate(frames)]
+    recs += [(2 * SEC, macc(pfc)), (2 * SEC - 500_000, macc(pfc)),
+             (3 * SEC, macc(struct.pack(">HH", 0x0001, 0)))]
+    return {"pause_frames.pcap": cf.pcap(recs, cf.LT_EN10MB)}
+
+
 GROUPS = {
     "records": records_cases,
     "pcapng": pcapng_cases,
     "timestamps": timestamps_cases,
     "commid": commid_cases,
+    "pause": pause_cases,
 }
 
 

@@ -3,7 +3,7 @@
 
 Usage: test_hostile.py --ibscope BIN [--max-rss-mib M] [--flood N] [--gets G]
                        [--redirects R] [--timeout S] GROUP...
-Groups: records pcapng timestamps extract commid flood redirect.  Exit 0 when every
+Groups: records pcapng timestamps extract commid pause flood redirect.  Exit 0 when every
 check holds, 1 otherwise (each failure is printed).
 
 Every run, whatever the group: no timeout (a hang), exit status 0 or 2
@@ -343,12 +343,41 @@ def group_redirect(ctx):
     return r
 
 
+def group_pause(ctx):
+    """PFC frames cut at every length: each a malformed finding
+    (trunc_mac_control), none read for its times; PFC with every enable bit
+    and the longest time, a clock stepping back between two of them, a PAUSE
+    XON: the pauses of the eight priorities, none negative, no storm."""
+    name = "pause_frames.pcap"
+    n = make_hostile.PFC_CUTS
+    r = expect_file(ctx, name, 0, frames=n + 3, requests=0, findings={"malformed": n})
+    d = r.report
+    if not d:
+        return
+    check(d["frames"]["mac_control"] == n + 3 and d["frames"]["ib"] == 0,
+          "%s: frames %r" % (name, d["frames"]))
+    check(d["diagnostics"] == {"trunc_mac_control": n}, "%s: diagnostics %r" % (name, d["diagnostics"]))
+    mal = sorted(f["frame"] for f in d["findings"] if f.get("rule") == "trunc_mac_control")
+    check(mal == list(range(1, n + 1)), "%s: cut frames found at %r" % (name, mal))
+    pfc = {p["priority"]: p for p in d["congestion"]["pfc"]}
+    check(sorted(pfc, key=str) == sorted(list(range(8)) + [None], key=str),
+          "%s: priorities %r" % (name, sorted(pfc, key=str)))
+    for p in range(8):
+        x = pfc.get(p, {})
+        check(x.get("frames") == 2 and x.get("pauses") == 1 and x.get("storms") == 0 and
+              x.get("paused_ns") == 0 and not x.get("paused_at_end"),
+              "%s: priority %d %r (renewed from behind its start: 0 ns)" % (name, p, x))
+    check(pfc.get(None, {}).get("pauses") == 0 and pfc.get(None, {}).get("frames") == 1,
+          "%s: PAUSE XON %r" % (name, pfc.get(None)))
+
+
 GROUPS = {
     "records": group_records,
     "pcapng": group_pcapng,
     "timestamps": group_timestamps,
     "extract": group_extract,
     "commid": group_commid,
+    "pause": group_pause,
     "flood": group_flood,
     "redirect": group_redirect,
 }
