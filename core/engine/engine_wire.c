@@ -44,11 +44,11 @@ static bool unrouted_hops(uint8_t hops)
 #define VERSION_OF(word) (BYTE(word, 3) >> 4)
 #define KIND_OF(word)    (BYTE(word, 3) & 0xF)
 
-/* The settings of a packet in one word (ENG_WIRE_NONE bytes where it has
+/* The settings of a packet in one word (IB_WIRE_NO_VALUE bytes where it has
  * none). */
 static inline uint32_t settings_word(const struct ib_packet *p)
 {
-    uint32_t dscp = ENG_WIRE_NONE, ecn = ENG_WIRE_NONE, prio = ENG_WIRE_NONE, kind = 0xF;
+    uint32_t dscp = IB_WIRE_NO_VALUE, ecn = IB_WIRE_NO_VALUE, prio = IB_WIRE_NO_VALUE, kind = 0xF;
     if (p->present & IB_HAS_IP) {
         dscp = p->wire.ip_dscp;
         ecn = p->wire.ip_ecn;

@@ -27,10 +27,8 @@ struct eng_wire_key {
 };
 
 /* The settings of a packet in one word: a byte each for DSCP, ECN,
- * priority and (version << 4 | GID kind), ENG_WIRE_NONE where the packet
- * has no such setting.  Equal words: equal settings. */
-#define ENG_WIRE_NONE 0xFFu
-
+ * priority and (version << 4 | GID kind), IB_WIRE_NO_VALUE (a kind of 0xF)
+ * where the packet has no such setting.  Equal words: equal settings. */
 struct eng_wire_dir {
     struct eng_wire_key key;
     uint32_t self;              /* its pool index, its number */

@@ -362,8 +362,8 @@ static void wire_text(const struct ib_finding *f, char *buf, size_t size)
     case IB_FIND_MTU_EXCEEDED:
         if (d->link_mtu)
             snprintf(buf, size,
-                     "path MTU %u needs %u-byte frames, above the link's %u: full packets cannot "
-                     "pass",
+                     "path MTU %u needs %u bytes of Ethernet payload, above the link's %u: full "
+                     "packets cannot pass",
                      d->path_mtu, d->needed, d->link_mtu);
         else
             snprintf(buf, size, "QP 0x%06x: payload of %u bytes, above the path MTU %u of the REQ",
