@@ -191,6 +191,8 @@ static void model_make(const struct merge *mg, const struct views *v, struct rep
     m->capture_count = mg->capture_count;
     m->captures = mg->captures;
     m->findings_dropped = mg->sum.findings_dropped;
+    m->qps_not_traced = mg->sum.qps_not_traced; /* the merge keeps every host's traces */
+    m->trace_points_dropped = mg->sum.trace_points_dropped;
     m->frames = mg->sum.frames;
     m->ib_frames = mg->sum.ib_frames;
     m->link_records = mg->sum.link_records;

@@ -383,6 +383,22 @@ def group_values(a, d):
     out = os.path.join(d, "fabric.txt")
     with open(reports[0]) as f:
         rep = json.load(f)
+    # Every limit adds up across hosts: each key given 1000 + its place in one
+    # report and 7 in the other.
+    keys = list(rep["limits"])
+    counted = []
+    for n, base in enumerate((lambda i: 1000 + i, lambda i: 7)):
+        r = json.loads(json.dumps(rep))
+        r["limits"] = {k: base(i) for i, k in enumerate(keys)}
+        counted.append(os.path.join(d, "limits%d.json" % n))
+        with open(counted[-1], "w") as f:
+            json.dump(r, f)
+    rc, text, err = run(a, ["merge", "--format", "json"] + counted)
+    summed = json.loads(text)["limits"] if rc == 0 else {}
+    wrong = [k for i, k in enumerate(keys) if summed.get(k) != 1000 + i + 7]
+    check(rc == 0 and not wrong, f"limits added up by the merge: not {wrong} ({err[:200]})")
+    for path in counted:
+        os.unlink(path)
     bad = os.path.join(d, "b.json")
     for where, value, says in VALUES:
         with open(bad, "w") as f:
