@@ -155,8 +155,8 @@ static void crc_findings(struct ib_engine *e, const struct ib_packet *p)
     }
 }
 
-void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
-                    struct ib_frame_analysis *out)
+/* A frame comes: what it is, the waits that ran out before it. */
+static void frame_begin(struct ib_engine *e, struct ib_frame_ref at, struct ib_frame_analysis *out)
 {
     /* Everything but the findings array, which eng_emit fills entry by
      * entry: clearing its kilobytes on every frame would dominate the cost. */
@@ -169,6 +169,12 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
     eng_cm_expire(e, at.time_ns);
     eng_transport_expire(e, at.time_ns);
     eng_cnp_expire(e, &e->cnp, at.time_ns);
+}
+
+void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib_packet *pkt,
+                    struct ib_frame_analysis *out)
+{
+    frame_begin(e, at, out);
     if (!pkt) {
         e->out = NULL;
         return;
@@ -199,14 +205,8 @@ void ib_engine_feed(struct ib_engine *e, struct ib_frame_ref at, const struct ib
 void ib_engine_feed_mac_control(struct ib_engine *e, struct ib_frame_ref at,
                                 const struct ib_packet *pkt, struct ib_frame_analysis *out)
 {
-    memset(out, 0, offsetof(struct ib_frame_analysis, findings));
-    e->stats.frames++;
+    frame_begin(e, at, out);
     e->stats.mac_control_frames++;
-    e->at = at;
-    e->out = out;
-    eng_cm_expire(e, at.time_ns);
-    eng_transport_expire(e, at.time_ns);
-    eng_cnp_expire(e, &e->cnp, at.time_ns);
     if (pkt->diags.count)
         diag_findings(e, pkt);
     if (ib_packet_has(pkt, IB_HAS_MAC_CONTROL) && pkt->macc.complete)
