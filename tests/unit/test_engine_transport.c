@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "test_support.h"
 
 /* RC opcodes (IBA Vol. 1 Table 39). */
 enum {
@@ -27,25 +28,14 @@ enum {
 #define QP_A 0x200
 #define QP_B 0x100
 
-static struct ib_endpoint host(uint8_t last)
-{
-    struct ib_endpoint ep;
-    memset(&ep, 0, sizeof ep);
-    ep.has_gid = true;
-    ep.gid[10] = ep.gid[11] = 0xFF;
-    ep.gid[12] = 10;
-    ep.gid[15] = last;
-    return ep;
-}
-
 static struct ib_packet rc(uint8_t from, uint8_t to, uint32_t destqp, uint8_t opcode, uint32_t psn)
 {
     struct ib_packet p;
     memset(&p, 0, sizeof p);
     p.encap = IB_ENCAP_ROCEV2;
     p.present = IB_HAS_BTH;
-    p.src = host(from);
-    p.dst = host(to);
+    p.src = ts_rocev2_host(from);
+    p.dst = ts_rocev2_host(to);
     p.bth.opcode = opcode;
     p.bth.destqp = destqp;
     p.bth.psn = psn;

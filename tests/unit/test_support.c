@@ -182,3 +182,14 @@ void ts_cm_header(uint8_t m[256], uint16_t attr)
                             .attr_id = attr };
     ts_put_mad_hdr(m, 0, &h);
 }
+
+struct ib_endpoint ts_rocev2_host(uint8_t last)
+{
+    struct ib_endpoint ep;
+    memset(&ep, 0, sizeof ep);
+    ep.has_gid = true;
+    ep.gid[10] = ep.gid[11] = 0xFF;
+    ep.gid[12] = 10;
+    ep.gid[15] = last;
+    return ep;
+}

@@ -13,6 +13,12 @@ uint8_t *ts_exact_copy(const void *data, size_t len);
  * returns the byte count. Aborts the test on bad input. */
 size_t ts_hex(const char *hex, uint8_t *buf, size_t size);
 
+#include "packet.h"
+
+/* A RoCEv2 host as the parser names it: 10.0.0.last as an IPv4-mapped GID
+ * (the engine tests' packets go between such hosts). */
+struct ib_endpoint ts_rocev2_host(uint8_t last);
+
 #endif
 
 /* ---- Wire builders for the test_parse_* tests (big-endian, IBA Vol. 1). ---- */
