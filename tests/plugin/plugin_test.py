@@ -1820,6 +1820,23 @@ def rc_acks_and_qps(env, path, findings):
     return errs
 
 
+def findings_agree(env, path, keep=lambda f: True, kinds=lambda k: True):
+    """The analyzer's findings of path, the (frame, kind) counts of those
+    keep takes, and an error when the plugin's expert infos after two passes
+    (of the kinds kinds takes) are not those counts (None when they are)."""
+    p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", path],
+                       capture_output=True, text=True)
+    findings = json.loads(p.stdout)["findings"]
+    want = collections.Counter((f["frame"], f["kind"]) for f in findings if keep(f))
+    got = collections.Counter({k: n for k, n in experts_two_pass(env, path, []).items()
+                               if kinds(k[1])})
+    if got == want:
+        return findings, want, None
+    return findings, want, ("%s: analyzer only %s; plugin only %s"
+                            % (path, sorted((want - got).items())[:6],
+                               sorted((got - want).items())[:6]))
+
+
 def check_rc(env, update):
     """On every capture of ibscope-gen rc (the transport cases: gaps, loss,
     reordering, NAKs, RNR NAKs, resends, retries exhausted, ACK timeouts),
@@ -1831,17 +1848,10 @@ def check_rc(env, update):
     try:
         seen = collections.Counter()
         for path in caps:
-            p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", path],
-                               capture_output=True, text=True)
-            want = collections.Counter((f["frame"], f["kind"])
-                                       for f in json.loads(p.stdout)["findings"])
-            got = experts_two_pass(env, path, [])
-            if got != want:
-                errs.append("%s: analyzer only %s; plugin only %s"
-                            % (path, sorted((want - got).items())[:6],
-                               sorted((got - want).items())[:6]))
+            findings, want, err = findings_agree(env, path)
+            errs += [err] if err else []
             seen.update(k for _, k in want.elements())
-            errs += rc_acks_and_qps(env, path, json.loads(p.stdout)["findings"])
+            errs += rc_acks_and_qps(env, path, findings)
         for kind in ("psn_gap", "capture_loss", "out_of_order", "transport_retransmission", "nak",
                      "rnr_nak", "retries_exhausted", "ack_timeout", "psn_start_mismatch"):
             if not seen[kind]:
@@ -1860,19 +1870,12 @@ def check_wireaudit(env, update):
     try:
         seen = collections.Counter()
         for path in caps:
-            p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", path],
-                               capture_output=True, text=True)
             # The congestion kinds are check_congestion's: the plugin cannot
             # make some of them (docs/plugin.md).
-            want = collections.Counter((f["frame"], f["kind"])
-                                       for f in json.loads(p.stdout)["findings"]
-                                       if f["kind"] not in CONGESTION_KINDS)
-            got = collections.Counter({k: n for k, n in experts_two_pass(env, path, []).items()
-                                       if k[1] not in CONGESTION_KINDS})
-            if got != want:
-                errs.append("%s: analyzer only %s; plugin only %s"
-                            % (path, sorted((want - got).items())[:6],
-                               sorted((got - want).items())[:6]))
+            _, want, err = findings_agree(env, path,
+                                          keep=lambda f: f["kind"] not in CONGESTION_KINDS,
+                                          kinds=lambda k: k not in CONGESTION_KINDS)
+            errs += [err] if err else []
             seen.update(k for _, k in want.elements())
         for kind in ("asymmetric_class", "not_ect", "mtu_exceeded", "roce_version_mix",
                      "link_local_gid_routed"):
@@ -1887,33 +1890,20 @@ CONGESTION_KINDS = ("ce_without_cnp", "pfc_storm")
 
 
 def check_congestion(env, update):
-    """On every RoCEv2 capture of ibscope-gen wire, the plugin's expert
-    infos of the congestion kinds after two passes are the analyzer's
-    findings, frame by frame, but for two that the plugin cannot make
-    (docs/plugin.md): a pfc_storm (Wireshark never gives the InfiniBand
-    dissector a PFC frame) and a ce_without_cnp that no later CNP named (the
-    plugin is never told the file ended)."""
+    """On every capture of ibscope-gen wire (the native ones have none),
+    the plugin's expert infos of the congestion kinds after two passes are
+    the analyzer's findings, frame by frame, but for two that the plugin
+    cannot make (docs/plugin.md): a pfc_storm (Wireshark never gives the
+    InfiniBand dissector a PFC frame) and a ce_without_cnp that no later CNP
+    named (the plugin is never told the file ended)."""
     errs, seen = [], collections.Counter()
-    d = tempfile.mkdtemp(prefix="ibscope-congestion.")
+    d, caps = rc_captures(env, "wire")
     try:
-        os.chmod(d, 0o755)
-        out = os.path.join(d, "wire")
-        subprocess.run([os.path.join(env.build, "bin", "ibscope-gen"), "wire", out], check=True,
-                       capture_output=True)
-        os.chmod(out, 0o755)
-        for path in sorted(glob.glob(os.path.join(out, "*.pcap"))):
-            os.chmod(path, 0o644)
-            p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", path],
-                               capture_output=True, text=True)
-            findings = json.loads(p.stdout)["findings"]
-            want = collections.Counter((f["frame"], f["kind"]) for f in findings
-                                       if f["kind"] == "ce_without_cnp" and "related_frame" in f)
-            got = collections.Counter({k: n for k, n in experts_two_pass(env, path, []).items()
-                                       if k[1] in CONGESTION_KINDS})
-            if got != want:
-                errs.append("%s: analyzer only %s; plugin only %s"
-                            % (name(path), sorted((want - got).items())[:6],
-                               sorted((got - want).items())[:6]))
+        for path in caps:
+            _, want, err = findings_agree(
+                env, path, keep=lambda f: f["kind"] == "ce_without_cnp" and "related_frame" in f,
+                kinds=lambda k: k in CONGESTION_KINDS)
+            errs += [err] if err else []
             seen.update(k for _, k in want.elements())
         if not seen["ce_without_cnp"]:
             errs.append("no ce_without_cnp with a related CNP in any wire capture: the check "
