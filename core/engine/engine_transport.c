@@ -156,7 +156,9 @@ static bool pair_next_room(struct eng_transport *t, uint32_t i)
 {
     if (i < t->pair_next_cap)
         return true;
-    size_t cap = t->pair_next_cap ? t->pair_next_cap * 2 : 64;
+    size_t cap = t->pair_next_cap ? t->pair_next_cap : 64;
+    while (cap <= i)
+        cap *= 2;
     uint32_t *grown = realloc(t->pair_next, cap * sizeof *grown);
     if (!grown)
         return false;
