@@ -9,6 +9,7 @@
  * lookup), and a packet whose settings are its direction's first costs a
  * compare of one word.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,9 +109,26 @@ void eng_wire_mix_add(struct ib_wire_mix *m, uint8_t v, uint64_t packets)
 
 /* ---- the tables ---- */
 
+_Static_assert(offsetof(struct eng_wire_dir, pair) + sizeof(uint32_t) <= 64 &&
+                   offsetof(struct eng_wire_dir, dst) == 64 && sizeof(struct eng_wire_dir) == 128,
+               "a direction is two cache lines, what every packet touches in the first");
+
 static bool dir_eq(const void *item, const void *key)
 {
-    return memcmp(&((const struct eng_wire_dir *)item)->key, key, sizeof(struct eng_wire_key)) == 0;
+    const struct eng_wire_dir *d = item;
+    const struct eng_wire_key *k = key;
+    return d->qpn == k->qpn && memcmp(&d->src, &k->src, sizeof k->src) == 0 &&
+           memcmp(&d->dst, &k->dst, sizeof k->dst) == 0;
+}
+
+static struct eng_wire_key key_of(const struct eng_wire_dir *d)
+{
+    struct eng_wire_key k;
+    memset(&k, 0, sizeof k);
+    k.src = d->src;
+    k.dst = d->dst;
+    k.qpn = d->qpn;
+    return k;
 }
 
 struct conv_key {
@@ -218,8 +236,9 @@ static struct eng_wire_dir *dir_find(const struct eng_wire *w, const struct eng_
  * with the other direction when that one has a record. */
 static void setup_take(struct eng_wire *w, struct eng_wire_dir *d)
 {
-    uint64_t h = et_hash(&d->key, sizeof d->key);
-    struct eng_wire_setup *s = et_find(&w->setups, h, setup_eq, &d->key);
+    struct eng_wire_key k = key_of(d);
+    uint64_t h = et_hash(&k, sizeof k);
+    struct eng_wire_setup *s = et_find(&w->setups, h, setup_eq, &k);
     if (!s)
         return;
     set_up(d, s->path_mtu, s->req);
@@ -251,10 +270,12 @@ static struct eng_wire_dir *dir_get(struct ib_engine *e, const struct eng_wire_k
         return eng_oom(e);
     }
     w->dir_count++;
-    d->key = *k;
+    d->src = k->src;
+    d->dst = k->dst;
+    d->qpn = k->qpn;
     d->self = self;
     d->mtu_limit = UINT32_MAX;
-    d->first_word = NO_WORD;
+    d->first_word = d->fast_word = NO_WORD;
     bool forward;
     d->conv = conv_of(e, &k->src, &k->dst, &forward);
     d->forward = forward;
@@ -316,7 +337,7 @@ static inline struct eng_wire_dir *cached_dir(const struct ib_engine *e, const s
         return NULL;
     size_t at = 2 * (size_t)e->out->links.qp + answers(p->bth.opcode);
     struct eng_wire_dir *d = at < w->by_qp_cap ? w->by_qp[at] : NULL;
-    return d && d->key.qpn == p->bth.destqp && node_is(&d->key.src, &p->src) ? d : NULL;
+    return d && d->qpn == p->bth.destqp && node_is(&d->src, &p->src) ? d : NULL;
 }
 
 /* The packet's direction, looked up (and kept in its queue pair's slot). */
@@ -468,6 +489,7 @@ static struct eng_wire_mix *mix_of(struct ib_engine *e, struct eng_wire_dir *d)
     }
     w->mix_count++;
     d->mix = self + 1;
+    d->fast_word = NO_WORD; /* every packet is counted value by value now */
     /* The packets before this one all had the first packet's settings. */
     for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
         eng_wire_mix_add(&m->fields[f], field_value(d->first_word, f), d->packets - 1);
@@ -523,6 +545,7 @@ static __attribute__((noinline)) void feed_slow(struct ib_engine *e, const struc
         d->first = ref_pack(e->at);
         d->first_word = word;
         d->gid_suspect = gid_suspect(word);
+        d->fast_word = d->gid_suspect ? NO_WORD : word;
         asymmetric(e, d, p);
     }
     if (p->present & IB_HAS_IP)
@@ -559,8 +582,8 @@ void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
     uint32_t word = settings_word(p);
     /* The common packet: its direction's first settings again (their
      * version and GID kind checked then), nothing for a finding. */
-    if (d && word == d->first_word && !d->mix && !d->gid_suspect &&
-        p->payload_len <= d->mtu_limit && p->diags.count == 0 && ecn_quiet(&e->wire, d, p, word)) {
+    if (d && word == d->fast_word && p->payload_len <= d->mtu_limit && p->diags.count == 0 &&
+        ecn_quiet(&e->wire, d, p, word)) {
         d->packets++;
         if (p->present & IB_HAS_PAYLOAD && p->payload_len > d->max_payload)
             d->max_payload = p->payload_len;
@@ -678,9 +701,9 @@ void ib_engine_wire_direction(const struct ib_engine *e, size_t i, struct ib_wir
     const struct eng_wire_dir *d = dir_at(w, (uint32_t)i);
     memset(out, 0, sizeof *out);
     out->index = d->self;
-    endpoint_of(&d->key.src, &out->src);
-    endpoint_of(&d->key.dst, &out->dst);
-    out->qpn = d->key.qpn;
+    endpoint_of(&d->src, &out->src);
+    endpoint_of(&d->dst, &out->dst);
+    out->qpn = d->qpn;
     out->has_pair = d->pair != 0;
     out->pair = d->pair ? d->pair - 1 : 0;
     out->path_mtu = d->path_mtu;

@@ -28,21 +28,35 @@ struct eng_wire_key {
 
 /* The settings of a packet in one word: a byte each for DSCP, ECN,
  * priority and (version << 4 | GID kind), IB_WIRE_NO_VALUE (a kind of 0xF)
- * where the packet has no such setting.  Equal words: equal settings. */
+ * where the packet has no such setting.  Equal words: equal settings.
+ *
+ * A direction's record is two cache lines (the pool's blocks are aligned to
+ * one): the first holds all that a packet like its first reads and writes,
+ * the second what only a lookup or a finding needs.  Its key is split
+ * between them (src and qpn, then dst): a packet's slot is checked against
+ * src and qpn alone. */
 struct eng_wire_dir {
-    struct eng_wire_key key;
-    uint32_t self;              /* its pool index, its number */
-    uint32_t first_word;        /* the first packet's settings, NO_WORD before */
-    uint32_t mix;               /* its eng_wire_mix's pool index + 1, 0: none */
-    uint32_t pair;              /* the other direction of its queue pair (CM) + 1, 0: none */
-    struct eng_wire_conv *conv; /* its conversation, NULL past the cap */
-    uint32_t max_payload;
+    /* Every packet. */
+    struct eng_node src;
+    uint32_t qpn;
+    /* The first packet's settings while a packet that has them takes the
+     * fast path, NO_WORD once the direction mixes or its GID must be
+     * watched (gid_suspect): one compare for the three. */
+    uint32_t fast_word;
     uint32_t mtu_limit; /* path_mtu while mtu_exceeded may fire, else UINT32_MAX */
-    uint16_t path_mtu;  /* bytes the CM REQ announced, 0: unknown */
+    uint32_t max_payload;
     bool seen : 1, not_ect_said : 1, mtu_said : 1, forward : 1, mix_lost : 1;
     bool gid_suspect : 1; /* its first packet's source GID must stay on its link */
     uint64_t packets;
-    struct eng_ref first, req; /* its first data packet; the CM REQ that set it up */
+    uint32_t self;       /* its pool index, its number */
+    uint32_t mix;        /* its eng_wire_mix's pool index + 1, 0: none */
+    uint32_t first_word; /* the first packet's settings, NO_WORD before */
+    uint32_t pair;       /* the other direction of its queue pair (CM) + 1, 0: none */
+    /* Lookups and findings. */
+    struct eng_node dst;
+    uint16_t path_mtu;          /* bytes the CM REQ announced, 0: unknown */
+    struct eng_wire_conv *conv; /* its conversation, NULL past the cap */
+    struct eng_ref first, req;  /* its first data packet; the CM REQ that set it up */
 };
 
 /* The CM's set-up of a direction that has sent nothing yet: its record is

@@ -42,10 +42,20 @@ bool ib_parse_ipv6_class(struct ib_span s, struct ib_wire *w)
 
 enum ib_gid_kind ib_gid_kind(const uint8_t gid[16])
 {
-    static const uint8_t zero[10];
-    if (gid[0] == 0xFE && gid[1] == 0x80 && memcmp(gid + 2, zero, 6) == 0)
+    /* Every packet with a GID asks, twice: two word compares, not memcmp.
+     * Link-local: fe80::/64; IPv4-mapped: ::ffff:0:0/96 (RFC 4291 2.5.5.2). */
+    uint64_t prefix;
+    uint32_t next;
+    memcpy(&prefix, gid, 8);
+    memcpy(&next, gid + 8, 4);
+    static const uint8_t link_local[8] = { 0xFE, 0x80 }, mapped_next[4] = { 0, 0, 0xFF, 0xFF };
+    uint64_t ll;
+    uint32_t mapped;
+    memcpy(&ll, link_local, 8);
+    memcpy(&mapped, mapped_next, 4);
+    if (prefix == ll)
         return IB_GID_KIND_LINK_LOCAL;
-    if (memcmp(gid, zero, 10) == 0 && gid[10] == 0xFF && gid[11] == 0xFF)
+    if (prefix == 0 && next == mapped)
         return IB_GID_KIND_IPV4_MAPPED;
     return IB_GID_KIND_GLOBAL;
 }
