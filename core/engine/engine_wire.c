@@ -109,6 +109,8 @@ void eng_wire_mix_add(struct ib_wire_mix *m, uint8_t v, uint64_t packets)
 
 /* ---- the tables ---- */
 
+_Static_assert(sizeof(struct eng_wire_setup) <= sizeof(struct eng_wire_dir),
+               "a set-up's item in dir_pool is a direction's");
 _Static_assert(offsetof(struct eng_wire_dir, pair) + sizeof(uint32_t) <= 64 &&
                    offsetof(struct eng_wire_dir, dst) == 64 && sizeof(struct eng_wire_dir) == 128,
                "a direction is two cache lines, what every packet touches in the first");
@@ -152,10 +154,9 @@ bool eng_wire_init(struct ib_engine *e)
     ep_init(&w->dir_pool, sizeof(struct eng_wire_dir));
     ep_init(&w->mix_pool, sizeof(struct eng_wire_mix));
     ep_init(&w->conv_pool, sizeof(struct eng_wire_conv));
-    ep_init(&w->setup_pool, sizeof(struct eng_wire_setup));
     el_init(&w->setup_age);
     bool ok = et_init(&w->dirs, 16, &w->dir_pool);
-    ok = et_init(&w->setups, 16, &w->setup_pool) && ok;
+    ok = et_init(&w->setups, 16, &w->dir_pool) && ok;
     return et_init(&w->convs, 16, &w->conv_pool) && ok;
 }
 
@@ -165,8 +166,8 @@ void eng_wire_destroy(struct ib_engine *e)
     et_destroy(&w->dirs);
     et_destroy(&w->convs);
     et_destroy(&w->setups);
-    ep_destroy(&w->setup_pool);
     ep_destroy(&w->dir_pool);
+    free(w->dir_items);
     ep_destroy(&w->mix_pool);
     ep_destroy(&w->conv_pool);
     free(w->by_qp);
@@ -174,7 +175,7 @@ void eng_wire_destroy(struct ib_engine *e)
 
 static struct eng_wire_dir *dir_at(const struct eng_wire *w, uint32_t index)
 {
-    return ep_item(&w->dir_pool, index);
+    return ep_item(&w->dir_pool, w->dir_items[index]);
 }
 
 /* The conversation of two nodes (either way), made when first needed; NULL
@@ -214,7 +215,7 @@ static void setup_forget(struct eng_wire *w, struct eng_wire_setup *s, uint64_t 
     uint32_t self = s->self;
     et_remove(&w->setups, h, self);
     el_unlink(&s->age);
-    ep_release(&w->setup_pool, s, self);
+    ep_release(&w->dir_pool, s, self);
     w->setup_count--;
 }
 
@@ -262,18 +263,26 @@ static struct eng_wire_dir *dir_get(struct ib_engine *e, const struct eng_wire_k
         e->stats.wire_directions_dropped++;
         return NULL;
     }
-    uint32_t self;
-    if (!(d = ep_alloc(&w->dir_pool, &self)))
+    if (w->dir_count >= w->dir_items_cap) {
+        size_t cap = w->dir_items_cap ? 2 * w->dir_items_cap : 64;
+        uint32_t *grown = realloc(w->dir_items, cap * sizeof *grown);
+        if (!grown)
+            return eng_oom(e);
+        w->dir_items = grown;
+        w->dir_items_cap = cap;
+    }
+    uint32_t item;
+    if (!(d = ep_alloc(&w->dir_pool, &item)))
         return eng_oom(e);
-    if (!et_insert(&w->dirs, h, self)) {
-        ep_release(&w->dir_pool, d, self);
+    if (!et_insert(&w->dirs, h, item)) {
+        ep_release(&w->dir_pool, d, item);
         return eng_oom(e);
     }
-    w->dir_count++;
+    d->self = w->dir_count;
+    w->dir_items[w->dir_count++] = item;
     d->src = k->src;
     d->dst = k->dst;
     d->qpn = k->qpn;
-    d->self = self;
     d->mtu_limit = UINT32_MAX;
     d->first_word = d->fast_word = NO_WORD;
     bool forward;
@@ -638,12 +647,12 @@ static void setup_add(struct ib_engine *e, const struct eng_wire_key *k,
             e->stats.wire_setups_forgotten++;
         }
         uint32_t self;
-        if (!(s = ep_alloc(&w->setup_pool, &self))) {
+        if (!(s = ep_alloc(&w->dir_pool, &self))) {
             eng_oom(e);
             return;
         }
         if (!et_insert(&w->setups, h, self)) {
-            ep_release(&w->setup_pool, s, self);
+            ep_release(&w->dir_pool, s, self);
             eng_oom(e);
             return;
         }

@@ -48,7 +48,7 @@ struct eng_wire_dir {
     bool seen : 1, not_ect_said : 1, mtu_said : 1, forward : 1, mix_lost : 1;
     bool gid_suspect : 1; /* its first packet's source GID must stay on its link */
     uint64_t packets;
-    uint32_t self;       /* its pool index, its number */
+    uint32_t self;       /* its number, in order of first packet */
     uint32_t mix;        /* its eng_wire_mix's pool index + 1, 0: none */
     uint32_t first_word; /* the first packet's settings, NO_WORD before */
     uint32_t pair;       /* the other direction of its queue pair (CM) + 1, 0: none */
@@ -90,7 +90,14 @@ struct eng_wire {
     struct et_table dirs;   /* eng_wire_key -> eng_wire_dir */
     struct et_table convs;  /* (a, b) -> eng_wire_conv */
     struct et_table setups; /* eng_wire_key -> eng_wire_setup */
-    struct ep_pool dir_pool, mix_pool, conv_pool, setup_pool;
+    /* Directions and set-ups, one size: a set-up's item, released when its
+     * direction's first packet comes, is the next direction's, so a capture
+     * whose connections all set up before they send holds one or the
+     * other, not both. */
+    struct ep_pool dir_pool;
+    struct ep_pool mix_pool, conv_pool;
+    uint32_t *dir_items; /* by direction number: its item in dir_pool */
+    size_t dir_items_cap;
     uint32_t dir_count, mix_count, conv_count;
     struct el_link setup_age; /* set-ups waiting, oldest first */
     size_t setup_count;
