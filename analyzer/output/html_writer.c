@@ -144,10 +144,13 @@ static const char page_style[] =
      * beside the colour, so it reads in grayscale. */
     "td.mismatch{color:var(--warning);font-weight:600;outline:2px dashed var(--warning);"
     "outline-offset:-3px}tr.mark td{color:var(--warning)}.wide{overflow-x:auto}"
-    "#settings-table td{font-size:.92em}#settings-table td,#cnp-table td,#pfc-table td{"
+    "#settings-table{font-size:.86em}#settings-table th,#settings-table td{padding:.2em "
+    ".45em}#settings-table "
+    "td,#cnp-table td,#pfc-table td{"
     "white-space:nowrap}"
     ".cg-ce rect{fill:var(--warning)}.cg-cnp rect{fill:var(--one)}"
     ".cg-paused rect{fill:var(--dest)}svg text.cg-total{fill:var(--muted)}"
+    "svg .cg-storm{fill:var(--warning)}"
     /* Sections off screen are laid out when scrolled to: a page with
      * thousands of rows opens fast. */
     "section{content-visibility:auto;contain-intrinsic-size:auto 900px}"

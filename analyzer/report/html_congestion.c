@@ -119,33 +119,37 @@ static void lane_label(FILE *out, const struct report_model *m, const struct htm
         unsigned cls = lane - LANE_PAUSED;
         class_flags(m, cls, &storm, &roce);
         fmt_duration(c->paused_ns[cls], total, sizeof total);
-        strncat(total, roce ? " paused, RoCE's" : " paused", sizeof total - strlen(total) - 1);
+        strncat(total, roce ? ", RoCE uses it" : "", sizeof total - strlen(total) - 1);
         priority_word(cls, prio);
         name = cls == IB_PFC_ALL ? "PAUSE (every priority)" : NULL;
     }
-    fprintf(out, "<text x=\"164\" y=\"%.1f\" text-anchor=\"end\">", y + 13);
+    fprintf(out, "<text x=\"184\" y=\"%.1f\" text-anchor=\"end\">", y + 13);
     if (name)
         fputs(name, out);
     else
-        fprintf(out, "priority %s", prio);
+        fprintf(out, "priority %s paused", prio);
     if (storm)
-        fputs(" " WARN_MARK " storm", out);
+        fputs(" <tspan class=\"cg-storm\">" WARN_MARK " storm</tspan>", out);
     fprintf(out,
-            "</text><text class=\"cg-total\" x=\"164\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+            "</text><text class=\"cg-total\" x=\"184\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
             y + 26, total);
 }
 
-/* Column i's bar, with its number, its interval and a tooltip. */
+/* The bar of columns i to j, which hold the same number each (a long
+ * pause: one bar, not hundreds): their sum, their interval, a tooltip. */
 static void write_bar(FILE *out, const struct plot *p, const struct report_model *m,
-                      const struct series *s, unsigned lane, uint32_t i, double y, double most)
+                      const struct series *s, unsigned lane, uint32_t i, uint32_t j, double y,
+                      double most)
 {
     bool paused = lane >= LANE_PAUSED;
-    uint64_t n = column_value(s, i);
-    int64_t t = series_column_start(s, i), end = series_column_start(s, i + 1);
+    uint64_t each = column_value(s, i), n = each * (j - i + 1);
+    int64_t t = series_column_start(s, i), end = series_column_start(s, j + 1);
     double x = plot_x(p, t), w = plot_x(p, end) - x;
-    double v = (double)n / (paused ? (double)s->width : 1.0), h = 2 + (BAR_MAX - 2) * v / most;
-    char at[32], what[48];
+    double v = (double)each / (paused ? (double)s->width : 1.0);
+    double h = 2 + (BAR_MAX - 2) * v / most;
+    char at[32], to[32], what[48];
     fmt_seconds(t - m->min_ns, at, sizeof at);
+    fmt_seconds(end - m->min_ns, to, sizeof to);
     fprintf(out,
             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-n=\"%" PRIu64
             "\" data-from-ns=\"%" PRId64 "\" data-to-ns=\"%" PRId64 "\"><title>",
@@ -157,7 +161,7 @@ static void write_bar(FILE *out, const struct plot *p, const struct report_model
         fprintf(out, "%" PRIu64 " %s", n,
                 lane == LANE_CE ? (n == 1 ? "CE mark" : "CE marks") : (n == 1 ? "CNP" : "CNPs"));
     }
-    fprintf(out, " from %s s</title></rect>", at);
+    fprintf(out, " from %s to %s s</title></rect>", at, to);
 }
 
 /* One lane's bars: counts against the lane's most, time paused against
@@ -171,8 +175,7 @@ static void write_lane(FILE *out, const struct plot *p, const struct report_mode
     if (paused)
         priority_word(lane - LANE_PAUSED, prio);
     const char *key = paused ? "paused" : lane == LANE_CE ? "ce" : "cnp";
-    fprintf(out, "<g class=\"cg-lane cg-%s\" shape-rendering=\"crispEdges\" data-series=\"%s\"",
-            key, key);
+    fprintf(out, "<g class=\"cg-lane cg-%s\" data-series=\"%s\"", key, key);
     if (paused)
         fprintf(out, " data-priority=\"%s\"", prio);
     fprintf(out, " data-total=\"%" PRIu64 "\">", lane_total(c, lane));
@@ -182,9 +185,12 @@ static void write_lane(FILE *out, const struct plot *p, const struct report_mode
         double v = (double)column_value(s, i) / (paused ? (double)s->width : 1.0);
         most = v > most ? v : most;
     }
-    for (uint32_t i = 0; i <= last; i++)
+    for (uint32_t i = 0, j; i <= last; i = j + 1) {
+        for (j = i; j < last && column_value(s, j + 1) == column_value(s, i);)
+            j++;
         if (column_value(s, i))
-            write_bar(out, p, m, s, lane, i, y, most);
+            write_bar(out, p, m, s, lane, i, j, y, most);
+    }
     fputs("</g>\n", out);
 }
 
@@ -216,7 +222,7 @@ static void write_chart(FILE *out, const struct report_model *m, struct html_con
         series_widen_to(&c->lane[l], width);
         last = c->lane[l].last > last ? c->lane[l].last : last;
     }
-    struct plot p = { 170, 14, 510, n * LANE_H, m->min_ns, m->max_ns, 0 };
+    struct plot p = { 190, 14, 490, n * LANE_H, m->min_ns, m->max_ns, 0 };
     fprintf(out,
             "<figure id=\"congestion-chart\"><svg viewBox=\"0 0 700 %.0f\" role=\"img\" "
             "aria-labelledby=\"cgt cgd\"><title id=\"cgt\">CE marks, CNPs and pauses over "

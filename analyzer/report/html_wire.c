@@ -220,7 +220,16 @@ static void setting_cell(FILE *out, unsigned cell, const char *text, uint8_t bit
     } else {
         fputs(number ? " class=\"n\">" : ">", out);
     }
-    html_text(out, text);
+    /* A mix's values one a line: the table stays narrow. */
+    char value[WIRE_VALUES_BUF];
+    for (const char *at = text, *sep; *at; at = sep ? sep + 2 : at + strlen(at)) {
+        sep = strstr(at, ", ");
+        size_t len = sep ? (size_t)(sep - at) : strlen(at);
+        snprintf(value, sizeof value, "%.*s", (int)len, at);
+        html_text(out, value);
+        if (sep)
+            fputs("<br>", out);
+    }
     fputs("</td>", out);
 }
 
@@ -242,8 +251,11 @@ static void wire_row(FILE *out, const struct report_model *m, const struct repor
         html_text(out, m->hosts[m->wire_host[i]].name);
         fputs("</td>", out);
     }
-    fputs("<td>", out);
-    html_textf(out, "%s \xe2\x86\x92 %s", src, dst);
+    /* Two lines: a GID is long, and the settings need the room. */
+    fputs("<td class=\"ends\">", out);
+    html_text(out, src);
+    fputs("<br>\xe2\x86\x92 ", out);
+    html_text(out, dst);
     fprintf(out,
             "</td><td>0x%06" PRIx32 "</td><td class=\"n\">%s</td><td class=\"n\">%" PRIu64 "</td>",
             d->qpn, pair, d->packets);
