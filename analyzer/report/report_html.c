@@ -2,8 +2,9 @@
  *
  * Inline CSS and SVG, and a small inline script that sorts and filters the
  * findings table (the page reads without it); nothing is fetched.  Fed like
- * every renderer: findings, connection records and the changes of each
- * source's ports in use as they happen, the model at the end.  What it
+ * every renderer: findings, connection records, the changes of each
+ * source's ports in use and the congestion events (CE, CNP, pauses) as they
+ * happen, the model at the end.  What it
  * keeps is bounded: each series is SERIES_COLUMNS columns (time_series.h),
  * the sources charted and the findings listed are capped, and the page says
  * how many were left out.  Every figure carries data-* attributes with the
