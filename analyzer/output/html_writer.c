@@ -144,10 +144,9 @@ static const char page_style[] =
      * beside the colour, so it reads in grayscale. */
     "td.mismatch{color:var(--warning);font-weight:600;outline:2px dashed var(--warning);"
     "outline-offset:-3px}tr.mark td{color:var(--warning)}.wide{overflow-x:auto}"
-    "#settings-table{font-size:.86em}#settings-table th,#settings-table td{padding:.2em "
-    ".45em}#settings-table "
-    "td,#cnp-table td,#pfc-table td{"
-    "white-space:nowrap}"
+    /* The wire audit's wide tables: smaller, each cell on one line. */
+    "table.dense{font-size:.86em}table.dense th,table.dense td{padding:.2em .45em}"
+    "table.dense td{white-space:nowrap}"
     ".cg-ce rect{fill:var(--warning)}.cg-cnp rect{fill:var(--one)}"
     ".cg-paused rect{fill:var(--dest)}svg text.cg-total{fill:var(--muted)}"
     "svg .cg-storm{fill:var(--warning)}"

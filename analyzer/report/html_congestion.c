@@ -297,7 +297,8 @@ static void write_cnps(FILE *out, const struct report_model *m)
     if (!g->cnp_count)
         return;
     fprintf(out,
-            "<h3>CE marks and CNPs per sender QP</h3><table id=\"cnp-table\"><thead><tr>%s"
+            "<h3>CE marks and CNPs per sender QP</h3><div class=\"wide\"><table id=\"cnp-table\" "
+            "class=\"dense\"><thead><tr>%s"
             "<th>sender</th><th>QP</th><th>receiver</th><th class=\"n\">CE marks</th>"
             "<th class=\"n\">CNPs</th><th class=\"n\">answered</th><th class=\"n\">no CNP</th>"
             "<th class=\"n\">open at end</th><th class=\"n\">delay min</th><th class=\"n\">"
@@ -306,7 +307,7 @@ static void write_cnps(FILE *out, const struct report_model *m)
             m->host_count ? "<th>host</th>" : "");
     for (uint32_t i = 0; i < g->cnp_count && i < HTML_CONGESTION_LISTED; i++)
         cnp_row(out, m, i);
-    fputs("</tbody></table>\n", out);
+    fputs("</tbody></table></div>\n", out);
     if (g->cnp_count > HTML_CONGESTION_LISTED)
         fprintf(out,
                 "<p data-not-listed=\"%" PRIu32 "\">The first %d of %" PRIu32 " flows are listed; "
@@ -346,7 +347,8 @@ static void write_pfcs(FILE *out, const struct report_model *m)
     if (!g->pfc_count)
         return;
     fprintf(out,
-            "<h3>PFC and PAUSE: pauses per link and priority</h3><table id=\"pfc-table\">"
+            "<h3>PFC and PAUSE: pauses per link and priority</h3><div class=\"wide\"><table "
+            "id=\"pfc-table\" class=\"dense\">"
             "<thead><tr>%s<th class=\"n\">capture</th><th>priority</th><th>RoCE uses it</th>"
             "<th class=\"n\">frames</th><th class=\"n\">pauses</th><th class=\"n\">XONs</th>"
             "<th class=\"n\">paused</th><th class=\"n\">longest</th><th class=\"n\">from frame"
@@ -354,7 +356,7 @@ static void write_pfcs(FILE *out, const struct report_model *m)
             m->host_count ? "<th>host</th>" : "");
     for (uint32_t i = 0; i < g->pfc_count && i < HTML_CONGESTION_LISTED; i++)
         pfc_row(out, m, i);
-    fputs("</tbody></table>\n", out);
+    fputs("</tbody></table></div>\n", out);
     if (g->pfc_count > HTML_CONGESTION_LISTED)
         fprintf(out,
                 "<p data-not-listed=\"%" PRIu32 "\">The first %d of %" PRIu32 " priorities are "

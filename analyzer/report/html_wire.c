@@ -294,7 +294,8 @@ static void listing_of(const struct report_model *m, const uint8_t *bits, struct
 
 static void write_head(FILE *out, const struct report_model *m)
 {
-    fputs("<div class=\"wide\"><table id=\"settings-table\"><thead><tr><th class=\"n\">#</th>",
+    fputs("<div class=\"wide\"><table id=\"settings-table\" class=\"dense\"><thead><tr><th "
+          "class=\"n\">#</th>",
           out);
     if (m->host_count)
         fputs("<th>host</th>", out);
