@@ -327,14 +327,15 @@ static void write_rows(FILE *out, const struct report_model *m, const uint8_t *b
 static void write_notes(FILE *out, const struct wire_listing *l, size_t listed,
                         const struct html_wire *hw)
 {
+    const char *which = !l->marked                    ? "the first in order"
+                        : l->marked > l->marked_slots ? "the first with a marked setting"
+                                                      : "every one with a marked setting, then "
+                                                        "the others in order";
     if (l->shown > listed)
         fprintf(out,
                 "<p id=\"settings-left-out\" data-not-listed=\"%zu\">%zu of %zu directions are "
-                "listed: %s, then the others in order. The JSON report's settings[] has every "
-                "one.</p>\n",
-                l->shown - listed, listed, l->shown,
-                l->marked > l->marked_slots ? "the first with a marked setting"
-                                            : "every one with a marked setting");
+                "listed: %s. The JSON report's settings[] has every one.</p>\n",
+                l->shown - listed, listed, l->shown, which);
     if (hw->dropped)
         fprintf(out,
                 "<p id=\"settings-marks-dropped\" data-marks-dropped=\"%" PRIu64 "\">Settings are "

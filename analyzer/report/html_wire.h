@@ -8,9 +8,9 @@
 
 #include "report_model.h"
 
-/* Rows at most: every direction with a marked cell first (in number order
- * among the rest), the others until the cap; the page says how many were
- * left out, the JSON report has every one. */
+/* Rows at most, in number order: every direction with a marked cell (the
+ * first HTML_WIRE_LISTED of them when more), the others to fill the rest;
+ * the page says how many were left out, the JSON report has every one. */
 #define HTML_WIRE_LISTED 256
 /* Findings remembered to mark cells by; the page says when more came. */
 #define HTML_WIRE_MARKS 4096
