@@ -132,6 +132,16 @@ if(TARGET ibscope AND TARGET ibscope-gen AND Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_qp_trace.py
                    --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>)
   set_tests_properties(analyzer.qp_trace PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  # The HTML report's wire settings and congestion (issue 38 item 4;
+  # tests/analyzer/test_html_wire.py): in Chromium, each settings row is the
+  # JSON's settings[], the marked cells exactly those the findings point at
+  # (by tshark's decode of their frames), the CE/CNP/pause lanes add up to
+  # cnp[] and pfc[], on every ibscope-gen wire case, the real captures, a merge.
+  add_test(NAME analyzer.html_wire
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/analyzer/test_html_wire.py
+                   --ibscope $<TARGET_FILE:ibscope> --gen $<TARGET_FILE:ibscope-gen>
+                   --tshark ${IBSCOPE_TSHARK_FOR_AUDIT} ${IBSCOPE_REAL_CAPTURES})
+  set_tests_properties(analyzer.html_wire PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
   # One port pool per host (tests/analyzer/test_hosts.py): by LocalCAGUID,
   # by --host, in every view and a merge; bad --host values refused.
   add_test(NAME analyzer.hosts

@@ -140,6 +140,16 @@ static const char page_style[] =
     ".tr-nak{fill:var(--error)}.tr-rnr_nak{fill:var(--warning)}.tr-label{font-size:10px}"
     ".tl-transport_retransmission{fill:var(--one)}.tl-nak{fill:var(--error)}"
     ".tl-rnr_nak{fill:var(--warning)}#filter{margin:.4em 0;padding:.2em .4em;width:20em}"
+    /* A setting or a row a finding points at: a triangle and an outline
+     * beside the colour, so it reads in grayscale. */
+    "td.mismatch{color:var(--warning);font-weight:600;outline:2px dashed var(--warning);"
+    "outline-offset:-3px}tr.mark td{color:var(--warning)}.wide{overflow-x:auto}"
+    /* The wire audit's wide tables: smaller, each cell on one line. */
+    "table.dense{font-size:.86em}table.dense th,table.dense td{padding:.2em .45em}"
+    "table.dense td{white-space:nowrap}"
+    ".cg-ce rect{fill:var(--warning)}.cg-cnp rect{fill:var(--one)}"
+    ".cg-paused rect{fill:var(--dest)}svg text.cg-total{fill:var(--muted)}"
+    "svg .cg-storm{fill:var(--warning)}"
     /* Sections off screen are laid out when scrolled to: a page with
      * thousands of rows opens fast. */
     "section{content-visibility:auto;contain-intrinsic-size:auto 900px}"

@@ -2,8 +2,9 @@
  *
  * Inline CSS and SVG, and a small inline script that sorts and filters the
  * findings table (the page reads without it); nothing is fetched.  Fed like
- * every renderer: findings, connection records and the changes of each
- * source's ports in use as they happen, the model at the end.  What it
+ * every renderer: findings, connection records, the changes of each
+ * source's ports in use and the congestion events (CE, CNP, pauses) as they
+ * happen, the model at the end.  What it
  * keeps is bounded: each series is SERIES_COLUMNS columns (time_series.h),
  * the sources charted and the findings listed are capped, and the page says
  * how many were left out.  Every figure carries data-* attributes with the
@@ -15,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html_congestion.h"
 #include "html_transport.h"
+#include "html_wire.h"
 #include "html_writer.h"
 #include "names.h"
 #include "printable.h"
@@ -71,8 +74,20 @@ struct html_state {
         uint64_t mask, count;
     } seen[HTML_SEEN_SETS];
     size_t seen_sets;
-    uint64_t seen_other; /* in sets past HTML_SEEN_SETS */
+    uint64_t seen_other;                /* in sets past HTML_SEEN_SETS */
+    struct html_wire *wire;             /* the findings that mark settings */
+    struct html_congestion *congestion; /* CE, CNP and pauses over time */
 };
+
+static void html_state_free(struct html_state *st)
+{
+    free(st->listed);
+    free(st->marks);
+    free(st->sources);
+    html_wire_free(st->wire);
+    html_congestion_free(st->congestion);
+    free(st);
+}
 
 /* ---- streaming ---- */
 
@@ -86,11 +101,10 @@ static void *html_begin(const struct report_model *m, FILE *out)
     st->listed = calloc(HTML_FINDINGS_LISTED, sizeof *st->listed);
     st->marks = calloc(HTML_CHAIN_MARKS, sizeof *st->marks);
     st->sources = calloc(HTML_SOURCES_KEPT, sizeof *st->sources);
-    if (!st->listed || !st->marks || !st->sources) {
-        free(st->listed);
-        free(st->marks);
-        free(st->sources);
-        free(st);
+    st->wire = html_wire_new();
+    st->congestion = html_congestion_new();
+    if (!st->listed || !st->marks || !st->sources || !st->wire || !st->congestion) {
+        html_state_free(st);
         return NULL;
     }
     for (int k = 0; k < IB_FIND_COUNT; k++)
@@ -121,6 +135,7 @@ static void html_finding(void *p, const struct report_model *m, const struct ib_
 {
     struct html_state *st = p;
     html_transport_finding(st->kinds, f);
+    html_wire_finding(st->wire, f);
     series_count(&st->kinds[f->kind], f->at.time_ns, 1);
     if (st->listed_count < HTML_FINDINGS_LISTED) {
         char msg[FINDING_TEXT_MAX];
@@ -1374,6 +1389,8 @@ static int html_end(void *p, const struct report_model *m)
     if (m->host_count)
         write_nearest(out, m);
     html_transport_section(out, m, st->kinds);
+    html_wire_section(out, m, st->wire);
+    html_congestion_section(out, m, st->congestion);
     write_findings(out, st, m);
     write_chains(out, st, m);
     write_cm(out, st, m);
@@ -1381,11 +1398,16 @@ static int html_end(void *p, const struct report_model *m)
     html_page_end(out);
     for (size_t i = 0; i < st->listed_count; i++)
         free(st->listed[i].message);
-    free(st->listed);
-    free(st->marks);
-    free(st->sources);
-    free(st);
+    html_state_free(st);
     return 0;
+}
+
+static void html_congestion_change(void *p, const struct report_model *m,
+                                   const struct ib_congestion_change *c)
+{
+    struct html_state *st = p;
+    (void)m;
+    html_congestion_event(st->congestion, c);
 }
 
 const struct report_renderer report_html = {
@@ -1394,5 +1416,6 @@ const struct report_renderer report_html = {
     .connection = html_connection,
     .end = html_end,
     .usage = html_usage,
+    .congestion = html_congestion_change,
     .wants_connections = true,
 };

@@ -15,7 +15,10 @@ void series_init(struct series *s, enum series_kind kind)
 static void merge(struct series_column *into, const struct series_column *a,
                   const struct series_column *b, enum series_kind kind)
 {
-    if (kind == SERIES_COUNT) {
+    if (kind == SERIES_SUM) {
+        if (__builtin_add_overflow(a->sum, b->sum, &into->sum))
+            into->sum = UINT64_MAX;
+    } else if (kind == SERIES_COUNT) {
         uint64_t sum = (uint64_t)a->hi + b->hi;
         into->lo = 0;
         into->hi = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
@@ -117,4 +120,20 @@ void series_count(struct series *s, int64_t t, uint32_t n)
     s->col[c].hi = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
     if (c > s->last)
         s->last = c;
+}
+
+void series_add_span(struct series *s, int64_t from, int64_t to)
+{
+    if (to <= from)
+        return;
+    series_start(s, from);
+    uint32_t last = place(s, to - 1), first = series_column_of(s, from);
+    for (uint32_t c = first; c <= last; c++) {
+        int64_t lo = c == first ? from : series_column_start(s, c);
+        int64_t hi = c == last ? to : series_column_start(s, c + 1);
+        if (__builtin_add_overflow(s->col[c].sum, (uint64_t)hi - (uint64_t)lo, &s->col[c].sum))
+            s->col[c].sum = UINT64_MAX;
+    }
+    if (last > s->last)
+        s->last = last;
 }

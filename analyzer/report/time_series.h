@@ -5,7 +5,8 @@
  * width by merging neighbours: memory stays SERIES_COLUMNS columns however
  * long the capture.  A level series (ports in use) keeps each column's
  * minimum and maximum, so no peak is lost to the merging; a count series
- * (findings) keeps each column's sum.
+ * (findings) keeps each column's sum; a sum series (time paused) keeps a
+ * 64-bit sum, for totals a column's 32 bits would not hold.
  */
 #ifndef IBSCOPE_TIME_SERIES_H
 #define IBSCOPE_TIME_SERIES_H
@@ -15,10 +16,15 @@
 
 #define SERIES_COLUMNS 512
 
-enum series_kind { SERIES_LEVEL, SERIES_COUNT };
+enum series_kind { SERIES_LEVEL, SERIES_COUNT, SERIES_SUM };
 
 struct series_column {
-    uint32_t lo, hi; /* level: least and most during the column; count: hi events */
+    union {
+        struct {
+            uint32_t lo, hi; /* level: least and most during the column; count: hi events */
+        };
+        uint64_t sum; /* sum: the column's total */
+    };
 };
 
 struct series {
@@ -35,6 +41,10 @@ void series_init(struct series *s, enum series_kind kind);
 void series_level(struct series *s, int64_t t, uint32_t v);
 /* count: n more events at time t. */
 void series_count(struct series *s, int64_t t, uint32_t n);
+/* sum: the span [from, to) added to the columns it covers, each its share
+ * (a pause's time split across the intervals it lasted); a part before the
+ * first column counts in it, as series_count's times do. */
+void series_add_span(struct series *s, int64_t from, int64_t to);
 /* Starts a series not started yet at t0 (else nothing): series started
  * together have the same columns once widened alike (series_widen_to). */
 void series_start(struct series *s, int64_t t0);
