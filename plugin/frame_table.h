@@ -21,10 +21,12 @@ struct ibs_stored {
     uint32_t frame;         /* its number */
     bool mad_qp;            /* the engine called the destination QP a MAD QP */
     bool conn_from_passive; /* sent by its connection's passive side */
+    uint16_t wire_path_mtu; /* the path MTU its wire direction had then, 0: none */
     uint32_t conn1;         /* connection index + 1; 0: none */
     uint32_t chain1;        /* redirect chain index + 1; 0: none */
     uint32_t qp1;           /* RC queue pair (requester direction) + 1; 0: none */
     uint32_t acks_frame;    /* an answer: the newest request it covers; 0: none */
+    uint32_t wire1;         /* the wire audit's direction + 1; 0: none */
     int64_t ack_rtt_ns;     /* the time since that request */
     const struct ibs_result *result;
 };

@@ -3,7 +3,8 @@
  * plugin.c registers and owns the preferences; fields.c owns the hf/ett/ei
  * ids; state.c finds and parses the InfiniBand packet and keeps the
  * per-file engine; tree.c turns a parsed packet and its stored analysis into
- * tree items; stats.c is the tap and the stats_tree; conv_table.c the
+ * tree items; stats.c is the tap and the stats_tree, stats_settings.c the
+ * wire settings' stats_tree; conv_table.c the
  * Conversations and Endpoints tables of CM connections, qp_table.c those of
  * RC queue pairs, conv_filter.c the conversation filters.
  */
@@ -159,7 +160,9 @@ struct ibs_frame {
     uint32_t qp1;        /* the RC queue pair's requester direction + 1; 0: none */
     uint32_t acks_frame; /* an answer: the newest request it covers, 0: none */
     int64_t ack_rtt_ns;  /* and the time since that request */
-    bool not_kept;       /* its analysis could not be stored for later passes */
+    uint32_t wire1;         /* the wire audit's direction + 1 (a data packet); 0: none */
+    uint16_t wire_path_mtu; /* the path MTU that direction had then, 0: none */
+    bool not_kept;          /* its analysis could not be stored for later passes */
     bool unplaced;       /* IBS_FOUND_UNPLACED: only the note, nothing decoded */
 };
 
@@ -181,6 +184,9 @@ bool ibs_state_chain_of(uint32_t frame, uint32_t *chain);
 bool ibs_state_qp_of(uint32_t frame, uint32_t *qp);
 /* The file's source (a host's pool) of links.source, NULL when none. */
 const struct ib_source_stats *ibs_state_source(uint32_t source);
+/* The wire audit's direction of fr->wire1 (the engine's record, as the
+ * reports list it); false when there is none. */
+bool ibs_state_wire_direction(uint32_t index, struct ib_wire_direction *out);
 void ibs_state_register(void);
 void ibs_state_handoff(void);
 
@@ -196,6 +202,10 @@ const char *ibs_info_tag(packet_info *pinfo, const struct ibs_result *res);
  * stats_tree and the conversation and endpoint tables. */
 void ibs_stats_register(void);
 void ibs_stats_queue(packet_info *pinfo, const struct ibs_frame *fr);
+
+/* ---- stats_settings.c ---- */
+/* The wire settings per direction, a second stats_tree on the "ibscope" tap. */
+void ibs_stats_settings_register(void);
 
 /* ---- conv_table.c ---- */
 void ibs_conv_table_register(void);

@@ -123,6 +123,7 @@ static void proto_register_ibscope(void)
     register_prefs();
     ibs_state_register();
     ibs_stats_register();
+    ibs_stats_settings_register();
     ibs_conv_table_register();
     ibs_qp_table_register();
     ibs_conv_filter_register();

@@ -78,6 +78,14 @@ const struct ib_source_stats *ibs_state_source(uint32_t source)
     return engine ? ib_engine_source(engine, source) : NULL;
 }
 
+bool ibs_state_wire_direction(uint32_t index, struct ib_wire_direction *out)
+{
+    if (!engine || index >= ib_engine_wire_count(engine))
+        return false;
+    ib_engine_wire_direction(engine, index, out);
+    return true;
+}
+
 static void state_cleanup(void)
 {
     ib_engine_free(engine);
@@ -307,6 +315,19 @@ static void take_qp(struct ibs_stored *st, struct ib_frame_links *l)
     l->ack_rtt_ns = 0;
 }
 
+/* A data packet's wire direction: kept in st, out of the links before
+ * keep() like its queue pair. */
+static void take_wire(struct ibs_stored *st, struct ib_frame_links *l)
+{
+    if (l->has_wire_dir) {
+        st->wire1 = l->wire_dir + 1;
+        st->wire_path_mtu = l->wire_path_mtu;
+    }
+    l->has_wire_dir = false;
+    l->wire_dir = 0;
+    l->wire_path_mtu = 0;
+}
+
 /* What st says of the frame, into out. */
 static void give_stored(const struct ibs_stored *st, struct ibs_frame *out)
 {
@@ -321,6 +342,8 @@ static void give_stored(const struct ibs_stored *st, struct ibs_frame *out)
     out->qp1 = st->qp1;
     out->acks_frame = st->acks_frame;
     out->ack_rtt_ns = st->ack_rtt_ns;
+    out->wire1 = st->wire1;
+    out->wire_path_mtu = st->wire_path_mtu;
 }
 
 /* A redirect response (it has a chain depth) is remembered; a request that
@@ -345,7 +368,8 @@ enum ibs_found ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_fra
     out->conn = NULL;
     out->conn_from_passive = false;
     out->has_chain = out->first_of_chain = false;
-    out->qp1 = out->acks_frame = 0;
+    out->qp1 = out->acks_frame = out->wire1 = 0;
+    out->wire_path_mtu = 0;
     out->ack_rtt_ns = 0;
     out->not_kept = false;
     if (PINFO_FD_VISITED(pinfo)) {
@@ -379,16 +403,17 @@ enum ibs_found ibs_state_frame(tvbuff_t *tvb, packet_info *pinfo, struct ibs_fra
     struct ib_frame_ref at = frame_ref(pinfo);
     ib_engine_feed(engine, at, &out->pkt, &a);
     route_findings(&a, pinfo->num);
-    struct ibs_stored st = { pinfo->num, qc.answer, false, 0, 0, 0, 0, 0, NULL };
+    struct ibs_stored st = { .frame = pinfo->num, .mad_qp = qc.answer };
     take_conn_and_chain(&st, &a.links, &out->pkt);
     take_qp(&st, &a.links);
+    take_wire(&st, &a.links);
     struct ibs_result *r = keep(&a);
     if (r)
         link_redirect(r, pinfo->num, &at);
     st.result = r;
     /* Stored only when a later pass has something to replay; shown on this
      * pass even when it could not be stored (said on the frame). */
-    if (st.mad_qp || st.conn1 || st.chain1 || st.qp1 || st.result) {
+    if (st.mad_qp || st.conn1 || st.chain1 || st.qp1 || st.wire1 || st.result) {
         out->not_kept = !ibs_frame_table_add(&stored, &st);
         give_stored(&st, out);
     }

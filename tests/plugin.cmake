@@ -21,7 +21,7 @@ if(TARGET ibscope_plugin AND NOT IBSCOPE_SANITIZE)
   target_compile_definitions(ibscope_convfilter_probe PRIVATE
     $<$<BOOL:${HAVE_IBSCOPE_SSIZE_T}>:HAVE_SSIZE_T>)
   target_link_libraries(ibscope_convfilter_probe PRIVATE PkgConfig::WIRESHARK)
-  foreach(check load fields golden stats agreement passes forward tree tunnel transport wire encap builtin port treefields crc index prefs forecast conversations endpoints convfilter qptable qpfilter kernel rc wireaudit congestion)
+  foreach(check load fields golden stats agreement passes forward tree tunnel transport wire encap builtin port treefields crc index prefs forecast conversations endpoints convfilter qptable qpfilter kernel rc wireaudit congestion settingstree)
     set(extra)
     if(check MATCHES "agreement|passes|forward|tree|builtin|crc|index|conversations|endpoints|convfilter|qptable|qpfilter|transport|wire")
       set(extra ${IBSCOPE_PLUGIN_EXTRA})

@@ -114,26 +114,12 @@ void fmt_frame(const struct ib_frame_ref *f, size_t capture_count, char *buf, si
 
 void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size)
 {
-    if (ep->lid != 0) {
-        snprintf(buf, size, "LID %u", (unsigned)ep->lid);
-    } else if (ep->has_gid) {
-        char gid[64];
-        ib_format_gid(ep->gid, gid, sizeof(gid));
-        snprintf(buf, size, "GID %s", gid);
-    } else {
-        snprintf(buf, size, "no address");
-    }
+    ib_format_endpoint(ep, buf, size);
 }
 
 void fmt_node(const struct ib_endpoint *ep, char *buf, size_t size)
 {
-    static const uint8_t v4_mapped[12] = { [10] = 0xFF, [11] = 0xFF };
-    if (ep->lid == 0 && ep->has_gid && memcmp(ep->gid, v4_mapped, sizeof v4_mapped) == 0)
-        snprintf(buf, size, "%u.%u.%u.%u", ep->gid[12], ep->gid[13], ep->gid[14], ep->gid[15]);
-    else if (ep->lid == 0 && ep->has_gid)
-        ib_format_gid(ep->gid, buf, size);
-    else
-        fmt_endpoint(ep, buf, size);
+    ib_format_node(ep, buf, size);
 }
 
 void fmt_qp(uint32_t qp, char *buf, size_t size)
@@ -227,20 +213,7 @@ void fmt_source_label(const struct ib_source_stats *s, char *buf, size_t size)
 
 const char *fmt_wire_value(unsigned field, uint8_t value, bool known, char buf[8])
 {
-    static const char *const versions[IB_WIRE_VERSIONS] = { "native", "RoCEv1", "RoCEv2" };
-    const char *name = NULL;
-    if (!known)
-        return "-";
-    if (field == IB_WIRE_ECN)
-        name = ib_name_lookup(ib_ecn_names, value);
-    else if (field == IB_WIRE_VERSION)
-        name = value < IB_WIRE_VERSIONS ? versions[value] : NULL;
-    else if (field == IB_WIRE_GID_KIND)
-        name = ib_name_lookup(ib_gid_kind_names, value);
-    if (name)
-        return name;
-    snprintf(buf, 8, "%u", value);
-    return buf;
+    return known ? ib_wire_value_text(field, value, buf) : "-";
 }
 
 void fmt_wire_values(unsigned field, const struct ib_wire_mix *mix,

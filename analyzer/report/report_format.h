@@ -25,10 +25,8 @@ void fmt_frame(const struct ib_frame_ref *f, size_t capture_count, char *buf, si
 #define FINDING_TEXT_MAX (IB_FINDING_TEXT_MAX + 64)
 void fmt_finding_text(const struct ib_finding *f, size_t capture_count, char *buf, size_t size);
 
-/* "LID 12" or, without a LID, "GID fe80::1"; "no address" when neither is known. */
+/* The core's ib_format_endpoint and ib_format_node (packet.h), the plugin's words too. */
 void fmt_endpoint(const struct ib_endpoint *ep, char *buf, size_t size);
-/* A node as the transport names it: "10.0.0.2" (RoCE over IPv4), a GID
- * (RoCE over IPv6, native with a GRH), "LID 12". */
 void fmt_node(const struct ib_endpoint *ep, char *buf, size_t size);
 /* "QP1" for the special QPs, else "QP 0x10". */
 void fmt_qp(uint32_t qp, char *buf, size_t size);
@@ -54,8 +52,8 @@ void fmt_host(const struct ib_source_stats *s, char *buf, size_t size);
  * too small. */
 void fmt_host_line(const struct ib_source_stats *s, char *buf, size_t size);
 
-/* A setting's value as the text and CSV show it (IB_WIRE_*): "26",
- * "ECT(0)", "RoCEv2", "link-local"; "-" for none (untagged, no GRH). */
+/* A setting's value as the text and CSV show it: the core's
+ * ib_wire_value_text, "-" when not known. */
 const char *fmt_wire_value(unsigned field, uint8_t value, bool known, char buf[8]);
 /* A direction's setting: its one value ("26"), or a mix with the packets of
  * each in order of first sight ("26×1000, 0×3"), "other×N" for the values

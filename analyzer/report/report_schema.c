@@ -772,12 +772,7 @@ const struct rs_object rs_qp = { "qps[]", ROWS(qp_members) };
 /* settings[]: struct report_wire, a direction of the wire audit
  * (docs/wire-audit.md); each setting a list of its values with their
  * packets, in order of first sight. */
-static const char *version_name(unsigned v)
-{
-    static const char *const names[IB_WIRE_VERSIONS] = { "native", "RoCEv1", "RoCEv2" };
-    return v < IB_WIRE_VERSIONS ? names[v] : NULL;
-}
-static const struct rs_names version_names = { version_name, NULL, IB_WIRE_VERSIONS };
+static const struct rs_names version_names = { ib_wire_version_name, NULL, IB_WIRE_VERSIONS };
 
 #define V struct ib_wire_count
 #define PACKETS COUNT(V, "packets", packets)

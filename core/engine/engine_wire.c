@@ -10,11 +10,13 @@
  * compare of one word.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_state.h"
 #include "engine_wire.h"
+#include "names.h"
 
 /* The link MTU of the contract: the Ethernet payload a standard frame
  * carries.  It would want an option of its own. */
@@ -84,6 +86,36 @@ const char *ib_wire_field_name(unsigned field)
     static const char *const names[IB_WIRE_FIELD_COUNT] = { "dscp", "ecn", "priority", "version",
                                                             "gid_kind" };
     return field < IB_WIRE_FIELD_COUNT ? names[field] : "unknown";
+}
+
+void ib_wire_packet_values(const struct ib_packet *p, uint8_t values[IB_WIRE_FIELD_COUNT])
+{
+    uint32_t word = settings_word(p);
+    for (unsigned f = 0; f < IB_WIRE_FIELD_COUNT; f++)
+        values[f] = field_value(word, f);
+}
+
+const char *ib_wire_version_name(unsigned version)
+{
+    static const char *const names[IB_WIRE_VERSIONS] = { "native", "RoCEv1", "RoCEv2" };
+    return version < IB_WIRE_VERSIONS ? names[version] : NULL;
+}
+
+const char *ib_wire_value_text(unsigned field, uint8_t value, char buf[8])
+{
+    const char *name = NULL;
+    if (value == IB_WIRE_NO_VALUE)
+        return "-";
+    if (field == IB_WIRE_ECN)
+        name = ib_name_lookup(ib_ecn_names, value);
+    else if (field == IB_WIRE_VERSION)
+        name = ib_wire_version_name(value);
+    else if (field == IB_WIRE_GID_KIND)
+        name = ib_name_lookup(ib_gid_kind_names, value);
+    if (name)
+        return name;
+    snprintf(buf, 8, "%u", value);
+    return buf;
 }
 
 unsigned ib_wire_field_by_name(const char *name)
@@ -535,6 +567,15 @@ static void path_mtu_check(struct ib_engine *e, struct eng_wire_dir *d, const st
     }
 }
 
+/* The packet was counted in d: said in its links (ib_frame_links). */
+static inline void counted_in(struct ib_engine *e, const struct eng_wire_dir *d)
+{
+    struct ib_frame_links *l = &e->out->links;
+    l->has_wire_dir = true;
+    l->wire_dir = d->self;
+    l->wire_path_mtu = d->path_mtu;
+}
+
 /* Everything a packet may bring but the common case's: a direction to
  * look up, its first packet, a setting that changed, a finding to check. */
 static __attribute__((noinline)) void feed_slow(struct ib_engine *e, const struct ib_packet *p,
@@ -543,9 +584,10 @@ static __attribute__((noinline)) void feed_slow(struct ib_engine *e, const struc
     if (!d && !(d = dir_lookup(e, p)))
         return;
     d->packets++;
+    counted_in(e, d);
     /* A packet the parser found fault with (cut, lengths that disagree) may
      * not have its own payload length. */
-    bool sized = p->present & IB_HAS_PAYLOAD && p->diags.count == 0;
+    bool sized = ib_wire_payload_sized(p);
     if (sized && p->payload_len > d->max_payload)
         d->max_payload = p->payload_len;
     bool first = !d->seen;
@@ -594,6 +636,7 @@ void eng_wire_feed(struct ib_engine *e, const struct ib_packet *p)
     if (d && word == d->fast_word && p->payload_len <= d->mtu_limit && p->diags.count == 0 &&
         ecn_quiet(&e->wire, d, p, word)) {
         d->packets++;
+        counted_in(e, d);
         if (p->present & IB_HAS_PAYLOAD && p->payload_len > d->max_payload)
             d->max_payload = p->payload_len;
         return;

@@ -63,6 +63,13 @@ struct ib_frame_links {
     uint32_t qp;
     struct ib_frame_ref acks;
     int64_t ack_rtt_ns;
+    /* A data packet the wire audit counted: its direction's number
+     * (ib_engine_wire_direction) and the path MTU the CM had announced for
+     * it then (bytes, 0: none), so a view counts per direction as the
+     * reports do without classifying the packet again. */
+    bool has_wire_dir;
+    uint16_t wire_path_mtu;
+    uint32_t wire_dir;
 };
 
 /* True when the frame is linked to nothing and has no figures. */
@@ -474,6 +481,8 @@ unsigned ib_wire_field_by_name(const char *name); /* IB_WIRE_FIELD_COUNT: none *
 
 /* The carrier, as IB_WIRE_VERSION counts it. */
 enum { IB_WIRE_NATIVE, IB_WIRE_ROCEV1, IB_WIRE_ROCEV2, IB_WIRE_VERSIONS };
+/* "native", "RoCEv1", "RoCEv2"; NULL past them. */
+const char *ib_wire_version_name(unsigned version);
 /* A setting a packet does not have: no VLAN tag, no IP header or GRH, no GIDs. */
 #define IB_WIRE_NO_VALUE 0xFFu
 /* Distinct values counted per setting; more are counted together (other). */
@@ -512,6 +521,19 @@ struct ib_wire_direction {
 
 size_t ib_engine_wire_count(const struct ib_engine *e);
 void ib_engine_wire_direction(const struct ib_engine *e, size_t i, struct ib_wire_direction *out);
+
+/* A packet's value of each setting, as its direction counts it
+ * (IB_WIRE_NO_VALUE where it has none). */
+void ib_wire_packet_values(const struct ib_packet *p, uint8_t values[IB_WIRE_FIELD_COUNT]);
+/* Whether a packet's payload counts toward its direction's largest: one the
+ * parser found no fault with (a cut packet may not have its own length). */
+static inline bool ib_wire_payload_sized(const struct ib_packet *p)
+{
+    return (p->present & IB_HAS_PAYLOAD) && p->diags.count == 0;
+}
+/* A value as the reports write it: "-" for IB_WIRE_NO_VALUE, the ECN
+ * codepoint, carrier or GID kind by name, else the number (in buf). */
+const char *ib_wire_value_text(unsigned field, uint8_t value, char buf[8]);
 
 /* ---- Congestion: CE marks and CNPs (docs/wire-audit.md) ----
  *

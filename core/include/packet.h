@@ -218,6 +218,11 @@ enum ib_gid_scope {
 enum ib_gid_scope ib_gid_scope(const uint8_t gid[16]);
 const char *ib_gid_scope_name(enum ib_gid_scope scope);
 void ib_format_gid(const uint8_t gid[16], char *buf, size_t size);
+/* "LID 12" or, without a LID, "GID fe80::1"; "no address" when neither is known. */
+void ib_format_endpoint(const struct ib_endpoint *ep, char *buf, size_t size);
+/* A node as the transport names it: "10.0.0.2" (RoCE over IPv4), a GID
+ * (RoCE over IPv6, native with a GRH), "LID 12": every view's word for it. */
+void ib_format_node(const struct ib_endpoint *ep, char *buf, size_t size);
 
 enum ib_lid_type { IB_LIDT_RESERVED, IB_LIDT_UNICAST, IB_LIDT_MULTICAST, IB_LIDT_PERMISSIVE };
 enum ib_lid_type ib_lid_type(uint16_t lid);

@@ -47,3 +47,27 @@ void ib_format_gid(const uint8_t gid[16], char *buf, size_t size)
 {
     ib_format_ip(6, gid, buf, size);
 }
+
+void ib_format_endpoint(const struct ib_endpoint *ep, char *buf, size_t size)
+{
+    if (ep->lid != 0) {
+        snprintf(buf, size, "LID %u", (unsigned)ep->lid);
+    } else if (ep->has_gid) {
+        char gid[64];
+        ib_format_gid(ep->gid, gid, sizeof(gid));
+        snprintf(buf, size, "GID %s", gid);
+    } else {
+        snprintf(buf, size, "no address");
+    }
+}
+
+void ib_format_node(const struct ib_endpoint *ep, char *buf, size_t size)
+{
+    static const uint8_t v4_mapped[12] = { [10] = 0xFF, [11] = 0xFF };
+    if (ep->lid == 0 && ep->has_gid && memcmp(ep->gid, v4_mapped, sizeof v4_mapped) == 0)
+        snprintf(buf, size, "%u.%u.%u.%u", ep->gid[12], ep->gid[13], ep->gid[14], ep->gid[15]);
+    else if (ep->lid == 0 && ep->has_gid)
+        ib_format_gid(ep->gid, buf, size);
+    else
+        ib_format_endpoint(ep, buf, size);
+}

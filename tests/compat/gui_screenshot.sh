@@ -1,5 +1,5 @@
 #!/bin/sh
-# gui_screenshot.sh VERSION OUT.png [tree|iograph|conversations|endpoints|convfilter|qpconversations]
+# gui_screenshot.sh VERSION OUT.png [tree|iograph|conversations|endpoints|convfilter|qpconversations|settings]
 # - the Wireshark GUI (Qt 6) with the ibscope plugin, as a person sees it, in
 # the Debian system of that version (tests/compat/run.sh makes it and builds
 # the plugin there), under Xvfb.  tree (docs/plugin-wireshark-gui.png): cm_rocev2.pcap at frame 4 (a
@@ -19,9 +19,11 @@
 # pairs), the ibscope QP type ticked and its tab shown; also a check: its
 # rows, copied as CSV, are the requester directions of Wireshark's own
 # decode (gui_conversations_check.py --qp), else exit 1.
+# settings (docs/plugin-settings-tree.png): Statistics > ibscope/Wire
+# settings per direction on ibscope-gen wire's asymmetric DSCP case.
 # Look at the picture before committing it.  Needs root (chroot).
 set -eu
-usage='usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter|qpconversations]'
+usage='usage: gui_screenshot.sh 4.4|4.6 OUT.png [tree|iograph|conversations|endpoints|convfilter|qpconversations|settings]'
 version=${1:?$usage}
 out=${2:?$usage}
 scene=${3:-tree}
@@ -54,6 +56,10 @@ if [ "$scene" = iograph ]; then
 fi
 if [ "$scene" = qpconversations ]; then
 	"$src/build/bin/ibscope-gen" rc-bulk --qps 12 --frames 400 "$gui/rc.pcap" >/dev/null
+fi
+if [ "$scene" = settings ]; then
+	"$src/build/bin/ibscope-gen" wire --linktype 1 "$gui/wire" >/dev/null
+	cp "$gui/wire/asymmetric_dscp.pcap" "$gui/"
 fi
 chmod -R a+rwX "$gui"
 # Wireshark ignores personal plugin folders as root: it runs as nobody.
@@ -136,16 +142,27 @@ qpconversations)
 		xclip -o -selection clipboard >/tmp/gui/table.csv
 		xdotool mousemove 1390 990 windowsize "$g" 1400 470; sleep 3'
 	shot='-a 0,0,1400,470' ;;
-*) echo "gui_screenshot.sh: no scene $scene (tree, iograph, conversations, endpoints, convfilter or qpconversations)" >&2
+settings)
+	open='wireshark -r asymmetric_dscp.pcap'; title=asymmetric_dscp
+	# Statistics > ibscope/Wire settings per direction (the plugin's trees
+	# are items at the menu's end), the dialog then cut to its rows.
+	keys='xdotool mousemove 307 8 click 1; sleep 1.5
+		xdotool mousemove 409 671 click 1; sleep 6
+		g=$(xdotool search --name "Wire settings" | tail -1)
+		xdotool windowmove "$g" 0 0 windowsize "$g" 1400 520; sleep 4'
+	shot='-a 0,0,1400,520' ;;
+*) echo "gui_screenshot.sh: no scene $scene (tree, iograph, conversations, endpoints, convfilter, qpconversations or settings)" >&2
 	exit 2 ;;
 esac
 system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" SHOT="$shot" sh -c '
 	export DISPLAY=:99
 	Xvfb :99 -screen 0 1400x1000x24 -nolisten tcp >/tmp/gui/xvfb.log 2>&1 &
+	xvfb=$!
 	sleep 1
 	cd /tmp/gui
 	runuser -u nobody -- env HOME=/tmp/gui/home XDG_RUNTIME_DIR=/tmp/gui/home \
 		WIRESHARK_PLUGIN_DIR=/tmp/gui/plugins $OPEN >/tmp/gui/wireshark.log 2>&1 &
+	runner=$!
 	for i in $(seq 30); do
 		w=$(xdotool search --name "$TITLE" 2>/dev/null | head -1) && [ -n "$w" ] && break
 		sleep 1
@@ -155,7 +172,9 @@ system_run "$root" OPEN="$open" TITLE="$title" KEYS="$keys" SHOT="$shot" sh -c '
 	sleep 2
 	eval "$KEYS"
 	scrot -o $SHOT /tmp/gui/shot.png
-	pkill -x wireshark; pkill -x Xvfb; sleep 1'
+	# Ended by their ids: the system shares the host'"'"'s processes, where
+	# another Wireshark or Xvfb may be running.
+	kill "$(xdotool getwindowpid "$w")" "$runner" 2>/dev/null; sleep 1; kill "$xvfb"; sleep 1'
 # What the GUI showed, against the analyzer built in the same system.
 case "$scene" in
 conversations)

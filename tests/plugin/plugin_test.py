@@ -7,7 +7,8 @@ CHECK is one of:
   load       tshark -G plugins lists ibscope.so (everything else depends on it)
   fields     tshark -G fields lists every contract field, each ibscope field has a blurb
   golden     -T fields and -V -O ibscope output equal tests/plugin/golden/ (--update rewrites)
-  stats      -z ibscope,tree equals its golden file
+  stats      -z ibscope,tree equals its golden file, and -z ibscope_settings,tree on
+             ibscope-gen wire's asymmetric_dscp.pcap its own
   agreement  the plugin's expert infos (frame, kind) equal `ibscope --format json` findings
   passes     one pass (-r) and two passes (-2 -r) print the same thing, but for the one
              forward reference (redirect_target_frame: only a second pass can know it)
@@ -52,6 +53,10 @@ CHECK is one of:
              the plugin's expert infos are the analyzer's findings, frame by frame
              (asymmetric_class, not_ect, mtu_exceeded, roce_version_mix,
              link_local_gid_routed each on some case)
+  settingstree  -z ibscope_settings,tree, one pass and two, on every capture of
+             ibscope-gen wire, the samples and the real ones: per direction, each
+             setting's values with their packets, the path MTU and the largest payload
+             are the analyzer's settings[]
   forecast   on ibscope-gen trend captures (a steady ramp over RoCEv2, a ramp that
              pauses, bursts): the frames marked pool_forecast are the analyzer's, the
              exhaustion_eta there its eta_s, and a filter on exhaustion_eta finds the
@@ -302,6 +307,16 @@ def check_stats(env, update):
         # Rates and bursts depend on timing columns only; keep them, the
         # captures are deterministic.
         errs += golden_compare(env, os.path.join(env.golden, name(c) + ".stats"), out, update)
+    # The settings tree on a case with a mismatch (the samples have almost
+    # no data packets): ibscope-gen wire's asymmetric DSCP over RoCEv2.
+    d, caps = rc_captures(env, "wire")
+    try:
+        c = [p for p in caps if p.endswith(os.path.join("1", "asymmetric_dscp.pcap"))][0]
+        out = env.read(c, ["-q", "-z", "ibscope_settings,tree"])
+        errs += golden_compare(env, os.path.join(env.golden, "wire_asymmetric_dscp.settings"),
+                               out, update)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
     return errs
 
 
@@ -1888,6 +1903,126 @@ def check_wireaudit(env, update):
 
 CONGESTION_KINDS = ("ce_without_cnp", "pfc_storm")
 
+# The settings tree's nodes under a direction, by the analyzer's keys.
+SETTINGS_NODES = {"DSCP": "dscp", "ECN": "ecn", "Priority": "priority", "Version": "version",
+                  "GID kind": "gid_kind", "Path MTU (CM)": "path_mtu"}
+SETTINGS_PAYLOAD = "Payload bytes (largest = Max)"
+SETTINGS_ROOT = "Data packets per direction"
+
+
+def settings_tree(env, path, two_pass):
+    """-z ibscope_settings,tree of path: {direction: {"packets": n, key: {value: n},
+    "max_payload": m}}, key the analyzer's (dscp, ..., path_mtu)."""
+    out = env.read(path, ["-q", "-z", "ibscope_settings,tree"], two_pass=two_pass)
+    tree, total, direction, node = {}, None, None, None
+    for line in out.splitlines():
+        # Name, two or more spaces, the count; the payload node then has
+        # its average, min and max.
+        m = re.match(r"^( *)(\S.*?)\s{2,}(\d+)\s+(.*)$", line)
+        if not m:
+            continue
+        depth, label, count, rest = len(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
+        if depth == 0 and label == SETTINGS_ROOT:
+            total = count
+        elif depth == 1:
+            direction = tree.setdefault(label, {"packets": count, "max_payload": 0})
+        elif depth == 2 and label == SETTINGS_PAYLOAD:
+            direction["max_payload"] = int(rest.split()[2])
+        elif depth == 2:
+            node = direction.setdefault(SETTINGS_NODES.get(label, label), {})
+        elif depth == 3:
+            node[label] = count
+    return total, tree
+
+
+def settings_node(ep):
+    """A report endpoint as the tree names it (the core's ib_format_node)."""
+    if ep.get("lid"):
+        return "LID %d" % ep["lid"]
+    gid = ep.get("gid")
+    if not gid:
+        return "no address"
+    return gid[7:] if gid.startswith("::ffff:") and "." in gid else gid
+
+
+def settings_want(report):
+    """The analyzer's settings[] as the tree should show them: the direction's
+    label, its packets, per setting the values it kept (and the packets not
+    kept under one of them: "other"), its path MTU and largest payload."""
+    want = {}
+    for s in report["settings"]:
+        label = "%s -> %s QP 0x%06x" % (settings_node(s["src"]), settings_node(s["dst"]),
+                                        s["qpn"])
+        d = {"packets": s["packets"], "max_payload": s["max_payload"]}
+        for key in ("dscp", "ecn", "priority", "version", "gid_kind"):
+            d[key] = {"-" if v["value"] is None else str(v["value"]): v["packets"]
+                      for v in s[key]}
+            other = s.get("not_kept", {}).get(key, 0)
+            if other:
+                d[key]["other"] = other
+        d["path_mtu"] = {"-" if s["path_mtu"] is None else str(s["path_mtu"]): s["packets"]}
+        want[label] = d
+    return want
+
+
+def settings_differ(got, want):
+    """What differs between a direction's tree and the analyzer's, or None;
+    values the analyzer did not keep (past IB_WIRE_VALUES_MAX, or its mix
+    not kept) are the tree's others together."""
+    errs = []
+    for key in ("packets", "max_payload", "dscp", "ecn", "priority", "version", "gid_kind",
+                "path_mtu"):
+        g, w = got.get(key), want[key]
+        if isinstance(w, dict) and "other" in w:
+            kept = {v: n for v, n in w.items() if v != "other"}
+            g = dict(g or {})
+            rest = sum(n for v, n in g.items() if v not in kept)
+            g = {v: n for v, n in g.items() if v in kept}
+            g["other"] = rest
+        if g != w:
+            errs.append("%s %r, the analyzer's %r" % (key, g, w))
+    return "; ".join(errs) or None
+
+
+def check_settingstree(env, update):
+    """-z ibscope_settings,tree, with one pass and with two, on every capture of
+    ibscope-gen wire (both link types), the samples and the real captures: a
+    node per direction of the analyzer's settings[], and under it each
+    setting's values with their packets, the path MTU and the largest
+    payload, as the analyzer counted them."""
+    errs = []
+    d, caps = rc_captures(env, "wire")
+    try:
+        directions = mixes = 0
+        for path in caps + env.samples + env.extra:
+            p = subprocess.run([env.analyzer, "--format", "json", "--no-progress", path],
+                               capture_output=True, text=True)
+            want = settings_want(json.loads(p.stdout))
+            for two_pass in (False, True):
+                total, got = settings_tree(env, path, two_pass)
+                where = "%s%s" % (path, " (-2)" if two_pass else "")
+                if set(got) != set(want):
+                    errs.append("%s: directions only in the tree %s, only in the analyzer's %s"
+                                % (where, sorted(set(got) - set(want))[:4],
+                                   sorted(set(want) - set(got))[:4]))
+                if (total or 0) != sum(w["packets"] for w in want.values()):
+                    errs.append("%s: %s data packets in the tree, %d in the analyzer's"
+                                % (where, total, sum(w["packets"] for w in want.values())))
+                for label in sorted(set(got) & set(want)):
+                    diff = settings_differ(got[label], want[label])
+                    if diff:
+                        errs.append("%s: %s: %s" % (where, label, diff))
+            directions += len(want)
+            mixes += sum(1 for w in want.values()
+                         for k in ("dscp", "ecn", "priority", "version", "gid_kind")
+                         if len(w[k]) > 1)
+        if not directions or not mixes:
+            errs.append("%d directions, %d mixed settings in all captures: the check proves "
+                        "little" % (directions, mixes))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return errs
+
 
 def check_congestion(env, update):
     """On every capture of ibscope-gen wire (the native ones have none),
@@ -1936,6 +2071,7 @@ CHECKS = {
     "rc": check_rc,
     "wireaudit": check_wireaudit,
     "congestion": check_congestion,
+    "settingstree": check_settingstree,
     "encap": check_encap,
 }
 

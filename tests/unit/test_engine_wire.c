@@ -16,6 +16,7 @@
 #include "engine_wire.h"
 
 #define UD_SEND_ONLY 0x64
+#define RC_SEND_ONLY 0x04
 
 /* A RoCEv2 UD SEND from 10.0.0.<from> to QP qpn of 10.0.0.<to>, with this
  * DSCP and ECN, VLAN priority 3: the transport analysis leaves UD alone, so
@@ -289,6 +290,78 @@ static void test_setups(void **state)
     ib_engine_free(r->e);
 }
 
+/* Each data packet's links name the direction it was counted in, with
+ * the path MTU in force then; a CM message names none. */
+static void test_links(void **state)
+{
+    (void)state;
+    struct run *r = start(NULL);
+    struct ib_packet a = ud(1, 2, 0x10, 26, IB_ECN_ECT0), b = ud(2, 1, 0x11, 0, IB_ECN_NOT_ECT);
+    feed(r, &a);
+    assert_true(r->out.links.has_wire_dir);
+    assert_int_equal(r->out.links.wire_dir, 0);
+    assert_int_equal(r->out.links.wire_path_mtu, 0);
+    feed(r, &b);
+    assert_true(r->out.links.has_wire_dir);
+    assert_int_equal(r->out.links.wire_dir, 1);
+    struct ib_wire_direction d;
+    ib_engine_wire_direction(r->e, r->out.links.wire_dir, &d);
+    assert_int_equal(d.qpn, 0x11);
+    feed(r, &a); /* the common packet, its direction's first settings again */
+    assert_true(r->out.links.has_wire_dir);
+    assert_int_equal(r->out.links.wire_dir, 0);
+    /* The CM set-up of 0x100 and 0x200: a MAD names no direction, the
+     * data after it the new ones with their path MTU. */
+    handshake(r, 7, 0x200, 0x100, 3);
+    assert_false(r->out.links.has_wire_dir);
+    struct ib_packet c = ud(1, 2, 0x100, 26, IB_ECN_ECT0);
+    feed(r, &c);
+    assert_true(r->out.links.has_wire_dir);
+    assert_int_equal(r->out.links.wire_dir, 2);
+    assert_int_equal(r->out.links.wire_path_mtu, 1024);
+    /* RC SENDs to the same QP, the same direction: the first looked up,
+     * the next through the queue pair's slot (the common packet's path). */
+    for (uint32_t psn = 0; psn < 3; psn++) {
+        struct ib_packet rc = c;
+        rc.bth.opcode = RC_SEND_ONLY;
+        rc.bth.psn = psn;
+        feed(r, &rc);
+        assert_true(r->out.links.has_qp);
+        assert_true(r->out.links.has_wire_dir);
+        assert_int_equal(r->out.links.wire_dir, 2);
+        assert_int_equal(r->out.links.wire_path_mtu, 1024);
+    }
+    /* A packet to QP 1 is no data packet. */
+    struct ib_packet gsi = ud(1, 2, 1, 26, IB_ECN_ECT0);
+    feed(r, &gsi);
+    assert_false(r->out.links.has_wire_dir);
+    ib_engine_free(r->e);
+}
+
+/* A packet's values, as its direction counts them, and their words. */
+static void test_values(void **state)
+{
+    (void)state;
+    struct ib_packet p = ud(1, 2, 0x10, 26, IB_ECN_CE);
+    uint8_t v[IB_WIRE_FIELD_COUNT];
+    ib_wire_packet_values(&p, v);
+    assert_int_equal(v[IB_WIRE_DSCP], 26);
+    assert_int_equal(v[IB_WIRE_ECN], IB_ECN_CE);
+    assert_int_equal(v[IB_WIRE_PRIORITY], 3);
+    assert_int_equal(v[IB_WIRE_VERSION], IB_WIRE_ROCEV2);
+    assert_int_equal(v[IB_WIRE_GID_KIND], IB_GID_KIND_IPV4_MAPPED);
+    char buf[8];
+    assert_string_equal(ib_wire_value_text(IB_WIRE_DSCP, 26, buf), "26");
+    assert_string_equal(ib_wire_value_text(IB_WIRE_ECN, IB_ECN_CE, buf), "CE");
+    assert_string_equal(ib_wire_value_text(IB_WIRE_VERSION, IB_WIRE_ROCEV2, buf), "RoCEv2");
+    assert_string_equal(ib_wire_value_text(IB_WIRE_GID_KIND, IB_GID_KIND_LINK_LOCAL, buf),
+                        "link-local");
+    assert_string_equal(ib_wire_value_text(IB_WIRE_PRIORITY, IB_WIRE_NO_VALUE, buf), "-");
+    p.present &= ~(unsigned)IB_HAS_VLAN;
+    ib_wire_packet_values(&p, v);
+    assert_int_equal(v[IB_WIRE_PRIORITY], IB_WIRE_NO_VALUE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +371,8 @@ int main(void)
         cmocka_unit_test(test_mixes_cap),
         cmocka_unit_test(test_direction_and_conversation_caps),
         cmocka_unit_test(test_setups),
+        cmocka_unit_test(test_links),
+        cmocka_unit_test(test_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
