@@ -143,6 +143,7 @@ void eng_wire_mix_add(struct ib_wire_mix *m, uint8_t v, uint64_t packets)
 
 _Static_assert(sizeof(struct eng_wire_setup) <= sizeof(struct eng_wire_dir),
                "a set-up's item in dir_pool is a direction's");
+_Static_assert(offsetof(struct eng_wire_dir, path_mtu) < 64, "counted_in reads it on every packet");
 _Static_assert(offsetof(struct eng_wire_dir, pair) + sizeof(uint32_t) <= 64 &&
                    offsetof(struct eng_wire_dir, dst) == 64 && sizeof(struct eng_wire_dir) == 128,
                "a direction is two cache lines, what every packet touches in the first");

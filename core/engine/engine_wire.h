@@ -47,6 +47,7 @@ struct eng_wire_dir {
     uint32_t max_payload;
     bool seen : 1, not_ect_said : 1, mtu_said : 1, forward : 1, mix_lost : 1;
     bool gid_suspect : 1; /* its first packet's source GID must stay on its link */
+    uint16_t path_mtu;    /* bytes the CM REQ announced, 0: unknown (every frame's links) */
     uint64_t packets;
     uint32_t self;       /* its number, in order of first packet */
     uint32_t mix;        /* its eng_wire_mix's pool index + 1, 0: none */
@@ -54,7 +55,6 @@ struct eng_wire_dir {
     uint32_t pair;       /* the other direction of its queue pair (CM) + 1, 0: none */
     /* Lookups and findings. */
     struct eng_node dst;
-    uint16_t path_mtu;          /* bytes the CM REQ announced, 0: unknown */
     struct eng_wire_conv *conv; /* its conversation, NULL past the cap */
     struct eng_ref first, req;  /* its first data packet; the CM REQ that set it up */
 };
