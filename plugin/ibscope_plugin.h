@@ -157,13 +157,13 @@ struct ibs_frame {
     bool has_chain;
     bool first_of_chain; /* its first request (from the second pass on) */
     uint32_t chain;
-    uint32_t qp1;        /* the RC queue pair's requester direction + 1; 0: none */
-    uint32_t acks_frame; /* an answer: the newest request it covers, 0: none */
-    int64_t ack_rtt_ns;  /* and the time since that request */
+    uint32_t qp1;           /* the RC queue pair's requester direction + 1; 0: none */
+    uint32_t acks_frame;    /* an answer: the newest request it covers, 0: none */
+    int64_t ack_rtt_ns;     /* and the time since that request */
     uint32_t wire1;         /* the wire audit's direction + 1 (a data packet); 0: none */
     uint16_t wire_path_mtu; /* the path MTU that direction had then, 0: none */
     bool not_kept;          /* its analysis could not be stored for later passes */
-    bool unplaced;       /* IBS_FOUND_UNPLACED: only the note, nothing decoded */
+    bool unplaced;          /* IBS_FOUND_UNPLACED: only the note, nothing decoded */
 };
 
 /* What ibs_state_frame found in a frame. */
