@@ -260,6 +260,18 @@ static void duration_cell(FILE *out, bool has, int64_t ns)
     fprintf(out, "<td class=\"n\">%s</td>", d);
 }
 
+/* A table's end, and how many rows past HTML_CONGESTION_LISTED it left to
+ * the JSON report's congestion.KEY[]. */
+static void table_end(FILE *out, uint32_t count, const char *rows, const char *key)
+{
+    fputs("</tbody></table></div>\n", out);
+    if (count > HTML_CONGESTION_LISTED)
+        fprintf(out,
+                "<p data-not-listed=\"%" PRIu32 "\">The first %d of %" PRIu32 " %s are listed; "
+                "the JSON report's congestion.%s[] has every one.</p>\n",
+                count - HTML_CONGESTION_LISTED, HTML_CONGESTION_LISTED, count, rows, key);
+}
+
 static void cnp_row(FILE *out, const struct report_model *m, uint32_t i)
 {
     const struct ib_cnp_stats *c = &m->congestion.cnps[i];
@@ -307,12 +319,7 @@ static void write_cnps(FILE *out, const struct report_model *m)
             m->host_count ? "<th>host</th>" : "");
     for (uint32_t i = 0; i < g->cnp_count && i < HTML_CONGESTION_LISTED; i++)
         cnp_row(out, m, i);
-    fputs("</tbody></table></div>\n", out);
-    if (g->cnp_count > HTML_CONGESTION_LISTED)
-        fprintf(out,
-                "<p data-not-listed=\"%" PRIu32 "\">The first %d of %" PRIu32 " flows are listed; "
-                "the JSON report's congestion.cnp[] has every one.</p>\n",
-                g->cnp_count - HTML_CONGESTION_LISTED, HTML_CONGESTION_LISTED, g->cnp_count);
+    table_end(out, g->cnp_count, "flows", "cnp");
 }
 
 static void pfc_row(FILE *out, const struct report_model *m, uint32_t i)
@@ -356,12 +363,7 @@ static void write_pfcs(FILE *out, const struct report_model *m)
             m->host_count ? "<th>host</th>" : "");
     for (uint32_t i = 0; i < g->pfc_count && i < HTML_CONGESTION_LISTED; i++)
         pfc_row(out, m, i);
-    fputs("</tbody></table></div>\n", out);
-    if (g->pfc_count > HTML_CONGESTION_LISTED)
-        fprintf(out,
-                "<p data-not-listed=\"%" PRIu32 "\">The first %d of %" PRIu32 " priorities are "
-                "listed; the JSON report's congestion.pfc[] has every one.</p>\n",
-                g->pfc_count - HTML_CONGESTION_LISTED, HTML_CONGESTION_LISTED, g->pfc_count);
+    table_end(out, g->pfc_count, "priorities", "pfc");
 }
 
 void html_congestion_section(FILE *out, const struct report_model *m, struct html_congestion *c)
